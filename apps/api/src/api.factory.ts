@@ -1,0 +1,34 @@
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { AppConfig } from '@docconv/config';
+import { createRootLogger, PinoNestLogger } from '@docconv/logging';
+import { ApiModule } from './api.module';
+import { createValidationPipe } from './errors/validation';
+import { requestLogging } from './logging/request-logging';
+import { API_PREFIX, mountOpenApi } from './openapi/openapi';
+
+export interface ApiAppOptions {
+  /** Build the module graph without connecting anything (used to write openapi.json). */
+  preview?: boolean;
+}
+
+/** Builds the HTTP application exactly as production runs it; tests and main.ts share it. */
+export async function createApiApp(config: AppConfig, options: ApiAppOptions = {}): Promise<INestApplication> {
+  const root = createRootLogger(config.logLevel, 'api');
+  const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(config), {
+    logger: new PinoNestLogger(root),
+    bodyParser: true,
+    preview: options.preview ?? false,
+    abortOnError: false,
+  });
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.useBodyParser('json', { limit: '1mb' });
+  app.use(...requestLogging(root));
+  app.setGlobalPrefix(API_PREFIX);
+  app.useGlobalPipes(createValidationPipe());
+  app.enableShutdownHooks();
+  mountOpenApi(app);
+  return app;
+}

@@ -1,0 +1,118 @@
+import { ArgumentsHost, Catch, HttpException, HttpStatus, Logger, type ExceptionFilter } from '@nestjs/common';
+import { DomainError, type ErrorCode } from '@docconv/contracts';
+import { randomUUID } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { PROBLEM_CONTENT_TYPE, problemType, type Problem } from './problem';
+import { statusOf, titleOf } from './status-of';
+
+/** Codes for errors raised by the framework itself (routing, body parsing), by status. */
+function codeForHttpStatus(status: number): ErrorCode {
+  switch (status) {
+    case 400:
+      return 'malformed_request';
+    case 401:
+      return 'unauthorized';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'not_found';
+    case 413:
+      return 'payload_too_large';
+    case 429:
+      return 'rate_limited';
+    case 503:
+      return 'service_unavailable';
+    default:
+      return status >= 500 ? 'internal_error' : 'malformed_request';
+  }
+}
+
+/** Body-parser and similar middleware errors carry an HTTP status of their own. */
+function middlewareStatus(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const status = (error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
+}
+
+const MIDDLEWARE_DETAIL: Record<string, string> = {
+  'entity.parse.failed': 'The request body is not valid JSON. Check the syntax and send it again.',
+  'entity.too.large': 'The request body is too large.',
+  'encoding.unsupported': 'The request body uses an unsupported character encoding; send UTF-8.',
+};
+
+/**
+ * Turns every error into RFC 9457 problem+json. Domain errors keep their code and message;
+ * framework errors get a code from their status; anything else is a 500 whose details stay
+ * in the log under an error id that the client also receives.
+ */
+@Catch()
+export class ProblemFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<Request>();
+    const response = http.getResponse<Response>();
+    const problem = this.toProblem(error, request);
+
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    if (error instanceof DomainError && error.retryAfterSeconds !== undefined) {
+      response.setHeader('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
+    }
+    response.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
+  }
+
+  private toProblem(error: unknown, request: Request): Problem {
+    const instance = request.originalUrl?.split('?')[0];
+    if (error instanceof DomainError) {
+      const status = statusOf(error.code);
+      return {
+        ...error.extensions,
+        type: problemType(error.code),
+        title: titleOf(status),
+        status,
+        detail: error.message,
+        code: error.code,
+        ...(error.errors ? { errors: error.errors } : {}),
+        instance,
+      };
+    }
+    if (error instanceof HttpException && error.getStatus() < 500) {
+      const status = error.getStatus();
+      const code = codeForHttpStatus(status);
+      return { type: problemType(code), title: titleOf(status), status, detail: httpDetail(error, request), code, instance };
+    }
+    const middleware = middlewareStatus(error);
+    if (middleware !== undefined) {
+      const code = codeForHttpStatus(middleware);
+      const type = (error as { type?: unknown }).type;
+      const detail = (typeof type === 'string' && MIDDLEWARE_DETAIL[type]) || 'The request could not be read.';
+      return { type: problemType(code), title: titleOf(middleware), status: middleware, detail, code, instance };
+    }
+
+    const errorId = randomUUID();
+    this.logger.error({ err: error, error_id: errorId, path: instance }, 'Unexpected error');
+    const status = HttpStatus.INTERNAL_SERVER_ERROR;
+    return {
+      type: problemType('internal_error'),
+      title: titleOf(status),
+      status,
+      detail: `Something went wrong on our side. Try again; if it keeps happening, contact support with error id ${errorId}.`,
+      code: 'internal_error',
+      error_id: errorId,
+      instance,
+    };
+  }
+}
+
+function httpDetail(error: HttpException, request: Request): string {
+  if (error.getStatus() === 404) return `There is no endpoint ${request.method} ${request.path}. See /api/docs.`;
+  const body = error.getResponse();
+  if (typeof body === 'string') return body;
+  const message = (body as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.join('; ');
+  return typeof message === 'string' ? message : error.message;
+}

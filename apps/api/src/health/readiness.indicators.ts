@@ -1,0 +1,72 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
+import { APP_CONFIG, type AppConfig } from '@docconv/config';
+import { WORKER_HEARTBEAT_KEY } from '@docconv/contracts';
+import { REDIS, redisKey } from '@docconv/redis';
+import { Storage } from '@docconv/storage';
+import type { Redis } from 'ioredis';
+
+/** A worker counts as alive when its heartbeat is at most this old. */
+export const WORKER_FRESHNESS_MS = 30_000;
+
+@Injectable()
+export class ReadinessIndicators {
+  constructor(
+    private readonly indicators: HealthIndicatorService,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly storage: Storage,
+  ) {}
+
+  async redisUp(): Promise<HealthIndicatorResult> {
+    const check = this.indicators.check('redis');
+    try {
+      await withTimeout(this.redis.ping(), 1_500);
+      return check.up();
+    } catch (error) {
+      return check.down({ message: describe(error) });
+    }
+  }
+
+  async storageUp(): Promise<HealthIndicatorResult> {
+    const check = this.indicators.check('storage');
+    try {
+      await withTimeout(this.storage.check(), 3_000);
+      return check.up();
+    } catch (error) {
+      return check.down({ message: describe(error) });
+    }
+  }
+
+  async workerSeen(): Promise<HealthIndicatorResult> {
+    const check = this.indicators.check('worker');
+    try {
+      const since = Date.now() - WORKER_FRESHNESS_MS;
+      const alive = await withTimeout(
+        this.redis.zcount(redisKey(this.config, WORKER_HEARTBEAT_KEY), since, '+inf'),
+        1_500,
+      );
+      return alive > 0
+        ? check.up({ workers: alive })
+        : check.down({ message: `no worker has reported in the last ${WORKER_FRESHNESS_MS / 1000} s` });
+    } catch (error) {
+      return check.down({ message: describe(error) });
+    }
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message.split('\n')[0] : 'unavailable';
+}
+
+async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,32 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { ConfigError, loadConfig } from '@docconv/config';
+import { createRootLogger, PinoNestLogger } from '@docconv/logging';
+import { WorkerModule } from './worker.module';
+
+/**
+ * The worker has no HTTP server. On SIGTERM or SIGINT it stops taking jobs, lets the ones in
+ * flight finish, and exits; a job it could not finish is picked up again by another worker.
+ */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`docconv worker: ${error.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+  const logger = new PinoNestLogger(createRootLogger(config.logLevel, 'worker'));
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger, abortOnError: false });
+  app.enableShutdownHooks();
+  await app.init();
+  logger.log(`Worker ready with concurrency ${config.worker.concurrency}`, 'Worker');
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`docconv worker failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,3 @@
+export * from './accounts.module';
+export * from './tokens.service';
+export * from './users.service';

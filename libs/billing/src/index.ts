@@ -1,0 +1,2 @@
+export * from './billing.module';
+export * from './ledger.service';

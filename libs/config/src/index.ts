@@ -1,0 +1,4 @@
+export * from './app-config';
+export * from './config.module';
+export * from './load-config';
+export * from './local-stack';

@@ -1,0 +1,26 @@
+import { DataSource, type DataSourceOptions } from 'typeorm';
+import { CreditTransactionEntity } from './entities/credit-transaction.entity';
+import { UserEntity } from './entities/user.entity';
+import { UsersAndLedger1763798400000 } from './migrations/1763798400000-users-and-ledger';
+
+export const ENTITIES = [UserEntity, CreditTransactionEntity];
+
+/** In order. A new migration is appended here and nowhere else. */
+export const MIGRATIONS = [UsersAndLedger1763798400000];
+
+export function dataSourceOptions(url: string): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'schema_migrations',
+    synchronize: false,
+    migrationsRun: false,
+    extra: { max: 20, connectionTimeoutMillis: 5_000 },
+  };
+}
+
+export function createDataSource(url: string): DataSource {
+  return new DataSource(dataSourceOptions(url));
+}

@@ -1,0 +1,6 @@
+export * from './data-source';
+export * from './db.module';
+export * from './migrate';
+export * from './entities/column-types';
+export * from './entities/user.entity';
+export * from './entities/credit-transaction.entity';

@@ -1,0 +1,27 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { BullModule } from '@nestjs/bullmq';
+import { APP_CONFIG, type AppConfig } from '@docconv/config';
+import { DEFAULT_JOB_OPTIONS, QUEUE_NAMES } from '@docconv/contracts';
+import { queueConnectionOptions } from './redis.module';
+
+/** BullMQ on the configured Redis, with every queue of the contract registered. */
+@Module({})
+export class QueueModule {
+  static forRoot(): DynamicModule {
+    return {
+      module: QueueModule,
+      imports: [
+        BullModule.forRootAsync({
+          inject: [APP_CONFIG],
+          useFactory: (config: AppConfig) => ({
+            connection: queueConnectionOptions(config.redis.url),
+            prefix: `${config.redis.prefix}:bull`,
+            defaultJobOptions: DEFAULT_JOB_OPTIONS,
+          }),
+        }),
+        BullModule.registerQueue(...QUEUE_NAMES.map((name) => ({ name }))),
+      ],
+      exports: [BullModule],
+    };
+  }
+}

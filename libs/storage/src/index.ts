@@ -1,0 +1,3 @@
+export * from './local-disk.storage';
+export * from './storage.module';
+export * from './storage.port';

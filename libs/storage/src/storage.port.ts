@@ -1,0 +1,32 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * Where inputs and results live. Paths are relative, `/`-separated and confined to
+ * `inputs/` and `results/` (see `assertStoragePath`).
+ */
+export abstract class Storage {
+  abstract put(path: string, body: Buffer | Readable): Promise<{ bytes: number }>;
+  abstract read(path: string): Promise<Buffer>;
+  abstract stream(path: string): Promise<Readable>;
+  abstract exists(path: string): Promise<boolean>;
+  abstract deletePrefix(prefix: string): Promise<void>;
+  /** Proves the store can be written and read now; throws when it cannot. */
+  abstract check(): Promise<void>;
+}
+
+const ALLOWED_ROOTS = ['inputs', 'results', 'health'];
+
+/** Refuses anything but a plain relative path under one of the storage roots. */
+export function assertStoragePath(path: string): string {
+  const parts = path.split('/');
+  const safe =
+    path.length > 0 &&
+    path.length <= 1024 &&
+    !path.includes('\\') &&
+    !path.includes('\0') &&
+    ALLOWED_ROOTS.includes(parts[0]) &&
+    parts.length >= 2 &&
+    parts.every((p) => p !== '' && p !== '.' && p !== '..');
+  if (!safe) throw new Error(`Refusing storage path outside the storage roots: ${JSON.stringify(path)}`);
+  return path;
+}

@@ -1,0 +1,82 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFile, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { LOCAL_STACK_FILE } from '@docconv/config';
+import { ensureServices, stopChild, type RunningServices } from './services';
+
+/**
+ * `start`: the API (port 3000 unless PORT says otherwise) and one worker, on the servers the
+ *          environment names or on the embedded default. Ctrl-C stops everything it started.
+ * `run -- <command…>`: the same servers (ephemeral when embedded) for one command, e.g. the
+ *          test suite; its exit code is passed on.
+ */
+const say = (line: string): void => {
+  process.stderr.write(`[docconv] ${line}\n`);
+};
+
+const DIST = resolve(__dirname, '..', '..');
+
+async function start(): Promise<number> {
+  const services = await ensureServices({ ephemeral: false, say });
+  const env = { ...process.env, ...services.env };
+  await writeFile(LOCAL_STACK_FILE, JSON.stringify(services.env, null, 2), { mode: 0o600 });
+  const stopServices = services.stop;
+  services.stop = async () => {
+    await rm(LOCAL_STACK_FILE, { force: true });
+    await stopServices();
+  };
+  const children: ChildProcess[] = [
+    spawn(process.execPath, [join(DIST, 'apps/api/src/main.js')], { env, stdio: 'inherit' }),
+    spawn(process.execPath, [join(DIST, 'apps/worker/src/main.js')], { env, stdio: 'inherit' }),
+  ];
+  say(`API on http://localhost:${env.PORT ?? 3000} — docs at /api/docs, readiness at /api/v1/health/ready. Ctrl-C stops everything.`);
+  return superviseUntilDone(children, services);
+}
+
+async function run(command: string[]): Promise<number> {
+  if (command.length === 0) throw new Error('usage: stack run -- <command> [args…]');
+  const services = await ensureServices({ ephemeral: true, say });
+  const child = spawn(command[0], command.slice(1), { env: { ...process.env, ...services.env }, stdio: 'inherit' });
+  return superviseUntilDone([child], services);
+}
+
+/** Waits for a signal or for any child to exit, then stops the rest and the services. */
+function superviseUntilDone(children: ChildProcess[], services: RunningServices): Promise<number> {
+  return new Promise((done) => {
+    let stopping = false;
+    const shutdown = async (code: number): Promise<void> => {
+      if (stopping) return;
+      stopping = true;
+      await Promise.all(children.map((c) => stopChild(c, 15_000)));
+      await services.stop();
+      done(code);
+    };
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+      process.on(signal, () => {
+        say(`${signal} received: stopping`);
+        void shutdown(130);
+      });
+    }
+    for (const child of children) {
+      child.on('exit', (code, signal) => void shutdown(code ?? (signal ? 1 : 0)));
+      child.on('error', (error) => {
+        say(`could not start a process: ${error.message}`);
+        void shutdown(1);
+      });
+    }
+  });
+}
+
+async function main(): Promise<void> {
+  const [command, ...rest] = process.argv.slice(2);
+  let code: number;
+  if (command === 'start') code = await start();
+  else if (command === 'run') code = await run(rest[0] === '--' ? rest.slice(1) : rest);
+  else throw new Error('usage: stack start | stack run -- <command…>');
+  process.exit(code);
+}
+
+main().catch((error: unknown) => {
+  say(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});
