@@ -9,7 +9,9 @@ async function main(): Promise<void> {
   const dataSource = await createDataSource(url).initialize();
   try {
     const applied = await migrate(dataSource);
-    process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'nothing to apply: the schema is current\n');
+    process.stdout.write(
+      applied.length ? `applied: ${applied.join(', ')}\n` : 'nothing to apply: the schema is current\n',
+    );
   } finally {
     await dataSource.destroy();
   }

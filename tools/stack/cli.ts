@@ -20,17 +20,21 @@ async function start(): Promise<number> {
   const services = await ensureServices({ ephemeral: false, say });
   const env = { ...process.env, ...services.env };
   await writeFile(LOCAL_STACK_FILE, JSON.stringify(services.env, null, 2), { mode: 0o600 });
-  const stopServices = services.stop;
-  services.stop = async () => {
-    await rm(LOCAL_STACK_FILE, { force: true });
-    await stopServices();
+  const withStackFile: RunningServices = {
+    env: services.env,
+    stop: async () => {
+      await rm(LOCAL_STACK_FILE, { force: true });
+      await services.stop();
+    },
   };
   const children: ChildProcess[] = [
     spawn(process.execPath, [join(DIST, 'apps/api/src/main.js')], { env, stdio: 'inherit' }),
     spawn(process.execPath, [join(DIST, 'apps/worker/src/main.js')], { env, stdio: 'inherit' }),
   ];
-  say(`API on http://localhost:${env.PORT ?? 3000} — docs at /api/docs, readiness at /api/v1/health/ready. Ctrl-C stops everything.`);
-  return superviseUntilDone(children, services);
+  say(
+    `API on http://localhost:${env.PORT ?? 3000} — docs at /api/docs, readiness at /api/v1/health/ready. Ctrl-C stops everything.`,
+  );
+  return superviseUntilDone(children, withStackFile);
 }
 
 async function run(command: string[]): Promise<number> {

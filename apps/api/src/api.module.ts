@@ -1,4 +1,4 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { ConfigModule, type AppConfig } from '@docconv/config';
 import { DbModule } from '@docconv/db';
@@ -10,10 +10,17 @@ import { HealthModule } from './health/health.module';
 
 @Module({})
 export class ApiModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, extraModules: Type[] = []): DynamicModule {
     return {
       module: ApiModule,
-      imports: [ConfigModule.forRoot(config), DbModule.forRoot(), RedisModule, StorageModule, HealthModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        DbModule.forRoot(),
+        RedisModule,
+        StorageModule,
+        HealthModule,
+        ...extraModules,
+      ],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_GUARD, useClass: AccessGuard },

@@ -16,7 +16,8 @@ async function main(): Promise<void> {
   const app = await createApiApp(config);
   await app.listen(config.http.port, '0.0.0.0');
   process.stdout.write(
-    JSON.stringify({ level: 30, msg: `API listening on http://localhost:${config.http.port} (docs at /api/docs)` }) + '\n',
+    JSON.stringify({ level: 30, msg: `API listening on http://localhost:${config.http.port} (docs at /api/docs)` }) +
+      '\n',
   );
 }
 

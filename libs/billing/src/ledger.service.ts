@@ -55,9 +55,11 @@ export class LedgerService {
 
     const amount = entry.type === 'spend' ? -entry.points : entry.points;
     const updated: { points_balance: string }[] = await m.query(
-      `UPDATE users SET points_balance = points_balance + $2
-        WHERE id = $1 AND points_balance + $2 >= 0
-        RETURNING points_balance`,
+      `WITH updated AS (
+         UPDATE users SET points_balance = points_balance + $2
+          WHERE id = $1 AND points_balance + $2 >= 0
+          RETURNING points_balance)
+       SELECT points_balance FROM updated`,
       [entry.userId, amount],
     );
     if (updated.length === 0) {

@@ -15,7 +15,10 @@ export function createRootLogger(level: string, name: string): Logger {
       const context = logContext.getStore();
       return context ? { req_id: context.requestId, job_id: context.jobId } : {};
     },
-    redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'], censor: '[redacted]' },
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
+      censor: '[redacted]',
+    },
   });
 }
 

@@ -5,10 +5,17 @@ describe('assertStoragePath', () => {
     expect(assertStoragePath(path)).toBe(path);
   });
 
-  it.each(['', '/etc/passwd', 'inputs/../../etc/passwd', 'results/./x', 'other/x', 'inputs', 'inputs//x', 'inputs\\x', 'inputs/a\0b'])(
-    'refuses %j',
-    (path) => {
-      expect(() => assertStoragePath(path)).toThrow(/Refusing storage path/);
-    },
-  );
+  it.each([
+    '',
+    '/etc/passwd',
+    'inputs/../../etc/passwd',
+    'results/./x',
+    'other/x',
+    'inputs',
+    'inputs//x',
+    'inputs\\x',
+    'inputs/a\0b',
+  ])('refuses %j', (path) => {
+    expect(() => assertStoragePath(path)).toThrow(/Refusing storage path/);
+  });
 });

@@ -27,13 +27,7 @@ function codeForHttpStatus(status: number): ErrorCode {
   }
 }
 
-/** Body-parser and similar middleware errors carry an HTTP status of their own. */
-function middlewareStatus(error: unknown): number | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const status = (error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode;
-  return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
-}
-
+/** Readable details for body-parser failures, by the parser's error type. */
 const MIDDLEWARE_DETAIL: Record<string, string> = {
   'entity.parse.failed': 'The request body is not valid JSON. Check the syntax and send it again.',
   'entity.too.large': 'The request body is too large.',
@@ -83,14 +77,14 @@ export class ProblemFilter implements ExceptionFilter {
     if (error instanceof HttpException && error.getStatus() < 500) {
       const status = error.getStatus();
       const code = codeForHttpStatus(status);
-      return { type: problemType(code), title: titleOf(status), status, detail: httpDetail(error, request), code, instance };
-    }
-    const middleware = middlewareStatus(error);
-    if (middleware !== undefined) {
-      const code = codeForHttpStatus(middleware);
-      const type = (error as { type?: unknown }).type;
-      const detail = (typeof type === 'string' && MIDDLEWARE_DETAIL[type]) || 'The request could not be read.';
-      return { type: problemType(code), title: titleOf(middleware), status: middleware, detail, code, instance };
+      return {
+        type: problemType(code),
+        title: titleOf(status),
+        status,
+        detail: httpDetail(error, request),
+        code,
+        instance,
+      };
     }
 
     const errorId = randomUUID();
@@ -110,6 +104,9 @@ export class ProblemFilter implements ExceptionFilter {
 
 function httpDetail(error: HttpException, request: Request): string {
   if (error.getStatus() === 404) return `There is no endpoint ${request.method} ${request.path}. See /api/docs.`;
+  // Body-parser failures arrive wrapped, with the parser's error (and its `type`) as the cause.
+  const parserType = (error.cause as { type?: unknown } | undefined)?.type;
+  if (typeof parserType === 'string' && MIDDLEWARE_DETAIL[parserType]) return MIDDLEWARE_DETAIL[parserType];
   const body = error.getResponse();
   if (typeof body === 'string') return body;
   const message = (body as { message?: unknown }).message;

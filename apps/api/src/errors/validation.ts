@@ -21,9 +21,13 @@ export function createValidationPipe(): ValidationPipe {
     exceptionFactory: (errors) => {
       const fieldErrors = flatten(errors);
       const fields = [...new Set(fieldErrors.map((e) => e.field))].join(', ');
-      return new DomainError('validation_failed', `Some fields are invalid: ${fields}. Fix them and send the request again.`, {
-        errors: fieldErrors,
-      });
+      return new DomainError(
+        'validation_failed',
+        `Some fields are invalid: ${fields}. Fix them and send the request again.`,
+        {
+          errors: fieldErrors,
+        },
+      );
     },
   });
 }

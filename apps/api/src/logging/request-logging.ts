@@ -28,5 +28,5 @@ export function requestLogging(logger: Logger): RequestHandler[] {
     },
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
   });
-  return [assignId, http as unknown as RequestHandler];
+  return [assignId, http];
 }

@@ -46,6 +46,8 @@ export class HandlerRegistry implements OnModuleInit {
 export function assertEveryJobHandled(declared: readonly string[], handled: readonly string[]): void {
   const missing = declared.filter((name) => !handled.includes(name));
   if (missing.length > 0) {
-    throw new Error(`The worker cannot start: no handler for job(s) ${missing.join(', ')}. Add a @JobHandler for each.`);
+    throw new Error(
+      `The worker cannot start: no handler for job(s) ${missing.join(', ')}. Add a @JobHandler for each.`,
+    );
   }
 }

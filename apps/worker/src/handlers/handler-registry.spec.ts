@@ -1,0 +1,40 @@
+import { Injectable, Module } from '@nestjs/common';
+import { DiscoveryModule, NestFactory } from '@nestjs/core';
+import { JOB_NAMES } from '@docconv/contracts';
+import { assertEveryJobHandled, HandlerRegistry } from './handler-registry';
+import { JobHandler } from './job-handler.decorator';
+
+describe('job handlers', () => {
+  it('names every declared job that has no handler', () => {
+    expect(() => assertEveryJobHandled(['a.run', 'b.run', 'c.run'], ['b.run'])).toThrow(
+      'no handler for job(s) a.run, c.run',
+    );
+    expect(() => assertEveryJobHandled(['a.run'], ['a.run'])).not.toThrow();
+  });
+
+  it('a worker whose providers miss a handler refuses to boot', async () => {
+    @Module({ imports: [DiscoveryModule], providers: [HandlerRegistry] })
+    class Empty {}
+    await expect(NestFactory.createApplicationContext(Empty, { logger: false, abortOnError: false })).rejects.toThrow(
+      `no handler for job(s) ${JOB_NAMES.join(', ')}`,
+    );
+  });
+
+  it('finds decorated methods and dispatches by job name', async () => {
+    @Injectable()
+    class Handlers {
+      @JobHandler('maintenance.prune-heartbeats')
+      prune(payload: unknown): Promise<unknown> {
+        return Promise.resolve({ got: payload });
+      }
+    }
+    @Module({ imports: [DiscoveryModule], providers: [HandlerRegistry, Handlers] })
+    class Complete {}
+    const app = await NestFactory.createApplicationContext(Complete, { logger: false });
+    const result = await app
+      .get(HandlerRegistry)
+      .run({ name: 'maintenance.prune-heartbeats', data: { x: 1 } } as never);
+    expect(result).toEqual({ got: { x: 1 } });
+    await app.close();
+  });
+});

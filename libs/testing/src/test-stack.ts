@@ -1,0 +1,59 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Redis } from 'ioredis';
+import { WORKER_HEARTBEAT_KEY } from '@docconv/contracts';
+
+export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
+export const TEST_OUTPUT = join(REPO_ROOT, 'test-output');
+
+/** A compiled entry point; the test command builds before it tests. */
+export function distEntry(app: 'api' | 'worker' | 'admin'): string {
+  const path = join(REPO_ROOT, 'dist', 'apps', app, 'src', 'main.js');
+  if (!existsSync(path)) throw new Error(`${path} is missing: run \`npm run build\` before the tests`);
+  return path;
+}
+
+/** Starts a worker process on the test database and Redis prefix; its log goes to test-output/. */
+export function spawnWorker(env: NodeJS.ProcessEnv = process.env, logName = 'worker'): ChildProcess {
+  mkdirSync(TEST_OUTPUT, { recursive: true });
+  const log = createWriteStream(join(TEST_OUTPUT, `${logName}-${process.pid}-${Date.now()}.log`));
+  const child = spawn(process.execPath, [distEntry('worker')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  return child;
+}
+
+/** Resolves once a worker heartbeat newer than `since` is in Redis. */
+export async function waitForWorkerHeartbeat(env: NodeJS.ProcessEnv, since: number, timeoutMs = 30_000): Promise<void> {
+  const redis = new Redis(env.REDIS_URL!, { lazyConnect: true });
+  await redis.connect();
+  try {
+    const key = `${env.REDIS_PREFIX}:${WORKER_HEARTBEAT_KEY}`;
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if ((await redis.zcount(key, since, '+inf')) > 0) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`no worker heartbeat within ${timeoutMs} ms; see the worker log in test-output/`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** SIGTERM (or the given signal) and wait for the process to be gone. */
+export function stopProcess(
+  child: ChildProcess,
+  signal: NodeJS.Signals = 'SIGTERM',
+  graceMs = 20_000,
+): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((done) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      done(code);
+    });
+    child.kill(signal);
+  });
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what docconv needs on a Debian machine and builds it. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+apt_packages=()
+command -v redis-server >/dev/null 2>&1 || apt_packages+=(redis-server)
+if [ ${#apt_packages[@]} -gt 0 ]; then
+  echo "[docconv] installing Debian packages: ${apt_packages[*]}"
+  if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${apt_packages[@]}" >/dev/null
+  # Debian starts a system redis on 6379; docconv runs its own on a private port.
+fi
+
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "[docconv] installing npm packages"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+echo "[docconv] building"
+npm run --silent build
