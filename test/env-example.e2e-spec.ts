@@ -12,7 +12,11 @@ describe('.env.example', () => {
       .map((line) => line.split('=')[0])
       .sort();
     const read = [
-      ...new Set(getMetadataStorage().getTargetValidationMetadatas(Environment, '', true, false).map((m) => m.propertyName)),
+      ...new Set(
+        getMetadataStorage()
+          .getTargetValidationMetadatas(Environment, '', true, false)
+          .map((m) => m.propertyName),
+      ),
     ].sort();
     expect(documented).toEqual(read);
   });
