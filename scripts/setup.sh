@@ -15,7 +15,9 @@ fi
 
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "[docconv] installing npm packages"
-  npm ci --no-audit --no-fund --loglevel=error
+  # `npm install` (not `npm ci`): npm 11 writes lock files without other platforms' optional
+  # binaries (@swc/core-*) and then refuses them in `npm ci`. The lock file still pins versions.
+  npm install --no-audit --no-fund --loglevel=error
 fi
 
 echo "[docconv] building"
