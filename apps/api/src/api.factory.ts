@@ -21,6 +21,7 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(config, options.extraModules), {
     logger: new PinoNestLogger(root),
     bodyParser: true,
+    rawBody: true,
     preview: options.preview ?? false,
     abortOnError: false,
   });

@@ -1,12 +1,23 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { AccountsModule } from '@docconv/accounts';
+import { BillingModule } from '@docconv/billing';
 import { ConfigModule, type AppConfig } from '@docconv/config';
 import { DbModule } from '@docconv/db';
 import { RedisModule } from '@docconv/redis';
 import { StorageModule } from '@docconv/storage';
+import { AccountViewService } from './account/account-view.service';
+import { AccountController } from './account/account.controller';
 import { AccessGuard } from './auth/access.guard';
+import { AuthController } from './auth/auth.controller';
+import { AuthService } from './auth/auth.service';
 import { ProblemFilter } from './errors/problem.filter';
 import { HealthModule } from './health/health.module';
+import { KeysController } from './keys/keys.controller';
+import { PaymentWebhookService } from './payments/payment-webhook.service';
+import { PaymentsController } from './payments/payments.controller';
+import { SlidingWindowLimiter } from './rate-limit/sliding-window.limiter';
+import { RequestCounter } from './usage/request-counter.service';
 
 @Module({})
 export class ApiModule {
@@ -18,12 +29,20 @@ export class ApiModule {
         DbModule.forRoot(),
         RedisModule,
         StorageModule,
+        AccountsModule,
+        BillingModule,
         HealthModule,
         ...extraModules,
       ],
+      controllers: [AuthController, KeysController, AccountController, PaymentsController],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_GUARD, useClass: AccessGuard },
+        SlidingWindowLimiter,
+        RequestCounter,
+        AuthService,
+        AccountViewService,
+        PaymentWebhookService,
       ],
     };
   }

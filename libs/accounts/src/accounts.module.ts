@@ -1,6 +1,11 @@
 import { Module } from '@nestjs/common';
+import { AccountService } from './account.service';
+import { ApiKeysService } from './api-keys.service';
 import { TokensService } from './tokens.service';
 import { UsersService } from './users.service';
 
-@Module({ providers: [UsersService, TokensService], exports: [UsersService, TokensService] })
+@Module({
+  providers: [UsersService, TokensService, ApiKeysService, AccountService],
+  exports: [UsersService, TokensService, ApiKeysService, AccountService],
+})
 export class AccountsModule {}

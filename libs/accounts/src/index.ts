@@ -1,3 +1,5 @@
 export * from './accounts.module';
 export * from './tokens.service';
 export * from './users.service';
+export * from './api-keys.service';
+export * from './account.service';

@@ -1,2 +1,3 @@
 export * from './billing.module';
 export * from './ledger.service';
+export * from './payments.service';

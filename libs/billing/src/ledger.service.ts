@@ -48,10 +48,46 @@ export class LedgerService {
     return Number(rows[0].points_balance);
   }
 
+  /** Points the key spent (confirms and conversions) since the start of the UTC day; refunds do not give quota back. */
+  async spentToday(apiKeyId: string, manager: EntityManager = this.dataSource.manager): Promise<number> {
+    const [row] = await manager.query<{ spent: string }[]>(
+      `SELECT coalesce(-sum(amount), 0) AS spent FROM credit_transactions
+        WHERE api_key_id = $1 AND type = 'spend'
+          AND created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`,
+      [apiKeyId],
+    );
+    return Number(row.spent);
+  }
+
+  /**
+   * Refuses a spend that would take the key past its daily quota. The key's row is locked
+   * first, so concurrent spends through one key are counted one after another.
+   */
+  private async assertWithinDailyQuota(m: EntityManager, apiKeyId: string, points: number): Promise<void> {
+    const [key] = await m.query<{ daily_quota: string | null }[]>(
+      'SELECT daily_quota FROM api_keys WHERE id = $1 FOR UPDATE',
+      [apiKeyId],
+    );
+    if (!key || key.daily_quota === null) return;
+    const quota = Number(key.daily_quota);
+    const spent = await this.spentToday(apiKeyId, m);
+    if (spent + points > quota) {
+      const secondsToMidnight = Math.ceil((nextUtcMidnight().getTime() - Date.now()) / 1000);
+      throw new DomainError(
+        'daily_quota_exceeded',
+        `This needs ${points} points but the key's daily quota of ${quota} has ${Math.max(0, quota - spent)} left today. ` +
+          'It resets at 00:00 UTC; raise daily_quota with PATCH /api/v1/keys/{key_id} to spend more today.',
+        { retryAfterSeconds: secondsToMidnight, extensions: { daily_quota: quota, daily_spent_points: spent, needed: points } },
+      );
+    }
+  }
+
   private async postWithin(m: EntityManager, entry: LedgerEntry): Promise<PostedTransaction> {
     await m.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [entry.idempotencyKey]);
     const previous = await m.findOne(CreditTransactionEntity, { where: { idempotencyKey: entry.idempotencyKey } });
     if (previous) return { transaction: previous, replayed: true };
+
+    if (entry.type === 'spend' && entry.apiKeyId) await this.assertWithinDailyQuota(m, entry.apiKeyId, entry.points);
 
     const amount = entry.type === 'spend' ? -entry.points : entry.points;
     const updated: { points_balance: string }[] = await m.query(
@@ -87,4 +123,8 @@ export class LedgerService {
     });
     return { transaction: await m.save(row), replayed: false };
   }
+}
+
+export function nextUtcMidnight(now: Date = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
 }

@@ -30,6 +30,9 @@ export interface AppConfig {
   };
   pricing: { prices: PriceTable; freePagesPerMonth: number };
   worker: { concurrency: number };
+  payments: { stripeWebhookSecret: string | null; stripePointsPerUsd: number };
+  usage: { flushIntervalMs: number };
+  login: { maxAttemptsPerEmail: number; maxAttemptsPerAddress: number; windowSeconds: number };
 }
 
 /** The prices of DESIGN.md; every one can be overridden by its PRICE_* variable. */

@@ -120,4 +120,34 @@ export class Environment {
   @Min(1)
   @Max(64)
   WORKER_CONCURRENCY?: number;
+
+  @IsOptional()
+  @IsString()
+  @Matches(/^whsec_/, { message: 'must be the Stripe webhook signing secret (whsec_…)' })
+  STRIPE_WEBHOOK_SECRET?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  STRIPE_POINTS_PER_USD?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  USAGE_FLUSH_INTERVAL_MS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  LOGIN_MAX_ATTEMPTS_PER_EMAIL?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  LOGIN_MAX_ATTEMPTS_PER_ADDRESS?: number;
 }

@@ -1,3 +1,4 @@
 export * from './error-codes';
 export * from './domain-error';
 export * from './queues';
+export * from './scopes';

@@ -4,3 +4,5 @@ export * from './migrate';
 export * from './entities/column-types';
 export * from './entities/user.entity';
 export * from './entities/credit-transaction.entity';
+export * from './entities/api-key.entity';
+export * from './entities/payment.entity';

@@ -1,8 +1,7 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
+import type { Scope } from '@docconv/contracts';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiSecurity, ApiUnauthorizedResponse } from '@nestjs/swagger';
 
-export type Scope = 'jobs:read' | 'jobs:write';
-export const SCOPES: readonly Scope[] = ['jobs:read', 'jobs:write'];
 
 /** Which credential a route takes. */
 export type Credential = 'none' | 'jwt' | 'api_key' | 'api_key_or_jwt';

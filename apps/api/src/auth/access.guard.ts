@@ -1,20 +1,102 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { ApiKeysService, KEY_PATTERN, TokensService } from '@docconv/accounts';
 import { DomainError } from '@docconv/contracts';
+import type { Response } from 'express';
+import { SlidingWindowLimiter } from '../rate-limit/sliding-window.limiter';
+import { RequestCounter } from '../usage/request-counter.service';
 import { ACCESS_RULE, type AccessRule } from './access.decorator';
+import type { AuthenticatedRequest, Principal } from './principal';
 
-/** Enforces each route's declared access rule; a route without one is never served. */
+const USE_API_KEY =
+  'This endpoint takes an API key in the X-API-Key header, not a session token. Create one with POST /api/v1/keys.';
+const USE_SESSION =
+  'This endpoint takes a session token (Authorization: Bearer <JWT>) from POST /api/v1/auth/login, not an API key.';
+
+/**
+ * Enforces each route's declared access rule: the credential, the scope, the key's rate
+ * limit, and request accounting. A route without a declaration is never served.
+ */
 @Injectable()
 export class AccessGuard implements CanActivate {
-  constructor(private readonly reflector: Reflector) {}
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly keys: ApiKeysService,
+    private readonly tokens: TokensService,
+    private readonly limiter: SlidingWindowLimiter,
+    private readonly counter: RequestCounter,
+  ) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_RULE, [
       context.getHandler(),
       context.getClass(),
     ]);
     if (!rule) throw new Error(`Route ${context.getClass().name}.${context.getHandler().name} declares no access rule`);
     if (rule.credential === 'none') return true;
-    throw new DomainError('unauthorized', 'This endpoint needs a credential.');
+
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const response = context.switchToHttp().getResponse<Response>();
+    const apiKey = request.header('x-api-key');
+    const authorization = request.header('authorization');
+
+    let principal: Principal;
+    switch (rule.credential) {
+      case 'api_key':
+        if (apiKey === undefined) throw unauthorized(authorization ? USE_API_KEY : 'Send your API key in the X-API-Key header.');
+        principal = await this.fromApiKey(apiKey);
+        break;
+      case 'jwt':
+        if (authorization === undefined) throw unauthorized(apiKey ? USE_SESSION : 'Send Authorization: Bearer <JWT>.');
+        principal = this.fromSession(authorization);
+        break;
+      case 'api_key_or_jwt':
+        if (apiKey !== undefined) principal = await this.fromApiKey(apiKey);
+        else if (authorization !== undefined) principal = this.fromSession(authorization);
+        else throw unauthorized('Send an API key in X-API-Key, or a session token as Authorization: Bearer <JWT>.');
+        break;
+    }
+
+    if (rule.scope && principal.apiKey && !principal.apiKey.scopes.includes(rule.scope)) {
+      throw new DomainError('forbidden', `This API key lacks the ${rule.scope} scope. Add it with PATCH /api/v1/keys/{key_id}.`);
+    }
+    if (principal.apiKey) await this.applyRateLimit(principal.apiKey.id, principal.apiKey.rateLimitRpm, response);
+    request.principal = principal;
+    this.counter.count(principal.userId);
+    return true;
   }
+
+  private async fromApiKey(secret: string): Promise<Principal> {
+    if (!KEY_PATTERN.test(secret)) throw unauthorized('The X-API-Key header does not hold a docconv API key (dcv_…).');
+    const key = await this.keys.findActiveBySecret(secret);
+    if (!key) throw unauthorized('This API key is unknown or has been deactivated. Use a current key.');
+    return { userId: key.userId, apiKey: key };
+  }
+
+  private fromSession(authorization: string): Principal {
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization);
+    if (!match) throw unauthorized('The Authorization header must be "Bearer <JWT>".');
+    const userId = this.tokens.verify(match[1]);
+    if (!userId) throw unauthorized('The session token is invalid or has expired. Log in again.');
+    return { userId, apiKey: null };
+  }
+
+  private async applyRateLimit(keyId: string, rpm: number, response: Response): Promise<void> {
+    const decision = await this.limiter.hit(`key:${keyId}`, rpm, 60);
+    if (!decision) return;
+    response.setHeader('RateLimit-Limit', String(decision.limit));
+    response.setHeader('RateLimit-Remaining', String(decision.remaining));
+    response.setHeader('RateLimit-Reset', String(decision.resetSeconds));
+    if (!decision.allowed) {
+      throw new DomainError(
+        'rate_limited',
+        `This key allows ${rpm} requests per minute. Wait ${decision.resetSeconds} s, or raise rate_limit_rpm with PATCH /api/v1/keys/{key_id}.`,
+        { retryAfterSeconds: decision.resetSeconds },
+      );
+    }
+  }
+}
+
+function unauthorized(detail: string): DomainError {
+  return new DomainError('unauthorized', detail);
 }

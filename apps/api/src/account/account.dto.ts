@@ -1,0 +1,106 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { CREDIT_TRANSACTION_TYPES, type CreditTransactionEntity, type PaymentEntity } from '@docconv/db';
+import type { DailyUsage } from '@docconv/accounts';
+import { wireTime } from '../common/wire';
+
+export class LimitQuery {
+  @ApiPropertyOptional({ default: 100, minimum: 1, maximum: 500 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'must be a whole number from 1 to 500' })
+  @Min(1, { message: 'must be a whole number from 1 to 500' })
+  @Max(500, { message: 'must be a whole number from 1 to 500' })
+  limit: number = 100;
+}
+
+export class DaysQuery {
+  @ApiPropertyOptional({ default: 30, minimum: 1, maximum: 90 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'must be a whole number from 1 to 90' })
+  @Min(1, { message: 'must be a whole number from 1 to 90' })
+  @Max(90, { message: 'must be a whole number from 1 to 90' })
+  days: number = 30;
+}
+
+export class AccountKeyResponse {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty() prefix!: string;
+  @ApiProperty({ isArray: true, type: String }) scopes!: string[];
+  @ApiProperty() rate_limit_rpm!: number;
+  @ApiProperty({ nullable: true, type: Number }) daily_quota!: number | null;
+  @ApiProperty({ description: 'Points spent with this key since 00:00 UTC.' }) daily_spent_points!: number;
+}
+
+export class TodayUsageResponse {
+  @ApiProperty() points_spent!: number;
+  @ApiProperty({ description: 'Authenticated API calls today (UTC), updated every few seconds.' }) requests!: number;
+}
+
+export class AccountResponse {
+  @ApiProperty({ format: 'uuid' }) user_id!: string;
+  @ApiProperty() email!: string;
+  @ApiProperty({ description: 'Milli-USD.' }) points_balance!: number;
+  @ApiProperty({ type: AccountKeyResponse, nullable: true, description: 'The key of this request; null with a session token.' })
+  api_key!: AccountKeyResponse | null;
+  @ApiProperty({ type: TodayUsageResponse }) today_usage!: TodayUsageResponse;
+}
+
+export class TransactionResponse {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ enum: CREDIT_TRANSACTION_TYPES }) type!: string;
+  @ApiProperty({ description: 'Signed: negative for a spend.' }) amount!: number;
+  @ApiProperty() balance_after!: number;
+  @ApiProperty() description!: string;
+  @ApiProperty() created_at!: string;
+}
+
+export class UsageRowResponse {
+  @ApiProperty({ example: '2026-11-22' }) day!: string;
+  @ApiProperty() requests!: number;
+  @ApiProperty() points_spent!: number;
+}
+
+export class PaymentResponse {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ example: 'stripe' }) provider!: string;
+  @ApiProperty({ example: 'USD' }) currency!: string;
+  @ApiProperty({ example: '10.00' }) amount!: string;
+  @ApiProperty() points_added!: number;
+  @ApiProperty({ enum: ['pending', 'done', 'failed', 'refunded'] }) status!: string;
+  @ApiProperty() external_id!: string;
+  @ApiProperty({ nullable: true, type: String }) paid_at!: string | null;
+  @ApiProperty() created_at!: string;
+}
+
+export function toTransactionResponse(t: CreditTransactionEntity): TransactionResponse {
+  return {
+    id: t.id,
+    type: t.type,
+    amount: t.amount,
+    balance_after: t.balanceAfter,
+    description: t.description,
+    created_at: wireTime(t.createdAt),
+  };
+}
+
+export function toUsageRow(u: DailyUsage): UsageRowResponse {
+  return { day: u.day, requests: u.requests, points_spent: u.pointsSpent };
+}
+
+export function toPaymentResponse(p: PaymentEntity): PaymentResponse {
+  return {
+    id: p.id,
+    provider: p.provider,
+    currency: p.currency,
+    amount: p.amount,
+    points_added: p.pointsAdded,
+    status: p.status,
+    external_id: p.externalId,
+    paid_at: wireTime(p.paidAt),
+    created_at: wireTime(p.createdAt),
+  };
+}

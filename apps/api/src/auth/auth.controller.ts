@@ -1,0 +1,29 @@
+import { Body, Controller, HttpCode, Ip, Post } from '@nestjs/common';
+import { ApiConflictResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { Public } from './access.decorator';
+import { AuthService } from './auth.service';
+import { CredentialsDto, SignupResponse, TokenResponse } from './dto/credentials.dto';
+
+@ApiTags('auth')
+@Controller('auth')
+export class AuthController {
+  constructor(private readonly auth: AuthService) {}
+
+  @Post('signup')
+  @Public()
+  @ApiOperation({ summary: 'Create an account and receive a session token.' })
+  @ApiConflictResponse({ description: 'An account with this email already exists.' })
+  signup(@Body() body: CredentialsDto): Promise<SignupResponse> {
+    return this.auth.signup(body.email, body.password);
+  }
+
+  @Post('login')
+  @HttpCode(200)
+  @Public()
+  @ApiOperation({ summary: 'Exchange email and password for a session token (JWT).' })
+  @ApiUnauthorizedResponse({ description: 'The email or password is wrong.' })
+  @ApiTooManyRequestsResponse({ description: 'Too many attempts for this email or from this address.' })
+  login(@Body() body: CredentialsDto, @Ip() address: string): Promise<TokenResponse> {
+    return this.auth.login(body.email, body.password, address);
+  }
+}

@@ -1,0 +1,18 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { ApiKeyEntity } from '@docconv/db';
+import type { Request } from 'express';
+
+/** Who is calling: the user, and the API key when the request came with one. */
+export interface Principal {
+  userId: string;
+  apiKey: ApiKeyEntity | null;
+}
+
+export type AuthenticatedRequest = Request & { principal?: Principal };
+
+/** The caller established by the access guard. */
+export const Caller = createParamDecorator((_: unknown, context: ExecutionContext): Principal => {
+  const principal = context.switchToHttp().getRequest<AuthenticatedRequest>().principal;
+  if (!principal) throw new Error('Caller used on a route without a credential');
+  return principal;
+});

@@ -1,0 +1,71 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayUnique, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { SCOPES, type Scope } from '@docconv/contracts';
+import type { ApiKeyEntity } from '@docconv/db';
+import { wireTime } from '../common/wire';
+
+export const MAX_RATE_LIMIT_RPM = 100_000;
+
+export class CreateKeyDto {
+  @ApiPropertyOptional({ default: '', maxLength: 100 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  name?: string;
+
+  @ApiPropertyOptional({ enum: SCOPES, isArray: true, default: SCOPES })
+  @IsOptional()
+  @IsArray()
+  @ArrayUnique()
+  @IsIn(SCOPES, { each: true, message: `each value must be one of ${SCOPES.join(', ')}` })
+  scopes?: Scope[];
+
+  @ApiPropertyOptional({ default: 60, minimum: 1, maximum: MAX_RATE_LIMIT_RPM })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_RATE_LIMIT_RPM)
+  rate_limit_rpm?: number;
+
+  @ApiPropertyOptional({ nullable: true, minimum: 0, description: 'Points per UTC day; null means unlimited.' })
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsInt()
+  @Min(0)
+  daily_quota?: number | null;
+}
+
+export class UpdateKeyDto extends CreateKeyDto {}
+
+export class KeyResponse {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ example: 'dcv_Xy3k9Qa1' }) prefix!: string;
+  @ApiProperty({ enum: SCOPES, isArray: true }) scopes!: string[];
+  @ApiProperty() rate_limit_rpm!: number;
+  @ApiProperty({ nullable: true, type: Number }) daily_quota!: number | null;
+  @ApiProperty() is_active!: boolean;
+  @ApiProperty({ example: '2026-11-22T08:04:11' }) created_at!: string;
+}
+
+export class IssuedKeyResponse extends KeyResponse {
+  @ApiProperty({ description: 'The whole key. Shown only in this response: store it now.' })
+  key!: string;
+}
+
+export function toKeyResponse(key: ApiKeyEntity): KeyResponse {
+  return {
+    id: key.id,
+    name: key.name,
+    prefix: key.prefix,
+    scopes: key.scopes,
+    rate_limit_rpm: key.rateLimitRpm,
+    daily_quota: key.dailyQuota,
+    is_active: key.isActive,
+    created_at: wireTime(key.createdAt),
+  };
+}
+
+export function toIssuedKeyResponse(issued: { entity: ApiKeyEntity; secret: string }): IssuedKeyResponse {
+  return { ...toKeyResponse(issued.entity), key: issued.secret };
+}

@@ -1,0 +1,27 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { PaymentsService } from '@docconv/billing';
+import type Stripe from 'stripe';
+
+export interface WebhookOutcome {
+  received: true;
+  /** What the event did: a new payment, a repeat of one already recorded, or nothing. */
+  outcome: 'recorded' | 'duplicate' | 'ignored';
+  payment_id?: string;
+}
+
+@Injectable()
+export class PaymentWebhookService {
+  private readonly logger = new Logger(PaymentWebhookService.name);
+
+  constructor(private readonly payments: PaymentsService) {}
+
+  async handleStripe(rawBody: Buffer | undefined, signature: string | undefined): Promise<WebhookOutcome> {
+    const event = this.payments.verifyStripeEvent(rawBody, signature);
+    if (event.type !== 'checkout.session.completed') return { received: true, outcome: 'ignored' };
+    const session = event.data.object as Stripe.Checkout.Session;
+    if (session.payment_status !== 'paid') return { received: true, outcome: 'ignored' };
+    const { payment, created } = await this.payments.recordStripeCheckout(session);
+    if (created) this.logger.log({ payment_id: payment.id, points: payment.pointsAdded }, 'Stripe payment recorded');
+    return { received: true, outcome: created ? 'recorded' : 'duplicate', payment_id: payment.id };
+  }
+}

@@ -1,0 +1,73 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { AccountService } from '@docconv/accounts';
+import { APP_CONFIG, type AppConfig } from '@docconv/config';
+import { REDIS, redisKey } from '@docconv/redis';
+import type { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
+
+/**
+ * Counts authenticated requests per user and UTC day without a database write per request:
+ * each request is one HINCRBY in Redis; every few seconds the hash is renamed (atomically, so
+ * no increment is lost) and its totals are added to PostgreSQL.
+ */
+@Injectable()
+export class RequestCounter implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(RequestCounter.name);
+  private timer?: NodeJS.Timeout;
+  private flushing?: Promise<void>;
+
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly accounts: AccountService,
+  ) {}
+
+  private get pendingKey(): string {
+    return redisKey(this.config, 'usage', 'pending');
+  }
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.flush(), this.config.usage.flushIntervalMs);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+
+  /** Fire and forget: counting never delays or fails a request. */
+  count(userId: string): void {
+    const day = new Date().toISOString().slice(0, 10);
+    this.redis.hincrby(this.pendingKey, `${userId}|${day}`, 1).catch(() => undefined);
+  }
+
+  /** Moves pending counts to PostgreSQL; safe to call concurrently and from several replicas. */
+  flush(): Promise<void> {
+    this.flushing ??= this.flushOnce().finally(() => (this.flushing = undefined));
+    return this.flushing;
+  }
+
+  private async flushOnce(): Promise<void> {
+    const batch = `${this.pendingKey}:${randomUUID()}`;
+    try {
+      await this.redis.rename(this.pendingKey, batch);
+    } catch {
+      return; // nothing pending (or Redis away): try again next time
+    }
+    const entries = await this.redis.hgetall(batch);
+    const counts = Object.entries(entries).map(([field, value]) => {
+      const [userId, day] = field.split('|');
+      return { userId, day, requests: Number(value) };
+    });
+    try {
+      await this.accounts.addRequests(counts);
+      await this.redis.del(batch);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'Request counts not saved; keeping them for the next flush');
+      const restore = this.redis.multi();
+      for (const c of counts) restore.hincrby(this.pendingKey, `${c.userId}|${c.day}`, c.requests);
+      await restore.del(batch).exec();
+    }
+  }
+}

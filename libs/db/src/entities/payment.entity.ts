@@ -1,0 +1,38 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { bigintNumber } from './column-types';
+
+export type PaymentStatus = 'pending' | 'done' | 'failed' | 'refunded';
+
+@Entity({ name: 'payments' })
+export class PaymentEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ name: 'user_id', type: 'uuid' })
+  userId!: string;
+
+  @Column({ type: 'text' })
+  provider!: string;
+
+  @Column({ name: 'external_id', type: 'text' })
+  externalId!: string;
+
+  @Column({ type: 'text' })
+  currency!: string;
+
+  /** Decimal with two fraction digits, kept as text so no float ever touches money. */
+  @Column({ type: 'numeric', precision: 14, scale: 2 })
+  amount!: string;
+
+  @Column({ name: 'points_added', type: 'bigint', transformer: bigintNumber })
+  pointsAdded!: number;
+
+  @Column({ type: 'text' })
+  status!: PaymentStatus;
+
+  @Column({ name: 'paid_at', type: 'timestamptz', nullable: true })
+  paidAt!: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+}
