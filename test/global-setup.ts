@@ -36,6 +36,8 @@ export default async function globalSetup(): Promise<void> {
     FILE_URL_SECRET: randomBytes(32).toString('hex'),
     STORAGE_DIR: mkdtempSync(join(tmpdir(), 'docconv-storage-')),
     WORKER_CONCURRENCY: '2',
+    STRIPE_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('hex')}`,
+    USAGE_FLUSH_INTERVAL_MS: '300',
   });
 
   const dataSource = await createDataSource(process.env.DATABASE_URL!).initialize();

@@ -123,5 +123,8 @@ export class ApiKeysService {
 }
 
 function keyNotFound(keyId: string): DomainError {
-  return new DomainError('key_not_found', `No active API key ${keyId} belongs to you. List your keys with GET /api/v1/keys.`);
+  return new DomainError(
+    'key_not_found',
+    `No active API key ${keyId} belongs to you. List your keys with GET /api/v1/keys.`,
+  );
 }

@@ -77,7 +77,10 @@ export class LedgerService {
         'daily_quota_exceeded',
         `This needs ${points} points but the key's daily quota of ${quota} has ${Math.max(0, quota - spent)} left today. ` +
           'It resets at 00:00 UTC; raise daily_quota with PATCH /api/v1/keys/{key_id} to spend more today.',
-        { retryAfterSeconds: secondsToMidnight, extensions: { daily_quota: quota, daily_spent_points: spent, needed: points } },
+        {
+          retryAfterSeconds: secondsToMidnight,
+          extensions: { daily_quota: quota, daily_spent_points: spent, needed: points },
+        },
       );
     }
   }

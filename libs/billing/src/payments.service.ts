@@ -28,7 +28,10 @@ export class PaymentsService {
   verifyStripeEvent(rawBody: Buffer | undefined, signature: string | undefined): Stripe.Event {
     const secret = this.config.payments.stripeWebhookSecret;
     if (!secret) {
-      throw new DomainError('service_unavailable', 'Stripe payments are not configured on this server (STRIPE_WEBHOOK_SECRET).');
+      throw new DomainError(
+        'service_unavailable',
+        'Stripe payments are not configured on this server (STRIPE_WEBHOOK_SECRET).',
+      );
     }
     if (!rawBody || !signature) {
       throw new DomainError('invalid_signature', 'The Stripe-Signature header and the raw JSON body are required.');
@@ -51,7 +54,10 @@ export class PaymentsService {
     }
     const currency = (session.currency ?? '').toUpperCase();
     if (currency !== 'USD') {
-      throw new DomainError('validation_failed', `Only USD payments can be credited; this one is in ${currency || 'no currency'}.`);
+      throw new DomainError(
+        'validation_failed',
+        `Only USD payments can be credited; this one is in ${currency || 'no currency'}.`,
+      );
     }
     const cents = session.amount_total ?? 0;
     const points = Math.floor((cents * this.config.payments.stripePointsPerUsd) / 100);
@@ -68,7 +74,8 @@ export class PaymentsService {
       );
       if (inserted.length === 0) {
         const existing = await m.findOneBy(PaymentEntity, { provider: 'stripe', externalId });
-        if (!existing) throw new DomainError('user_not_found', `The Checkout Session names user ${userId}, who does not exist.`);
+        if (!existing)
+          throw new DomainError('user_not_found', `The Checkout Session names user ${userId}, who does not exist.`);
         return { payment: existing, created: false };
       }
       if (points > 0) {

@@ -70,7 +70,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       freePagesPerMonth: e.FREE_PAGES_PER_MONTH ?? 100,
     },
     worker: { concurrency: e.WORKER_CONCURRENCY ?? availableParallelism() },
-    payments: { stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET ?? null, stripePointsPerUsd: e.STRIPE_POINTS_PER_USD ?? 1000 },
+    payments: {
+      stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET ?? null,
+      stripePointsPerUsd: e.STRIPE_POINTS_PER_USD ?? 1000,
+    },
     usage: { flushIntervalMs: e.USAGE_FLUSH_INTERVAL_MS ?? 5_000 },
     login: {
       maxAttemptsPerEmail: e.LOGIN_MAX_ATTEMPTS_PER_EMAIL ?? 10,

@@ -21,7 +21,10 @@ export class AccountViewService {
   ) {}
 
   async account(caller: Principal): Promise<AccountResponse> {
-    const [user, [today]] = await Promise.all([this.accounts.user(caller.userId), this.accounts.usage(caller.userId, 1)]);
+    const [user, [today]] = await Promise.all([
+      this.accounts.user(caller.userId),
+      this.accounts.usage(caller.userId, 1),
+    ]);
     const key = caller.apiKey;
     return {
       user_id: user.id,

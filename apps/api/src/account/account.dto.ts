@@ -44,7 +44,11 @@ export class AccountResponse {
   @ApiProperty({ format: 'uuid' }) user_id!: string;
   @ApiProperty() email!: string;
   @ApiProperty({ description: 'Milli-USD.' }) points_balance!: number;
-  @ApiProperty({ type: AccountKeyResponse, nullable: true, description: 'The key of this request; null with a session token.' })
+  @ApiProperty({
+    type: AccountKeyResponse,
+    nullable: true,
+    description: 'The key of this request; null with a session token.',
+  })
   api_key!: AccountKeyResponse | null;
   @ApiProperty({ type: TodayUsageResponse }) today_usage!: TodayUsageResponse;
 }

@@ -2,7 +2,6 @@ import { applyDecorators, SetMetadata } from '@nestjs/common';
 import type { Scope } from '@docconv/contracts';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiSecurity, ApiUnauthorizedResponse } from '@nestjs/swagger';
 
-
 /** Which credential a route takes. */
 export type Credential = 'none' | 'jwt' | 'api_key' | 'api_key_or_jwt';
 

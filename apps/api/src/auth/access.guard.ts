@@ -43,7 +43,8 @@ export class AccessGuard implements CanActivate {
     let principal: Principal;
     switch (rule.credential) {
       case 'api_key':
-        if (apiKey === undefined) throw unauthorized(authorization ? USE_API_KEY : 'Send your API key in the X-API-Key header.');
+        if (apiKey === undefined)
+          throw unauthorized(authorization ? USE_API_KEY : 'Send your API key in the X-API-Key header.');
         principal = await this.fromApiKey(apiKey);
         break;
       case 'jwt':
@@ -58,7 +59,10 @@ export class AccessGuard implements CanActivate {
     }
 
     if (rule.scope && principal.apiKey && !principal.apiKey.scopes.includes(rule.scope)) {
-      throw new DomainError('forbidden', `This API key lacks the ${rule.scope} scope. Add it with PATCH /api/v1/keys/{key_id}.`);
+      throw new DomainError(
+        'forbidden',
+        `This API key lacks the ${rule.scope} scope. Add it with PATCH /api/v1/keys/{key_id}.`,
+      );
     }
     if (principal.apiKey) await this.applyRateLimit(principal.apiKey.id, principal.apiKey.rateLimitRpm, response);
     request.principal = principal;

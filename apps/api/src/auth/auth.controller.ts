@@ -1,5 +1,11 @@
 import { Body, Controller, HttpCode, Ip, Post } from '@nestjs/common';
-import { ApiConflictResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import {
+  ApiConflictResponse,
+  ApiOperation,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 import { Public } from './access.decorator';
 import { AuthService } from './auth.service';
 import { CredentialsDto, SignupResponse, TokenResponse } from './dto/credentials.dto';

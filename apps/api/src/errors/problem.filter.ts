@@ -74,17 +74,15 @@ export class ProblemFilter implements ExceptionFilter {
         instance,
       };
     }
+    if (error instanceof HttpException && error.getStatus() === 503) {
+      // Readiness: terminus reports each dependency's state under `details`.
+      const checks = (error.getResponse() as { details?: unknown }).details;
+      const detail = 'A dependency of the service is unavailable; `checks` says which. Try again shortly.';
+      return { ...problemBase('service_unavailable', 503, detail, instance), ...(checks ? { checks } : {}) };
+    }
     if (error instanceof HttpException && error.getStatus() < 500) {
       const status = error.getStatus();
-      const code = codeForHttpStatus(status);
-      return {
-        type: problemType(code),
-        title: titleOf(status),
-        status,
-        detail: httpDetail(error, request),
-        code,
-        instance,
-      };
+      return problemBase(codeForHttpStatus(status), status, httpDetail(error, request), instance);
     }
 
     const errorId = randomUUID();
@@ -100,6 +98,10 @@ export class ProblemFilter implements ExceptionFilter {
       instance,
     };
   }
+}
+
+function problemBase(code: ErrorCode, status: number, detail: string, instance: string | undefined): Problem {
+  return { type: problemType(code), title: titleOf(status), status, detail, code, instance };
 }
 
 function httpDetail(error: HttpException, request: Request): string {

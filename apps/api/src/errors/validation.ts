@@ -4,10 +4,10 @@ import { DomainError, type FieldError } from '@docconv/contracts';
 function flatten(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((e) => {
     const field = parent ? `${parent}.${e.property}` : e.property;
-    const own = Object.values(e.constraints ?? {}).map((message) => ({
-      field,
-      message: message.startsWith(`${e.property} `) ? message.slice(e.property.length + 1) : message,
-    }));
+    const messages = Object.values(e.constraints ?? {}).map((message) =>
+      message.startsWith(`${e.property} `) ? message.slice(e.property.length + 1) : message,
+    );
+    const own = [...new Set(messages)].map((message) => ({ field, message }));
     return [...own, ...flatten(e.children ?? [], field)];
   });
 }

@@ -4,7 +4,14 @@ import { ApiKeysService } from '@docconv/accounts';
 import { Access } from '../auth/access.decorator';
 import { Caller, type Principal } from '../auth/principal';
 import { idParam } from '../common/id-param';
-import { CreateKeyDto, IssuedKeyResponse, KeyResponse, toIssuedKeyResponse, toKeyResponse, UpdateKeyDto } from './keys.dto';
+import {
+  CreateKeyDto,
+  IssuedKeyResponse,
+  KeyResponse,
+  toIssuedKeyResponse,
+  toKeyResponse,
+  UpdateKeyDto,
+} from './keys.dto';
 
 const KEY_ID = idParam('key_not_found', 'API key of yours');
 

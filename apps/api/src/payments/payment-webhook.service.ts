@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { PaymentsService } from '@docconv/billing';
-import type Stripe from 'stripe';
 
 export interface WebhookOutcome {
   received: true;
@@ -18,7 +17,7 @@ export class PaymentWebhookService {
   async handleStripe(rawBody: Buffer | undefined, signature: string | undefined): Promise<WebhookOutcome> {
     const event = this.payments.verifyStripeEvent(rawBody, signature);
     if (event.type !== 'checkout.session.completed') return { received: true, outcome: 'ignored' };
-    const session = event.data.object as Stripe.Checkout.Session;
+    const session = event.data.object;
     if (session.payment_status !== 'paid') return { received: true, outcome: 'ignored' };
     const { payment, created } = await this.payments.recordStripeCheckout(session);
     if (created) this.logger.log({ payment_id: payment.id, points: payment.pointsAdded }, 'Stripe payment recorded');

@@ -13,7 +13,9 @@ export class PaymentsController {
   @Post('stripe/webhook')
   @HttpCode(200)
   @Public()
-  @ApiOperation({ summary: 'Stripe webhook: a paid Checkout Session (client_reference_id = user id) credits points once.' })
+  @ApiOperation({
+    summary: 'Stripe webhook: a paid Checkout Session (client_reference_id = user id) credits points once.',
+  })
   @ApiBadRequestResponse({ description: 'The Stripe-Signature header does not verify.' })
   stripe(
     @Req() request: Request & { rawBody?: Buffer },

@@ -61,7 +61,8 @@ export class SlidingWindowLimiter {
         allowed: allowed === 1,
         limit,
         remaining,
-        resetSeconds: allowed === 1 && remaining > 0 ? Math.ceil(resetMs / 1000) : Math.max(1, Math.ceil(resetMs / 1000)),
+        resetSeconds:
+          allowed === 1 && remaining > 0 ? Math.ceil(resetMs / 1000) : Math.max(1, Math.ceil(resetMs / 1000)),
       };
     } catch (error) {
       if (Date.now() - this.lastWarning > 10_000) {
