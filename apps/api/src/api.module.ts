@@ -4,7 +4,8 @@ import { AccountsModule } from '@docconv/accounts';
 import { BillingModule } from '@docconv/billing';
 import { ConfigModule, type AppConfig } from '@docconv/config';
 import { DbModule } from '@docconv/db';
-import { RedisModule } from '@docconv/redis';
+import { JobsModule } from '@docconv/jobs';
+import { QueueModule, RedisModule } from '@docconv/redis';
 import { StorageModule } from '@docconv/storage';
 import { AccountViewService } from './account/account-view.service';
 import { AccountController } from './account/account.controller';
@@ -13,9 +14,13 @@ import { AuthController } from './auth/auth.controller';
 import { AuthService } from './auth/auth.service';
 import { ProblemFilter } from './errors/problem.filter';
 import { HealthModule } from './health/health.module';
+import { JobsViewService } from './jobs/jobs-view.service';
+import { JobsController } from './jobs/jobs.controller';
+import { UploadService } from './jobs/upload.service';
 import { KeysController } from './keys/keys.controller';
 import { PaymentWebhookService } from './payments/payment-webhook.service';
 import { PaymentsController } from './payments/payments.controller';
+import { PricingController } from './pricing/pricing.controller';
 import { SlidingWindowLimiter } from './rate-limit/sliding-window.limiter';
 import { RequestCounter } from './usage/request-counter.service';
 
@@ -31,10 +36,12 @@ export class ApiModule {
         StorageModule,
         AccountsModule,
         BillingModule,
+        QueueModule.forRoot(),
+        JobsModule,
         HealthModule,
         ...extraModules,
       ],
-      controllers: [AuthController, KeysController, AccountController, PaymentsController],
+      controllers: [AuthController, KeysController, AccountController, PaymentsController, JobsController, PricingController],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_GUARD, useClass: AccessGuard },
@@ -43,6 +50,8 @@ export class ApiModule {
         AuthService,
         AccountViewService,
         PaymentWebhookService,
+        UploadService,
+        JobsViewService,
       ],
     };
   }

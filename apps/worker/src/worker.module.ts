@@ -2,12 +2,16 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { ConfigModule, type AppConfig } from '@docconv/config';
 import { DbModule } from '@docconv/db';
+import { JobsModule } from '@docconv/jobs';
 import { QueueModule, RedisModule } from '@docconv/redis';
 import { StorageModule } from '@docconv/storage';
 import { HandlerRegistry } from './handlers/handler-registry';
+import { MaintenanceHandler } from './handlers/maintenance.handler';
+import { ParseHandler } from './handlers/parse.handler';
 import { HeartbeatService } from './maintenance/heartbeat.service';
 import { SchedulesService } from './maintenance/schedules.service';
 import { MaintenanceProcessor } from './processors/maintenance.processor';
+import { ParseProcessor } from './processors/parse.processor';
 
 @Module({})
 export class WorkerModule {
@@ -20,9 +24,18 @@ export class WorkerModule {
         RedisModule,
         QueueModule.forRoot(),
         StorageModule,
+        JobsModule,
         DiscoveryModule,
       ],
-      providers: [HandlerRegistry, HeartbeatService, SchedulesService, MaintenanceProcessor],
+      providers: [
+        HandlerRegistry,
+        HeartbeatService,
+        SchedulesService,
+        ParseHandler,
+        MaintenanceHandler,
+        ParseProcessor,
+        MaintenanceProcessor,
+      ],
     };
   }
 }

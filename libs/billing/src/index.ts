@@ -1,3 +1,4 @@
 export * from './billing.module';
 export * from './ledger.service';
 export * from './payments.service';
+export * from './pricing';

@@ -6,10 +6,16 @@
  * `QUEUE_JOBS`, and give the worker a handler. The worker refuses to boot while a job name
  * has no handler.
  */
-export const QUEUE_NAMES = ['maintenance'] as const;
+export const QUEUE_NAMES = ['parse', 'maintenance'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 export interface JobPayloads {
+  /** Turn a confirmed job's inputs into its Markdown result. */
+  'parse.run': { jobId: string };
+  /** Cancel pending jobs whose quote has expired, giving their free pages back. */
+  'maintenance.expire-pending': Record<string, never>;
+  /** Re-send queued jobs that the queue does not hold (a crash between commit and send). */
+  'maintenance.sweep-queued': Record<string, never>;
   /** Forget workers whose heartbeat stopped long ago (scheduled by every worker; runs once per period). */
   'maintenance.prune-heartbeats': Record<string, never>;
 }
@@ -18,13 +24,21 @@ export type JobName = keyof JobPayloads;
 export type JobPayload<N extends JobName> = JobPayloads[N];
 
 export const QUEUE_JOBS: { readonly [Q in QueueName]: readonly JobName[] } = {
-  maintenance: ['maintenance.prune-heartbeats'],
+  parse: ['parse.run'],
+  maintenance: ['maintenance.prune-heartbeats', 'maintenance.expire-pending', 'maintenance.sweep-queued'],
 };
 
 /** Repeating jobs of the maintenance queue: every worker upserts these schedules at boot; one copy of each runs. */
 export const SCHEDULED_JOBS: readonly { name: JobName; everyMs: number }[] = [
   { name: 'maintenance.prune-heartbeats', everyMs: 60_000 },
+  { name: 'maintenance.expire-pending', everyMs: 60_000 },
+  { name: 'maintenance.sweep-queued', everyMs: 15_000 },
 ];
+
+/** BullMQ job id of a parse attempt: one per (job, retry), so sending it twice queues it once. */
+export function parseQueueJobId(jobId: string, retryCount: number): string {
+  return `parse-${jobId}-${retryCount}`;
+}
 
 export const JOB_NAMES: readonly JobName[] = QUEUE_NAMES.flatMap((queue) => QUEUE_JOBS[queue]);
 

@@ -6,3 +6,5 @@ export * from './entities/user.entity';
 export * from './entities/credit-transaction.entity';
 export * from './entities/api-key.entity';
 export * from './entities/payment.entity';
+export * from './entities/job.entity';
+export * from './entities/job-file.entity';

@@ -10,6 +10,7 @@ export class QueueModule {
   static forRoot(): DynamicModule {
     return {
       module: QueueModule,
+      global: true,
       imports: [
         BullModule.forRootAsync({
           inject: [APP_CONFIG],

@@ -1,0 +1,167 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { JOB_STATUSES, type JobEntity, type JobStatus } from '@docconv/db';
+import { wireTime } from '../common/wire';
+
+export class TitleDto {
+  @ApiProperty({ minLength: 1, maxLength: 200 })
+  @IsString()
+  @Length(1, 200, { message: 'must be 1 to 200 characters' })
+  title!: string;
+}
+
+export class ActionDto {
+  @ApiProperty({ enum: ['retry', 'refund'] })
+  @IsIn(['retry', 'refund'], { message: 'must be retry or refund' })
+  action!: 'retry' | 'refund';
+}
+
+export class ListJobsQuery {
+  @ApiPropertyOptional({ enum: JOB_STATUSES })
+  @IsOptional()
+  @IsIn(JOB_STATUSES, { message: `must be one of ${JOB_STATUSES.join(', ')}` })
+  status?: JobStatus;
+
+  @ApiPropertyOptional({ default: 20, minimum: 1, maximum: 100 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'must be a whole number from 1 to 100' })
+  @Min(1, { message: 'must be a whole number from 1 to 100' })
+  @Max(100, { message: 'must be a whole number from 1 to 100' })
+  limit: number = 20;
+
+  @ApiPropertyOptional({ description: 'next_cursor of the previous page' })
+  @IsOptional()
+  @IsString()
+  cursor?: string;
+}
+
+export class CostResponse {
+  @ApiProperty() pages!: number;
+  @ApiProperty() image_count!: number;
+  @ApiProperty() audio_seconds!: number;
+  @ApiProperty() video_seconds!: number;
+  @ApiProperty({ enum: ['basic', 'premium'] }) ocr_model!: string;
+  @ApiProperty() free_pages_used!: number;
+  @ApiProperty({ description: 'Points deducted on confirm (milli-USD).' }) points!: number;
+  @ApiProperty({ example: '$1.234' }) usd!: string;
+}
+
+export class PreviewResponse {
+  @ApiProperty({ format: 'uuid' }) job_id!: string;
+  @ApiProperty({ enum: ['pending'] }) status!: 'pending';
+  @ApiProperty() file_type!: string;
+  @ApiProperty() total_pages!: number;
+  @ApiProperty() total_files!: number;
+  @ApiProperty() media_duration_seconds!: number;
+  @ApiProperty() docling_refinement!: boolean;
+  @ApiProperty() docling_refinement_pages!: number;
+  @ApiProperty({ enum: ['basic', 'premium'] }) ocr_model!: string;
+  @ApiProperty({ enum: ['tesseract', 'easyocr', 'rapidocr'], description: 'The engine that will really run.' })
+  ocr_engine!: string;
+  @ApiProperty() has_media!: boolean;
+  @ApiProperty({ type: CostResponse }) cost!: CostResponse;
+  @ApiProperty({ description: 'Balance before deduction (milli-USD).' }) balance!: number;
+  @ApiProperty({ description: 'When this quote expires unless confirmed.' }) expires_at!: string;
+}
+
+export class JobResponse {
+  @ApiProperty({ format: 'uuid' }) job_id!: string;
+  @ApiProperty({ enum: JOB_STATUSES }) status!: string;
+  @ApiProperty() ocr_model!: string;
+  @ApiProperty() ocr_engine!: string;
+  @ApiProperty() file_type!: string;
+  @ApiProperty() filename!: string;
+  @ApiProperty() total_pages!: number;
+  @ApiProperty() done_pages!: number;
+  @ApiProperty() total_files!: number;
+  @ApiProperty() done_files!: number;
+  @ApiProperty() media_duration_seconds!: number;
+  @ApiProperty({ description: 'Points actually deducted.' }) cost_points!: number;
+  @ApiProperty({ nullable: true, type: String }) error_log!: string | null;
+  @ApiProperty() created_at!: string;
+  @ApiProperty({ nullable: true, type: String }) finished_at!: string | null;
+  @ApiProperty() downloadable!: boolean;
+  @ApiProperty() xlsx_basic_converted!: boolean;
+  @ApiProperty() xlsx_advanced_converted!: boolean;
+  @ApiProperty({ nullable: true, type: String, enum: ['processing', 'done', 'error', 'refunded'] })
+  xlsx_advanced_status!: string | null;
+  @ApiProperty({ nullable: true, type: String }) xlsx_advanced_job_id!: string | null;
+  @ApiProperty() xlsx_advanced_refundable!: boolean;
+  @ApiProperty({ nullable: true, type: String }) xlsx_advanced_recovery_notes!: string | null;
+  @ApiProperty() refundable!: boolean;
+  @ApiProperty() retry_count!: number;
+  @ApiProperty({ description: 'Points returned by a refund or cancellation.' }) refunded_points!: number;
+}
+
+export class JobListResponse {
+  @ApiProperty({ type: JobResponse, isArray: true }) jobs!: JobResponse[];
+  @ApiProperty({ nullable: true, type: String, description: 'Pass as `cursor` for the next page; null on the last.' })
+  next_cursor!: string | null;
+}
+
+export class ConfirmResponse {
+  @ApiProperty({ format: 'uuid' }) job_id!: string;
+  @ApiProperty({ enum: ['queued'] }) status!: 'queued';
+  @ApiProperty({ description: 'Balance after deduction.' }) remaining_points!: number;
+}
+
+export class RetryResponse {
+  @ApiProperty({ format: 'uuid' }) job_id!: string;
+  @ApiProperty({ enum: ['queued'] }) status!: 'queued';
+}
+
+export class RefundResponse {
+  @ApiProperty({ enum: [true] }) refunded!: true;
+  @ApiProperty() points!: number;
+}
+
+export function toJobResponse(job: JobEntity): JobResponse {
+  return {
+    job_id: job.id,
+    status: job.status,
+    ocr_model: job.ocrModel,
+    ocr_engine: job.ocrEngine,
+    file_type: job.fileType,
+    filename: job.filename,
+    total_pages: job.totalPages,
+    done_pages: job.donePages,
+    total_files: job.totalFiles,
+    done_files: job.doneFiles,
+    media_duration_seconds: job.mediaDurationSeconds,
+    cost_points: job.costPoints,
+    error_log: job.errorLog,
+    created_at: wireTime(job.createdAt),
+    finished_at: wireTime(job.finishedAt),
+    downloadable: job.status === 'done',
+    xlsx_basic_converted: job.xlsxBasicPath !== null,
+    xlsx_advanced_converted: job.xlsxAdvancedPath !== null,
+    xlsx_advanced_status: job.xlsxAdvancedStatus,
+    xlsx_advanced_job_id: job.xlsxAdvancedJobId,
+    xlsx_advanced_refundable: job.xlsxAdvancedRefundable,
+    xlsx_advanced_recovery_notes: job.xlsxAdvancedRecoveryNotes,
+    refundable: job.refundable,
+    retry_count: job.retryCount,
+    refunded_points: job.refundedPoints,
+  };
+}
+
+export function toPreviewResponse(job: JobEntity, balance: number): PreviewResponse {
+  return {
+    job_id: job.id,
+    status: 'pending',
+    file_type: job.fileType,
+    total_pages: job.totalPages,
+    total_files: job.totalFiles,
+    media_duration_seconds: job.mediaDurationSeconds,
+    docling_refinement: job.doclingRefinement,
+    docling_refinement_pages: job.doclingRefinementPages,
+    ocr_model: job.ocrModel,
+    ocr_engine: job.ocrEngine,
+    has_media: job.mediaDurationSeconds > 0,
+    cost: job.quote,
+    balance,
+    expires_at: wireTime(job.expiresAt),
+  };
+}

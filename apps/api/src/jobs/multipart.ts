@@ -1,0 +1,159 @@
+import { DomainError } from '@docconv/contracts';
+import type { ReceivedFile } from '@docconv/jobs';
+import busboy from 'busboy';
+import type { Request } from 'express';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+
+export interface MultipartLimits {
+  maxBytes: number;
+  maxFiles: number;
+}
+
+export interface ReceivedUpload {
+  files: ReceivedFile[];
+  fields: Record<string, string>;
+  /** Removes the temporary folder; always call it. */
+  cleanup(): Promise<void>;
+}
+
+const FILE_FIELD = 'files';
+const MAX_FIELD_BYTES = 64 * 1024;
+
+/**
+ * Streams a multipart upload to a temporary folder, counting bytes as they arrive: the size
+ * limit is enforced before anything is buffered, and on any failure the folder is removed
+ * and the rest of the request is read and discarded so the client gets a clean answer.
+ */
+export async function receiveMultipart(request: Request, limits: MultipartLimits): Promise<ReceivedUpload> {
+  if (!request.is('multipart/form-data')) {
+    throw new DomainError('malformed_request', 'Send the upload as multipart/form-data with one or more `files` parts.');
+  }
+  const folder = await mkdtemp(join(tmpdir(), 'docconv-upload-'));
+  const cleanup = () => rm(folder, { recursive: true, force: true });
+  try {
+    return { ...(await parse(request, folder, limits)), cleanup };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}
+
+function parse(request: Request, folder: string, limits: MultipartLimits): Promise<Omit<ReceivedUpload, 'cleanup'>> {
+  return new Promise((resolve, reject) => {
+    const files: ReceivedFile[] = [];
+    const fields: Record<string, string> = {};
+    const writes: Promise<void>[] = [];
+    let total = 0;
+    let failure: DomainError | undefined;
+
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: request.headers,
+        defParamCharset: 'utf8',
+        limits: { fieldSize: MAX_FIELD_BYTES, fields: 50, files: limits.maxFiles + 1, parts: limits.maxFiles + 51 },
+      });
+    } catch {
+      reject(new DomainError('malformed_request', 'The multipart body has no boundary. Let your HTTP client build it.'));
+      return;
+    }
+
+    let finished = false;
+    const fail = (error: DomainError): void => {
+      if (failure) return;
+      failure = error;
+      request.unpipe(parser);
+      if (request.complete) finish();
+      else request.resume(); // read and discard the rest, so the answer reaches the client
+    };
+
+    parser.on('file', (field, stream, info) => {
+      if (failure) return stream.resume();
+      if (field !== FILE_FIELD) {
+        stream.resume();
+        return fail(invalidField(field, `is not a file field; send files as \`${FILE_FIELD}\``));
+      }
+      if (!info.filename) {
+        stream.resume();
+        return fail(new DomainError('validation_failed', 'A file part has no filename. Every file needs its name.', {
+          errors: [{ field: FILE_FIELD, message: 'a part has no filename' }],
+        }));
+      }
+      if (files.length >= limits.maxFiles) {
+        stream.resume();
+        return fail(new DomainError('payload_too_large', `An upload may hold at most ${limits.maxFiles} files.`));
+      }
+      const file: ReceivedFile = { tempPath: join(folder, String(files.length + 1)), filename: info.filename, bytes: 0 };
+      files.push(file);
+      stream.on('data', (chunk: Buffer) => {
+        file.bytes += chunk.length;
+        total += chunk.length;
+        if (total > limits.maxBytes) {
+          stream.destroy();
+          fail(
+            new DomainError(
+              'payload_too_large',
+              `The upload is larger than the ${formatBytes(limits.maxBytes)} limit. Split it into smaller uploads.`,
+            ),
+          );
+        }
+      });
+      writes.push(pipeline(stream, createWriteStream(file.tempPath)).catch(() => undefined));
+    });
+
+    parser.on('field', (name, value, info) => {
+      if (failure) return;
+      if (info.valueTruncated) return fail(invalidField(name, `is longer than ${MAX_FIELD_BYTES} bytes`));
+      if (name in fields) return fail(invalidField(name, 'is given more than once'));
+      fields[name] = value;
+    });
+
+    parser.on('error', () =>
+      fail(new DomainError('malformed_request', 'The multipart body is malformed or incomplete. Send it again.')),
+    );
+
+    function finish(): void {
+      if (finished) return;
+      finished = true;
+      void Promise.all(writes).then(() => {
+        if (failure) return reject(failure);
+        if (files.length === 0) {
+          return reject(
+            new DomainError('validation_failed', 'No files were sent. Add one or more `files` parts.', {
+              errors: [{ field: FILE_FIELD, message: 'is required' }],
+            }),
+          );
+        }
+        const empty = files.find((f) => f.bytes === 0);
+        if (empty) {
+          return reject(
+            new DomainError('validation_failed', `${empty.filename} is empty (0 bytes). Upload the file with its content.`, {
+              errors: [{ field: FILE_FIELD, message: `${empty.filename} is empty` }],
+            }),
+          );
+        }
+        resolve({ files, fields });
+      });
+    }
+    parser.on('close', () => {
+      if (!failure) finish();
+    });
+    request.on('end', () => {
+      if (failure) finish();
+    });
+    request.on('aborted', () => fail(new DomainError('malformed_request', 'The upload was interrupted.')));
+    request.pipe(parser);
+  });
+}
+
+function invalidField(field: string, message: string): DomainError {
+  return new DomainError('validation_failed', `The form field ${field} ${message}.`, { errors: [{ field, message }] });
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${bytes} bytes`;
+}

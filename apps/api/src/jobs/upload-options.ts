@@ -1,0 +1,150 @@
+import { DomainError, type FieldError } from '@docconv/contracts';
+import type { OcrEngine, OcrModel } from '@docconv/db';
+import type { ReceivedFile, UploadOptions } from '@docconv/jobs';
+
+export const UPLOAD_FIELDS = [
+  'ocr_model',
+  'ocr_engine',
+  'columns',
+  'prompt',
+  'dpi',
+  'relative_paths',
+  'docling_refinement',
+] as const;
+
+const MODELS: OcrModel[] = ['basic', 'premium'];
+const ENGINES: OcrEngine[] = ['tesseract', 'easyocr', 'rapidocr'];
+
+/** What this deployment can run; the spec's default engine falls back to the first available one. */
+export interface Capabilities {
+  engines: OcrEngine[];
+  refinement: boolean;
+}
+
+/**
+ * Validates the upload's form fields (spec 4.3). Every problem is collected, so one 400
+ * names every offending field. Applies `relative_paths` to the files.
+ */
+export function parseUploadOptions(
+  fields: Record<string, string>,
+  files: ReceivedFile[],
+  capabilities: Capabilities,
+): UploadOptions {
+  const errors: FieldError[] = [];
+  const bad = (field: string, message: string): void => void errors.push({ field, message });
+
+  for (const name of Object.keys(fields)) {
+    if (!(UPLOAD_FIELDS as readonly string[]).includes(name)) bad(name, `is not a field of this endpoint (${UPLOAD_FIELDS.join(', ')})`);
+  }
+
+  const model = (fields.ocr_model ?? 'premium') as OcrModel;
+  if (!MODELS.includes(model)) bad('ocr_model', `must be one of ${MODELS.join(', ')}`);
+
+  let engine = fields.ocr_engine as OcrEngine | undefined;
+  if (engine !== undefined && !ENGINES.includes(engine)) bad('ocr_engine', `must be one of ${ENGINES.join(', ')}`);
+  else if (engine === 'rapidocr' && model === 'basic') bad('ocr_engine', 'rapidocr runs with the premium model only');
+
+  let dpi = 300;
+  if (fields.dpi !== undefined) {
+    dpi = Number(fields.dpi);
+    if (!/^\d+$/.test(fields.dpi) || dpi < 72 || dpi > 600) bad('dpi', 'must be a whole number from 72 to 600');
+  }
+
+  const columns = fields.columns === undefined || fields.columns.trim() === '' ? null : parseColumns(fields.columns, bad);
+
+  const prompt = fields.prompt ?? '';
+  if (prompt.length > 4000) bad('prompt', 'must be at most 4000 characters');
+
+  const refinement = parseBoolean(fields.docling_refinement, 'docling_refinement', bad);
+
+  if (fields.relative_paths !== undefined && fields.relative_paths.trim() !== '') {
+    const paths = parseRelativePaths(fields.relative_paths, files.length, bad);
+    paths?.forEach((path, i) => (files[i].relativePath = path));
+  }
+
+  if (errors.length > 0) {
+    throw new DomainError(
+      'validation_failed',
+      `Some form fields are invalid: ${[...new Set(errors.map((e) => e.field))].join(', ')}.`,
+      { errors },
+    );
+  }
+
+  if (engine === undefined) {
+    engine = capabilities.engines.includes('easyocr') ? 'easyocr' : capabilities.engines[0];
+  } else if (!capabilities.engines.includes(engine)) {
+    throw new DomainError(
+      'engine_unavailable',
+      `The ${engine} engine is not available on this server. Available: ${capabilities.engines.join(', ')}.`,
+      { extensions: { available_engines: capabilities.engines } },
+    );
+  }
+  if (refinement && !capabilities.refinement) {
+    throw new DomainError(
+      'refinement_unavailable',
+      'Layout refinement by a language model is not configured on this server. Send docling_refinement=false.',
+    );
+  }
+  return { model, engine, columns, prompt, dpi, refinement };
+}
+
+function parseColumns(raw: string, bad: (field: string, message: string) => void): string[] | null {
+  let names: unknown;
+  if (raw.trim().startsWith('[')) {
+    try {
+      names = JSON.parse(raw);
+    } catch {
+      bad('columns', 'is not valid JSON; send a JSON array of names or comma-separated names');
+      return null;
+    }
+  } else {
+    names = raw.split(',').map((n) => n.trim());
+  }
+  if (!Array.isArray(names) || names.some((n) => typeof n !== 'string' || n.trim() === '' || n.length > 200)) {
+    bad('columns', 'must be names of 1 to 200 characters each');
+    return null;
+  }
+  if (names.length > 100) {
+    bad('columns', 'may name at most 100 columns');
+    return null;
+  }
+  return (names as string[]).map((n) => n.trim());
+}
+
+function parseRelativePaths(raw: string, fileCount: number, bad: (field: string, message: string) => void): string[] | null {
+  let paths: unknown;
+  try {
+    paths = JSON.parse(raw);
+  } catch {
+    bad('relative_paths', 'is not valid JSON; send a JSON array of paths, one per file');
+    return null;
+  }
+  if (!Array.isArray(paths) || paths.length !== fileCount) {
+    bad('relative_paths', `must be a JSON array with one path per file (${fileCount})`);
+    return null;
+  }
+  for (const path of paths) {
+    if (
+      typeof path !== 'string' ||
+      path.length === 0 ||
+      path.length > 500 ||
+      path.startsWith('/') ||
+      /^[A-Za-z]:/.test(path) ||
+      path.includes('\0') ||
+      path.split(/[\\/]/).some((p) => p === '..')
+    ) {
+      bad('relative_paths', 'must hold relative paths without `..`, at most 500 characters each');
+      return null;
+    }
+  }
+  return (paths as string[]).map((p) => p.replace(/\\/g, '/'));
+}
+
+function parseBoolean(raw: string | undefined, field: string, bad: (field: string, message: string) => void): boolean {
+  if (raw === undefined || raw === '') return false;
+  const value = raw.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(value)) return true;
+  if (['false', '0', 'no', 'off'].includes(value)) return false;
+  bad(field, 'must be true or false');
+  return false;
+}

@@ -1,0 +1,71 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { bigintNumber } from './column-types';
+
+export const JOB_STATUSES = ['pending', 'queued', 'processing', 'done', 'error', 'cancelled'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+export type OcrModel = 'basic' | 'premium';
+export type OcrEngine = 'tesseract' | 'easyocr' | 'rapidocr';
+export type XlsxAdvancedStatus = 'processing' | 'done' | 'error' | 'refunded';
+
+/** The cost object of the binding quote given at upload (spec 2.3), kept as it was shown. */
+export interface Quote {
+  pages: number;
+  image_count: number;
+  audio_seconds: number;
+  video_seconds: number;
+  ocr_model: OcrModel;
+  free_pages_used: number;
+  points: number;
+  usd: string;
+}
+
+@Entity({ name: 'jobs' })
+export class JobEntity {
+  @PrimaryGeneratedColumn('uuid') id!: string;
+  @Column({ name: 'user_id', type: 'uuid' }) userId!: string;
+  @Column({ name: 'api_key_id', type: 'uuid', nullable: true }) apiKeyId!: string | null;
+  @Column({ type: 'text' }) status!: JobStatus;
+  @Column({ name: 'ocr_model', type: 'text' }) ocrModel!: OcrModel;
+  @Column({ name: 'ocr_engine', type: 'text' }) ocrEngine!: OcrEngine;
+  @Column({ name: 'file_type', type: 'text' }) fileType!: string;
+  /** The display title; the title endpoint changes it. */
+  @Column({ type: 'text' }) filename!: string;
+  @Column({ name: 'total_pages', type: 'integer' }) totalPages!: number;
+  @Column({ name: 'done_pages', type: 'integer' }) donePages!: number;
+  @Column({ name: 'total_files', type: 'integer' }) totalFiles!: number;
+  @Column({ name: 'done_files', type: 'integer' }) doneFiles!: number;
+  @Column({ name: 'image_count', type: 'integer' }) imageCount!: number;
+  @Column({ name: 'audio_seconds', type: 'integer' }) audioSeconds!: number;
+  @Column({ name: 'video_seconds', type: 'integer' }) videoSeconds!: number;
+  @Column({ name: 'media_duration_seconds', type: 'integer' }) mediaDurationSeconds!: number;
+  @Column({ name: 'docling_refinement', type: 'boolean' }) doclingRefinement!: boolean;
+  @Column({ name: 'docling_refinement_pages', type: 'integer' }) doclingRefinementPages!: number;
+  @Column({ type: 'integer' }) dpi!: number;
+  @Column({ type: 'jsonb', nullable: true }) columns!: string[] | null;
+  @Column({ type: 'text' }) prompt!: string;
+  @Column({ type: 'jsonb' }) quote!: Quote;
+  @Column({ name: 'quoted_points', type: 'bigint', transformer: bigintNumber }) quotedPoints!: number;
+  @Column({ name: 'free_pages_used', type: 'integer' }) freePagesUsed!: number;
+  /** Points actually deducted (0 until confirmed). */
+  @Column({ name: 'cost_points', type: 'bigint', transformer: bigintNumber }) costPoints!: number;
+  @Column({ name: 'refunded_points', type: 'bigint', transformer: bigintNumber }) refundedPoints!: number;
+  @Column({ type: 'boolean' }) refundable!: boolean;
+  @Column({ name: 'retry_count', type: 'integer' }) retryCount!: number;
+  @Column({ name: 'error_log', type: 'text', nullable: true }) errorLog!: string | null;
+  @Column({ name: 'result_path', type: 'text', nullable: true }) resultPath!: string | null;
+  @Column({ name: 'xlsx_basic_path', type: 'text', nullable: true }) xlsxBasicPath!: string | null;
+  @Column({ name: 'xlsx_advanced_path', type: 'text', nullable: true }) xlsxAdvancedPath!: string | null;
+  @Column({ name: 'xlsx_advanced_status', type: 'text', nullable: true }) xlsxAdvancedStatus!: XlsxAdvancedStatus | null;
+  @Column({ name: 'xlsx_advanced_job_id', type: 'text', nullable: true }) xlsxAdvancedJobId!: string | null;
+  @Column({ name: 'xlsx_advanced_refundable', type: 'boolean' }) xlsxAdvancedRefundable!: boolean;
+  @Column({ name: 'xlsx_advanced_recovery_notes', type: 'text', nullable: true }) xlsxAdvancedRecoveryNotes!: string | null;
+  @Column({ name: 'docx_path', type: 'text', nullable: true }) docxPath!: string | null;
+  @Column({ name: 'pptx_path', type: 'text', nullable: true }) pptxPath!: string | null;
+  @Column({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
+  @Column({ name: 'expires_at', type: 'timestamptz' }) expiresAt!: Date;
+  @Column({ name: 'confirmed_at', type: 'timestamptz', nullable: true }) confirmedAt!: Date | null;
+  @Column({ name: 'started_at', type: 'timestamptz', nullable: true }) startedAt!: Date | null;
+  @Column({ name: 'finished_at', type: 'timestamptz', nullable: true }) finishedAt!: Date | null;
+  @Column({ name: 'cancelled_at', type: 'timestamptz', nullable: true }) cancelledAt!: Date | null;
+  @Column({ name: 'refunded_at', type: 'timestamptz', nullable: true }) refundedAt!: Date | null;
+}

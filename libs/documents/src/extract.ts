@@ -1,0 +1,24 @@
+import { readFile } from 'node:fs/promises';
+import { extractImage } from './image/extract-image';
+import type { FileKind } from './kinds';
+import { extractPdf } from './pdf/extract-pdf';
+
+export interface ExtractInput {
+  path: string;
+  kind: FileKind;
+  displayName: string;
+  /** Pages (PDF) or frames (images) as intake counted them. */
+  units: number;
+}
+
+/** One file to Markdown. `onProgress` receives how many of its pages (or frames) are done. */
+export async function extractToMarkdown(input: ExtractInput, onProgress: (done: number) => void): Promise<string> {
+  switch (input.kind) {
+    case 'markdown':
+      return (await readFile(input.path)).toString('utf8');
+    case 'pdf':
+      return extractPdf(input.path, input.displayName, onProgress);
+    case 'image':
+      return extractImage(input.path, input.units, input.displayName, onProgress);
+  }
+}

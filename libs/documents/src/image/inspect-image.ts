@@ -1,0 +1,16 @@
+import { DomainError } from '@docconv/contracts';
+import sharp from 'sharp';
+
+/** How many images a file holds: every TIFF frame counts; other formats are one image. */
+export async function countImages(path: string, mime: string, displayName: string): Promise<number> {
+  try {
+    const metadata = await sharp(path, { pages: -1, limitInputPixels: 268_402_689 }).metadata();
+    if (!metadata.width || !metadata.height) throw new Error('no dimensions');
+    return mime === 'image/tiff' ? Math.max(1, metadata.pages ?? 1) : 1;
+  } catch (error) {
+    throw new DomainError(
+      'unsupported_format',
+      `${displayName} is not a readable image (${error instanceof Error ? error.message.split('\n')[0] : 'unknown error'}). Check that the file is complete.`,
+    );
+  }
+}

@@ -1,0 +1,5 @@
+export * from './detect';
+export * from './inspect';
+export * from './kinds';
+export * from './pdf/extract-pdf';
+export * from './extract';

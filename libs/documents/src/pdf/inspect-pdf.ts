@@ -1,0 +1,32 @@
+import { DomainError } from '@docconv/contracts';
+import { readFile } from 'node:fs/promises';
+import { PDF_OPTIONS, pdfjs } from './pdfjs';
+
+/** The exact page count, read from the document structure without rendering anything. */
+export async function countPdfPages(path: string, displayName: string): Promise<number> {
+  const data = new Uint8Array(await readFile(path));
+  const task = pdfjs().getDocument({ data, ...PDF_OPTIONS });
+  try {
+    const document = await task.promise;
+    return document.numPages;
+  } catch (error) {
+    const name = (error as { name?: string }).name;
+    if (name === 'PasswordException') {
+      throw new DomainError(
+        'encrypted_document',
+        `${displayName} is protected by a password. Remove the password (print or save it unprotected) and upload it again.`,
+      );
+    }
+    throw new DomainError(
+      'unsupported_format',
+      `${displayName} is not a readable PDF (${describe(error)}). Check that the file is complete and opens in a PDF viewer.`,
+    );
+  } finally {
+    await task.destroy();
+  }
+}
+
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/\s+/g, ' ').slice(0, 120);
+}

@@ -1,0 +1,375 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectQueue } from '@nestjs/bullmq';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { LedgerService, quote } from '@docconv/billing';
+import { APP_CONFIG, type AppConfig } from '@docconv/config';
+import { DomainError, parseQueueJobId, type JobPayload } from '@docconv/contracts';
+import { JobEntity, JobFileEntity, type JobStatus } from '@docconv/db';
+import { detect, inspect, jobFileType, type DetectedFile, type Inspection } from '@docconv/documents';
+import { Storage } from '@docconv/storage';
+import type { Queue } from 'bullmq';
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { DataSource, type EntityManager } from 'typeorm';
+import { invalidState, jobNotFound } from './job-errors';
+import { safeName } from './safe-name';
+import type { Caller, ReceivedFile, UploadOptions } from './upload.types';
+
+/** A pending job's quote is binding for this long; then the job is cancelled. */
+export const QUOTE_VALIDITY_HOURS = 24;
+export const MAX_RETRIES = 3;
+
+export interface CreatedJob {
+  job: JobEntity;
+  balance: number;
+}
+
+export interface ListQuery {
+  status?: JobStatus;
+  limit: number;
+  cursor?: string;
+}
+
+/**
+ * The job lifecycle as the API drives it. Every state change is a conditional update on the
+ * expected current state, so of two concurrent calls exactly one wins; every change that
+ * moves money happens in the same transaction as its ledger row; queue messages are sent
+ * only after that transaction commits.
+ */
+@Injectable()
+export class JobsService {
+  private readonly logger = new Logger(JobsService.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectQueue('parse') private readonly parseQueue: Queue<JobPayload<'parse.run'>>,
+    private readonly ledger: LedgerService,
+    private readonly storage: Storage,
+  ) {}
+
+  /** Inspects the files, stores them and creates the pending job with its binding quote. */
+  async createPending(caller: Caller, files: ReceivedFile[], options: UploadOptions): Promise<CreatedJob> {
+    const measured: { file: ReceivedFile; detected: DetectedFile; inspection: Inspection }[] = [];
+    for (const file of files) {
+      const name = file.relativePath ?? file.filename;
+      const detected = await detect(file.tempPath, name);
+      measured.push({ file, detected, inspection: await inspect(file.tempPath, detected, name) });
+    }
+    const pages = measured.reduce((sum, m) => sum + m.inspection.pages, 0);
+    if (pages > this.config.limits.maxPagesPerUpload) {
+      throw new DomainError(
+        'payload_too_large',
+        `This upload has ${pages} pages; the limit is ${this.config.limits.maxPagesPerUpload}. Split it into smaller uploads.`,
+      );
+    }
+    const images = measured.reduce((sum, m) => sum + m.inspection.images, 0);
+
+    const jobId = randomUUID();
+    const stored: JobFileEntity[] = [];
+    try {
+      for (const [seq, { file, detected, inspection }] of measured.entries()) {
+        const storagePath = `inputs/${jobId}/${seq + 1}-${safeName(file.filename)}`;
+        await this.storage.put(storagePath, createReadStream(file.tempPath));
+        stored.push(
+          Object.assign(new JobFileEntity(), {
+            jobId,
+            seq: seq + 1,
+            displayPath: file.relativePath ?? file.filename,
+            storagePath,
+            kind: detected.kind,
+            mimeType: detected.mime,
+            bytes: file.bytes,
+            pages: inspection.pages,
+            images: inspection.images,
+            durationSeconds: inspection.durationSeconds,
+          }),
+        );
+      }
+      return await this.dataSource.transaction(async (m) => {
+        // One upload at a time per user, so two uploads cannot count the same free pages.
+        const [user] = await m.query<{ points_balance: string }[]>(
+          'SELECT points_balance FROM users WHERE id = $1 FOR UPDATE',
+          [caller.userId],
+        );
+        if (!user) throw new DomainError('user_not_found', 'This account no longer exists.');
+        const freePagesLeft = this.config.pricing.freePagesPerMonth - (await this.freePagesUsedThisMonth(m, caller.userId));
+        const q = quote(
+          {
+            measured: { pages, images, audioSeconds: [], videoSeconds: [] },
+            model: options.model,
+            refinement: options.refinement,
+            freePagesLeft,
+          },
+          this.config.pricing.prices,
+        );
+        const { refinementPages, ...cost } = q;
+        const job = m.create(JobEntity, {
+          id: jobId,
+          userId: caller.userId,
+          apiKeyId: caller.apiKeyId,
+          status: 'pending',
+          ocrModel: options.model,
+          ocrEngine: options.engine,
+          fileType: jobFileType(
+            measured.map((x) => x.detected.kind),
+            false,
+          ),
+          filename: titleFor(files),
+          totalPages: pages,
+          totalFiles: files.length,
+          imageCount: images,
+          audioSeconds: 0,
+          videoSeconds: 0,
+          mediaDurationSeconds: 0,
+          doclingRefinement: options.refinement,
+          doclingRefinementPages: refinementPages,
+          dpi: options.dpi,
+          columns: options.columns,
+          prompt: options.prompt,
+          quote: cost,
+          quotedPoints: cost.points,
+          freePagesUsed: cost.free_pages_used,
+          expiresAt: new Date(Date.now() + QUOTE_VALIDITY_HOURS * 3600_000),
+        });
+        await m.insert(JobEntity, job);
+        await m.insert(JobFileEntity, stored);
+        return { job: await m.findOneByOrFail(JobEntity, { id: jobId }), balance: Number(user.points_balance) };
+      });
+    } catch (error) {
+      await this.storage.deletePrefix(`inputs/${jobId}`).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Charges exactly the quoted points and queues the job. */
+  async confirm(caller: Caller, jobId: string): Promise<{ job: JobEntity; balance: number }> {
+    const result = await this.dataSource.transaction(async (m) => {
+      const job = await this.transition(m, caller.userId, jobId, ['pending'], 'queued', {
+        confirmed_at: 'now()',
+        cost_points: 'quoted_points',
+      }, 'AND expires_at > now()');
+      if (!job) {
+        const current = await this.find(m, caller.userId, jobId);
+        if (current.status === 'pending') {
+          throw invalidState('This quote has expired (quotes are valid for 24 hours). Upload the files again for a new one.');
+        }
+        throw invalidState(`The job is ${current.status}, not pending: only a pending job can be confirmed.`);
+      }
+      let balance: number;
+      if (job.costPoints > 0) {
+        const { transaction } = await this.ledger.post(
+          {
+            userId: caller.userId,
+            apiKeyId: caller.apiKeyId,
+            jobId,
+            type: 'spend',
+            points: job.costPoints,
+            description: `Job ${jobId}: ${job.filename}`,
+            idempotencyKey: `job:${jobId}:confirm`,
+          },
+          m,
+        );
+        balance = transaction.balanceAfter;
+      } else {
+        balance = await this.ledger.balanceOf(caller.userId);
+      }
+      return { job, balance };
+    });
+    await this.enqueue(result.job);
+    return result;
+  }
+
+  async get(userId: string, jobId: string): Promise<JobEntity> {
+    return this.find(this.dataSource.manager, userId, jobId);
+  }
+
+  async rename(userId: string, jobId: string, title: string): Promise<JobEntity> {
+    const result = await this.dataSource.getRepository(JobEntity).update({ id: jobId, userId }, { filename: title });
+    if (result.affected === 0) throw jobNotFound();
+    return this.get(userId, jobId);
+  }
+
+  /** Re-dispatches a failed job at no cost, up to MAX_RETRIES times. */
+  async retry(userId: string, jobId: string): Promise<JobEntity> {
+    const job = await this.dataSource.transaction(async (m) => {
+      const moved = await this.transition(m, userId, jobId, ['error'], 'queued', {
+        retry_count: 'retry_count + 1',
+        error_log: 'NULL',
+        refundable: 'false',
+        done_pages: '0',
+        done_files: '0',
+        started_at: 'NULL',
+        finished_at: 'NULL',
+      }, `AND refundable AND retry_count < ${MAX_RETRIES}`);
+      if (moved) return moved;
+      const current = await this.find(m, userId, jobId);
+      if (current.status === 'error' && current.refundable && current.retryCount >= MAX_RETRIES) {
+        throw invalidState(`This job has been retried ${MAX_RETRIES} times; ask for a refund instead.`);
+      }
+      throw invalidState(notRetryable(current));
+    });
+    await this.enqueue(job);
+    return job;
+  }
+
+  /** Returns every point deducted for the job, once. The job stays `error`. */
+  async refund(caller: Caller, jobId: string): Promise<{ points: number }> {
+    return this.dataSource.transaction(async (m) => {
+      const job = await this.transition(m, caller.userId, jobId, ['error'], 'error', {
+        refundable: 'false',
+        refunded_points: 'cost_points',
+        refunded_at: 'now()',
+      }, 'AND refundable');
+      if (!job) throw invalidState(notRetryable(await this.find(m, caller.userId, jobId), 'refunded'));
+      await this.giveBack(m, caller, job, 'refund');
+      return { points: job.costPoints };
+    });
+  }
+
+  /** pending → cancelled (nothing was charged); queued → cancelled with a full refund. */
+  async cancel(caller: Caller, jobId: string): Promise<JobEntity> {
+    const job = await this.dataSource.transaction(async (m) => {
+      const moved = await this.transition(m, caller.userId, jobId, ['pending', 'queued'], 'cancelled', {
+        cancelled_at: 'now()',
+        refunded_points: 'cost_points',
+        refunded_at: "CASE WHEN cost_points > 0 THEN now() END",
+      });
+      if (!moved) {
+        const current = await this.find(m, caller.userId, jobId);
+        throw invalidState(
+          `The job is ${current.status}: only pending or queued jobs can be cancelled.` +
+            (current.status === 'processing' ? ' It is already being processed.' : ''),
+        );
+      }
+      await this.giveBack(m, caller, moved, 'cancel');
+      return moved;
+    });
+    await this.storage.deletePrefix(`inputs/${job.id}`).catch(() => undefined);
+    return job;
+  }
+
+  /** Newest first, with an opaque cursor for the next page. */
+  async list(userId: string, query: ListQuery): Promise<{ jobs: JobEntity[]; nextCursor: string | null }> {
+    const qb = this.dataSource
+      .getRepository(JobEntity)
+      .createQueryBuilder('j')
+      .where('j.user_id = :userId', { userId })
+      .orderBy('j.created_at', 'DESC')
+      .addOrderBy('j.id', 'DESC')
+      .take(query.limit + 1);
+    if (query.status) qb.andWhere('j.status = :status', { status: query.status });
+    if (query.cursor) {
+      const { createdAt, id } = decodeCursor(query.cursor);
+      qb.andWhere('(j.created_at, j.id) < (:createdAt, :id)', { createdAt, id });
+    }
+    const rows = await qb.getMany();
+    const jobs = rows.slice(0, query.limit);
+    const last = jobs[jobs.length - 1];
+    return { jobs, nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null };
+  }
+
+  /** The stored Markdown of a finished job. */
+  async resultPath(userId: string, jobId: string): Promise<{ job: JobEntity; path: string }> {
+    const job = await this.get(userId, jobId);
+    if (job.status !== 'done' || !job.resultPath) {
+      throw invalidState(`The job is ${job.status}; its result can be downloaded once it is done.`);
+    }
+    return { job, path: job.resultPath };
+  }
+
+  /** Sends the parse message for the job's current attempt; sending it twice queues it once. */
+  async enqueue(job: Pick<JobEntity, 'id' | 'retryCount'>): Promise<void> {
+    try {
+      await this.parseQueue.add('parse.run', { jobId: job.id }, { jobId: parseQueueJobId(job.id, job.retryCount) });
+    } catch (error) {
+      // The job is committed as queued: the sweeper sends it once the queue is reachable again.
+      this.logger.warn({ err: error, job_id: job.id }, 'Job queued in the database but not yet in Redis');
+    }
+  }
+
+  private async giveBack(m: EntityManager, caller: Caller, job: JobEntity, reason: 'refund' | 'cancel'): Promise<void> {
+    if (job.costPoints <= 0) return;
+    await this.ledger.post(
+      {
+        userId: caller.userId,
+        apiKeyId: caller.apiKeyId,
+        jobId: job.id,
+        type: 'refund',
+        points: job.costPoints,
+        description: reason === 'refund' ? `Refund of job ${job.id}` : `Job ${job.id} cancelled before processing`,
+        idempotencyKey: `job:${job.id}:refund`,
+      },
+      m,
+    );
+  }
+
+  /**
+   * Moves the job from one of `from` to `to` if, and only if, it is in one of them now
+   * (plus `extraCondition`). `set` maps columns to SQL expressions. Returns the updated job,
+   * or null when the job is in another state.
+   */
+  private async transition(
+    m: EntityManager,
+    userId: string,
+    jobId: string,
+    from: JobStatus[],
+    to: JobStatus,
+    set: Record<string, string> = {},
+    extraCondition = '',
+  ): Promise<JobEntity | null> {
+    const assignments = ['status = $3', ...Object.entries(set).map(([column, expression]) => `${column} = ${expression}`)];
+    const rows = await m.query<{ id: string }[]>(
+      `WITH moved AS (
+         UPDATE jobs SET ${assignments.join(', ')}
+          WHERE id = $1 AND user_id = $2 AND status = ANY($4) ${extraCondition}
+          RETURNING id)
+       SELECT id FROM moved`,
+      [jobId, userId, to, from],
+    );
+    return rows.length === 0 ? null : m.findOneByOrFail(JobEntity, { id: jobId });
+  }
+
+  private async find(m: EntityManager, userId: string, jobId: string): Promise<JobEntity> {
+    const job = await m.findOneBy(JobEntity, { id: jobId, userId });
+    if (!job) throw jobNotFound();
+    return job;
+  }
+
+  private async freePagesUsedThisMonth(m: EntityManager, userId: string): Promise<number> {
+    const [row] = await m.query<{ used: string }[]>(
+      `SELECT coalesce(sum(free_pages_used), 0) AS used FROM jobs
+        WHERE user_id = $1 AND status <> 'cancelled' AND refunded_at IS NULL
+          AND created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`,
+      [userId],
+    );
+    return Number(row.used);
+  }
+}
+
+function titleFor(files: ReceivedFile[]): string {
+  const first = files[0].relativePath ?? files[0].filename;
+  const title = files.length === 1 ? first : `${first} (+${files.length - 1} more)`;
+  return title.slice(0, 200);
+}
+
+function notRetryable(job: JobEntity, done: 'refunded' | 'retried' = 'retried'): string {
+  if (job.status !== 'error') return `The job is ${job.status}: only a failed job can be ${done}.`;
+  return job.refundedPoints > 0 || job.refundedAt
+    ? 'This job has already been refunded.'
+    : `This job cannot be ${done}.`;
+}
+
+function encodeCursor(job: JobEntity): string {
+  return Buffer.from(`${job.createdAt.toISOString()}|${job.id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  const [createdAt, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (!createdAt || !id || Number.isNaN(Date.parse(createdAt)) || !/^[0-9a-f-]{36}$/.test(id)) {
+    throw new DomainError('validation_failed', 'The cursor is not one this API returned. Start again without it.', {
+      errors: [{ field: 'cursor', message: 'is not a valid cursor' }],
+    });
+  }
+  return { createdAt, id };
+}

@@ -1,0 +1,25 @@
+import type { OcrEngine, OcrModel } from '@docconv/db';
+
+/** A file received by the API, already on local disk. */
+export interface ReceivedFile {
+  tempPath: string;
+  /** The name the client sent (no directories). */
+  filename: string;
+  /** From `relative_paths`, when given: what the result's headings and the job show. */
+  relativePath?: string;
+  bytes: number;
+}
+
+export interface UploadOptions {
+  model: OcrModel;
+  engine: OcrEngine;
+  columns: string[] | null;
+  prompt: string;
+  dpi: number;
+  refinement: boolean;
+}
+
+export interface Caller {
+  userId: string;
+  apiKeyId: string | null;
+}
