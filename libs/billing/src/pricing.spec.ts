@@ -38,19 +38,28 @@ describe('pricing', () => {
   });
 
   it('adds refinement at 3 per page, free pages notwithstanding', () => {
-    const q = quote({ measured: { ...none, pages: 4 }, model: 'basic', refinement: true, freePagesLeft: 100 }, DEFAULT_PRICES);
+    const q = quote(
+      { measured: { ...none, pages: 4 }, model: 'basic', refinement: true, freePagesLeft: 100 },
+      DEFAULT_PRICES,
+    );
     expect(q).toMatchObject({ points: 12, free_pages_used: 4, refinementPages: 4 });
   });
 
   it('keeps fractional prices exact and rounds up once', () => {
     const prices = { ...DEFAULT_PRICES, pagePremium: '12.125' };
-    expect(quote({ measured: { ...none, pages: 8 }, model: 'premium', refinement: false, freePagesLeft: 0 }, prices).points).toBe(97);
-    expect(quote({ measured: { ...none, pages: 3 }, model: 'premium', refinement: false, freePagesLeft: 0 }, prices).points).toBe(37);
+    expect(
+      quote({ measured: { ...none, pages: 8 }, model: 'premium', refinement: false, freePagesLeft: 0 }, prices).points,
+    ).toBe(97);
+    expect(
+      quote({ measured: { ...none, pages: 3 }, model: 'premium', refinement: false, freePagesLeft: 0 }, prices).points,
+    ).toBe(37);
     expect(conversionPoints(12, '1')).toBe(12);
     expect(conversionPoints(3, '0.5')).toBe(2);
   });
 
   it('a Markdown-only upload costs nothing', () => {
-    expect(quote({ measured: none, model: 'premium', refinement: false, freePagesLeft: 0 }, DEFAULT_PRICES).points).toBe(0);
+    expect(
+      quote({ measured: none, model: 'premium', refinement: false, freePagesLeft: 0 }, DEFAULT_PRICES).points,
+    ).toBe(0);
   });
 });

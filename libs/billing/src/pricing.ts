@@ -40,7 +40,9 @@ export function quote(request: QuoteRequest, prices: PriceTable): Quote & { refi
   const refinementPages = refinement ? measured.pages : 0;
 
   const documentMilli =
-    (measured.pages - freePagesUsed) * pagePrice + measured.images * imagePrice + refinementPages * milli(prices.refinementPage);
+    (measured.pages - freePagesUsed) * pagePrice +
+    measured.images * imagePrice +
+    refinementPages * milli(prices.refinementPage);
   const mediaPoints =
     measured.audioSeconds.reduce((sum, s) => sum + Math.ceil((s * milli(prices.audioSecond)) / 1000), 0) +
     measured.videoSeconds.reduce((sum, s) => sum + Math.ceil((s * milli(prices.videoSecond)) / 1000), 0);

@@ -38,7 +38,7 @@ let fileType: FileTypeModule | undefined;
  * blind), and refuses a name whose extension contradicts the content.
  */
 export async function detect(path: string, displayName: string): Promise<DetectedFile> {
-  fileType ??= require('file-type') as FileTypeModule;
+  fileType ??= await import('file-type');
   const found = await fileType.fileTypeFromFile(path);
   const extension = extname(displayName).toLowerCase();
   const expected = EXTENSIONS[extension];
@@ -61,7 +61,9 @@ export async function detect(path: string, displayName: string): Promise<Detecte
 
   if (!found && expected?.kind === 'markdown') {
     if (await isUtf8Text(path)) return { kind: 'markdown', mime: 'text/markdown' };
-    throw unsupported(`${displayName} is named ${extension} but is not UTF-8 text. Save it as UTF-8 and upload it again.`);
+    throw unsupported(
+      `${displayName} is named ${extension} but is not UTF-8 text. Save it as UTF-8 and upload it again.`,
+    );
   }
 
   const what = found ? `${found.ext.toUpperCase()} data` : 'data of an unknown type';

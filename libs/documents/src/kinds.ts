@@ -3,17 +3,7 @@ export type FileKind = 'pdf' | 'image' | 'markdown';
 
 /** `file_type` of a job (spec 2.2). */
 export type JobFileType =
-  | 'pdf'
-  | 'docx'
-  | 'pptx'
-  | 'xlsx'
-  | 'hwp'
-  | 'hwpx'
-  | 'image'
-  | 'audio'
-  | 'video'
-  | 'archive'
-  | 'mixed';
+  'pdf' | 'docx' | 'pptx' | 'xlsx' | 'hwp' | 'hwpx' | 'image' | 'audio' | 'video' | 'archive' | 'mixed';
 
 /** One kind → that kind; anything from an archive → `archive`; several kinds or any Markdown → `mixed`. */
 export function jobFileType(kinds: FileKind[], fromArchive: boolean): JobFileType {

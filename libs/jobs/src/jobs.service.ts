@@ -93,7 +93,8 @@ export class JobsService {
           [caller.userId],
         );
         if (!user) throw new DomainError('user_not_found', 'This account no longer exists.');
-        const freePagesLeft = this.config.pricing.freePagesPerMonth - (await this.freePagesUsedThisMonth(m, caller.userId));
+        const freePagesLeft =
+          this.config.pricing.freePagesPerMonth - (await this.freePagesUsedThisMonth(m, caller.userId));
         const q = quote(
           {
             measured: { pages, images, audioSeconds: [], videoSeconds: [] },
@@ -145,14 +146,24 @@ export class JobsService {
   /** Charges exactly the quoted points and queues the job. */
   async confirm(caller: Caller, jobId: string): Promise<{ job: JobEntity; balance: number }> {
     const result = await this.dataSource.transaction(async (m) => {
-      const job = await this.transition(m, caller.userId, jobId, ['pending'], 'queued', {
-        confirmed_at: 'now()',
-        cost_points: 'quoted_points',
-      }, 'AND expires_at > now()');
+      const job = await this.transition(
+        m,
+        caller.userId,
+        jobId,
+        ['pending'],
+        'queued',
+        {
+          confirmed_at: 'now()',
+          cost_points: 'quoted_points',
+        },
+        'AND expires_at > now()',
+      );
       if (!job) {
         const current = await this.find(m, caller.userId, jobId);
         if (current.status === 'pending') {
-          throw invalidState('This quote has expired (quotes are valid for 24 hours). Upload the files again for a new one.');
+          throw invalidState(
+            'This quote has expired (quotes are valid for 24 hours). Upload the files again for a new one.',
+          );
         }
         throw invalidState(`The job is ${current.status}, not pending: only a pending job can be confirmed.`);
       }
@@ -193,15 +204,23 @@ export class JobsService {
   /** Re-dispatches a failed job at no cost, up to MAX_RETRIES times. */
   async retry(userId: string, jobId: string): Promise<JobEntity> {
     const job = await this.dataSource.transaction(async (m) => {
-      const moved = await this.transition(m, userId, jobId, ['error'], 'queued', {
-        retry_count: 'retry_count + 1',
-        error_log: 'NULL',
-        refundable: 'false',
-        done_pages: '0',
-        done_files: '0',
-        started_at: 'NULL',
-        finished_at: 'NULL',
-      }, `AND refundable AND retry_count < ${MAX_RETRIES}`);
+      const moved = await this.transition(
+        m,
+        userId,
+        jobId,
+        ['error'],
+        'queued',
+        {
+          retry_count: 'retry_count + 1',
+          error_log: 'NULL',
+          refundable: 'false',
+          done_pages: '0',
+          done_files: '0',
+          started_at: 'NULL',
+          finished_at: 'NULL',
+        },
+        `AND refundable AND retry_count < ${MAX_RETRIES}`,
+      );
       if (moved) return moved;
       const current = await this.find(m, userId, jobId);
       if (current.status === 'error' && current.refundable && current.retryCount >= MAX_RETRIES) {
@@ -216,11 +235,19 @@ export class JobsService {
   /** Returns every point deducted for the job, once. The job stays `error`. */
   async refund(caller: Caller, jobId: string): Promise<{ points: number }> {
     return this.dataSource.transaction(async (m) => {
-      const job = await this.transition(m, caller.userId, jobId, ['error'], 'error', {
-        refundable: 'false',
-        refunded_points: 'cost_points',
-        refunded_at: 'now()',
-      }, 'AND refundable');
+      const job = await this.transition(
+        m,
+        caller.userId,
+        jobId,
+        ['error'],
+        'error',
+        {
+          refundable: 'false',
+          refunded_points: 'cost_points',
+          refunded_at: 'now()',
+        },
+        'AND refundable',
+      );
       if (!job) throw invalidState(notRetryable(await this.find(m, caller.userId, jobId), 'refunded'));
       await this.giveBack(m, caller, job, 'refund');
       return { points: job.costPoints };
@@ -233,7 +260,7 @@ export class JobsService {
       const moved = await this.transition(m, caller.userId, jobId, ['pending', 'queued'], 'cancelled', {
         cancelled_at: 'now()',
         refunded_points: 'cost_points',
-        refunded_at: "CASE WHEN cost_points > 0 THEN now() END",
+        refunded_at: 'CASE WHEN cost_points > 0 THEN now() END',
       });
       if (!moved) {
         const current = await this.find(m, caller.userId, jobId);
@@ -318,7 +345,10 @@ export class JobsService {
     set: Record<string, string> = {},
     extraCondition = '',
   ): Promise<JobEntity | null> {
-    const assignments = ['status = $3', ...Object.entries(set).map(([column, expression]) => `${column} = ${expression}`)];
+    const assignments = [
+      'status = $3',
+      ...Object.entries(set).map(([column, expression]) => `${column} = ${expression}`),
+    ];
     const rows = await m.query<{ id: string }[]>(
       `WITH moved AS (
          UPDATE jobs SET ${assignments.join(', ')}

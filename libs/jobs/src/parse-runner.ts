@@ -65,7 +65,10 @@ export class ParseRunner {
       }
       if (attempt.made + 1 >= attempt.max) {
         this.logger.error({ err: error, job_id: jobId }, 'Parse failed on its last attempt');
-        await this.fail(jobId, `Processing failed after ${attempt.max} attempts because of an internal fault. Retry the job or ask for a refund.`);
+        await this.fail(
+          jobId,
+          `Processing failed after ${attempt.max} attempts because of an internal fault. Retry the job or ask for a refund.`,
+        );
         return 'error';
       }
       throw error;
@@ -73,9 +76,7 @@ export class ParseRunner {
   }
 
   private async convert(jobId: string): Promise<string> {
-    const files = await this.dataSource
-      .getRepository(JobFileEntity)
-      .find({ where: { jobId }, order: { seq: 'ASC' } });
+    const files = await this.dataSource.getRepository(JobFileEntity).find({ where: { jobId }, order: { seq: 'ASC' } });
     const folder = await mkdtemp(join(tmpdir(), 'docconv-parse-'));
     const progress = new ProgressWriter(this.dataSource, jobId);
     try {
@@ -85,7 +86,12 @@ export class ParseRunner {
         const local = join(folder, String(file.seq));
         await pipeline(await this.storage.stream(file.storagePath), createWriteStream(local));
         const markdown = await extractToMarkdown(
-          { path: local, kind: file.kind as FileKind, displayName: file.displayPath, units: file.kind === 'pdf' ? file.pages : file.images },
+          {
+            path: local,
+            kind: file.kind as FileKind,
+            displayName: file.displayPath,
+            units: file.kind === 'pdf' ? file.pages : file.images,
+          },
           (done) => progress.update(pagesBefore + (file.kind === 'pdf' ? done : 0), index),
         );
         pagesBefore += file.pages;
@@ -147,7 +153,10 @@ class ProgressWriter {
           [this.jobId, pages, files],
         ),
       )
-      .then(() => undefined, () => undefined);
+      .then(
+        () => undefined,
+        () => undefined,
+      );
     return this.writing;
   }
 

@@ -11,7 +11,11 @@ export interface OcrPage {
  * faster for Tesseract than PNG), with one OpenMP thread, page segmentation mode 3 and
  * interword spaces preserved (Korean would otherwise get a space between syllables).
  */
-export async function tesseractRecognize(image: Buffer | string, frame: number, languages = 'eng+kor'): Promise<OcrPage> {
+export async function tesseractRecognize(
+  image: Buffer | string,
+  frame: number,
+  languages = 'eng+kor',
+): Promise<OcrPage> {
   const { data, info } = await sharp(image, { page: frame, limitInputPixels: 268_402_689 })
     .rotate() // honour EXIF orientation
     .greyscale()
@@ -38,7 +42,8 @@ function run(args: string[], input: Buffer): Promise<string> {
     );
     child.on('close', (code) => {
       if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
-      else reject(new Error(`tesseract exited with ${code}: ${Buffer.concat(err).toString('utf8').trim().slice(0, 200)}`));
+      else
+        reject(new Error(`tesseract exited with ${code}: ${Buffer.concat(err).toString('utf8').trim().slice(0, 200)}`));
     });
     child.stdin.on('error', () => undefined);
     child.stdin.end(input);

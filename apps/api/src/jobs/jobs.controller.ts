@@ -79,7 +79,9 @@ export class JobsController {
   @Access(WRITE)
   @ApiOperation({ summary: 'Confirm a pending job: deduct the quoted points and queue it.' })
   @ApiOkResponse({ type: ConfirmResponse })
-  @ApiPaymentRequiredResponse({ description: 'Insufficient credits; the detail gives the amount needed and the balance.' })
+  @ApiPaymentRequiredResponse({
+    description: 'Insufficient credits; the detail gives the amount needed and the balance.',
+  })
   @ApiTooManyRequestsResponse({ description: 'The key’s daily quota would be passed.' })
   @ApiNotFoundResponse()
   confirm(@Caller() caller: Principal, @Param('job_id', JOB_ID) jobId: string): Promise<ConfirmResponse> {
@@ -119,7 +121,9 @@ export class JobsController {
   @HttpCode(200)
   @Access(WRITE)
   @ApiOperation({ summary: 'Retry (up to 3 times, free) or refund a failed job.' })
-  @ApiOkResponse({ schema: { oneOf: [{ $ref: getSchemaPath(RetryResponse) }, { $ref: getSchemaPath(RefundResponse) }] } })
+  @ApiOkResponse({
+    schema: { oneOf: [{ $ref: getSchemaPath(RetryResponse) }, { $ref: getSchemaPath(RefundResponse) }] },
+  })
   action(
     @Caller() caller: Principal,
     @Param('job_id', JOB_ID) jobId: string,

@@ -30,7 +30,10 @@ const MAX_FIELD_BYTES = 64 * 1024;
  */
 export async function receiveMultipart(request: Request, limits: MultipartLimits): Promise<ReceivedUpload> {
   if (!request.is('multipart/form-data')) {
-    throw new DomainError('malformed_request', 'Send the upload as multipart/form-data with one or more `files` parts.');
+    throw new DomainError(
+      'malformed_request',
+      'Send the upload as multipart/form-data with one or more `files` parts.',
+    );
   }
   const folder = await mkdtemp(join(tmpdir(), 'docconv-upload-'));
   const cleanup = () => rm(folder, { recursive: true, force: true });
@@ -58,7 +61,9 @@ function parse(request: Request, folder: string, limits: MultipartLimits): Promi
         limits: { fieldSize: MAX_FIELD_BYTES, fields: 50, files: limits.maxFiles + 1, parts: limits.maxFiles + 51 },
       });
     } catch {
-      reject(new DomainError('malformed_request', 'The multipart body has no boundary. Let your HTTP client build it.'));
+      reject(
+        new DomainError('malformed_request', 'The multipart body has no boundary. Let your HTTP client build it.'),
+      );
       return;
     }
 
@@ -79,15 +84,21 @@ function parse(request: Request, folder: string, limits: MultipartLimits): Promi
       }
       if (!info.filename) {
         stream.resume();
-        return fail(new DomainError('validation_failed', 'A file part has no filename. Every file needs its name.', {
-          errors: [{ field: FILE_FIELD, message: 'a part has no filename' }],
-        }));
+        return fail(
+          new DomainError('validation_failed', 'A file part has no filename. Every file needs its name.', {
+            errors: [{ field: FILE_FIELD, message: 'a part has no filename' }],
+          }),
+        );
       }
       if (files.length >= limits.maxFiles) {
         stream.resume();
         return fail(new DomainError('payload_too_large', `An upload may hold at most ${limits.maxFiles} files.`));
       }
-      const file: ReceivedFile = { tempPath: join(folder, String(files.length + 1)), filename: info.filename, bytes: 0 };
+      const file: ReceivedFile = {
+        tempPath: join(folder, String(files.length + 1)),
+        filename: info.filename,
+        bytes: 0,
+      };
       files.push(file);
       stream.on('data', (chunk: Buffer) => {
         file.bytes += chunk.length;
@@ -131,9 +142,13 @@ function parse(request: Request, folder: string, limits: MultipartLimits): Promi
         const empty = files.find((f) => f.bytes === 0);
         if (empty) {
           return reject(
-            new DomainError('validation_failed', `${empty.filename} is empty (0 bytes). Upload the file with its content.`, {
-              errors: [{ field: FILE_FIELD, message: `${empty.filename} is empty` }],
-            }),
+            new DomainError(
+              'validation_failed',
+              `${empty.filename} is empty (0 bytes). Upload the file with its content.`,
+              {
+                errors: [{ field: FILE_FIELD, message: `${empty.filename} is empty` }],
+              },
+            ),
           );
         }
         resolve({ files, fields });

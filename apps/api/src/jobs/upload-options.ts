@@ -34,7 +34,8 @@ export function parseUploadOptions(
   const bad = (field: string, message: string): void => void errors.push({ field, message });
 
   for (const name of Object.keys(fields)) {
-    if (!(UPLOAD_FIELDS as readonly string[]).includes(name)) bad(name, `is not a field of this endpoint (${UPLOAD_FIELDS.join(', ')})`);
+    if (!(UPLOAD_FIELDS as readonly string[]).includes(name))
+      bad(name, `is not a field of this endpoint (${UPLOAD_FIELDS.join(', ')})`);
   }
 
   const model = (fields.ocr_model ?? 'premium') as OcrModel;
@@ -50,7 +51,8 @@ export function parseUploadOptions(
     if (!/^\d+$/.test(fields.dpi) || dpi < 72 || dpi > 600) bad('dpi', 'must be a whole number from 72 to 600');
   }
 
-  const columns = fields.columns === undefined || fields.columns.trim() === '' ? null : parseColumns(fields.columns, bad);
+  const columns =
+    fields.columns === undefined || fields.columns.trim() === '' ? null : parseColumns(fields.columns, bad);
 
   const prompt = fields.prompt ?? '';
   if (prompt.length > 4000) bad('prompt', 'must be at most 4000 characters');
@@ -111,7 +113,11 @@ function parseColumns(raw: string, bad: (field: string, message: string) => void
   return (names as string[]).map((n) => n.trim());
 }
 
-function parseRelativePaths(raw: string, fileCount: number, bad: (field: string, message: string) => void): string[] | null {
+function parseRelativePaths(
+  raw: string,
+  fileCount: number,
+  bad: (field: string, message: string) => void,
+): string[] | null {
   let paths: unknown;
   try {
     paths = JSON.parse(raw);

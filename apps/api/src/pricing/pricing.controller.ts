@@ -36,7 +36,12 @@ export class PricingController {
       video_second: Number(p.videoSecond),
       docling_refinement_page: Number(p.refinementPage),
       markdown_file: 0,
-      conversions: { xlsx_basic_unit: Number(p.xlsxBasicUnit), xlsx_advanced_unit: Number(p.xlsxAdvancedUnit), docx: 0, pptx: 0 },
+      conversions: {
+        xlsx_basic_unit: Number(p.xlsxBasicUnit),
+        xlsx_advanced_unit: Number(p.xlsxAdvancedUnit),
+        docx: 0,
+        pptx: 0,
+      },
       notes: [
         'Free pages apply to the basic model only, per user and UTC calendar month.',
         'Audio and video are priced per second, rounded up per file.',

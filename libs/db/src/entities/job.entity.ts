@@ -55,10 +55,12 @@ export class JobEntity {
   @Column({ name: 'result_path', type: 'text', nullable: true }) resultPath!: string | null;
   @Column({ name: 'xlsx_basic_path', type: 'text', nullable: true }) xlsxBasicPath!: string | null;
   @Column({ name: 'xlsx_advanced_path', type: 'text', nullable: true }) xlsxAdvancedPath!: string | null;
-  @Column({ name: 'xlsx_advanced_status', type: 'text', nullable: true }) xlsxAdvancedStatus!: XlsxAdvancedStatus | null;
+  @Column({ name: 'xlsx_advanced_status', type: 'text', nullable: true })
+  xlsxAdvancedStatus!: XlsxAdvancedStatus | null;
   @Column({ name: 'xlsx_advanced_job_id', type: 'text', nullable: true }) xlsxAdvancedJobId!: string | null;
   @Column({ name: 'xlsx_advanced_refundable', type: 'boolean' }) xlsxAdvancedRefundable!: boolean;
-  @Column({ name: 'xlsx_advanced_recovery_notes', type: 'text', nullable: true }) xlsxAdvancedRecoveryNotes!: string | null;
+  @Column({ name: 'xlsx_advanced_recovery_notes', type: 'text', nullable: true }) xlsxAdvancedRecoveryNotes!:
+    string | null;
   @Column({ name: 'docx_path', type: 'text', nullable: true }) docxPath!: string | null;
   @Column({ name: 'pptx_path', type: 'text', nullable: true }) pptxPath!: string | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;

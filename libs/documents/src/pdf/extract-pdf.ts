@@ -13,9 +13,9 @@ export interface PageProgress {
  */
 export async function extractPdf(path: string, displayName: string, onPage: PageProgress): Promise<string> {
   const data = new Uint8Array(await readFile(path));
-  const task = pdfjs().getDocument({ data, ...PDF_OPTIONS });
+  const task = (await pdfjs()).getDocument({ data, ...PDF_OPTIONS });
   try {
-    let document;
+    let document: Awaited<typeof task.promise>;
     try {
       document = await task.promise;
     } catch (error) {
@@ -44,7 +44,7 @@ function linesOf(items: TextItem[]): string {
   let lastY: number | undefined;
   let lastHeight = 0;
   for (const item of items) {
-    const y = item.transform[5];
+    const y = (item.transform as number[])[5];
     if (lastY !== undefined && Math.abs(y - lastY) > Math.max(2, lastHeight * 0.5)) {
       lines.push(current.trimEnd());
       if (Math.abs(y - lastY) > lastHeight * 1.8) lines.push('');
@@ -56,5 +56,8 @@ function linesOf(items: TextItem[]): string {
     lastHeight = item.height || lastHeight;
   }
   lines.push(current.trimEnd());
-  return lines.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  return lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }

@@ -5,7 +5,7 @@ import { PDF_OPTIONS, pdfjs } from './pdfjs';
 /** The exact page count, read from the document structure without rendering anything. */
 export async function countPdfPages(path: string, displayName: string): Promise<number> {
   const data = new Uint8Array(await readFile(path));
-  const task = pdfjs().getDocument({ data, ...PDF_OPTIONS });
+  const task = (await pdfjs()).getDocument({ data, ...PDF_OPTIONS });
   try {
     const document = await task.promise;
     return document.numPages;

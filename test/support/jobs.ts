@@ -1,0 +1,37 @@
+import type TestAgent from 'supertest/lib/agent';
+import type { Response } from 'supertest';
+
+export interface UploadFile {
+  name: string;
+  content: Buffer | string;
+}
+
+export function upload(
+  http: TestAgent,
+  apiKey: string,
+  files: UploadFile[],
+  fields: Record<string, string> = {},
+): Promise<Response> {
+  let req = http.post('/api/v1/jobs/upload').set('X-API-Key', apiKey);
+  for (const [name, value] of Object.entries(fields)) req = req.field(name, value);
+  for (const file of files) req = req.attach('files', Buffer.from(file.content), file.name);
+  return req.then((r) => r);
+}
+
+/** Polls the job until it leaves the working states (or `timeoutMs` passes). */
+export async function waitForJob(
+  http: TestAgent,
+  apiKey: string,
+  jobId: string,
+  until: string[] = ['done', 'error', 'cancelled'],
+  timeoutMs = 60_000,
+): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await http.get(`/api/v1/jobs/${jobId}`).set('X-API-Key', apiKey);
+    if (res.status !== 200) throw new Error(`GET job answered ${res.status}: ${res.text}`);
+    if (until.includes(res.body.status as string)) return res.body as Record<string, unknown>;
+    if (Date.now() > deadline) throw new Error(`job ${jobId} still ${res.body.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
