@@ -41,18 +41,27 @@ export async function waitForWorkerHeartbeat(env: NodeJS.ProcessEnv, since: numb
   }
 }
 
-/** SIGTERM (or the given signal) and wait for the process to be gone. */
-export function stopProcess(
-  child: ChildProcess,
-  signal: NodeJS.Signals = 'SIGTERM',
-  graceMs = 20_000,
-): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** True when the grace period ran out and the process had to be killed. */
+  forced: boolean;
+}
+
+/** Sends `signal` and waits for the process to be gone, killing it after `graceMs`. */
+export function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM', graceMs = 20_000): Promise<Exit> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode, forced: false });
+  }
   return new Promise((done) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    child.once('exit', (code) => {
+    let forced = false;
+    const timer = setTimeout(() => {
+      forced = true;
+      child.kill('SIGKILL');
+    }, graceMs);
+    child.once('exit', (code, exitSignal) => {
       clearTimeout(timer);
-      done(code);
+      done({ code, signal: exitSignal, forced });
     });
     child.kill(signal);
   });

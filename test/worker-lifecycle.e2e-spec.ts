@@ -1,0 +1,98 @@
+import { JobsMaintenanceService } from '@docconv/jobs';
+import { spawnWorker, stopProcess, waitForWorkerHeartbeat } from '@docconv/testing';
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { createKey, signup, type TestKey } from './support/accounts';
+import { makePdf } from './support/fixtures';
+import { upload, waitForJob } from './support/jobs';
+import { createTestApp, type TestApp } from './support/test-app';
+
+/**
+ * A private Redis prefix: this file's API and worker share queues no other test uses, so
+ * the worker here can be stopped and started without touching the rest of the suite.
+ */
+describe('worker lifecycle', () => {
+  const env = { ...process.env, REDIS_PREFIX: `${process.env.REDIS_PREFIX}-life-${randomBytes(3).toString('hex')}` };
+  let t: TestApp;
+  let key: TestKey;
+  let worker: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    t = await createTestApp({}, env);
+    const user = await signup(t.http, 'life');
+    key = await createKey(t.http, user, { rate_limit_rpm: 100_000 });
+    await t.app.get(DataSource).query('UPDATE users SET points_balance = 1000000 WHERE id = $1', [user.userId]);
+  });
+  afterAll(async () => {
+    if (worker) await stopProcess(worker);
+    await t.close();
+  });
+
+  const start = async (): Promise<ChildProcess> => {
+    const since = Date.now();
+    const child = spawnWorker({ ...env, WORKER_CONCURRENCY: '1' }, 'worker-life');
+    await waitForWorkerHeartbeat(env, since);
+    return child;
+  };
+
+  it('on SIGTERM the worker finishes the job in hand before it exits', async () => {
+    worker = await start();
+    const pdf = await makePdf(
+      Array.from({ length: 400 }, (_, i) => `Page ${i + 1} of a long report with some words on it.`),
+    );
+    const job = (await upload(t.http, key.key, [{ name: 'long.pdf', content: pdf }])).body;
+    await t.http.post(`/api/v1/jobs/${job.job_id}/confirm`).set('X-API-Key', key.key).expect(200);
+    const inHand = await waitForJob(t.http, key.key, job.job_id, ['processing', 'done']);
+    expect(inHand.status).toBe('processing'); // the signal must arrive mid-job for this test to mean anything
+
+    const exit = await stopProcess(worker, 'SIGTERM', 60_000);
+    worker = undefined;
+    expect(exit.forced).toBe(false);
+    const after = (await t.http.get(`/api/v1/jobs/${job.job_id}`).set('X-API-Key', key.key)).body;
+    expect(after).toMatchObject({ status: 'done', done_pages: 400 });
+    const download = await t.http.get(`/api/v1/jobs/${job.job_id}/download`).set('X-API-Key', key.key).expect(200);
+    expect(download.text).toContain('Page 400 of a long report');
+  });
+
+  it('a job committed as queued but never sent is found by the sweeper and done', async () => {
+    const job = (await upload(t.http, key.key, [{ name: 'lost.md', content: '# sent by the sweeper\n' }])).body;
+    // As if the API stopped between its commit and the queue message.
+    await t.app
+      .get(DataSource)
+      .query(`UPDATE jobs SET status = 'queued', confirmed_at = now() - interval '1 minute' WHERE id = $1`, [
+        job.job_id,
+      ]);
+    worker = await start();
+    expect(await t.app.get(JobsMaintenanceService).sweepQueued()).toEqual({ resent: 1 });
+    expect(await waitForJob(t.http, key.key, job.job_id)).toMatchObject({ status: 'done' });
+    expect(await t.app.get(JobsMaintenanceService).sweepQueued()).toEqual({ resent: 0 });
+  });
+
+  it('an expired quote cancels the pending job, frees its pages and deletes its inputs', async () => {
+    const job = (
+      await upload(t.http, key.key, [{ name: 'stale.pdf', content: await makePdf(['stale']) }], { ocr_model: 'basic' })
+    ).body;
+    expect(job.cost.free_pages_used).toBe(1);
+    const inputs = join(t.config.storage.localDir, 'inputs', job.job_id);
+    expect(await readdir(inputs)).toHaveLength(1);
+    await t.app
+      .get(DataSource)
+      .query(`UPDATE jobs SET expires_at = now() - interval '1 second' WHERE id = $1`, [job.job_id]);
+
+    const confirm = await t.http.post(`/api/v1/jobs/${job.job_id}/confirm`).set('X-API-Key', key.key);
+    expect(confirm.status).toBe(400);
+    expect(confirm.body.detail).toMatch(/expired/);
+    expect((await t.app.get(JobsMaintenanceService).expirePending()).expired).toBeGreaterThanOrEqual(1);
+    const expired = (await t.http.get(`/api/v1/jobs/${job.job_id}`).set('X-API-Key', key.key)).body;
+    expect(expired).toMatchObject({ status: 'cancelled', cost_points: 0 });
+    expect(expired.error_log).toMatch(/expired after 24 hours/);
+    await expect(readdir(inputs)).rejects.toThrow(/ENOENT/);
+    const again = await upload(t.http, key.key, [{ name: 'fresh.pdf', content: await makePdf(['fresh']) }], {
+      ocr_model: 'basic',
+    });
+    expect(again.body.cost.free_pages_used).toBe(1);
+  });
+});
