@@ -73,6 +73,9 @@ const OOXML_MIMES: Record<FileKind, string> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 } as Record<FileKind, string>;
 
+/** What file-type calls zip-based office files; which one it really is, our own check decides. */
+const OOXML_EXTENSIONS = ['docx', 'docm', 'dotx', 'pptx', 'pptm', 'potx', 'ppsx', 'xlsx', 'xlsm', 'xltx'];
+
 const LEGACY_OFFICE: Record<string, string> = {
   WordDocument: 'DOC',
   'PowerPoint Document': 'PPT',
@@ -129,7 +132,7 @@ async function classify(
   if (mime === 'application/x-tar') return { kind: 'archive', mime, format: 'tar' };
   if (mime === 'application/gzip') return { kind: 'archive', mime, format: 'tar.gz' };
   if (mime === 'application/x-cfb') return classifyCompoundFile(path, displayName, extension);
-  if (mime === 'application/zip' || (mime && Object.values(OOXML_MIMES).includes(mime))) {
+  if (mime === 'application/zip' || (ext && OOXML_EXTENSIONS.includes(ext))) {
     return classifyZip(path, displayName);
   }
   if (!mime && EXTENSIONS[extension]?.kinds.includes('markdown')) {

@@ -7,6 +7,7 @@ import { extractPdf } from './pdf/extract-pdf';
 export interface ExtractInput {
   path: string;
   kind: FileKind;
+  mime: string;
   displayName: string;
   /** Pages (PDF) or frames (images) as intake counted them. */
   units: number;
@@ -20,7 +21,7 @@ export async function extractToMarkdown(input: ExtractInput, onProgress: (done: 
     case 'pdf':
       return extractPdf(input.path, input.displayName, onProgress);
     case 'image':
-      return extractImage(input.path, input.units, input.displayName, onProgress);
+      return extractImage(input.path, input.mime, input.units, input.displayName, onProgress);
     case 'docx':
     case 'pptx':
     case 'xlsx':

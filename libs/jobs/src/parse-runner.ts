@@ -89,6 +89,7 @@ export class ParseRunner {
           {
             path: local,
             kind: file.kind as FileKind,
+            mime: file.mimeType,
             displayName: file.displayPath,
             units: file.kind === 'pdf' ? file.pages : file.images,
           },

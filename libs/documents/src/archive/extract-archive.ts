@@ -97,6 +97,7 @@ async function extractZip(archivePath: string, c: Context): Promise<ExtractedEnt
 async function extractTar(archivePath: string, gzipped: boolean, c: Context): Promise<ExtractedEntry[]> {
   const extracted: ExtractedEntry[] = [];
   const writes: Promise<void>[] = [];
+  const meters: Meter[] = [];
   let failure: DomainError | undefined;
   const parser = new Parser({
     strict: true,
@@ -112,6 +113,7 @@ async function extractTar(archivePath: string, gzipped: boolean, c: Context): Pr
         }
         const target = claim(c, name);
         const meter = new Meter(c, name, Infinity);
+        meters.push(meter);
         extracted.push({ path: target, name });
         writes.push(
           pipeline(entry as unknown as Readable, meter, createWriteStream(target)).catch((error: unknown) => {
@@ -129,12 +131,25 @@ async function extractTar(archivePath: string, gzipped: boolean, c: Context): Pr
   const source = createReadStream(archivePath);
   const compressedBytes = (await stat(archivePath)).size;
   const whole = new Meter(c, '', Math.max(1, compressedBytes), false);
+  // tar's Parser is not a Node stream, so stream.pipeline cannot see it finish: wire it by hand.
   try {
-    if (gzipped) await pipeline(source, createGunzip(), whole, parser);
-    else await pipeline(source, parser);
+    await new Promise<void>((resolve, reject) => {
+      const gunzip = createGunzip();
+      source.on('error', reject);
+      gunzip.on('error', reject);
+      whole.on('error', reject);
+      parser.on('error', reject);
+      parser.on('abort', reject);
+      parser.on('end', resolve);
+      parser.on('close', resolve);
+      (gzipped ? source.pipe(gunzip).pipe(whole) : source).pipe(parser);
+    });
   } catch (error) {
+    source.destroy();
     failure ??=
       whole.failure ?? refused(`${c.displayName} is a damaged tar archive. Check that the file is complete.`, error);
+    // An entry cut off mid-way would wait for the rest of its bytes forever: end its copy now.
+    for (const meter of meters) meter.destroy(failure);
   }
   await Promise.all(writes);
   if (failure) throw failure;

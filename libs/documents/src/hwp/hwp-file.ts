@@ -94,9 +94,9 @@ function lineTops(data: Buffer): number[] {
   return tops;
 }
 
-/** How many times a sequence of vertical positions goes back up the page. */
+/** How many times a sequence of line positions fails to move down: each such line starts a new page. */
 export function countResets(tops: number[]): number {
   let resets = 0;
-  for (let i = 1; i < tops.length; i++) if (tops[i] < tops[i - 1]) resets++;
+  for (let i = 1; i < tops.length; i++) if (tops[i] <= tops[i - 1]) resets++;
   return resets;
 }

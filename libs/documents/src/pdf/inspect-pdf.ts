@@ -8,8 +8,15 @@ export async function countPdfPages(path: string, displayName: string): Promise<
   const task = (await pdfjs()).getDocument({ data, ...PDF_OPTIONS });
   try {
     const document = await task.promise;
+    if (!Number.isSafeInteger(document.numPages) || document.numPages < 1) {
+      throw new DomainError(
+        'unsupported_format',
+        `${displayName} declares no pages (its page tree is damaged). Re-save it from a PDF viewer.`,
+      );
+    }
     return document.numPages;
   } catch (error) {
+    if (error instanceof DomainError) throw error;
     const name = (error as { name?: string }).name;
     if (name === 'PasswordException') {
       throw new DomainError(
