@@ -4,6 +4,14 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
+/** Encoder padding at the end of a stream (AAC priming, MP3 frames) is not billed. */
+const PADDING_SECONDS = 0.05;
+
+/** Whole seconds, rounded up, after forgiving the last few milliseconds of padding; at least 1. */
+export function billableSeconds(duration: number): number {
+  return Math.max(1, Math.ceil(duration - PADDING_SECONDS));
+}
+
 export interface MediaInfo {
   /** Whole seconds, rounded up. */
   seconds: number;
@@ -22,7 +30,7 @@ export async function inspectMedia(path: string, displayName: string): Promise<M
   try {
     const { format } = await (await musicMetadata).parseFile(path, { duration: true, skipCovers: true });
     if (format.duration !== undefined && Number.isFinite(format.duration) && format.duration > 0) {
-      return { seconds: Math.ceil(format.duration), hasVideo: format.hasVideo === true };
+      return { seconds: billableSeconds(format.duration), hasVideo: format.hasVideo === true };
     }
   } catch {
     // fall through to ffprobe
@@ -55,5 +63,5 @@ async function probe(path: string, displayName: string): Promise<MediaInfo> {
       `${displayName} has no measurable duration. Check that the file is complete.`,
     );
   }
-  return { seconds: Math.ceil(seconds), hasVideo: (parsed.streams ?? []).some((s) => s.codec_type === 'video') };
+  return { seconds: billableSeconds(seconds), hasVideo: (parsed.streams ?? []).some((s) => s.codec_type === 'video') };
 }
