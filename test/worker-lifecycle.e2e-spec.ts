@@ -2,7 +2,7 @@ import { JobsMaintenanceService } from '@docconv/jobs';
 import { spawnWorker, stopProcess, waitForWorkerHeartbeat } from '@docconv/testing';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { createKey, signup, type TestKey } from './support/accounts';
@@ -94,5 +94,101 @@ describe('worker lifecycle', () => {
       ocr_model: 'basic',
     });
     expect(again.body.cost.free_pages_used).toBe(1);
+  });
+});
+
+describe('worker failures', () => {
+  const env = {
+    ...process.env,
+    REDIS_PREFIX: `${process.env.REDIS_PREFIX}-kill-${randomBytes(3).toString('hex')}`,
+    WORKER_LOCK_MS: '3000',
+    WORKER_STALLED_INTERVAL_MS: '2000',
+    WORKER_CONCURRENCY: '1',
+  };
+  let t: TestApp;
+  let key: TestKey;
+  const workers: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp({}, env);
+    const user = await signup(t.http, 'kill');
+    key = await createKey(t.http, user, { rate_limit_rpm: 100_000 });
+    await t.app.get(DataSource).query('UPDATE users SET points_balance = 1000000 WHERE id = $1', [user.userId]);
+  });
+  afterAll(async () => {
+    for (const w of workers) await stopProcess(w, 'SIGKILL');
+    await t.close();
+  });
+
+  const start = async (): Promise<ChildProcess> => {
+    const since = Date.now();
+    const child = spawnWorker(env, 'worker-kill');
+    workers.push(child);
+    await waitForWorkerHeartbeat(env, since);
+    return child;
+  };
+
+  it('a worker killed with SIGKILL mid-job: a new worker finishes the job, charged once, one result', async () => {
+    const doomed = await start();
+    const pdf = await makePdf(
+      Array.from({ length: 1200 }, (_, i) => `Page ${i + 1} of the job that outlives its worker.`),
+    );
+    const job = (await upload(t.http, key.key, [{ name: 'survivor.pdf', content: pdf }])).body;
+    await t.http.post(`/api/v1/jobs/${job.job_id}/confirm`).set('X-API-Key', key.key).expect(200);
+    const inHand = await waitForJob(t.http, key.key, job.job_id, ['processing', 'done']);
+    expect(inHand.status).toBe('processing');
+    await stopProcess(doomed, 'SIGKILL');
+
+    await start();
+    const done = await waitForJob(t.http, key.key, job.job_id, ['done', 'error'], 90_000);
+    expect(done).toMatchObject({ status: 'done', done_pages: 1200, cost_points: 1200 * 30 });
+    const db = t.app.get(DataSource);
+    const spends = await db.query(
+      "SELECT count(*)::int AS n FROM credit_transactions WHERE job_id = $1 AND type = 'spend'",
+      [job.job_id],
+    );
+    expect(spends[0].n).toBe(1);
+    const results = await readdir(join(t.config.storage.localDir, 'results', job.job_id));
+    expect(results).toEqual(['result.md']);
+    const text = (await t.http.get(`/api/v1/jobs/${job.job_id}/download`).set('X-API-Key', key.key)).text;
+    expect(text.match(/Page 1200 of the job/g)).toHaveLength(1);
+  });
+
+  it('a corrupt PDF ends in error, refundable, with a readable error_log; refund returns the credits', async () => {
+    if (workers.every((w) => w.exitCode !== null || w.signalCode !== null)) await start();
+    const job = (await upload(t.http, key.key, [{ name: 'damaged.pdf', content: await makePdf(['soon damaged']) }]))
+      .body;
+    // The stored input is damaged after intake accepted it (a disk or transfer fault).
+    const [file] = await t.app
+      .get(DataSource)
+      .query('SELECT storage_path FROM job_files WHERE job_id = $1', [job.job_id]);
+    await writeFile(
+      join(t.config.storage.localDir, file.storage_path),
+      Buffer.from('%PDF-1.7\nthis is no longer a pdf'),
+    );
+    const before = (await t.http.get('/api/v1/account').set('X-API-Key', key.key)).body.points_balance;
+    await t.http.post(`/api/v1/jobs/${job.job_id}/confirm`).set('X-API-Key', key.key).expect(200);
+    const failed = await waitForJob(t.http, key.key, job.job_id);
+    expect(failed).toMatchObject({ status: 'error', refundable: true, cost_points: 30 });
+    expect(failed.error_log).toMatch(/^damaged\.pdf could not be read as a PDF/);
+    const refund = await t.http
+      .post(`/api/v1/jobs/${job.job_id}/action`)
+      .set('X-API-Key', key.key)
+      .send({ action: 'refund' });
+    expect(refund.body).toEqual({ refunded: true, points: 30 });
+    expect((await t.http.get('/api/v1/account').set('X-API-Key', key.key)).body.points_balance).toBe(before);
+  });
+
+  it('a job processing past the maximum run time fails as refundable', async () => {
+    const job = (await upload(t.http, key.key, [{ name: 'slow.md', content: '# slow\n' }])).body;
+    await t.app
+      .get(DataSource)
+      .query(`UPDATE jobs SET status = 'processing', started_at = now() - interval '2 hours' WHERE id = $1`, [
+        job.job_id,
+      ]);
+    expect((await t.app.get(JobsMaintenanceService).failOverdue()).failed).toBeGreaterThanOrEqual(1);
+    const after = (await t.http.get(`/api/v1/jobs/${job.job_id}`).set('X-API-Key', key.key)).body;
+    expect(after).toMatchObject({ status: 'error', refundable: true });
+    expect(after.error_log).toMatch(/did not finish within the time a job may run/);
   });
 });

@@ -10,8 +10,7 @@ import { MaintenanceHandler } from './handlers/maintenance.handler';
 import { ParseHandler } from './handlers/parse.handler';
 import { HeartbeatService } from './maintenance/heartbeat.service';
 import { SchedulesService } from './maintenance/schedules.service';
-import { MaintenanceProcessor } from './processors/maintenance.processor';
-import { ParseProcessor } from './processors/parse.processor';
+import { QueueWorkers } from './processors/queue-workers.service';
 
 @Module({})
 export class WorkerModule {
@@ -27,15 +26,7 @@ export class WorkerModule {
         JobsModule,
         DiscoveryModule,
       ],
-      providers: [
-        HandlerRegistry,
-        HeartbeatService,
-        SchedulesService,
-        ParseHandler,
-        MaintenanceHandler,
-        ParseProcessor,
-        MaintenanceProcessor,
-      ],
+      providers: [HandlerRegistry, HeartbeatService, SchedulesService, ParseHandler, MaintenanceHandler, QueueWorkers],
     };
   }
 }

@@ -29,7 +29,15 @@ export interface AppConfig {
     maxCompressionRatio: number;
   };
   pricing: { prices: PriceTable; freePagesPerMonth: number };
-  worker: { concurrency: number };
+  worker: {
+    concurrency: number;
+    /** How long a worker's claim on a job lasts without renewal; a killed worker's job is taken over after it. */
+    lockMs: number;
+    /** How often workers look for jobs whose worker died. */
+    stalledIntervalMs: number;
+    /** A job still running after this long fails as refundable. */
+    maxRuntimeSeconds: number;
+  };
   payments: { stripeWebhookSecret: string | null; stripePointsPerUsd: number };
   usage: { flushIntervalMs: number };
   login: { maxAttemptsPerEmail: number; maxAttemptsPerAddress: number; windowSeconds: number };

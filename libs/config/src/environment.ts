@@ -150,4 +150,22 @@ export class Environment {
   @IsInt()
   @Min(1)
   LOGIN_MAX_ATTEMPTS_PER_ADDRESS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  WORKER_LOCK_MS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  WORKER_STALLED_INTERVAL_MS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  JOB_MAX_RUNTIME_SECONDS?: number;
 }

@@ -69,7 +69,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       },
       freePagesPerMonth: e.FREE_PAGES_PER_MONTH ?? 100,
     },
-    worker: { concurrency: e.WORKER_CONCURRENCY ?? availableParallelism() },
+    worker: {
+      concurrency: e.WORKER_CONCURRENCY ?? availableParallelism(),
+      lockMs: e.WORKER_LOCK_MS ?? 30_000,
+      stalledIntervalMs: e.WORKER_STALLED_INTERVAL_MS ?? 30_000,
+      maxRuntimeSeconds: e.JOB_MAX_RUNTIME_SECONDS ?? 3600,
+    },
     payments: {
       stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET ?? null,
       stripePointsPerUsd: e.STRIPE_POINTS_PER_USD ?? 1000,

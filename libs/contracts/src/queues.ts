@@ -16,6 +16,8 @@ export interface JobPayloads {
   'maintenance.expire-pending': Record<string, never>;
   /** Re-send queued jobs that the queue does not hold (a crash between commit and send). */
   'maintenance.sweep-queued': Record<string, never>;
+  /** Fail, as refundable, jobs still processing past the maximum run time (their workers died). */
+  'maintenance.fail-overdue': Record<string, never>;
   /** Forget workers whose heartbeat stopped long ago (scheduled by every worker; runs once per period). */
   'maintenance.prune-heartbeats': Record<string, never>;
 }
@@ -25,7 +27,12 @@ export type JobPayload<N extends JobName> = JobPayloads[N];
 
 export const QUEUE_JOBS: { readonly [Q in QueueName]: readonly JobName[] } = {
   parse: ['parse.run'],
-  maintenance: ['maintenance.prune-heartbeats', 'maintenance.expire-pending', 'maintenance.sweep-queued'],
+  maintenance: [
+    'maintenance.prune-heartbeats',
+    'maintenance.expire-pending',
+    'maintenance.sweep-queued',
+    'maintenance.fail-overdue',
+  ],
 };
 
 /** Repeating jobs of the maintenance queue: every worker upserts these schedules at boot; one copy of each runs. */
@@ -33,6 +40,7 @@ export const SCHEDULED_JOBS: readonly { name: JobName; everyMs: number }[] = [
   { name: 'maintenance.prune-heartbeats', everyMs: 60_000 },
   { name: 'maintenance.expire-pending', everyMs: 60_000 },
   { name: 'maintenance.sweep-queued', everyMs: 15_000 },
+  { name: 'maintenance.fail-overdue', everyMs: 60_000 },
 ];
 
 /** BullMQ job id of a parse attempt: one per (job, retry), so sending it twice queues it once. */

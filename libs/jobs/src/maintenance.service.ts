@@ -1,4 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { InjectQueue } from '@nestjs/bullmq';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { parseQueueJobId, type JobPayload } from '@docconv/contracts';
@@ -17,6 +18,7 @@ export class JobsMaintenanceService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectQueue('parse') private readonly parseQueue: Queue<JobPayload<'parse.run'>>,
     private readonly storage: Storage,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Pending jobs past their quote's validity become cancelled; their inputs are deleted. */
@@ -31,6 +33,22 @@ export class JobsMaintenanceService {
     );
     for (const { id } of expired) await this.storage.deletePrefix(`inputs/${id}`).catch(() => undefined);
     return { expired: expired.length };
+  }
+
+  /** Jobs processing past the maximum run time (plus a minute's grace) end as refundable errors. */
+  async failOverdue(): Promise<{ failed: number }> {
+    const failed = await this.dataSource.query<{ id: string }[]>(
+      `WITH overdue AS (
+         UPDATE jobs SET status = 'error', refundable = true, finished_at = now(),
+                error_log = 'Processing did not finish within the time a job may run. Retry it, or ask for a refund.'
+          WHERE status = 'processing' AND started_at < now() - make_interval(secs => $1)
+          RETURNING id)
+       SELECT id FROM overdue`,
+      [this.config.worker.maxRuntimeSeconds + 60],
+    );
+    if (failed.length > 0)
+      this.logger.warn({ failed: failed.map((r) => r.id) }, 'Failed jobs that ran past the maximum run time');
+    return { failed: failed.length };
   }
 
   /** Re-sends queued jobs the queue lost (e.g. the API stopped between commit and send). */

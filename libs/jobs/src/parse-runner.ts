@@ -1,8 +1,9 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DomainError } from '@docconv/contracts';
 import { JobFileEntity } from '@docconv/db';
-import { extractToMarkdown, type FileKind } from '@docconv/documents';
+import type { FileKind } from '@docconv/documents';
 import { Storage } from '@docconv/storage';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { DataSource } from 'typeorm';
+import { runExtraction } from './run-extraction';
 
 export type ParseOutcome = 'done' | 'error' | 'skipped';
 
@@ -34,21 +36,25 @@ export class ParseRunner {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly storage: Storage,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async run(jobId: string, attempt: Attempt): Promise<ParseOutcome> {
-    const started = await this.dataSource.query<{ total_pages: number; total_files: number }[]>(
+    const started = await this.dataSource.query<{ started_at: Date }[]>(
       `WITH started AS (
          UPDATE jobs SET status = 'processing', started_at = coalesce(started_at, now()), done_pages = 0, done_files = 0
           WHERE id = $1 AND status IN ('queued', 'processing')
-          RETURNING total_pages, total_files)
+          RETURNING started_at)
        SELECT * FROM started`,
       [jobId],
     );
     if (started.length === 0) return 'skipped'; // cancelled, finished or unknown: nothing to do
 
     try {
-      const markdown = await this.convert(jobId);
+      const markdown = await this.convert(
+        jobId,
+        started[0].started_at.getTime() + this.config.worker.maxRuntimeSeconds * 1000,
+      );
       const resultPath = `results/${jobId}/result.md`;
       await this.storage.put(resultPath, Buffer.from(markdown, 'utf8'));
       await this.dataSource.query(
@@ -75,7 +81,7 @@ export class ParseRunner {
     }
   }
 
-  private async convert(jobId: string): Promise<string> {
+  private async convert(jobId: string, deadline: number): Promise<string> {
     const files = await this.dataSource.getRepository(JobFileEntity).find({ where: { jobId }, order: { seq: 'ASC' } });
     const folder = await mkdtemp(join(tmpdir(), 'docconv-parse-'));
     const progress = new ProgressWriter(this.dataSource, jobId);
@@ -85,7 +91,7 @@ export class ParseRunner {
       for (const [index, file] of files.entries()) {
         const local = join(folder, String(file.seq));
         await pipeline(await this.storage.stream(file.storagePath), createWriteStream(local));
-        const markdown = await extractToMarkdown(
+        const markdown = await runExtraction(
           {
             path: local,
             kind: file.kind as FileKind,
@@ -94,6 +100,7 @@ export class ParseRunner {
             units: file.kind === 'pdf' ? file.pages : file.images,
           },
           (done) => progress.update(pagesBefore + (file.kind === 'pdf' ? done : 0), index),
+          deadline,
         );
         pagesBefore += file.pages;
         progress.update(pagesBefore, index + 1);

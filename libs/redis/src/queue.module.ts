@@ -4,6 +4,11 @@ import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { DEFAULT_JOB_OPTIONS, QUEUE_NAMES } from '@docconv/contracts';
 import { queueConnectionOptions } from './redis.module';
 
+/** Where BullMQ keeps its keys: under the deployment's prefix, so runs and deployments never share queues. */
+export function queuePrefix(config: AppConfig): string {
+  return `${config.redis.prefix}:bull`;
+}
+
 /** BullMQ on the configured Redis, with every queue of the contract registered. */
 @Module({})
 export class QueueModule {
@@ -16,7 +21,7 @@ export class QueueModule {
           inject: [APP_CONFIG],
           useFactory: (config: AppConfig) => ({
             connection: queueConnectionOptions(config.redis.url),
-            prefix: `${config.redis.prefix}:bull`,
+            prefix: queuePrefix(config),
             defaultJobOptions: DEFAULT_JOB_OPTIONS,
           }),
         }),

@@ -11,6 +11,11 @@ export class MaintenanceHandler {
     return this.maintenance.expirePending();
   }
 
+  @JobHandler('maintenance.fail-overdue')
+  failOverdue(): Promise<{ failed: number }> {
+    return this.maintenance.failOverdue();
+  }
+
   @JobHandler('maintenance.sweep-queued')
   sweepQueued(): Promise<{ resent: number }> {
     return this.maintenance.sweepQueued();

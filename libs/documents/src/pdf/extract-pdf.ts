@@ -26,10 +26,17 @@ export async function extractPdf(path: string, displayName: string, onPage: Page
     }
     const pages: string[] = [];
     for (let n = 1; n <= document.numPages; n++) {
-      const page = await document.getPage(n);
-      const content = await page.getTextContent();
-      pages.push(linesOf(content.items.filter((i): i is TextItem => 'str' in i)));
-      page.cleanup();
+      try {
+        const page = await document.getPage(n);
+        const content = await page.getTextContent();
+        pages.push(linesOf(content.items.filter((i): i is TextItem => 'str' in i)));
+        page.cleanup();
+      } catch (error) {
+        throw new DomainError(
+          'file_processing_failed',
+          `Page ${n} of ${displayName} could not be read (${error instanceof Error ? error.message : String(error)}). Check the file and upload it again.`,
+        );
+      }
       onPage(n);
     }
     return pages.join('\n\n---\n\n').trim() + '\n';

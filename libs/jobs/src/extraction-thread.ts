@@ -1,0 +1,24 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { DomainError } from '@docconv/contracts';
+import { extractToMarkdown, type ExtractInput } from '@docconv/documents';
+
+/** Messages from an extraction thread to the worker that started it. */
+export type ThreadMessage =
+  | { type: 'progress'; done: number }
+  | { type: 'done'; markdown: string }
+  | { type: 'error'; code?: string; message: string };
+
+/** Runs one file's extraction off the worker's event loop, so heartbeats, locks and progress keep flowing. */
+if (parentPort) {
+  const port = parentPort;
+  const post = (message: ThreadMessage) => port.postMessage(message);
+  extractToMarkdown(workerData as ExtractInput, (done) => post({ type: 'progress', done })).then(
+    (markdown) => post({ type: 'done', markdown }),
+    (error: unknown) =>
+      post(
+        error instanceof DomainError
+          ? { type: 'error', code: error.code, message: error.message }
+          : { type: 'error', message: error instanceof Error ? error.message : String(error) },
+      ),
+  );
+}

@@ -1,0 +1,58 @@
+import { DomainError, type ErrorCode } from '@docconv/contracts';
+import type { ExtractInput } from '@docconv/documents';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { ThreadMessage } from './extraction-thread';
+
+/** The compiled thread entry; absent when running from TypeScript sources (the tests' in-process API never parses). */
+const THREAD_ENTRY = join(__dirname, 'extraction-thread.js');
+
+/**
+ * Extracts one file in a worker thread. Resolves with the Markdown; rejects with the thread's
+ * DomainError (a problem with the file) or a plain Error (a fault of ours, worth retrying).
+ * At `deadline` the thread is terminated and the extraction fails as too slow.
+ */
+export function runExtraction(
+  input: ExtractInput,
+  onProgress: (done: number) => void,
+  deadline: number,
+): Promise<string> {
+  if (!existsSync(THREAD_ENTRY))
+    throw new Error(`extraction thread entry ${THREAD_ENTRY} is missing; build the project`);
+  return new Promise((resolve, reject) => {
+    const thread = new Worker(THREAD_ENTRY, { workerData: input });
+    let settled = false;
+    const settle = (action: () => void): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      action();
+      void thread.terminate();
+    };
+    const timer = setTimeout(
+      () =>
+        settle(() =>
+          reject(
+            new DomainError(
+              'file_processing_failed',
+              `${input.displayName} took longer than this job may run. Ask for a refund, or split the file.`,
+            ),
+          ),
+        ),
+      Math.max(0, deadline - Date.now()),
+    );
+    thread.on('message', (message: ThreadMessage) => {
+      if (message.type === 'progress') onProgress(message.done);
+      else if (message.type === 'done') settle(() => resolve(message.markdown));
+      else
+        settle(() =>
+          reject(
+            message.code ? new DomainError(message.code as ErrorCode, message.message) : new Error(message.message),
+          ),
+        );
+    });
+    thread.on('error', (error) => settle(() => reject(error)));
+    thread.on('exit', (code) => settle(() => reject(new Error(`extraction thread exited with code ${code}`))));
+  });
+}
