@@ -1,5 +1,7 @@
 import { DomainError } from '@docconv/contracts';
 import { readFile } from 'node:fs/promises';
+import { extractHwp } from './hwp/extract-hwp';
+import { extractHwpx } from './hwpx/extract-hwpx';
 import { extractImage } from './image/extract-image';
 import type { FileKind } from './kinds';
 import { extractPdf } from './pdf/extract-pdf';
@@ -22,11 +24,13 @@ export async function extractToMarkdown(input: ExtractInput, onProgress: (done: 
       return extractPdf(input.path, input.displayName, onProgress);
     case 'image':
       return extractImage(input.path, input.mime, input.units, input.displayName, onProgress);
+    case 'hwp':
+      return extractHwp(input.path, input.displayName);
+    case 'hwpx':
+      return extractHwpx(input.path, input.displayName);
     case 'docx':
     case 'pptx':
     case 'xlsx':
-    case 'hwp':
-    case 'hwpx':
     case 'audio':
     case 'video':
       throw new DomainError(

@@ -1,15 +1,25 @@
 import { DomainError } from '@docconv/contracts';
 import { readFile } from 'node:fs/promises';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api';
+import {
+  buildLines,
+  splitAtGutter,
+  marginKey,
+  readingOrder,
+  repeatedMargins,
+  toMarkdown,
+  type PageLines,
+  type TextRun,
+} from './layout';
 import { PDF_OPTIONS, pdfjs } from './pdfjs';
 
-export interface PageProgress {
-  (donePages: number): void;
-}
+export type PageProgress = (donePages: number) => void;
 
 /**
- * Markdown from a PDF's text layer: the text of each page in drawing order, lines rebuilt
- * from the items' vertical positions, paragraphs separated by blank lines, pages by a rule.
+ * Markdown from a PDF's text layer: positioned text gathered page by page, then laid out for
+ * the whole document — running heads and page numbers that repeat on most pages dropped,
+ * two-column pages read column by column, headings from font size, lists, aligned tables,
+ * hyphenation mended, right-to-left lines kept in logical order.
  */
 export async function extractPdf(path: string, displayName: string, onPage: PageProgress): Promise<string> {
   const data = new Uint8Array(await readFile(path));
@@ -24,12 +34,27 @@ export async function extractPdf(path: string, displayName: string, onPage: Page
         `${displayName} could not be read as a PDF: ${error instanceof Error ? error.message : String(error)}.`,
       );
     }
-    const pages: string[] = [];
+    const pages: PageLines[] = [];
     for (let n = 1; n <= document.numPages; n++) {
       try {
         const page = await document.getPage(n);
+        const [x0, y0, x1, y1] = page.view;
+        const height = y1 - y0;
         const content = await page.getTextContent();
-        pages.push(linesOf(content.items.filter((i): i is TextItem => 'str' in i)));
+        const runs: TextRun[] = content.items
+          .filter((item): item is TextItem => 'str' in item)
+          .map((item) => {
+            const [a, b, , , e, f] = item.transform as number[];
+            return {
+              text: item.str,
+              x: e - x0,
+              y: y1 - f,
+              width: item.width,
+              size: Math.hypot(a, b) || item.height,
+              rtl: item.dir === 'rtl',
+            };
+          });
+        pages.push({ width: x1 - x0, height, lines: splitAtGutter(buildLines(runs), x1 - x0) });
         page.cleanup();
       } catch (error) {
         throw new DomainError(
@@ -39,32 +64,35 @@ export async function extractPdf(path: string, displayName: string, onPage: Page
       }
       onPage(n);
     }
-    return pages.join('\n\n---\n\n').trim() + '\n';
+    return layoutDocument(pages);
   } finally {
     await task.destroy();
   }
 }
 
-function linesOf(items: TextItem[]): string {
-  const lines: string[] = [];
-  let current = '';
-  let lastY: number | undefined;
-  let lastHeight = 0;
-  for (const item of items) {
-    const y = (item.transform as number[])[5];
-    if (lastY !== undefined && Math.abs(y - lastY) > Math.max(2, lastHeight * 0.5)) {
-      lines.push(current.trimEnd());
-      if (Math.abs(y - lastY) > lastHeight * 1.8) lines.push('');
-      current = '';
+/** The document-wide part of the layout: body size, heading sizes, margins, reading order. */
+export function layoutDocument(pages: PageLines[]): string {
+  const weights = new Map<number, number>();
+  for (const page of pages) {
+    for (const line of page.lines) {
+      const size = Math.round(line.size * 2) / 2;
+      weights.set(size, (weights.get(size) ?? 0) + line.text.length);
     }
-    current += item.str;
-    if (item.hasEOL) current += ' ';
-    lastY = y;
-    lastHeight = item.height || lastHeight;
   }
-  lines.push(current.trimEnd());
-  return lines
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  const bodySize = [...weights.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 10;
+  const headingSizes = [...weights.keys()]
+    .filter((s) => s >= bodySize * 1.15)
+    .sort((a, b) => b - a)
+    .slice(0, 4);
+  const margins = repeatedMargins(pages);
+  const ordered = pages.map((page) =>
+    readingOrder({
+      ...page,
+      lines: page.lines.filter((line) => {
+        const inMargin = line.y < page.height * 0.09 || line.y > page.height * 0.92;
+        return !(inMargin && (margins.has(marginKey(line.text)) || /^\s*[-–]?\s*\d{1,4}\s*[-–]?\s*$/.test(line.text)));
+      }),
+    }),
+  );
+  return toMarkdown(ordered, bodySize, headingSizes);
 }

@@ -1,0 +1,79 @@
+import { layoutDocument } from './extract-pdf';
+import { buildLines, splitAtGutter, type PageLines, type TextRun } from './layout';
+
+const run = (text: string, x: number, y: number, size = 10): TextRun => ({
+  text,
+  x,
+  y,
+  width: text.length * size * 0.5,
+  size,
+  rtl: false,
+});
+
+function page(runs: TextRun[], width = 600, height = 800): PageLines {
+  return { width, height, lines: splitAtGutter(buildLines(runs), width) };
+}
+
+describe('PDF layout', () => {
+  it('reads a two-column page column by column, even when both columns share baselines', () => {
+    const runs: TextRun[] = [];
+    for (let i = 0; i < 5; i++) {
+      runs.push(run(`left line ${i} of the first column`, 40, 100 + i * 14));
+      runs.push(run(`right line ${i} of the second column`, 330, 100 + i * 14));
+    }
+    const markdown = layoutDocument([page(runs)]);
+    expect(markdown.indexOf('left line 4')).toBeLessThan(markdown.indexOf('right line 0'));
+    expect(markdown).not.toMatch(/first column right line/);
+    expect(markdown).toMatch(/left line 4 of the first column\n\nright line 0/);
+  });
+
+  it('drops running heads and page numbers that repeat on most pages', () => {
+    const pages = [1, 2, 3, 4].map((n) =>
+      page([
+        run('Annual Report 2026', 40, 30),
+        run(`Body text of page ${n} that matters.`, 40, 200),
+        run(String(n), 300, 780),
+      ]),
+    );
+    const markdown = layoutDocument(pages);
+    expect(markdown).not.toContain('Annual Report 2026');
+    expect(markdown).not.toMatch(/^\d$/m);
+    for (const n of [1, 2, 3, 4]) expect(markdown).toContain(`Body text of page ${n} that matters.`);
+  });
+
+  it('makes headings from larger type, joins paragraph lines and mends hyphenation', () => {
+    const markdown = layoutDocument([
+      page([
+        run('Introduction', 40, 60, 18),
+        run('The conver-', 40, 100),
+        run('sion keeps words whole and', 40, 112),
+        run('joins the lines of a paragraph.', 40, 124),
+        run('A second paragraph after a gap.', 40, 170),
+      ]),
+    ]);
+    expect(markdown).toContain('# Introduction\n');
+    expect(markdown).toContain('The conversion keeps words whole and joins the lines of a paragraph.');
+    expect(markdown).toMatch(/paragraph\.\n\nA second paragraph/);
+  });
+
+  it('turns bullets into list items', () => {
+    const markdown = layoutDocument([page([run('• first point', 40, 100), run('• second point', 40, 112)])]);
+    expect(markdown).toContain('- first point\n- second point');
+  });
+
+  it('rebuilds a table from aligned columns, keeping rows with a missing cell aligned', () => {
+    const rows = [
+      ['Region', 'Q1', 'Q2'],
+      ['North', '10', '12'],
+      ['South', '', '9'],
+      ['East', '7', '8'],
+    ];
+    const runs = rows.flatMap((cells, r) =>
+      cells.filter((c) => c !== '').map((c) => run(c, [40, 200, 360][cells.indexOf(c)], 300 + r * 14)),
+    );
+    const markdown = layoutDocument([page(runs)]);
+    expect(markdown).toContain(
+      '| Region | Q1 | Q2 |\n| --- | --- | --- |\n| North | 10 | 12 |\n| South |  | 9 |\n| East | 7 | 8 |',
+    );
+  });
+});

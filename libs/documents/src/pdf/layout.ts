@@ -1,0 +1,332 @@
+/**
+ * Page layout from a PDF's text layer: items → lines → columns → blocks (paragraphs,
+ * headings, list items, tables), in reading order. Pure functions over positioned text,
+ * so they can be tested without a PDF.
+ */
+export interface TextRun {
+  text: string;
+  x: number;
+  /** Baseline, measured from the top of the page (grows downwards). */
+  y: number;
+  width: number;
+  size: number;
+  rtl: boolean;
+}
+
+export interface Line {
+  text: string;
+  x: number;
+  right: number;
+  y: number;
+  size: number;
+  rtl: boolean;
+  /** Cells when the line has wide gaps between its runs (a table row candidate). */
+  cells: { text: string; x: number }[];
+  runs: TextRun[];
+}
+
+export interface PageLines {
+  width: number;
+  height: number;
+  lines: Line[];
+}
+
+/** Groups runs sharing a baseline into lines, left to right (right to left for RTL lines). */
+export function buildLines(runs: TextRun[]): Line[] {
+  const sorted = runs.filter((r) => r.text.trim() !== '' || r.width > 0).sort((a, b) => a.y - b.y || a.x - b.x);
+  const groups: TextRun[][] = [];
+  for (const run of sorted) {
+    const group = groups[groups.length - 1];
+    const last = group?.[group.length - 1];
+    if (last && Math.abs(run.y - last.y) <= Math.max(1.5, Math.min(run.size, last.size) * 0.35)) group.push(run);
+    else groups.push([run]);
+  }
+  return groups.map((group) => toLine(group)).filter((line) => line.text.trim() !== '');
+}
+
+function toLine(group: TextRun[]): Line {
+  const rtl = group.filter((r) => r.rtl).length > group.length / 2;
+  const runs = [...group].sort((a, b) => (rtl ? b.x - a.x : a.x - b.x));
+  const size = median(runs.map((r) => r.size));
+  let text = '';
+  const cells: { text: string; x: number }[] = [];
+  let cell = { text: '', x: runs[0].x };
+  for (let i = 0; i < runs.length; i++) {
+    const run = runs[i];
+    if (i > 0) {
+      const previous = runs[i - 1];
+      const gap = rtl ? previous.x - (run.x + run.width) : run.x - (previous.x + previous.width);
+      if (gap > size * 2) {
+        cells.push({ text: cell.text.trim(), x: cell.x });
+        cell = { text: '', x: run.x };
+      }
+      const joined = text.endsWith(' ') || run.text.startsWith(' ');
+      if (!joined && gap > size * 0.15) {
+        text += ' ';
+        cell.text += ' ';
+      }
+    }
+    text += run.text;
+    cell.text += run.text;
+  }
+  cells.push({ text: cell.text.trim(), x: cell.x });
+  const left = Math.min(...runs.map((r) => r.x));
+  const right = Math.max(...runs.map((r) => r.x + r.width));
+  return {
+    text: text.replace(/\s+/g, ' ').trim(),
+    x: left,
+    right,
+    y: median(runs.map((r) => r.y)),
+    size,
+    rtl,
+    cells,
+    runs,
+  };
+}
+
+/**
+ * On a two-column page, lines of both columns share baselines and arrive joined. When many
+ * wide lines have a gap over the page's middle, that gap is a gutter: split them there.
+ */
+const textOf = (runs: TextRun[]) =>
+  runs
+    .map((r) => r.text)
+    .join('')
+    .trim();
+
+export function splitAtGutter(lines: Line[], width: number): Line[] {
+  const middle = width / 2;
+  const band = width * 0.06;
+  const gutterAt = (line: Line, prose: boolean): number => {
+    const runs = [...line.runs].sort((a, b) => a.x - b.x);
+    for (let i = 1; i < runs.length; i++) {
+      const gapStart = runs[i - 1].x + runs[i - 1].width;
+      const gapEnd = runs[i].x;
+      const wordy = !prose || (textOf(runs.slice(0, i)).length >= 15 && textOf(runs.slice(i)).length >= 15);
+      if (wordy && gapEnd - gapStart >= line.size * 0.9 && gapStart < middle + band && gapEnd > middle - band) return i;
+    }
+    return -1;
+  };
+  // The page has two columns when many wide lines hold prose on both sides of a middle gap
+  // (a table's short cells do not count); then every line with that gap is split.
+  const wide = lines.filter((l) => l.right - l.x > width * 0.45);
+  const split = wide.filter((l) => gutterAt(l, true) >= 0);
+  if (split.length < Math.max(3, wide.length * 0.3)) return lines;
+  return lines.flatMap((line) => {
+    const at = gutterAt(line, false);
+    if (at < 0) return [line];
+    const runs = [...line.runs].sort((a, b) => a.x - b.x);
+    return [toLine(runs.slice(0, at)), toLine(runs.slice(at))];
+  });
+}
+
+/**
+ * Reading order for one page: full-width lines split the page into bands; inside a band,
+ * when the lines fall into two columns separated by a gutter, the left column is read
+ * before the right one (mirrored for right-to-left text).
+ */
+export function readingOrder(page: PageLines): Line[] {
+  const middle = page.width / 2;
+  const spans = (line: Line) => line.x < middle - page.width * 0.02 && line.right > middle + page.width * 0.02;
+  const ordered: Line[] = [];
+  let band: Line[] = [];
+  const flush = () => {
+    if (band.length === 0) return;
+    const left = band.filter((l) => l.right <= middle + page.width * 0.02);
+    const right = band.filter((l) => l.x >= middle - page.width * 0.02 && !left.includes(l));
+    const twoColumns = left.length >= 3 && right.length >= 3 && left.length + right.length === band.length;
+    if (twoColumns) {
+      const rtl = band.filter((l) => l.rtl).length > band.length / 2;
+      ordered.push(...(rtl ? [...right, ...left] : [...left, ...right]));
+    } else {
+      ordered.push(...band);
+    }
+    band = [];
+  };
+  for (const line of page.lines) {
+    if (spans(line)) {
+      flush();
+      ordered.push(line);
+    } else {
+      band.push(line);
+    }
+  }
+  flush();
+  return ordered;
+}
+
+/** Text that repeats at the top or bottom of most pages (running heads, page numbers). */
+export function repeatedMargins(pages: PageLines[]): Set<string> {
+  const repeated = new Set<string>();
+  if (pages.length < 3) {
+    return repeated;
+  }
+  const counts = new Map<string, number>();
+  for (const page of pages) {
+    const seen = new Set<string>();
+    for (const line of page.lines) {
+      const inMargin = line.y < page.height * 0.09 || line.y > page.height * 0.92;
+      if (!inMargin) continue;
+      const key = marginKey(line.text);
+      if (!seen.has(key)) {
+        seen.add(key);
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+    }
+  }
+  for (const [key, count] of counts) if (count >= Math.max(3, pages.length * 0.6)) repeated.add(key);
+  return repeated;
+}
+
+/** Page numbers and digits vary from page to page; the rest of a running head does not. */
+export function marginKey(text: string): string {
+  return text.replace(/\d+/g, '#').replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+export function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+const BULLET = /^([•◦▪▫‣∙·●○■□–—*-])\s+/;
+const NUMBERED = /^(\(?\d{1,3}[.)]|\(?[a-z][.)])\s+/i;
+
+/**
+ * Markdown from ordered lines of a whole document: headings from font size (larger than the
+ * body text, short), list items from bullets and numbers, tables from runs of lines that
+ * split into the same columns, paragraphs from line spacing, hyphenation joined.
+ */
+export function toMarkdown(pages: Line[][], bodySize: number, headingSizes: number[]): string {
+  const blocks: string[] = [];
+  let paragraph: string[] = [];
+  let lastLine: Line | undefined;
+  const endParagraph = () => {
+    if (paragraph.length > 0) blocks.push(joinLines(paragraph));
+    paragraph = [];
+  };
+
+  for (const lines of pages) {
+    lastLine = undefined;
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i];
+      const table = tableAt(lines, i);
+      if (table) {
+        endParagraph();
+        blocks.push(table.markdown);
+        i = table.end - 1;
+        lastLine = lines[i];
+        continue;
+      }
+      const level = headingLevel(line, bodySize, headingSizes);
+      if (level > 0) {
+        endParagraph();
+        const previous = blocks[blocks.length - 1];
+        // A heading that wraps onto a second line continues the same heading.
+        if (
+          lastLine &&
+          previous?.startsWith('#') &&
+          headingLevel(lastLine, bodySize, headingSizes) === level &&
+          line.y - lastLine.y < line.size * 1.6
+        ) {
+          blocks[blocks.length - 1] = `${previous} ${line.text}`;
+        } else {
+          blocks.push(`${'#'.repeat(level)} ${line.text}`);
+        }
+        lastLine = line;
+        continue;
+      }
+      const bullet = BULLET.exec(line.text);
+      const numbered = NUMBERED.exec(line.text);
+      if (bullet || numbered) {
+        if (!isListItem(paragraph[0] ?? '')) endParagraph();
+        const indent =
+          lastLine && line.x > lastLine.x + bodySize * 1.5 && blocks[blocks.length - 1]?.match(/^\s*([-*]|\d+\.) /)
+            ? '  '
+            : '';
+        paragraph.push(bullet ? `${indent}- ${line.text.slice(bullet[0].length)}` : `${indent}${line.text}`);
+        lastLine = line;
+        continue;
+      }
+      const gap = lastLine ? line.y - lastLine.y : 0;
+      const startsParagraph =
+        !lastLine ||
+        gap > Math.max(line.size, lastLine.size) * 1.75 ||
+        gap < 0 ||
+        Math.abs(line.size - lastLine.size) > 1 ||
+        (paragraph.length > 0 && /^\s*([-*]|\d+[.)])\s/.test(paragraph[0]) && line.x <= lastLine.x - bodySize);
+      if (startsParagraph) endParagraph();
+      paragraph.push(line.text);
+      lastLine = line;
+    }
+    endParagraph();
+  }
+  return (
+    blocks
+      .join('\n\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim() + '\n'
+  );
+}
+
+function headingLevel(line: Line, bodySize: number, headingSizes: number[]): number {
+  if (line.text.length > 150 || line.size < bodySize * 1.15) return 0;
+  if (/^[\d\s.,:%()$€-]+$/.test(line.text)) return 0;
+  const rank = headingSizes.findIndex((s) => Math.abs(s - line.size) < 0.5);
+  return rank < 0 ? 0 : Math.min(rank + 1, 4);
+}
+
+const isListItem = (line: string) => /^\s*(- |\d+[.)] |\(?[a-z][.)] )/i.test(line);
+
+/** Joins a paragraph's lines: a word hyphenated at a line end is mended; list lines stay separate. */
+function joinLines(lines: string[]): string {
+  if (isListItem(lines[0])) {
+    const items: string[] = [];
+    for (const line of lines) {
+      if (isListItem(line) || items.length === 0) items.push(line);
+      else items[items.length - 1] = mend(items[items.length - 1], line);
+    }
+    return items.join('\n');
+  }
+  return lines.reduce((text, line) => mend(text, line));
+}
+
+function mend(text: string, next: string): string {
+  if (/[a-zà-ÿ]-$/i.test(text) && /^[a-zà-ÿ]/.test(next)) return text.slice(0, -1) + next;
+  return `${text} ${next}`;
+}
+
+/**
+ * A table: at least three consecutive lines that each split into two or more cells at wide
+ * gaps. Columns are the clusters of the cells' left edges over the whole run; a row's cells
+ * go to their nearest column, so rows with merged or missing cells keep their alignment.
+ */
+function tableAt(lines: Line[], start: number): { markdown: string; end: number } | undefined {
+  if (lines[start].cells.length < 2) return undefined;
+  let end = start + 1;
+  while (end < lines.length && lines[end].cells.length >= 2 && lines[end].y - lines[end - 1].y < lines[end].size * 3)
+    end++;
+  if (end - start < 3) return undefined;
+  const rows = lines.slice(start, end);
+  const tolerance = median(rows.map((r) => r.size)) * 1.5;
+  const anchors: number[] = [];
+  for (const x of rows.flatMap((r) => r.cells.map((c) => c.x)).sort((a, b) => a - b)) {
+    if (anchors.length === 0 || x - anchors[anchors.length - 1] > tolerance) anchors.push(x);
+  }
+  if (anchors.length < 2 || anchors.length > 20) return undefined;
+  const grid = rows.map((row) => {
+    const cells: string[] = anchors.map(() => '');
+    for (const cell of row.cells) {
+      let best = 0;
+      for (let i = 1; i < anchors.length; i++)
+        if (Math.abs(anchors[i] - cell.x) < Math.abs(anchors[best] - cell.x)) best = i;
+      cells[best] = cells[best] ? `${cells[best]} ${cell.text}` : cell.text;
+    }
+    return cells.map((c) => c.replace(/\|/g, '\\|'));
+  });
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return {
+    markdown: [line(grid[0]), line(anchors.map(() => '---')), ...grid.slice(1).map(line)].join('\n'),
+    end,
+  };
+}
