@@ -31,11 +31,15 @@ export async function extractToMarkdown(input: ExtractInput, onProgress: (done: 
     case 'docx':
     case 'pptx':
     case 'xlsx':
-    case 'audio':
-    case 'video':
       throw new DomainError(
         'file_processing_failed',
         `${input.displayName}: converting ${input.kind.toUpperCase()} files is not available on this worker yet. Ask for a refund.`,
+      );
+    case 'audio':
+    case 'video':
+      throw new DomainError(
+        'transcription_unavailable',
+        `${input.displayName}: transcription of ${input.kind} is not available on this worker. Ask for a refund.`,
       );
   }
 }

@@ -1,0 +1,121 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { evaluate, findInputs, parseOptions } from './main';
+
+let set: string;
+
+beforeAll(async () => {
+  set = await mkdtemp(join(tmpdir(), 'evalset-'));
+  await mkdir(join(set, 'markdown'));
+  await mkdir(join(set, 'audio'));
+  await mkdir(join(set, 'docx'));
+  const files: Record<string, string> = {
+    'markdown/report.md': '# Report\n\nThe **quick** brown fox.\n\n| Name | Qty |\n|---|---|\n| apple | 3 |\n',
+    'markdown/report.ref.md': 'Report\n\nThe quick brown fox.\n\n| Name | Qty |\n| - | - |\n| apple | 3 |\n',
+    'markdown/report.ref.html':
+      '<html><head><meta name="generator" content="Docling HTML Serializer"/></head><body>' +
+      '<table><tr><th>Name</th><th>Qty</th></tr><tr><td>apple</td><td>3</td></tr></table></body></html>',
+    'markdown/report.tests.jsonl': [
+      JSON.stringify({ pdf: 'r', page: 1, id: 'p', type: 'present', text: 'quick brown fox' }),
+      JSON.stringify({ pdf: 'r', page: 1, id: 't', type: 'table', cell: '3', left: 'apple', top_heading: 'Qty' }),
+      JSON.stringify({ pdf: 'r', page: 1, id: 'm', type: 'math', math: 'x^2' }),
+    ].join('\n'),
+    'markdown/report.checks.json': JSON.stringify({ must_include: ['fox'], must_not_include: ['wolf'] }),
+    'markdown/broken.md': 'text',
+    'markdown/broken.checks.json': '{ not json',
+    'audio/talk.mp3': 'not really audio',
+    'audio/talk.ref.txt': 'hello world',
+    'docx/letter.docx': 'not a zip',
+    'docx/letter.ref.md': '# Letter',
+    'docx/letter.ref.txt': 'Letter',
+  };
+  for (const [name, content] of Object.entries(files)) await writeFile(join(set, name), content);
+});
+
+afterAll(async () => {
+  await rm(set, { recursive: true, force: true });
+});
+
+describe('parseOptions', () => {
+  it('accepts a valid command line and applies defaults', () => {
+    expect(parseOptions(['--', '--set', set, '--out', join(set, 'r.json')], '/repo')).toEqual({
+      set,
+      model: 'premium',
+      engine: null,
+      out: join(set, 'r.json'),
+    });
+    expect(parseOptions(['--set', set, '--model', 'basic', '--engine', 'tesseract'], '/repo')).toMatchObject({
+      model: 'basic',
+      engine: 'tesseract',
+      out: '/repo/test-output/eval-report.json',
+    });
+    expect(parseOptions(['--help'], '/repo')).toBe('help');
+  });
+
+  it('explains what is wrong with a bad command line', () => {
+    expect(() => parseOptions(['--set', set, '--model', 'gold'], '/repo')).toThrow(
+      '--model must be one of basic, premium; got "gold".',
+    );
+    expect(() => parseOptions(['--set', set, '--engine', 'paddle'], '/repo')).toThrow('--engine must be one of');
+    expect(() => parseOptions(['--set', set, '--model', 'basic', '--engine', 'rapidocr'], '/repo')).toThrow(
+      'premium model only',
+    );
+    expect(() => parseOptions(['--set', join(set, 'nope')], '/repo')).toThrow('is not a folder');
+    expect(() => parseOptions([], '/nonexistent-root')).toThrow('(the default; pass --set <dir>)');
+    expect(() => parseOptions(['--set', set, '--out', join(set, 'no/such/r.json')], '/repo')).toThrow('does not exist');
+    expect(() => parseOptions(['--set', set, '--bogus'], '/repo')).toThrow("Unknown option '--bogus'");
+    expect(() => parseOptions(['--set', set, 'extra'], '/repo')).toThrow('extra');
+  });
+});
+
+describe('findInputs', () => {
+  it('lists the inputs of every format folder and leaves references out', async () => {
+    const inputs = await findInputs(set);
+    expect(inputs.map((i) => i.relative)).toEqual([
+      'audio/talk.mp3',
+      'docx/letter.docx',
+      'markdown/broken.md',
+      'markdown/report.md',
+    ]);
+    expect(inputs[3].stem).toBe(join(set, 'markdown', 'report'));
+  });
+});
+
+describe('evaluate', () => {
+  it('scores an input against all of its references', async () => {
+    const [, , , report] = await findInputs(set);
+    const item = await evaluate(report, set);
+    expect(item.status).toBe('scored');
+    expect(item.errors).toEqual([]);
+    expect(item.references).toHaveLength(4);
+    expect(item.metrics.docling).toEqual({ similarity: 1, teds: 1 });
+    expect(item.metrics.independent).toEqual({ tests: 1, checks: 1 });
+    expect(item.details?.tests?.map((t) => t.status)).toEqual(['passed', 'passed', 'skipped']);
+    expect(item.seconds).toBeGreaterThanOrEqual(item.extractSeconds);
+  });
+
+  it('reports an unreadable reference without failing the input', async () => {
+    const [, , broken] = await findInputs(set);
+    const item = await evaluate(broken, set);
+    expect(item.status).toBe('scored');
+    expect(item.errors[0]).toMatch(/^broken\.checks\.json: /);
+    expect(item.metrics.independent.checks).toBeUndefined();
+  });
+
+  it('scores 0 an input whose extraction throws, and records why', async () => {
+    const [, letter] = await findInputs(set);
+    const item = await evaluate(letter, set);
+    expect(item.status).toBe('failed');
+    expect(item.errors[0]).toContain('letter.docx');
+    expect(item.metrics).toEqual({ docling: { similarity: 0 }, independent: { similarity: 0 } });
+  });
+
+  it('skips audio, which this worker cannot transcribe, instead of scoring it 0', async () => {
+    const [talk] = await findInputs(set);
+    const item = await evaluate(talk, set);
+    expect(item.status).toBe('skipped');
+    expect(item.metrics).toEqual({ docling: {}, independent: {} });
+    expect(item.errors[0]).toMatch(/^not scored: /);
+  });
+});

@@ -1,0 +1,464 @@
+/**
+ * `npm run eval -- [--set <dir>] [--model basic|premium] [--engine <name>] [--out report.json]`:
+ * the fidelity scorer. Runs our extractors in-process over every input of an evaluation set laid
+ * out as `<format>/<name>.<ext>` with references beside it (`<name>.ref.md`, `.ref.txt`,
+ * `.ref.json`, `.ref.html`, `.tests.jsonl`, `.checks.json`), scores the Markdown against each
+ * reference, prints a table per format and writes a JSON report. A low score never fails the
+ * run: it exits 0 unless the arguments are wrong (2) or the scorer itself breaks (1).
+ */
+import { DomainError } from '@docconv/contracts';
+import type { OcrEngine, OcrModel } from '@docconv/db';
+import { detect, extractToMarkdown, inspect } from '@docconv/documents';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { cer, similarity, wer } from './metrics';
+import { parseChecks, parseTests, runChecks, runTests, type Checks } from './olmocr';
+import {
+  formatItems,
+  formatSummary,
+  summarise,
+  type ItemMetrics,
+  type ItemReport,
+  type ReferenceGroup,
+} from './report';
+import {
+  htmlToText,
+  matchTables,
+  parseDoclingTables,
+  parseHtmlTables,
+  parseMarkdownTables,
+  type Table,
+} from './tables';
+
+const MODELS: OcrModel[] = ['basic', 'premium'];
+const ENGINES: OcrEngine[] = ['tesseract', 'easyocr', 'rapidocr'];
+const REFERENCE_SUFFIXES = ['.ref.md', '.ref.txt', '.ref.json', '.ref.html', '.tests.jsonl', '.checks.json'];
+/** Error codes meaning "this worker cannot convert that kind of file", not "the conversion failed". */
+const UNAVAILABLE = new Set<string>(['transcription_unavailable', 'engine_unavailable']);
+const MEDIA_KINDS = new Set<string>(['audio', 'video']);
+
+const USAGE = `Usage: npm run eval -- [--set <dir>] [--model basic|premium] [--engine tesseract|easyocr|rapidocr] [--out <file>]
+
+  --set     evaluation set: <format>/<name>.<ext> inputs with <name>.ref.* references beside them
+            (default: ../shared/evalset from the repository root)
+  --model   OCR model the run stands for: basic or premium (default: premium)
+  --engine  OCR engine the run stands for: tesseract, easyocr or rapidocr (default: the worker's)
+  --out     where to write the JSON report (default: test-output/eval-report.json)`;
+
+class UsageError extends Error {}
+
+interface Options {
+  set: string;
+  model: OcrModel;
+  engine: OcrEngine | null;
+  out: string;
+}
+
+/** The repository root: the nearest folder above this file, or else above the working directory, holding docconv's package.json. */
+function repoRoot(): string {
+  for (const start of [__dirname, process.cwd()]) {
+    for (let dir = resolve(start); ; dir = dirname(dir)) {
+      const manifest = join(dir, 'package.json');
+      if (existsSync(manifest)) {
+        try {
+          if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'docconv') return dir;
+        } catch {
+          // Not ours; keep looking.
+        }
+      }
+      if (dirname(dir) === dir) break;
+    }
+  }
+  return process.cwd();
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export function parseOptions(argv: string[], root: string): Options | 'help' {
+  let values: { set?: string; model?: string; engine?: string; out?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: argv.filter((a) => a !== '--'),
+      options: {
+        set: { type: 'string' },
+        model: { type: 'string' },
+        engine: { type: 'string' },
+        out: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help) return 'help';
+
+  const model = (values.model ?? 'premium') as OcrModel;
+  if (!MODELS.includes(model)) {
+    throw new UsageError(`--model must be one of ${MODELS.join(', ')}; got "${values.model}".`);
+  }
+  const engine = (values.engine ?? null) as OcrEngine | null;
+  if (engine !== null && !ENGINES.includes(engine)) {
+    throw new UsageError(`--engine must be one of ${ENGINES.join(', ')}; got "${values.engine}".`);
+  }
+  if (engine === 'rapidocr' && model === 'basic') {
+    throw new UsageError('--engine rapidocr runs with the premium model only; drop --model basic.');
+  }
+
+  const set = values.set !== undefined ? resolve(values.set) : resolve(root, '../shared/evalset');
+  if (values.set === '') throw new UsageError('--set needs a folder.');
+  if (!isDirectory(set)) {
+    throw new UsageError(
+      `The evaluation set ${set} is not a folder${values.set === undefined ? ' (the default; pass --set <dir>)' : ''}.`,
+    );
+  }
+
+  if (values.out === '') throw new UsageError('--out needs a file name.');
+  const out = values.out !== undefined ? resolve(values.out) : resolve(root, 'test-output/eval-report.json');
+  if (values.out !== undefined) {
+    if (isDirectory(out)) throw new UsageError(`--out ${out} is a folder; name a file.`);
+    if (!isDirectory(dirname(out))) throw new UsageError(`--out: the folder ${dirname(out)} does not exist.`);
+  }
+  return { set, model, engine, out };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The set
+
+export interface Input {
+  /** Absolute path. */
+  path: string;
+  /** Relative to the set. */
+  relative: string;
+  format: string;
+  /** `<format>/<name>`: references are this plus a suffix. */
+  stem: string;
+}
+
+/** Every input of a set: files in its format folders that are not references, in name order. */
+export async function findInputs(set: string): Promise<Input[]> {
+  const inputs: Input[] = [];
+  const folders = (await readdir(set, { withFileTypes: true }))
+    .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+    .map((e) => e.name)
+    .sort();
+  for (const format of folders) {
+    const files = (await readdir(join(set, format), { withFileTypes: true }))
+      .filter((e) => e.isFile() && !e.name.startsWith('.') && !REFERENCE_SUFFIXES.some((s) => e.name.endsWith(s)))
+      .map((e) => e.name)
+      .sort();
+    for (const file of files) {
+      const name = extname(file) ? file.slice(0, -extname(file).length) : file;
+      inputs.push({
+        path: join(set, format, file),
+        relative: `${format}/${file}`,
+        format,
+        stem: join(set, format, name),
+      });
+    }
+  }
+  return inputs;
+}
+
+interface References {
+  files: string[];
+  errors: string[];
+  text: Partial<Record<ReferenceGroup, string>>;
+  tables: Partial<Record<ReferenceGroup, Table[]>>;
+  tests?: Record<string, unknown>[];
+  checks?: Checks;
+}
+
+/** hwpjs opens its snapshots with a title and a metadata line (paper size or version) that are not document content. */
+function withoutHwpjsPreamble(markdown: string): string {
+  return markdown.replace(/^\uFEFF?\s*# HWP 문서[ \t]*\r?\n(?:[ \t]*\r?\n)*\*\*[^*\n]+\*\*:[^\n]*\r?\n/, '');
+}
+
+async function readOptional(path: string): Promise<string | undefined> {
+  return existsSync(path) ? readFile(path, 'utf8') : undefined;
+}
+
+/**
+ * An input's references. Docling's snapshots (`.ref.md`, `.ref.json`, docling's `.ref.html`)
+ * and hwpjs's (`.ref.md` of hwp/hwpx) form one group; `.ref.txt`, Hancom Office's `.ref.html`,
+ * `.tests.jsonl` and `.checks.json` the other. A reference that cannot be read is reported and
+ * left out; it does not fail the input.
+ */
+async function loadReferences(input: Input, set: string): Promise<References> {
+  const refs: References = { files: [], errors: [], text: {}, tables: {} };
+  const read = async (suffix: string): Promise<string | undefined> => {
+    const path = input.stem + suffix;
+    const content = await readOptional(path);
+    if (content !== undefined) refs.files.push(relative(set, path));
+    return content?.replace(/^\uFEFF/, '');
+  };
+  const attempt = (file: string, work: () => void): void => {
+    try {
+      work();
+    } catch (error) {
+      refs.errors.push(`${basename(input.stem)}${file}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+
+  const markdown = await read('.ref.md');
+  if (markdown !== undefined) {
+    refs.text.docling = input.format === 'hwp' || input.format === 'hwpx' ? withoutHwpjsPreamble(markdown) : markdown;
+  }
+  const text = await read('.ref.txt');
+  if (text !== undefined) refs.text.independent = text;
+
+  const json = await read('.ref.json');
+  if (json !== undefined) {
+    attempt('.ref.json', () => {
+      const tables = parseDoclingTables(JSON.parse(json));
+      if (tables.length > 0) refs.tables.docling = tables;
+    });
+  }
+  const html = await read('.ref.html');
+  if (html !== undefined) {
+    const group: ReferenceGroup = /<meta[^>]+generator[^>]+docling/i.test(html) ? 'docling' : 'independent';
+    attempt('.ref.html', () => {
+      const tables = parseHtmlTables(html);
+      if (tables.length > 0 && refs.tables[group] === undefined) refs.tables[group] = tables;
+      if (refs.text[group] === undefined) refs.text[group] = htmlToText(html);
+    });
+  }
+
+  const tests = await read('.tests.jsonl');
+  if (tests !== undefined) {
+    const parsed = parseTests(tests);
+    refs.tests = parsed.tests;
+    refs.errors.push(...parsed.errors.map((e) => `${basename(input.stem)}.tests.jsonl ${e}`));
+  }
+  const checks = await read('.checks.json');
+  if (checks !== undefined) {
+    attempt('.checks.json', () => (refs.checks = parseChecks(JSON.parse(checks))));
+  }
+  return refs;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scoring
+
+interface Scored {
+  metrics: Record<ReferenceGroup, ItemMetrics>;
+  details: NonNullable<ItemReport['details']>;
+}
+
+function score(markdown: string, refs: References, transcript: boolean): Scored {
+  const metrics: Record<ReferenceGroup, ItemMetrics> = { docling: {}, independent: {} };
+  const details: Scored['details'] = {};
+  for (const group of ['docling', 'independent'] as const) {
+    const text = refs.text[group];
+    if (text !== undefined) metrics[group].similarity = similarity(markdown, text);
+    if (text !== undefined && transcript && group === 'independent') {
+      metrics[group].wer = wer(text, markdown);
+      metrics[group].cer = cer(text, markdown);
+    }
+  }
+  const predicted = refs.tables.docling || refs.tables.independent ? parseMarkdownTables(markdown) : [];
+  for (const group of ['docling', 'independent'] as const) {
+    const reference = refs.tables[group];
+    const match = reference ? matchTables(predicted, reference) : undefined;
+    if (!match) continue;
+    metrics[group].teds = match.mean;
+    (details.tables ??= {})[group] = { scores: match.scores, predicted: predicted.length, exact: match.exact };
+  }
+  if (refs.tests) {
+    const { outcomes, passRate } = runTests(refs.tests, markdown);
+    details.tests = outcomes;
+    if (passRate.rate !== undefined) metrics.independent.tests = passRate.rate;
+  }
+  if (refs.checks) {
+    const { outcomes, passRate } = runChecks(refs.checks, markdown);
+    details.checks = outcomes;
+    if (passRate.rate !== undefined) metrics.independent.checks = passRate.rate;
+  }
+  return { metrics, details };
+}
+
+/** A failed extraction scores the worst on every metric the input has references for. */
+function worst(metrics: Record<ReferenceGroup, ItemMetrics>): Record<ReferenceGroup, ItemMetrics> {
+  const out: Record<ReferenceGroup, ItemMetrics> = { docling: {}, independent: {} };
+  for (const group of ['docling', 'independent'] as const) {
+    for (const [name, value] of Object.entries(metrics[group]) as [keyof ItemMetrics, number][]) {
+      if (value !== undefined) out[group][name] = name === 'wer' || name === 'cer' ? 1 : 0;
+    }
+  }
+  return out;
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof DomainError) return `${error.code}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+export async function evaluate(input: Input, set: string): Promise<ItemReport> {
+  const started = performance.now();
+  const refs = await loadReferences(input, set);
+  const displayName = basename(input.path);
+  let kind: string | undefined;
+  let mime: string | undefined;
+  let markdown: string | undefined;
+  let failure: unknown;
+  try {
+    const detected = await detect(input.path, displayName);
+    kind = detected.kind;
+    mime = detected.mime;
+    if (detected.kind === 'archive') {
+      throw new Error('archives are containers, not documents; put the files they hold in the set instead');
+    }
+    const { pages, images } = await inspect(input.path, detected.kind, detected.mime, displayName);
+    // The run's --model and --engine reach the extractors together with the OCR engines that
+    // honour them; until then every input is converted with the worker's defaults.
+    markdown = await extractToMarkdown(
+      {
+        path: input.path,
+        kind: detected.kind,
+        mime: detected.mime,
+        displayName,
+        units: detected.kind === 'pdf' ? pages : images,
+      },
+      () => {},
+    );
+  } catch (error) {
+    failure = error;
+  }
+  const extractSeconds = (performance.now() - started) / 1000;
+  const base = {
+    path: input.relative,
+    format: input.format,
+    kind,
+    mime,
+    references: refs.files,
+    extractSeconds,
+  };
+  const transcript = MEDIA_KINDS.has(kind ?? input.format);
+
+  if (markdown === undefined) {
+    const unavailable =
+      (failure instanceof DomainError && UNAVAILABLE.has(failure.code)) || MEDIA_KINDS.has(kind ?? input.format);
+    if (unavailable) {
+      return {
+        ...base,
+        status: 'skipped',
+        errors: [`not scored: ${messageOf(failure)}`, ...refs.errors],
+        metrics: { docling: {}, independent: {} },
+        seconds: (performance.now() - started) / 1000,
+      };
+    }
+    return {
+      ...base,
+      status: 'failed',
+      errors: [messageOf(failure), ...refs.errors],
+      metrics: worst(score('', refs, transcript).metrics),
+      seconds: (performance.now() - started) / 1000,
+    };
+  }
+  const { metrics, details } = score(markdown, refs, transcript);
+  return {
+    ...base,
+    status: 'scored',
+    errors: refs.errors,
+    metrics,
+    details,
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<number> {
+  const root = repoRoot();
+  let options: Options | 'help';
+  try {
+    options = parseOptions(process.argv.slice(2), root);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`eval: ${error.message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (options === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const inputs = await findInputs(options.set);
+  if (inputs.length === 0) {
+    process.stderr.write(`eval: ${options.set} holds no inputs; expected <format>/<name>.<ext> files.\n\n${USAGE}\n`);
+    return 2;
+  }
+
+  const started = performance.now();
+  const startedAt = new Date();
+  const items: ItemReport[] = [];
+  const width = String(inputs.length).length;
+  for (const [n, input] of inputs.entries()) {
+    const item = await evaluate(input, options.set).catch((error: unknown): ItemReport => ({
+      path: input.relative,
+      format: input.format,
+      status: 'failed',
+      errors: [`the scorer could not process this input: ${messageOf(error)}`],
+      references: [],
+      metrics: { docling: {}, independent: {} },
+      extractSeconds: 0,
+      seconds: 0,
+    }));
+    items.push(item);
+    process.stderr.write(
+      `[${String(n + 1).padStart(width)}/${inputs.length}] ${item.path}: ${item.status} in ${item.seconds.toFixed(2)}s\n`,
+    );
+  }
+  const wallSeconds = (performance.now() - started) / 1000;
+  const summary = summarise(items);
+
+  const count = (status: ItemReport['status']): number => items.filter((i) => i.status === status).length;
+  const report = {
+    set: options.set,
+    model: options.model,
+    engine: options.engine,
+    startedAt: startedAt.toISOString().replace(/Z$/, ''),
+    wallSeconds,
+    counts: { inputs: items.length, scored: count('scored'), failed: count('failed'), skipped: count('skipped') },
+    summary,
+    items,
+  };
+  if (!isDirectory(dirname(options.out))) await mkdir(dirname(options.out), { recursive: true });
+  await writeFile(options.out, `${JSON.stringify(report, null, 2)}\n`);
+
+  const extraction = items.reduce((s, i) => s + i.extractSeconds, 0);
+  process.stdout.write(
+    [
+      `Fidelity of ${options.set} (model ${options.model}, engine ${options.engine ?? "the worker's default"})`,
+      '',
+      formatItems(items),
+      '',
+      formatSummary(items, summary),
+      '',
+      `Total wall time ${wallSeconds.toFixed(2)}s (extraction ${extraction.toFixed(2)}s, ` +
+        `scoring ${(items.reduce((s, i) => s + i.seconds, 0) - extraction).toFixed(2)}s).`,
+      `Report written to ${options.out}.`,
+      '',
+    ].join('\n'),
+  );
+  return 0;
+}
+
+if (require.main === module) {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`eval failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,187 @@
+import {
+  cer,
+  codePoints,
+  decodeEntities,
+  editDistance,
+  levenshtein,
+  normalise,
+  normalisedSimilarity,
+  similarity,
+  substringDistances,
+  transcriptWords,
+  wer,
+} from './metrics';
+
+/** Textbook two-row dynamic programme, the oracle for the bit-parallel version. */
+function naive(a: number[], b: number[]): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
+function random(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('levenshtein', () => {
+  it('knows the classic pairs', () => {
+    expect(levenshtein('kitten', 'sitting')).toBe(3);
+    expect(levenshtein('flaw', 'lawn')).toBe(2);
+    expect(levenshtein('', 'abc')).toBe(3);
+    expect(levenshtein('abc', '')).toBe(3);
+    expect(levenshtein('', '')).toBe(0);
+    expect(levenshtein('same', 'same')).toBe(0);
+  });
+
+  it('counts Hangul syllables and astral characters as one symbol each', () => {
+    expect(levenshtein('삼강오륜', '삼강오륜')).toBe(0);
+    expect(levenshtein('삼강오륜', '삼강오름')).toBe(1);
+    expect(levenshtein('a😀b', 'ab')).toBe(1);
+    expect(levenshtein('𠜎𠜱', '𠜎𠝹')).toBe(1);
+  });
+
+  it('agrees with the plain dynamic programme on random sequences across block boundaries', () => {
+    const next = random(42);
+    for (let round = 0; round < 400; round++) {
+      const alphabet = 1 + Math.floor(next() * 6);
+      const la = Math.floor(next() * 140);
+      const lb = Math.floor(next() * 140);
+      const a = Array.from({ length: la }, () => Math.floor(next() * alphabet));
+      const b = Array.from({ length: lb }, () => Math.floor(next() * alphabet));
+      expect(editDistance(a, b)).toBe(naive(a, b));
+    }
+  });
+
+  it('handles lengths of exactly 31, 32, 33, 64 and 65', () => {
+    const next = random(7);
+    for (const la of [31, 32, 33, 64, 65]) {
+      for (const lb of [1, 32, 33, 70]) {
+        const a = Array.from({ length: la }, () => Math.floor(next() * 3));
+        const b = Array.from({ length: lb }, () => Math.floor(next() * 3));
+        expect(editDistance(a, b)).toBe(naive(a, b));
+      }
+    }
+  });
+
+  it('compares two 50,000-character texts within a few seconds', () => {
+    const next = random(1);
+    const syllables = '가나다라마바사아자차카타파하삼강오륜 ';
+    const a = Array.from({ length: 50_000 }, () => syllables[Math.floor(next() * syllables.length)]).join('');
+    const chars = [...a];
+    for (let i = 0; i < 2000; i++) chars[Math.floor(next() * chars.length)] = 'x';
+    const b = chars.join('');
+    const started = Date.now();
+    const d = levenshtein(a, b);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(d).toBeGreaterThan(0);
+    expect(d).toBeLessThanOrEqual(2000);
+  });
+});
+
+describe('normalise', () => {
+  it('drops Markdown syntax, punctuation, whitespace and case', () => {
+    expect(normalise('# Title\n\n**Bold** and _italic_, `code`!')).toBe('titleboldanditaliccode');
+    expect(normalise('- item one\n- item two\n1. first\n2) second')).toBe('itemoneitemtwofirstsecond');
+    expect(normalise('[link text](https://example.com/x) ![alt](data:image/png;base64,AAAA)')).toBe('linktext');
+    expect(normalise('<!-- image -->| a | b |\n|---|---|\n| 1 | 2 |')).toBe('ab12');
+    expect(normalise('A&amp;B &#x41;')).toBe('aba');
+  });
+
+  it('keeps Korean and other scripts and folds compatibility forms', () => {
+    expect(normalise('삼강오륜 은 현재까지도.')).toBe('삼강오륜은현재까지도');
+    expect(normalise('ＡＢＣ１２３ ﬁne')).toBe('abc123fine');
+    expect(normalise('Ελληνικά Straße')).toBe('ελληνικάstraße');
+  });
+});
+
+describe('similarity', () => {
+  it('is 1 for the same text written with different Markdown', () => {
+    const markdown = '# Report\n\nThe **quick** brown fox.\n\n- jumps\n- over';
+    const plain = 'REPORT\nThe quick brown fox\njumps over';
+    expect(similarity(markdown, plain)).toBe(1);
+  });
+
+  it('is 0 when nothing survives on one side and 1 when nothing survives on either', () => {
+    expect(similarity('', 'some text')).toBe(0);
+    expect(similarity('---', '***')).toBe(1);
+  });
+
+  it('falls with the edit distance', () => {
+    expect(normalisedSimilarity('abcd', 'abcx')).toBeCloseTo(0.75);
+    expect(similarity('abcd', 'ab')).toBeCloseTo(0.5);
+    expect(similarity('군위신강 임금과 신하', '군위신강 임금과 신화')).toBeCloseTo(1 - 1 / 9);
+  });
+});
+
+describe('substringDistances', () => {
+  it('finds the least distance of the pattern to any substring ending at each position', () => {
+    const row = substringDistances(codePoints('abc'), codePoints('xxabcxxabxx'));
+    expect(row[5]).toBe(0);
+    expect(Math.min(...row)).toBe(0);
+    expect(row[9]).toBe(1);
+    expect(row[0]).toBe(3);
+  });
+
+  it('agrees with a plain dynamic programme', () => {
+    const next = random(99);
+    for (let round = 0; round < 200; round++) {
+      const p = Array.from({ length: 1 + Math.floor(next() * 40) }, () => Math.floor(next() * 3));
+      const t = Array.from({ length: Math.floor(next() * 80) }, () => Math.floor(next() * 3));
+      const expected = [p.length];
+      let prev = Array.from({ length: p.length + 1 }, (_, i) => i);
+      for (let j = 1; j <= t.length; j++) {
+        const cur = [0];
+        for (let i = 1; i <= p.length; i++) {
+          cur[i] = Math.min(prev[i] + 1, cur[i - 1] + 1, prev[i - 1] + (p[i - 1] === t[j - 1] ? 0 : 1));
+        }
+        expected.push(cur[p.length]);
+        prev = cur;
+      }
+      expect([...substringDistances(p, t)]).toEqual(expected);
+    }
+  });
+});
+
+describe('wer and cer', () => {
+  it('scores a known pair', () => {
+    // One substitution (sat→sit) and one deletion (the) over six reference words.
+    expect(wer('the cat sat on the mat', 'the cat sit on mat')).toBeCloseTo(2 / 6);
+    // "sat"→"sit" is one character, deleting "the " four: 5 over 22 characters.
+    expect(cer('the cat sat on the mat', 'the cat sit on mat')).toBeCloseTo(5 / 22);
+  });
+
+  it('ignores case and punctuation, keeps contractions whole', () => {
+    expect(wer('Hello, world! Don’t stop.', 'hello world dont stop')).toBe(0);
+    expect(transcriptWords("It's 10 o'clock")).toEqual(['its', '10', 'oclock']);
+  });
+
+  it('can exceed 1 with insertions and handles empty references', () => {
+    expect(wer('one', 'one two three')).toBe(2);
+    expect(wer('', '')).toBe(0);
+    expect(wer('', 'anything')).toBe(1);
+    expect(cer('abc', '')).toBe(1);
+  });
+
+  it('works on Korean transcripts', () => {
+    expect(wer('친구 사이에는 믿음이 있어야 함', '친구 사이에는 믿음이 있어야 한다')).toBeCloseTo(1 / 5);
+  });
+});
+
+describe('decodeEntities', () => {
+  it('decodes named and numeric references and leaves unknown ones', () => {
+    expect(decodeEntities('&lt;a&gt; &quot;x&quot; &#48;&#x31; &bogus;')).toBe('<a> "x" 01 &bogus;');
+  });
+});

@@ -1,0 +1,229 @@
+import {
+  htmlToText,
+  matchTables,
+  parseDoclingTables,
+  parseGfmTables,
+  parseHtmlTables,
+  parseMarkdownTables,
+  splitGfmRow,
+  teds,
+  type Table,
+} from './tables';
+
+/** A table from rows of texts; `[text, rowspan, colspan]` for spanning cells. */
+function table(...rows: (string | [string, number, number])[][]): Table {
+  return {
+    rows: rows.map((row, r) =>
+      row.map((cell) =>
+        typeof cell === 'string'
+          ? { text: cell, rowspan: 1, colspan: 1, header: r === 0 }
+          : { text: cell[0], rowspan: cell[1], colspan: cell[2], header: r === 0 },
+      ),
+    ),
+  };
+}
+
+const texts = (t: Table): string[][] => t.rows.map((r) => r.map((c) => c.text));
+
+describe('parseGfmTables', () => {
+  it('reads header, delimiter and body rows', () => {
+    const [t, ...rest] = parseGfmTables('intro\n\n| A | B |\n|---|:-:|\n| 1 | 2 |\n| 3 | 4 |\n\nafter | not a table');
+    expect(rest).toHaveLength(0);
+    expect(texts(t)).toEqual([
+      ['A', 'B'],
+      ['1', '2'],
+      ['3', '4'],
+    ]);
+    expect(t.rows[0].every((c) => c.header)).toBe(true);
+    expect(t.rows[1].some((c) => c.header)).toBe(false);
+  });
+
+  it('accepts tables without outer pipes, pads short rows and cuts long ones', () => {
+    const [t] = parseGfmTables('a | b | c\n--|--|--\n1 |\n1 | 2 | 3 | 4\nno pipe ends it');
+    expect(texts(t)).toEqual([
+      ['a', 'b', 'c'],
+      ['1', '', ''],
+      ['1', '2', '3'],
+    ]);
+  });
+
+  it('keeps escaped pipes inside a cell', () => {
+    expect(splitGfmRow('| a \\| b | c |')).toEqual(['a | b', 'c']);
+  });
+
+  it('ignores tables in code fences and pipes without a delimiter row', () => {
+    expect(parseGfmTables('```\n| a | b |\n|---|---|\n```\n\n| x | y |\n| 1 | 2 |')).toHaveLength(0);
+  });
+
+  it('needs as many delimiter cells as header cells', () => {
+    expect(parseGfmTables('| a | b |\n|---|\n| 1 | 2 |')).toHaveLength(0);
+  });
+});
+
+describe('parseHtmlTables', () => {
+  it('reads spans, headings and text with breaks and entities', () => {
+    const [t] = parseHtmlTables(
+      '<table><thead><tr><th colspan="2">Head</th></tr></thead>' +
+        '<tbody><tr><td rowspan=2>A&amp;B</td><td>x<br/>y</td></tr><tr><td><b>z</b></td></tr></tbody></table>',
+    );
+    expect(t.rows).toEqual([
+      [{ text: 'Head', rowspan: 1, colspan: 2, header: true }],
+      [
+        { text: 'A&B', rowspan: 2, colspan: 1, header: false },
+        { text: 'x\ny', rowspan: 1, colspan: 1, header: false },
+      ],
+      [{ text: 'z', rowspan: 1, colspan: 1, header: false }],
+    ]);
+  });
+
+  it('makes a nested table a table of its own, outside the outer cell text', () => {
+    const tables = parseHtmlTables(
+      '<table><tr><td>outer <table><tr><td>inner</td></tr></table> tail</td><td>b</td></tr></table>',
+    );
+    expect(tables.map(texts)).toEqual([[['outer\ntail', 'b']], [['inner']]]);
+  });
+
+  it('tolerates unclosed cells and rows, and cells outside a row', () => {
+    const [t] = parseHtmlTables('<TABLE><td>a<td>b<tr><td>c</TABLE>');
+    expect(texts(t)).toEqual([['a', 'b'], ['c']]);
+  });
+
+  it('finds HTML tables embedded in Markdown next to GFM ones', () => {
+    const tables = parseMarkdownTables('| a |\n|---|\n| 1 |\n\n<table><tr><td>h</td></tr></table>');
+    expect(tables.map(texts)).toEqual([[['a'], ['1']], [['h']]]);
+  });
+});
+
+describe('htmlToText', () => {
+  it('keeps the visible text, one block per line', () => {
+    expect(
+      htmlToText(
+        '<html><head><title>T</title><style>p{}</style></head><body><p>One&nbsp;two</p><div>삼강</div></body>',
+      ),
+    ).toBe('One two\n삼강');
+  });
+});
+
+describe('parseDoclingTables', () => {
+  it('reads table_cells with their offsets and keeps a spanning cell once', () => {
+    const cell = (r0: number, r1: number, c0: number, c1: number, text: string, header = false): object => ({
+      start_row_offset_idx: r0,
+      end_row_offset_idx: r1,
+      start_col_offset_idx: c0,
+      end_col_offset_idx: c1,
+      text,
+      column_header: header,
+    });
+    const doc = {
+      tables: [
+        {
+          data: {
+            num_rows: 2,
+            num_cols: 2,
+            table_cells: [cell(0, 2, 0, 1, 'tall', true), cell(0, 1, 1, 2, 'b', true), cell(1, 2, 1, 2, 'd')],
+          },
+        },
+        {
+          data: {
+            num_rows: 1,
+            num_cols: 2,
+            table_cells: [],
+            grid: [[cell(0, 1, 0, 2, 'wide'), cell(0, 1, 0, 2, 'wide')]],
+          },
+        },
+      ],
+    };
+    const [first, second] = parseDoclingTables(doc);
+    expect(first.rows).toEqual([
+      [
+        { text: 'tall', rowspan: 2, colspan: 1, header: true },
+        { text: 'b', rowspan: 1, colspan: 1, header: true },
+      ],
+      [{ text: 'd', rowspan: 1, colspan: 1, header: false }],
+    ]);
+    expect(second.rows).toEqual([[{ text: 'wide', rowspan: 1, colspan: 2, header: false }]]);
+  });
+
+  it('returns nothing for documents without tables', () => {
+    expect(parseDoclingTables({})).toEqual([]);
+    expect(parseDoclingTables(null)).toEqual([]);
+  });
+});
+
+describe('teds', () => {
+  const reference = table(['Name', 'Qty', 'Price'], ['apple', '3', '1.20'], ['pear', '5', '0.80']);
+
+  it('is 1 for identical tables, whatever the Markdown inside the cells', () => {
+    expect(teds(reference, reference).score).toBe(1);
+    const formatted = table(['**Name**', 'Qty', '*Price*'], ['apple', '3', '1.20'], ['pear', '5', '0.80']);
+    expect(teds(formatted, reference).score).toBe(1);
+  });
+
+  it('drops below 1 when a column is missing', () => {
+    const missing = table(['Name', 'Qty'], ['apple', '3'], ['pear', '5']);
+    // 13 nodes against 10: three cells deleted.
+    expect(teds(missing, reference).score).toBeCloseTo(1 - 3 / 13);
+  });
+
+  it('drops when a row span differs even if the texts agree', () => {
+    const spanned = table(['Group', 'Item'], [['fruit', 2, 1], 'apple'], ['pear']);
+    const flat = table(['Group', 'Item'], ['fruit', 'apple'], ['', 'pear']);
+    const result = teds(flat, spanned).score;
+    expect(result).toBeLessThan(1);
+    expect(teds(spanned, spanned).score).toBe(1);
+    const colspan = table([['Group', 1, 2]], ['fruit', 'apple']);
+    const noColspan = table(['Group'], ['fruit', 'apple']);
+    expect(teds(noColspan, colspan).score).toBeLessThan(1);
+  });
+
+  it('charges cell text differences partially', () => {
+    const typo = table(['Name', 'Qty', 'Price'], ['appel', '3', '1.20'], ['pear', '5', '0.80']);
+    const score = teds(typo, reference).score;
+    expect(score).toBeGreaterThan(0.95);
+    expect(score).toBeLessThan(1);
+  });
+
+  it('scores an empty prediction low and never below 0', () => {
+    const empty: Table = { rows: [] };
+    expect(teds(empty, reference).score).toBeCloseTo(1 / 13);
+    expect(teds(reference, empty).score).toBeGreaterThanOrEqual(0);
+  });
+
+  it('falls back to row alignment for very large tables, agreeing with the exact distance on simple edits', () => {
+    const missingRow = table(['Name', 'Qty', 'Price'], ['pear', '5', '0.80']);
+    const exact = teds(missingRow, reference);
+    const aligned = teds(missingRow, reference, 0);
+    expect(exact.exact).toBe(true);
+    expect(aligned.exact).toBe(false);
+    expect(aligned.distance).toBeCloseTo(exact.distance);
+    expect(teds(reference, reference, 0).score).toBe(1);
+  });
+});
+
+describe('matchTables', () => {
+  const a = table(['A', 'B'], ['1', '2']);
+  const b = table(['X', 'Y', 'Z'], ['7', '8', '9']);
+
+  it('pairs each reference with its best prediction, whatever the order', () => {
+    const match = matchTables([b, a], [a, b])!;
+    expect(match.paired).toEqual([1, 0]);
+    expect(match.mean).toBe(1);
+  });
+
+  it('scores a reference table without a partner 0 and ignores extra predictions', () => {
+    const match = matchTables([a], [a, b])!;
+    expect(match.scores[0]).toBe(1);
+    expect(match.scores[1]).toBe(0);
+    expect(match.mean).toBe(0.5);
+    expect(matchTables([a, b, a], [a])!.mean).toBe(1);
+  });
+
+  it('uses each prediction once', () => {
+    const match = matchTables([a], [a, a])!;
+    expect(match.scores).toEqual([1, 0]);
+  });
+
+  it('has no score without reference tables', () => {
+    expect(matchTables([a], [])).toBeUndefined();
+  });
+});
