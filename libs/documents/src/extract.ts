@@ -1,10 +1,13 @@
 import { DomainError } from '@docconv/contracts';
 import { readFile } from 'node:fs/promises';
+import { extractDocx } from './docx/extract-docx';
 import { extractHwp } from './hwp/extract-hwp';
 import { extractHwpx } from './hwpx/extract-hwpx';
 import { extractImage } from './image/extract-image';
 import type { FileKind } from './kinds';
 import { extractPdf } from './pdf/extract-pdf';
+import { extractPptx } from './pptx/extract-pptx';
+import { extractXlsx } from './xlsx/extract-xlsx';
 
 export interface ExtractInput {
   path: string;
@@ -29,12 +32,11 @@ export async function extractToMarkdown(input: ExtractInput, onProgress: (done: 
     case 'hwpx':
       return extractHwpx(input.path, input.displayName);
     case 'docx':
+      return extractDocx(input.path, input.displayName);
     case 'pptx':
+      return extractPptx(input.path, input.displayName);
     case 'xlsx':
-      throw new DomainError(
-        'file_processing_failed',
-        `${input.displayName}: converting ${input.kind.toUpperCase()} files is not available on this worker yet. Ask for a refund.`,
-      );
+      return extractXlsx(input.path, input.displayName);
     case 'audio':
     case 'video':
       throw new DomainError(

@@ -1,0 +1,172 @@
+import { posix } from 'node:path';
+import type { ZipReader } from '../zip/zip-reader';
+import { attr, elements, parseXml, XmlPartError, type XmlElement } from './xml-tree';
+
+/**
+ * The largest XML part read from a document (a main part this large holds well over a
+ * thousand pages); converting one takes about 45 bytes of memory per byte of XML.
+ */
+const MAX_PART_BYTES = 32 * 1024 * 1024;
+
+/** Parts above this size must not expand more than MAX_RATIO:1 (the archive-bomb rule of uploads). */
+const RATIO_FLOOR_BYTES = 1024 * 1024;
+const MAX_RATIO = 200;
+
+const SPLIT_ADVICE = 'Split it into smaller documents and upload those.';
+
+const OFFICE_DOCUMENT = /\/relationships\/officeDocument$/;
+
+export interface Relationship {
+  type: string;
+  target: string;
+  external: boolean;
+}
+
+/** A part with its relationships by id (hyperlink targets, images, related parts). */
+export interface DocxPart {
+  root: XmlElement;
+  relationships: Map<string, Relationship>;
+}
+
+/**
+ * The parts of a Word document the converter reads. Only the main document must be readable:
+ * a damaged styles, numbering or notes part is left out, as Word's own recovery does.
+ */
+export interface DocxPackage {
+  document: DocxPart;
+  styles?: XmlElement;
+  numbering?: XmlElement;
+  footnotes?: DocxPart;
+  endnotes?: DocxPart;
+}
+
+/**
+ * Raised when the package is not a readable Word document. `message` says why and reads as the
+ * end of a sentence; `advice`, when set, says what to do instead of re-saving the file in Word.
+ */
+export class DocxPackageError extends Error {
+  constructor(
+    message: string,
+    readonly advice?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Reads and parses the main document and the parts it relies on. */
+export async function readDocxPackage(zip: ZipReader): Promise<DocxPackage> {
+  const rootRels = await readRelationships(zip, '');
+  const main = [...rootRels.values()].find((r) => OFFICE_DOCUMENT.test(r.type) && !r.external);
+  const documentPath = main?.target ?? 'word/document.xml';
+  const documentXml = await readPart(zip, documentPath);
+  if (documentXml === undefined) throw await missingBody(zip, documentPath);
+  const document = parseWithName(documentXml, documentPath);
+  if (document.name !== 'w:document') throw new DocxPackageError(`${documentPath} is not a WordprocessingML document`);
+
+  const relationships = await readRelationships(zip, documentPath);
+  const related = async (suffix: string, fallback: string): Promise<DocxPart | undefined> => {
+    const rel = [...relationships.values()].find((r) => r.type.endsWith(suffix) && !r.external);
+    const path = rel?.target ?? posix.join(posix.dirname(documentPath), fallback);
+    try {
+      const xml = await readPart(zip, path);
+      return xml === undefined
+        ? undefined
+        : { root: parseWithName(xml, path), relationships: await readRelationships(zip, path) };
+    } catch (error) {
+      if (error instanceof DocxPackageError) return undefined;
+      throw error;
+    }
+  };
+
+  return {
+    document: { root: document, relationships },
+    styles: (await related('/styles', 'styles.xml'))?.root,
+    numbering: (await related('/numbering', 'numbering.xml'))?.root,
+    footnotes: await related('/footnotes', 'footnotes.xml'),
+    endnotes: await related('/endnotes', 'endnotes.xml'),
+  };
+}
+
+/** Why a package has no main document: another Office format, or a damaged Word package. */
+async function missingBody(zip: ZipReader, documentPath: string): Promise<DocxPackageError> {
+  let types = '';
+  try {
+    types = (await readPart(zip, '[Content_Types].xml')) ?? '';
+  } catch {
+    // an unreadable content-types part says nothing more
+  }
+  if (types.includes('spreadsheetml')) {
+    return new DocxPackageError('it is an Excel workbook, not a Word document', 'Upload it with the .xlsx extension.');
+  }
+  if (types.includes('presentationml')) {
+    return new DocxPackageError(
+      'it is a PowerPoint presentation, not a Word document',
+      'Upload it with the .pptx extension.',
+    );
+  }
+  if (types.includes('wordprocessingml'))
+    return new DocxPackageError(`its main document part (${documentPath}) is missing`);
+  return new DocxPackageError('it is a ZIP archive but not a Word document', 'Upload the files inside it instead.');
+}
+
+function parseWithName(xml: string, path: string): XmlElement {
+  try {
+    return parseXml(xml, path);
+  } catch (error) {
+    if (error instanceof XmlPartError) throw new DocxPackageError(error.message);
+    throw error;
+  }
+}
+
+/** The relationships of a part (`''` for the package itself), targets resolved to part names. */
+async function readRelationships(zip: ZipReader, partPath: string): Promise<Map<string, Relationship>> {
+  const dir = posix.dirname(partPath);
+  const relsPath = partPath === '' ? '_rels/.rels' : posix.join(dir, '_rels', `${posix.basename(partPath)}.rels`);
+  const xml = await readPart(zip, relsPath);
+  const out = new Map<string, Relationship>();
+  if (xml === undefined) return out;
+  for (const rel of elements(parseWithName(xml, relsPath))) {
+    const id = attr(rel, 'Id');
+    const target = attr(rel, 'Target');
+    if (id === undefined || target === undefined) continue;
+    const external = attr(rel, 'TargetMode')?.toLowerCase() === 'external';
+    out.set(id, {
+      type: attr(rel, 'Type') ?? '',
+      target: external ? target : resolvePartName(partPath === '' ? '' : dir, target),
+      external,
+    });
+  }
+  return out;
+}
+
+function resolvePartName(baseDir: string, target: string): string {
+  let decoded = target;
+  try {
+    decoded = decodeURIComponent(target);
+  } catch {
+    // a literal '%' in the name: use it as written
+  }
+  const joined = decoded.startsWith('/') ? decoded.slice(1) : posix.join(baseDir === '.' ? '' : baseDir, decoded);
+  return posix.normalize(joined).replace(/^(\.\.\/)+/, '');
+}
+
+/** A part's text, found case-insensitively as OPC part names are; undefined when absent. */
+async function readPart(zip: ZipReader, name: string): Promise<string | undefined> {
+  const wanted = name.replace(/^\//, '').toLowerCase();
+  const entry = zip.entries.find((e) => !e.isDirectory && e.name.toLowerCase() === wanted);
+  if (!entry) return undefined;
+  if (entry.uncompressedSize > MAX_PART_BYTES) {
+    throw new DocxPackageError(
+      `its part ${entry.name} is larger than ${MAX_PART_BYTES / 1024 / 1024} MB of XML`,
+      SPLIT_ADVICE,
+    );
+  }
+  if (
+    entry.uncompressedSize > RATIO_FLOOR_BYTES &&
+    entry.uncompressedSize / Math.max(1, entry.compressedSize) > MAX_RATIO
+  ) {
+    throw new DocxPackageError(`its part ${entry.name} expands more than ${MAX_RATIO}:1, which is how ZIP bombs look`);
+  }
+  const bytes = await zip.read(entry, MAX_PART_BYTES);
+  return bytes[0] === 0xff && bytes[1] === 0xfe ? bytes.toString('utf16le') : bytes.toString('utf8');
+}

@@ -1,0 +1,871 @@
+import { DomainError } from '@docconv/contracts';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { posix } from 'node:path';
+import { withZip, type ZipReader } from '../zip/zip-reader';
+
+/**
+ * Markdown from a PowerPoint file, read straight from its OOXML parts: one `##` heading per
+ * slide in presentation order carrying the slide's title, then the slide's text boxes,
+ * tables, charts and SmartArt in reading order (top to bottom, then left to right), bullet
+ * levels as nested lists, then the speaker notes and the reviewers' comments.
+ */
+export async function extractPptx(path: string, displayName: string): Promise<string> {
+  try {
+    return await withZip(path, readPresentation);
+  } catch (error) {
+    throw unreadable(error, displayName, 'PowerPoint', 'Check that it opens in PowerPoint, save it again as .pptx');
+  }
+}
+
+// ---- OOXML parts (shared with the XLSX extractor) --------------------------------------------
+
+/** Largest part read from a package; the zip reader refuses to inflate more. */
+export const MAX_PART_BYTES = 64 * 1024 * 1024;
+
+/** A problem with the package's content, worded for the person who uploaded it. */
+export class OfficeReadError extends Error {}
+
+/** The DomainError for a file that could not be read; `advice` names what to do, without the final upload step. */
+export function unreadable(error: unknown, displayName: string, kind: string, advice: string): DomainError {
+  if (error instanceof DomainError) return error;
+  const reason = error instanceof OfficeReadError ? error.message : 'the file is damaged or is not an Office file';
+  return new DomainError(
+    'file_processing_failed',
+    `${displayName} could not be read as ${kind === 'Excel' ? 'an' : 'a'} ${kind} file: ${reason}. ${advice} and upload it again.`,
+    { cause: error },
+  );
+}
+
+/** An XML element (or, with name `#text`, character data), named without its namespace prefix. */
+export interface XmlNode {
+  name: string;
+  /** Attributes under their qualified names (`r:id`), entities decoded. */
+  attrs: Record<string, string>;
+  children: XmlNode[];
+  text: string;
+}
+
+const xmlParser = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  trimValues: false,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  processEntities: true,
+  htmlEntities: true,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+});
+
+/** Parses one part, refusing malformed XML and document type declarations (which Office never writes). */
+export function parseXml(xml: string, part: string): XmlNode {
+  if (/<!DOCTYPE/i.test(xml))
+    throw new OfficeReadError(`${part} declares a document type, which Office files never do`);
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true) throw new OfficeReadError(`${part} is not well-formed XML (line ${valid.err.line})`);
+  return { name: '#document', attrs: {}, children: convert(xmlParser.parse(xml) as RawNode[]), text: '' };
+}
+
+type RawNode = Record<string, unknown>;
+
+function convert(raw: RawNode[]): XmlNode[] {
+  const nodes: XmlNode[] = [];
+  for (const item of raw) {
+    for (const [key, value] of Object.entries(item)) {
+      if (key === ':@') continue;
+      if (key === '#text') {
+        nodes.push({ name: '#text', attrs: {}, children: [], text: String(value) });
+        continue;
+      }
+      nodes.push({
+        name: key.slice(key.indexOf(':') + 1),
+        attrs: (item[':@'] as Record<string, string> | undefined) ?? {},
+        children: Array.isArray(value) ? convert(value as RawNode[]) : [],
+        text: '',
+      });
+    }
+  }
+  return nodes;
+}
+
+export function child(node: XmlNode | undefined, name: string): XmlNode | undefined {
+  return node?.children.find((c) => c.name === name);
+}
+
+export function childrenNamed(node: XmlNode | undefined, name: string): XmlNode[] {
+  return node ? node.children.filter((c) => c.name === name) : [];
+}
+
+/** Follows a chain of child names. */
+export function pathOf(node: XmlNode | undefined, ...names: string[]): XmlNode | undefined {
+  let at = node;
+  for (const name of names) at = child(at, name);
+  return at;
+}
+
+/** Every descendant with that name, in document order. */
+export function descendants(node: XmlNode | undefined, name: string): XmlNode[] {
+  const found: XmlNode[] = [];
+  const visit = (n: XmlNode) => {
+    for (const c of n.children) {
+      if (c.name === name) found.push(c);
+      visit(c);
+    }
+  };
+  if (node) visit(node);
+  return found;
+}
+
+/** The character data of a node and its descendants. */
+export function textContent(node: XmlNode | undefined): string {
+  if (!node) return '';
+  if (node.name === '#text') return node.text;
+  return node.children.map(textContent).join('');
+}
+
+/** The text of the `t` elements below a node (DrawingML and SpreadsheetML runs), skipping phonetic guides. */
+export function runText(node: XmlNode | undefined): string {
+  if (!node) return '';
+  let text = '';
+  for (const c of node.children) {
+    if (c.name === 't') text += textContent(c);
+    else if (c.name !== 'rPh' && c.name !== '#text') text += runText(c);
+  }
+  return text;
+}
+
+/** A namespaced attribute by its local name (`r:id`, `r:embed`, whatever the prefix). */
+export function nsAttr(node: XmlNode | undefined, local: string): string | undefined {
+  if (!node) return undefined;
+  for (const [key, value] of Object.entries(node.attrs)) {
+    const colon = key.indexOf(':');
+    if (colon > 0 && key.slice(colon + 1) === local && key.slice(0, colon) !== 'xmlns') return value;
+  }
+  return undefined;
+}
+
+/** Reads a part by name (falling back to a case-insensitive match, as Office does), without a byte order mark. */
+export async function readPart(zip: ZipReader, name: string): Promise<string | undefined> {
+  const entry = zip.find(name) ?? zip.entries.find((e) => e.name.toLowerCase() === name.toLowerCase());
+  if (!entry) return undefined;
+  if (entry.uncompressedSize > MAX_PART_BYTES)
+    throw new OfficeReadError(`${name} is larger than ${MAX_PART_BYTES / 1024 / 1024} MB uncompressed`);
+  const bytes = await zip.read(entry, MAX_PART_BYTES);
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.subarray(2).toString('utf16le');
+  const text = bytes.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+export async function readXmlPart(zip: ZipReader, name: string): Promise<XmlNode | undefined> {
+  const xml = await readPart(zip, name);
+  return xml === undefined ? undefined : parseXml(xml, name);
+}
+
+export interface Relationship {
+  /** The last segment of the relationship type URI: `slide`, `notesSlide`, `chart`, `hyperlink`… */
+  type: string;
+  /** A part name inside the package, or the URL itself when `external`. */
+  target: string;
+  external: boolean;
+}
+
+/** The relationships of a part, targets resolved to part names. */
+export async function readRels(zip: ZipReader, part: string): Promise<Map<string, Relationship>> {
+  const dir = posix.dirname(part);
+  const rels = new Map<string, Relationship>();
+  const root = await readXmlPart(zip, posix.join(dir, '_rels', `${posix.basename(part)}.rels`));
+  for (const rel of descendants(root, 'Relationship')) {
+    const id = rel.attrs.Id;
+    const target = rel.attrs.Target ?? '';
+    if (!id) continue;
+    const external = rel.attrs.TargetMode === 'External';
+    const type = (rel.attrs.Type ?? '').slice((rel.attrs.Type ?? '').lastIndexOf('/') + 1);
+    rels.set(id, { type, target: external ? target : resolvePart(dir, target), external });
+  }
+  return rels;
+}
+
+function resolvePart(dir: string, target: string): string {
+  let decoded = target;
+  try {
+    decoded = decodeURIComponent(target);
+  } catch {
+    // keep the target as written
+  }
+  const joined = decoded.startsWith('/') ? decoded.slice(1) : posix.join(dir, decoded);
+  return posix.normalize(joined).replace(/^(\.\.\/)+/, '');
+}
+
+export function relsOfType(rels: Map<string, Relationship>, type: string): Relationship[] {
+  return [...rels.values()].filter((r) => r.type === type);
+}
+
+// ---- Markdown helpers (shared with the XLSX extractor) ---------------------------------------
+
+/** Escapes the characters that would otherwise start Markdown syntax inside running text. */
+export function escapeInline(text: string): string {
+  return text.replace(/[\\`*[\]<]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\$&');
+}
+
+/** Escapes what would make a line a heading, quote or rule. */
+function escapeLineStart(line: string): string {
+  return /^\s*(#|>|[-=*_+]{3,}\s*$)/.test(line) ? line.replace(/^(\s*)/, '$1\\') : line;
+}
+
+/** A GFM table; the first row is the header. Cells are escaped for pipes and newlines. */
+export function gfmTable(rows: string[][]): string {
+  const width = rows.reduce((widest, row) => Math.max(widest, row.length), 1);
+  const cell = (value: string | undefined) =>
+    (value ?? '').replace(/\r\n?/g, '\n').replace(/\|/g, '\\|').replace(/\n/g, '<br>').trim();
+  const line = (row: string[]) => `| ${Array.from({ length: width }, (_, i) => cell(row[i])).join(' | ')} |`;
+  const [header, ...body] = rows;
+  return [line(header ?? []), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n');
+}
+
+// ---- charts (shared with the XLSX extractor) ----------------------------------------------------
+
+const CHART_KINDS: Record<string, string> = {
+  area: 'Area',
+  bar: 'Bar',
+  bubble: 'Bubble',
+  doughnut: 'Doughnut',
+  line: 'Line',
+  ofPie: 'Pie',
+  pie: 'Pie',
+  radar: 'Radar',
+  scatter: 'Scatter',
+  stock: 'Stock',
+  surface: 'Surface',
+};
+
+/** A chart part as its title, its kind and a table of its cached data (categories down, series across). */
+export function chartMarkdown(chart: XmlNode): string {
+  const space = child(chart, 'chartSpace');
+  const plot = pathOf(space, 'chart', 'plotArea');
+  const title = chartText(pathOf(space, 'chart', 'title', 'tx'));
+  const kinds = new Set<string>();
+  const series: { name: string; categories: string[]; values: string[] }[] = [];
+  for (const group of plot?.children ?? []) {
+    const kind = /^(\w+?)(3D)?Chart$/.exec(group.name)?.[1];
+    if (!kind) continue;
+    kinds.add(CHART_KINDS[kind] ?? 'Other');
+    for (const ser of childrenNamed(group, 'ser')) {
+      series.push({
+        name: chartText(child(ser, 'tx')),
+        categories: chartPoints(child(ser, 'cat') ?? child(ser, 'xVal')),
+        values: chartPoints(child(ser, 'val') ?? child(ser, 'yVal')),
+      });
+    }
+  }
+  const kind = kinds.size === 1 ? [...kinds][0] : kinds.size > 1 ? 'Combined' : 'Other';
+  const parts = [title ? `**${escapeInline(title)}** (${kind.toLowerCase()} chart)` : `*${kind} chart*`];
+  const length = Math.max(0, ...series.map((s) => Math.max(s.categories.length, s.values.length)));
+  if (series.length > 0 && length > 0) {
+    const categories = series.find((s) => s.categories.length > 0)?.categories ?? [];
+    const rows = [['', ...series.map((s, i) => escapeInline(s.name || `Series ${i + 1}`))]];
+    for (let i = 0; i < length; i++)
+      rows.push([escapeInline(categories[i] ?? ''), ...series.map((s) => s.values[i] ?? '')]);
+    parts.push(gfmTable(rows));
+  }
+  return parts.join('\n\n');
+}
+
+/** Rich text, or the cached value of a cell reference, of a chart title or series name. */
+function chartText(tx: XmlNode | undefined): string {
+  if (!tx) return '';
+  const rich = child(tx, 'rich');
+  if (rich)
+    return childrenNamed(rich, 'p')
+      .map((p) => runText(p).trim())
+      .filter(Boolean)
+      .join(' ');
+  const literal = child(tx, 'v');
+  if (literal) return textContent(literal).trim();
+  return chartPoints(tx).join(' ').trim();
+}
+
+/** The cached points of a data reference or literal, by index. */
+function chartPoints(node: XmlNode | undefined): string[] {
+  if (!node) return [];
+  const cache =
+    descendants(node, 'strCache')[0] ??
+    descendants(node, 'numCache')[0] ??
+    descendants(node, 'strLit')[0] ??
+    descendants(node, 'numLit')[0] ??
+    descendants(node, 'lvl')[0];
+  if (!cache) return [];
+  const points: string[] = [];
+  const count = Number(child(cache, 'ptCount')?.attrs.val ?? 0);
+  for (const pt of childrenNamed(cache, 'pt')) {
+    const index = Number(pt.attrs.idx ?? points.length);
+    if (Number.isInteger(index) && index >= 0 && index < 1_000_000)
+      points[index] = tidyNumber(textContent(child(pt, 'v')));
+  }
+  for (let i = 0; i < Math.min(count, 1_000_000); i++) points[i] ??= '';
+  return Array.from(points, (p) => p ?? '');
+}
+
+/** Drops binary floating point noise (0.30000000000000004 → 0.3) from a cached number. */
+function tidyNumber(value: string): string {
+  if (!/^-?\d+\.\d{12,}$/.test(value.trim())) return value.trim();
+  return String(Number(Number(value).toPrecision(15)));
+}
+
+// ---- presentation ------------------------------------------------------------------------------
+
+const EMU_TOLERANCE = 91440; // a tenth of an inch: shapes this close vertically share a row
+
+interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+interface Placeholder {
+  type: string;
+  idx?: string;
+  box?: Box;
+  lstStyle?: XmlNode;
+}
+
+interface Master {
+  placeholders: Placeholder[];
+  titleStyle?: XmlNode;
+  bodyStyle?: XmlNode;
+  otherStyle?: XmlNode;
+}
+
+interface Layout {
+  placeholders: Placeholder[];
+  master?: Master;
+}
+
+interface CommentAuthor {
+  name: string;
+  initials: string;
+}
+
+interface Deck {
+  zip: ZipReader;
+  layouts: Map<string, Promise<Layout>>;
+  masters: Map<string, Promise<Master>>;
+  authors: Map<string, CommentAuthor>;
+}
+
+async function readPresentation(zip: ZipReader): Promise<string> {
+  const partName = relsOfType(await readRels(zip, ''), 'officeDocument')[0]?.target ?? 'ppt/presentation.xml';
+  const presentation = await readXmlPart(zip, partName);
+  if (!child(presentation, 'presentation')) throw new OfficeReadError(`it has no presentation part (${partName})`);
+  const rels = await readRels(zip, partName);
+  const deck: Deck = { zip, layouts: new Map(), masters: new Map(), authors: new Map() };
+  for (const type of ['commentAuthors', 'authors']) {
+    for (const rel of relsOfType(rels, type)) {
+      const authors = await readXmlPart(zip, rel.target);
+      for (const a of [...descendants(authors, 'cmAuthor'), ...descendants(authors, 'author')]) {
+        if (a.attrs.id) deck.authors.set(a.attrs.id, { name: a.attrs.name ?? '', initials: a.attrs.initials ?? '' });
+      }
+    }
+  }
+  const slides: string[] = [];
+  const ids = childrenNamed(pathOf(presentation, 'presentation', 'sldIdLst'), 'sldId');
+  for (const [index, sldId] of ids.entries()) {
+    const rel = rels.get(nsAttr(sldId, 'id') ?? '');
+    if (!rel || rel.external) continue;
+    slides.push(await slideMarkdown(deck, rel.target, index + 1));
+  }
+  return slides.length === 0 ? '' : `${slides.join('\n\n')}\n`;
+}
+
+async function slideMarkdown(deck: Deck, part: string, number: number): Promise<string> {
+  const slide = await readXmlPart(deck.zip, part);
+  if (!slide) throw new OfficeReadError(`slide ${number} is missing (${part})`);
+  const rels = await readRels(deck.zip, part);
+  const layoutRel = relsOfType(rels, 'slideLayout')[0];
+  const layout = layoutRel ? await loadLayout(deck, layoutRel.target) : undefined;
+  const context: ShapeContext = { deck, rels, layout };
+
+  const shapes: ShapeRef[] = [];
+  collectShapes(pathOf(slide, 'sld', 'cSld', 'spTree'), (b) => b, shapes, context);
+  let title: string | undefined;
+  const items: { box?: Box; order: number; markdown: string }[] = [];
+  for (const [order, shape] of shapes.entries()) {
+    const ph = placeholderOf(shape.node);
+    if (ph && (ph.type === 'title' || ph.type === 'ctrTitle') && title === undefined) {
+      const text = paragraphsOf(shape.node, context, ph)
+        .map((p) => p.plain.replace(/\s+/g, ' ').trim())
+        .filter(Boolean)
+        .join(' ');
+      if (text) {
+        title = text;
+        continue;
+      }
+    }
+    if (ph && ['dt', 'ftr', 'sldNum', 'hdr'].includes(ph.type)) continue;
+    const markdown = await shapeMarkdown(shape, context, ph);
+    if (markdown) items.push({ box: shape.box, order, markdown });
+  }
+  const parts = [
+    `## ${title ? escapeInline(title) : `Slide ${number}`}`,
+    ...readingOrder(items).map((i) => i.markdown),
+  ];
+
+  const notesRel = relsOfType(rels, 'notesSlide')[0];
+  const notes = notesRel ? await notesMarkdown(deck, notesRel.target) : '';
+  if (notes) parts.push('### Notes', notes);
+  const comments = await commentsMarkdown(deck, rels);
+  if (comments) parts.push('### Comments', comments);
+  return parts.join('\n\n');
+}
+
+/** Top to bottom; shapes whose tops are within a tenth of an inch read left to right. */
+function readingOrder<T extends { box?: Box; order: number }>(items: T[]): T[] {
+  const placed = items
+    .filter((i) => i.box)
+    .sort((a, b) => a.box!.y - b.box!.y || a.box!.x - b.box!.x || a.order - b.order);
+  const rows: T[][] = [];
+  for (const item of placed) {
+    const row = rows[rows.length - 1];
+    if (row && item.box!.y - row[0].box!.y <= EMU_TOLERANCE) row.push(item);
+    else rows.push([item]);
+  }
+  const ordered = rows.flatMap((row) => row.sort((a, b) => a.box!.x - b.box!.x || a.order - b.order));
+  return [...ordered, ...items.filter((i) => !i.box)];
+}
+
+// ---- layouts and masters ----------------------------------------------------------------------
+
+async function loadLayout(deck: Deck, part: string): Promise<Layout> {
+  let layout = deck.layouts.get(part);
+  if (!layout) {
+    layout = (async () => {
+      const root = await readXmlPart(deck.zip, part);
+      const rels = await readRels(deck.zip, part);
+      const masterRel = relsOfType(rels, 'slideMaster')[0];
+      return {
+        placeholders: placeholdersOf(pathOf(root, 'sldLayout', 'cSld', 'spTree')),
+        master: masterRel ? await loadMaster(deck, masterRel.target) : undefined,
+      };
+    })();
+    deck.layouts.set(part, layout);
+  }
+  return layout;
+}
+
+async function loadMaster(deck: Deck, part: string): Promise<Master> {
+  let master = deck.masters.get(part);
+  if (!master) {
+    master = (async () => {
+      const root = await readXmlPart(deck.zip, part);
+      const styles = pathOf(root, 'sldMaster', 'txStyles');
+      return {
+        placeholders: placeholdersOf(pathOf(root, 'sldMaster', 'cSld', 'spTree')),
+        titleStyle: child(styles, 'titleStyle'),
+        bodyStyle: child(styles, 'bodyStyle'),
+        otherStyle: child(styles, 'otherStyle'),
+      };
+    })();
+    deck.masters.set(part, master);
+  }
+  return master;
+}
+
+function placeholdersOf(tree: XmlNode | undefined): Placeholder[] {
+  const found: Placeholder[] = [];
+  const visit = (node: XmlNode) => {
+    for (const c of node.children) {
+      if (c.name === 'grpSp') visit(c);
+      const ph = placeholderOf(c);
+      if (ph) found.push({ ...ph, box: boxOf(c), lstStyle: pathOf(c, 'txBody', 'lstStyle') });
+    }
+  };
+  if (tree) visit(tree);
+  return found;
+}
+
+function placeholderOf(node: XmlNode): { type: string; idx?: string } | undefined {
+  const nv = node.children.find((c) => c.name.startsWith('nv') && c.name.endsWith('Pr'));
+  const ph = pathOf(nv, 'nvPr', 'ph');
+  return ph ? { type: ph.attrs.type ?? 'obj', idx: ph.attrs.idx } : undefined;
+}
+
+const TITLE_TYPES = new Set(['title', 'ctrTitle']);
+
+function inLayout(layout: Layout | undefined, ph: { type: string; idx?: string }): Placeholder | undefined {
+  const candidates = layout?.placeholders ?? [];
+  if (ph.idx !== undefined && ph.idx !== '0') {
+    const byIdx = candidates.find((c) => c.idx === ph.idx);
+    if (byIdx) return byIdx;
+  }
+  return (
+    candidates.find((c) => c.type === ph.type) ??
+    (TITLE_TYPES.has(ph.type) ? candidates.find((c) => TITLE_TYPES.has(c.type)) : undefined)
+  );
+}
+
+function inMaster(master: Master | undefined, ph: { type: string }): Placeholder | undefined {
+  const type = TITLE_TYPES.has(ph.type) ? 'title' : ['dt', 'ftr', 'sldNum', 'hdr'].includes(ph.type) ? ph.type : 'body';
+  return master?.placeholders.find((c) => c.type === type);
+}
+
+// ---- shapes ----------------------------------------------------------------------------------
+
+interface ShapeContext {
+  deck: Deck;
+  rels: Map<string, Relationship>;
+  layout?: Layout;
+}
+
+interface ShapeRef {
+  node: XmlNode;
+  box?: Box;
+}
+
+function boxOf(node: XmlNode): Box | undefined {
+  const xfrm = child(node, 'xfrm') ?? pathOf(node, 'spPr', 'xfrm') ?? pathOf(node, 'grpSpPr', 'xfrm');
+  const off = child(xfrm, 'off');
+  if (!off) return undefined;
+  const ext = child(xfrm, 'ext');
+  return {
+    x: Number(off.attrs.x ?? 0),
+    y: Number(off.attrs.y ?? 0),
+    w: Number(ext?.attrs.cx ?? 0),
+    h: Number(ext?.attrs.cy ?? 0),
+  };
+}
+
+/** Flattens the shape tree: groups are opened and their children's boxes mapped onto the slide. */
+function collectShapes(
+  tree: XmlNode | undefined,
+  place: (box: Box) => Box,
+  out: ShapeRef[],
+  context: ShapeContext,
+): void {
+  for (const node of tree?.children ?? []) {
+    switch (node.name) {
+      case 'sp':
+      case 'graphicFrame':
+      case 'pic': {
+        const props = node.children.find((c) => c.name.startsWith('nv') && c.name.endsWith('Pr'));
+        if (isOn(child(props, 'cNvPr')?.attrs.hidden)) break;
+        let box = boxOf(node);
+        const ph = box ? undefined : placeholderOf(node);
+        if (ph) box = inLayout(context.layout, ph)?.box ?? inMaster(context.layout?.master, ph)?.box;
+        out.push({ node, box: box && place(box) });
+        break;
+      }
+      case 'grpSp': {
+        const xfrm = pathOf(node, 'grpSpPr', 'xfrm');
+        const num = (name: string, key: string) => Number(child(xfrm, name)?.attrs[key] ?? 0);
+        const sx = num('chExt', 'cx') ? num('ext', 'cx') / num('chExt', 'cx') : 1;
+        const sy = num('chExt', 'cy') ? num('ext', 'cy') / num('chExt', 'cy') : 1;
+        const inner = (b: Box): Box =>
+          place({
+            x: num('off', 'x') + (b.x - num('chOff', 'x')) * sx,
+            y: num('off', 'y') + (b.y - num('chOff', 'y')) * sy,
+            w: b.w * sx,
+            h: b.h * sy,
+          });
+        collectShapes(node, inner, out, context);
+        break;
+      }
+      case 'AlternateContent': {
+        const before = out.length;
+        collectShapes(child(node, 'Choice'), place, out, context);
+        if (out.length === before) collectShapes(child(node, 'Fallback'), place, out, context);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
+
+async function shapeMarkdown(
+  shape: ShapeRef,
+  context: ShapeContext,
+  ph: { type: string; idx?: string } | undefined,
+): Promise<string> {
+  const node = shape.node;
+  if (node.name === 'sp') return paragraphsMarkdown(paragraphsOf(node, context, ph));
+  if (node.name === 'pic') {
+    const descr = pathOf(node, 'nvPicPr', 'cNvPr')?.attrs.descr?.trim();
+    return descr ? `<!-- image: ${descr.replace(/--/g, '—').replace(/\s+/g, ' ')} -->` : '<!-- image -->';
+  }
+  const data = pathOf(node, 'graphic', 'graphicData');
+  const table = child(data, 'tbl');
+  if (table) return tableMarkdown(table, context);
+  const chartRef = child(data, 'chart');
+  if (chartRef) {
+    const rel = context.rels.get(nsAttr(chartRef, 'id') ?? '');
+    const chart = rel && !rel.external ? await readXmlPart(context.deck.zip, rel.target) : undefined;
+    return chart ? chartMarkdown(chart) : '';
+  }
+  const diagram = child(data, 'relIds');
+  if (diagram) {
+    const rel = context.rels.get(nsAttr(diagram, 'dm') ?? '');
+    const model = rel && !rel.external ? await readXmlPart(context.deck.zip, rel.target) : undefined;
+    return diagramMarkdown(model);
+  }
+  return '';
+}
+
+/** SmartArt: the text of its nodes, as a list. */
+function diagramMarkdown(model: XmlNode | undefined): string {
+  const lines: string[] = [];
+  for (const pt of descendants(child(model, 'dataModel'), 'pt')) {
+    const type = pt.attrs.type ?? 'node';
+    if (type !== 'node' && type !== 'asst') continue;
+    const text = childrenNamed(child(pt, 't'), 'p')
+      .map((p) => runText(p).trim())
+      .filter(Boolean)
+      .join(' ');
+    if (text) lines.push(`- ${escapeInline(text)}`);
+  }
+  return lines.join('\n');
+}
+
+function tableMarkdown(table: XmlNode, context: ShapeContext): string {
+  const rows: string[][] = [];
+  for (const tr of childrenNamed(table, 'tr')) {
+    rows.push(
+      childrenNamed(tr, 'tc').map((tc) => {
+        if (
+          tc.attrs.hMerge === '1' ||
+          tc.attrs.vMerge === '1' ||
+          tc.attrs.hMerge === 'true' ||
+          tc.attrs.vMerge === 'true'
+        )
+          return '';
+        return paragraphsOf(tc, context, undefined)
+          .map((p) => p.inline.trim())
+          .filter(Boolean)
+          .join('\n');
+      }),
+    );
+  }
+  return rows.length === 0 ? '' : gfmTable(rows);
+}
+
+// ---- text --------------------------------------------------------------------------------------
+
+type BulletKind = 'none' | 'bullet' | 'number';
+
+interface Paragraph {
+  level: number;
+  bullet: BulletKind;
+  startAt: number;
+  /** Inline Markdown: escaped, with emphasis and links. */
+  inline: string;
+  plain: string;
+}
+
+interface Run {
+  text: string;
+  bold: boolean;
+  italic: boolean;
+  link?: string;
+}
+
+/** The paragraphs of a shape's (or table cell's) text body, with their bullet kinds resolved through the style chain. */
+function paragraphsOf(
+  node: XmlNode,
+  context: ShapeContext,
+  ph: { type: string; idx?: string } | undefined,
+): Paragraph[] {
+  const body = child(node, 'txBody');
+  if (!body) return [];
+  const layoutPh = ph ? inLayout(context.layout, ph) : undefined;
+  const master = context.layout?.master;
+  const masterPh = ph ? inMaster(master, ph) : undefined;
+  const masterStyle = !ph
+    ? master?.otherStyle
+    : TITLE_TYPES.has(ph.type)
+      ? master?.titleStyle
+      : ['dt', 'ftr', 'sldNum', 'hdr'].includes(ph.type)
+        ? master?.otherStyle
+        : master?.bodyStyle;
+  const styles = [child(body, 'lstStyle'), layoutPh?.lstStyle, masterPh?.lstStyle, masterStyle];
+
+  return childrenNamed(body, 'p').map((p) => {
+    const pPr = child(p, 'pPr');
+    const level = Math.min(8, Math.max(0, Number(pPr?.attrs.lvl ?? 0) || 0));
+    const chain = [pPr, ...styles.map((s) => child(s, `lvl${level + 1}pPr`))];
+    let bullet: BulletKind = 'none';
+    let startAt = 1;
+    for (const props of chain) {
+      if (!props) continue;
+      if (child(props, 'buNone')) break;
+      const autoNum = child(props, 'buAutoNum');
+      if (autoNum) {
+        bullet = 'number';
+        startAt = Number(autoNum.attrs.startAt ?? 1) || 1;
+        break;
+      }
+      if (child(props, 'buChar') || child(props, 'buBlip')) {
+        bullet = 'bullet';
+        break;
+      }
+    }
+    const runs = runsOf(p, context);
+    return {
+      level,
+      bullet,
+      startAt,
+      inline: inlineMarkdown(runs),
+      plain: runs.map((r) => r.text).join(''),
+    };
+  });
+}
+
+function runsOf(p: XmlNode, context: ShapeContext): Run[] {
+  const runs: Run[] = [];
+  for (const c of p.children) {
+    switch (c.name) {
+      case 'r':
+      case 'fld': {
+        const rPr = child(c, 'rPr');
+        const linkRel = context.rels.get(nsAttr(child(rPr, 'hlinkClick'), 'id') ?? '');
+        runs.push({
+          text: textContent(child(c, 't')),
+          bold: isOn(rPr?.attrs.b),
+          italic: isOn(rPr?.attrs.i),
+          link: linkRel?.external && /^(https?|mailto):/i.test(linkRel.target) ? linkRel.target : undefined,
+        });
+        break;
+      }
+      case 'br':
+        runs.push({ text: '\n', bold: false, italic: false });
+        break;
+      case 'm':
+      case 'AlternateContent': {
+        const math = descendants(c, 't')
+          .map((t) => textContent(t))
+          .join('');
+        if (math) runs.push({ text: math, bold: false, italic: false });
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return runs;
+}
+
+function isOn(value: string | undefined): boolean {
+  return value === '1' || value === 'true';
+}
+
+function inlineMarkdown(runs: Run[]): string {
+  const merged: Run[] = [];
+  for (const run of runs) {
+    const last = merged[merged.length - 1];
+    const plainBreak = run.text === '\n';
+    if (last && (plainBreak || (last.bold === run.bold && last.italic === run.italic && last.link === run.link)))
+      last.text += run.text;
+    else merged.push({ ...run });
+  }
+  return merged
+    .map((run) => {
+      const escaped = escapeInline(run.text.replace(/\t/g, ' '));
+      const match = /^(\s*)([\s\S]*?)(\s*)$/.exec(escaped);
+      const [, lead = '', core = '', trail = ''] = match ?? [];
+      if (!core) return escaped;
+      let out = core;
+      if (run.bold && run.italic) out = `***${out}***`;
+      else if (run.bold) out = `**${out}**`;
+      else if (run.italic) out = `*${out}*`;
+      if (run.link) out = `[${out}](${run.link.replace(/[()\s]/g, encodeURIComponent)})`;
+      return `${lead}${out}${trail}`;
+    })
+    .join('');
+}
+
+/** Paragraphs to Markdown: plain paragraphs separated by blank lines, bulleted ones as (nested) lists. */
+function paragraphsMarkdown(paragraphs: Paragraph[]): string {
+  const blocks: string[] = [];
+  let list: string[] = [];
+  let stack: { level: number; indent: number; childIndent: number; count: number }[] = [];
+  const flush = () => {
+    if (list.length) blocks.push(list.join('\n'));
+    list = [];
+    stack = [];
+  };
+  for (const p of paragraphs) {
+    const text = p.inline
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
+    if (text.length === 0) continue;
+    if (p.bullet === 'none') {
+      flush();
+      blocks.push(text.map(escapeLineStart).join('\n'));
+      continue;
+    }
+    while (stack.length && stack[stack.length - 1].level > p.level) stack.pop();
+    let entry = stack[stack.length - 1];
+    if (!entry || entry.level < p.level) {
+      const indent = entry ? entry.childIndent : 0;
+      entry = { level: p.level, indent, childIndent: indent + 2, count: p.startAt - 1 };
+      stack.push(entry);
+    }
+    let marker = '- ';
+    if (p.bullet === 'number') {
+      entry.count += 1;
+      marker = `${entry.count}. `;
+    } else entry.count = 0;
+    entry.childIndent = entry.indent + marker.length;
+    const continuation = ' '.repeat(entry.childIndent);
+    list.push(`${' '.repeat(entry.indent)}${marker}${text.join(`\n${continuation}`)}`);
+  }
+  flush();
+  return blocks.join('\n\n');
+}
+
+// ---- notes and comments ----------------------------------------------------------------------
+
+async function notesMarkdown(deck: Deck, part: string): Promise<string> {
+  const notes = await readXmlPart(deck.zip, part);
+  const rels = await readRels(deck.zip, part);
+  const context: ShapeContext = { deck, rels };
+  const shapes: ShapeRef[] = [];
+  collectShapes(pathOf(notes, 'notes', 'cSld', 'spTree'), (b) => b, shapes, context);
+  const blocks: string[] = [];
+  for (const shape of shapes) {
+    const ph = placeholderOf(shape.node);
+    if (shape.node.name !== 'sp' || (ph && ph.type !== 'body')) continue;
+    const markdown = paragraphsMarkdown(paragraphsOf(shape.node, context, undefined));
+    if (markdown) blocks.push(markdown);
+  }
+  return blocks.join('\n\n');
+}
+
+async function commentsMarkdown(deck: Deck, rels: Map<string, Relationship>): Promise<string> {
+  const lines: string[] = [];
+  for (const rel of relsOfType(rels, 'comments')) {
+    if (rel.external) continue;
+    const list = await readXmlPart(deck.zip, rel.target);
+    for (const cm of childrenNamed(child(list, 'cmLst'), 'cm')) {
+      lines.push(commentLine(deck, cm, ''));
+      for (const reply of descendants(child(cm, 'replyLst'), 'reply')) lines.push(commentLine(deck, reply, '  '));
+    }
+  }
+  return lines.filter(Boolean).join('\n');
+}
+
+function commentLine(deck: Deck, cm: XmlNode, indent: string): string {
+  const body = child(cm, 'txBody');
+  const text = body
+    ? childrenNamed(body, 'p')
+        .map((p) => runText(p).trim())
+        .filter(Boolean)
+        .join(' ')
+    : textContent(child(cm, 'text')).trim();
+  if (!text) return '';
+  const author = deck.authors.get(cm.attrs.authorId ?? '');
+  const who = author ? `${author.name}${author.initials ? ` (${author.initials})` : ''}` : 'unknown';
+  const when = cm.attrs.dt ?? cm.attrs.created;
+  const label = `author: ${escapeInline(who)}${when ? `, time: ${when}` : ''}`;
+  return `${indent}- [${label}] ${escapeInline(text.replace(/\s+/g, ' '))}`;
+}
