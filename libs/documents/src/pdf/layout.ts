@@ -56,7 +56,7 @@ function toLine(group: TextRun[]): Line {
     if (i > 0) {
       const previous = runs[i - 1];
       const gap = rtl ? previous.x - (run.x + run.width) : run.x - (previous.x + previous.width);
-      if (gap > size * 2) {
+      if (gap > size * 1.2) {
         cells.push({ text: cell.text.trim(), x: cell.x });
         cell = { text: '', x: run.x };
       }
