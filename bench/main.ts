@@ -1,8 +1,10 @@
 import { benchIntake } from './intake.bench';
+import { benchWorkerMemory } from './worker-memory.bench';
 
 /** `npm run bench [-- <name>…]`: runs the named benchmarks (all by default) and prints their tables. */
 const BENCHES: Record<string, () => Promise<string>> = {
   intake: benchIntake,
+  'worker-memory': benchWorkerMemory,
 };
 
 async function main(): Promise<void> {
