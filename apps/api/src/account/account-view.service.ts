@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AccountService } from '@docconv/accounts';
 import { LedgerService } from '@docconv/billing';
 import type { Principal } from '../auth/principal';
+import { keySettings } from '../keys/keys.dto';
 import {
   toPaymentResponse,
   toTransactionResponse,
@@ -30,15 +31,7 @@ export class AccountViewService {
       user_id: user.id,
       email: user.email,
       points_balance: user.pointsBalance,
-      api_key: key && {
-        id: key.id,
-        name: key.name,
-        prefix: key.prefix,
-        scopes: key.scopes,
-        rate_limit_rpm: key.rateLimitRpm,
-        daily_quota: key.dailyQuota,
-        daily_spent_points: await this.ledger.spentToday(key.id),
-      },
+      api_key: key && { ...keySettings(key), daily_spent_points: await this.ledger.spentToday(key.id) },
       today_usage: { points_spent: today.pointsSpent, requests: today.requests },
     };
   }

@@ -64,7 +64,8 @@ export class IssuedKeyResponse extends KeyResponse {
   key!: string;
 }
 
-export function toKeyResponse(key: ApiKeyEntity): KeyResponse {
+/** The fields every view of a key shares (spec 2.1 and the account's `api_key`). */
+export function keySettings(key: ApiKeyEntity): Omit<KeyResponse, 'is_active' | 'created_at'> {
   return {
     id: key.id,
     name: key.name,
@@ -72,9 +73,11 @@ export function toKeyResponse(key: ApiKeyEntity): KeyResponse {
     scopes: key.scopes,
     rate_limit_rpm: key.rateLimitRpm,
     daily_quota: key.dailyQuota,
-    is_active: key.isActive,
-    created_at: wireTime(key.createdAt),
   };
+}
+
+export function toKeyResponse(key: ApiKeyEntity): KeyResponse {
+  return { ...keySettings(key), is_active: key.isActive, created_at: wireTime(key.createdAt) };
 }
 
 export function toIssuedKeyResponse(issued: { entity: ApiKeyEntity; secret: string }): IssuedKeyResponse {

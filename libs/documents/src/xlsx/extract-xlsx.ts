@@ -18,7 +18,7 @@ import {
   unreadable,
   type Relationship,
   type XmlNode,
-} from '../pptx/extract-pptx';
+} from '../office/ooxml';
 
 /**
  * Markdown from an Excel workbook (XLSX or XLSM), read straight from its OOXML parts: one

@@ -1,0 +1,301 @@
+import { DomainError } from '@docconv/contracts';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { posix } from 'node:path';
+import type { ZipReader } from '../zip/zip-reader';
+
+/** Reading OOXML packages (PowerPoint and Excel): parts, relationships, XML trees, tables and charts as Markdown. */
+
+/** Largest part read from a package; the zip reader refuses to inflate more. */
+export const MAX_PART_BYTES = 64 * 1024 * 1024;
+
+/** A problem with the package's content, worded for the person who uploaded it. */
+export class OfficeReadError extends Error {}
+
+/** The DomainError for a file that could not be read; `advice` names what to do, without the final upload step. */
+export function unreadable(error: unknown, displayName: string, kind: string, advice: string): DomainError {
+  if (error instanceof DomainError) return error;
+  const reason = error instanceof OfficeReadError ? error.message : 'the file is damaged or is not an Office file';
+  return new DomainError(
+    'file_processing_failed',
+    `${displayName} could not be read as ${kind === 'Excel' ? 'an' : 'a'} ${kind} file: ${reason}. ${advice} and upload it again.`,
+    { cause: error },
+  );
+}
+
+/** An XML element (or, with name `#text`, character data), named without its namespace prefix. */
+export interface XmlNode {
+  name: string;
+  /** Attributes under their qualified names (`r:id`), entities decoded. */
+  attrs: Record<string, string>;
+  children: XmlNode[];
+  text: string;
+}
+
+const xmlParser = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  trimValues: false,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  processEntities: true,
+  htmlEntities: true,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+});
+
+/** Parses one part, refusing malformed XML and document type declarations (which Office never writes). */
+export function parseXml(xml: string, part: string): XmlNode {
+  if (/<!DOCTYPE/i.test(xml))
+    throw new OfficeReadError(`${part} declares a document type, which Office files never do`);
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true) throw new OfficeReadError(`${part} is not well-formed XML (line ${valid.err.line})`);
+  return { name: '#document', attrs: {}, children: convert(xmlParser.parse(xml) as RawNode[]), text: '' };
+}
+
+type RawNode = Record<string, unknown>;
+
+function convert(raw: RawNode[]): XmlNode[] {
+  const nodes: XmlNode[] = [];
+  for (const item of raw) {
+    for (const [key, value] of Object.entries(item)) {
+      if (key === ':@') continue;
+      if (key === '#text') {
+        nodes.push({ name: '#text', attrs: {}, children: [], text: String(value) });
+        continue;
+      }
+      nodes.push({
+        name: key.slice(key.indexOf(':') + 1),
+        attrs: (item[':@'] as Record<string, string> | undefined) ?? {},
+        children: Array.isArray(value) ? convert(value as RawNode[]) : [],
+        text: '',
+      });
+    }
+  }
+  return nodes;
+}
+
+export function child(node: XmlNode | undefined, name: string): XmlNode | undefined {
+  return node?.children.find((c) => c.name === name);
+}
+
+export function childrenNamed(node: XmlNode | undefined, name: string): XmlNode[] {
+  return node ? node.children.filter((c) => c.name === name) : [];
+}
+
+/** Follows a chain of child names. */
+export function pathOf(node: XmlNode | undefined, ...names: string[]): XmlNode | undefined {
+  let at = node;
+  for (const name of names) at = child(at, name);
+  return at;
+}
+
+/** Every descendant with that name, in document order. */
+export function descendants(node: XmlNode | undefined, name: string): XmlNode[] {
+  const found: XmlNode[] = [];
+  const visit = (n: XmlNode) => {
+    for (const c of n.children) {
+      if (c.name === name) found.push(c);
+      visit(c);
+    }
+  };
+  if (node) visit(node);
+  return found;
+}
+
+/** The character data of a node and its descendants. */
+export function textContent(node: XmlNode | undefined): string {
+  if (!node) return '';
+  if (node.name === '#text') return node.text;
+  return node.children.map(textContent).join('');
+}
+
+/** The text of the `t` elements below a node (DrawingML and SpreadsheetML runs), skipping phonetic guides. */
+export function runText(node: XmlNode | undefined): string {
+  if (!node) return '';
+  let text = '';
+  for (const c of node.children) {
+    if (c.name === 't') text += textContent(c);
+    else if (c.name !== 'rPh' && c.name !== '#text') text += runText(c);
+  }
+  return text;
+}
+
+/** A namespaced attribute by its local name (`r:id`, `r:embed`, whatever the prefix). */
+export function nsAttr(node: XmlNode | undefined, local: string): string | undefined {
+  if (!node) return undefined;
+  for (const [key, value] of Object.entries(node.attrs)) {
+    const colon = key.indexOf(':');
+    if (colon > 0 && key.slice(colon + 1) === local && key.slice(0, colon) !== 'xmlns') return value;
+  }
+  return undefined;
+}
+
+/** Reads a part by name (falling back to a case-insensitive match, as Office does), without a byte order mark. */
+export async function readPart(zip: ZipReader, name: string): Promise<string | undefined> {
+  const entry = zip.find(name) ?? zip.entries.find((e) => e.name.toLowerCase() === name.toLowerCase());
+  if (!entry) return undefined;
+  if (entry.uncompressedSize > MAX_PART_BYTES)
+    throw new OfficeReadError(`${name} is larger than ${MAX_PART_BYTES / 1024 / 1024} MB uncompressed`);
+  const bytes = await zip.read(entry, MAX_PART_BYTES);
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.subarray(2).toString('utf16le');
+  const text = bytes.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+export async function readXmlPart(zip: ZipReader, name: string): Promise<XmlNode | undefined> {
+  const xml = await readPart(zip, name);
+  return xml === undefined ? undefined : parseXml(xml, name);
+}
+
+export interface Relationship {
+  /** The last segment of the relationship type URI: `slide`, `notesSlide`, `chart`, `hyperlink`… */
+  type: string;
+  /** A part name inside the package, or the URL itself when `external`. */
+  target: string;
+  external: boolean;
+}
+
+/** The relationships of a part, targets resolved to part names. */
+export async function readRels(zip: ZipReader, part: string): Promise<Map<string, Relationship>> {
+  const dir = posix.dirname(part);
+  const rels = new Map<string, Relationship>();
+  const root = await readXmlPart(zip, posix.join(dir, '_rels', `${posix.basename(part)}.rels`));
+  for (const rel of descendants(root, 'Relationship')) {
+    const id = rel.attrs.Id;
+    const target = rel.attrs.Target ?? '';
+    if (!id) continue;
+    const external = rel.attrs.TargetMode === 'External';
+    const type = (rel.attrs.Type ?? '').slice((rel.attrs.Type ?? '').lastIndexOf('/') + 1);
+    rels.set(id, { type, target: external ? target : resolvePart(dir, target), external });
+  }
+  return rels;
+}
+
+function resolvePart(dir: string, target: string): string {
+  let decoded = target;
+  try {
+    decoded = decodeURIComponent(target);
+  } catch {
+    // keep the target as written
+  }
+  const joined = decoded.startsWith('/') ? decoded.slice(1) : posix.join(dir, decoded);
+  return posix.normalize(joined).replace(/^(\.\.\/)+/, '');
+}
+
+export function relsOfType(rels: Map<string, Relationship>, type: string): Relationship[] {
+  return [...rels.values()].filter((r) => r.type === type);
+}
+
+// ---- Markdown helpers (shared with the XLSX extractor) ---------------------------------------
+
+/** Escapes the characters that would otherwise start Markdown syntax inside running text. */
+export function escapeInline(text: string): string {
+  return text.replace(/[\\`*[\]<]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\$&');
+}
+
+/** Escapes what would make a line a heading, quote or rule. */
+export function escapeLineStart(line: string): string {
+  return /^\s*(#|>|[-=*_+]{3,}\s*$)/.test(line) ? line.replace(/^(\s*)/, '$1\\') : line;
+}
+
+/** A GFM table; the first row is the header. Cells are escaped for pipes and newlines. */
+export function gfmTable(rows: string[][]): string {
+  const width = rows.reduce((widest, row) => Math.max(widest, row.length), 1);
+  const cell = (value: string | undefined) =>
+    (value ?? '').replace(/\r\n?/g, '\n').replace(/\|/g, '\\|').replace(/\n/g, '<br>').trim();
+  const line = (row: string[]) => `| ${Array.from({ length: width }, (_, i) => cell(row[i])).join(' | ')} |`;
+  const [header, ...body] = rows;
+  return [line(header ?? []), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n');
+}
+
+// ---- charts (shared with the XLSX extractor) ----------------------------------------------------
+
+const CHART_KINDS: Record<string, string> = {
+  area: 'Area',
+  bar: 'Bar',
+  bubble: 'Bubble',
+  doughnut: 'Doughnut',
+  line: 'Line',
+  ofPie: 'Pie',
+  pie: 'Pie',
+  radar: 'Radar',
+  scatter: 'Scatter',
+  stock: 'Stock',
+  surface: 'Surface',
+};
+
+/** A chart part as its title, its kind and a table of its cached data (categories down, series across). */
+export function chartMarkdown(chart: XmlNode): string {
+  const space = child(chart, 'chartSpace');
+  const plot = pathOf(space, 'chart', 'plotArea');
+  const title = chartText(pathOf(space, 'chart', 'title', 'tx'));
+  const kinds = new Set<string>();
+  const series: { name: string; categories: string[]; values: string[] }[] = [];
+  for (const group of plot?.children ?? []) {
+    const kind = /^(\w+?)(3D)?Chart$/.exec(group.name)?.[1];
+    if (!kind) continue;
+    kinds.add(CHART_KINDS[kind] ?? 'Other');
+    for (const ser of childrenNamed(group, 'ser')) {
+      series.push({
+        name: chartText(child(ser, 'tx')),
+        categories: chartPoints(child(ser, 'cat') ?? child(ser, 'xVal')),
+        values: chartPoints(child(ser, 'val') ?? child(ser, 'yVal')),
+      });
+    }
+  }
+  const kind = kinds.size === 1 ? [...kinds][0] : kinds.size > 1 ? 'Combined' : 'Other';
+  const parts = [title ? `**${escapeInline(title)}** (${kind.toLowerCase()} chart)` : `*${kind} chart*`];
+  const length = Math.max(0, ...series.map((s) => Math.max(s.categories.length, s.values.length)));
+  if (series.length > 0 && length > 0) {
+    const categories = series.find((s) => s.categories.length > 0)?.categories ?? [];
+    const rows = [['', ...series.map((s, i) => escapeInline(s.name || `Series ${i + 1}`))]];
+    for (let i = 0; i < length; i++)
+      rows.push([escapeInline(categories[i] ?? ''), ...series.map((s) => s.values[i] ?? '')]);
+    parts.push(gfmTable(rows));
+  }
+  return parts.join('\n\n');
+}
+
+/** Rich text, or the cached value of a cell reference, of a chart title or series name. */
+function chartText(tx: XmlNode | undefined): string {
+  if (!tx) return '';
+  const rich = child(tx, 'rich');
+  if (rich)
+    return childrenNamed(rich, 'p')
+      .map((p) => runText(p).trim())
+      .filter(Boolean)
+      .join(' ');
+  const literal = child(tx, 'v');
+  if (literal) return textContent(literal).trim();
+  return chartPoints(tx).join(' ').trim();
+}
+
+/** The cached points of a data reference or literal, by index. */
+function chartPoints(node: XmlNode | undefined): string[] {
+  if (!node) return [];
+  const cache =
+    descendants(node, 'strCache')[0] ??
+    descendants(node, 'numCache')[0] ??
+    descendants(node, 'strLit')[0] ??
+    descendants(node, 'numLit')[0] ??
+    descendants(node, 'lvl')[0];
+  if (!cache) return [];
+  const points: string[] = [];
+  const count = Number(child(cache, 'ptCount')?.attrs.val ?? 0);
+  for (const pt of childrenNamed(cache, 'pt')) {
+    const index = Number(pt.attrs.idx ?? points.length);
+    if (Number.isInteger(index) && index >= 0 && index < 1_000_000)
+      points[index] = tidyNumber(textContent(child(pt, 'v')));
+  }
+  for (let i = 0; i < Math.min(count, 1_000_000); i++) points[i] ??= '';
+  return Array.from(points, (p) => p ?? '');
+}
+
+/** Drops binary floating point noise (0.30000000000000004 → 0.3) from a cached number. */
+function tidyNumber(value: string): string {
+  if (!/^-?\d+\.\d{12,}$/.test(value.trim())) return value.trim();
+  return String(Number(Number(value).toPrecision(15)));
+}
+
+// ---- presentation ------------------------------------------------------------------------------
