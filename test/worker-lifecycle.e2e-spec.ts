@@ -65,8 +65,10 @@ describe('worker lifecycle', () => {
       .query(`UPDATE jobs SET status = 'queued', confirmed_at = now() - interval '1 minute' WHERE id = $1`, [
         job.job_id,
       ]);
-    worker = await start();
+    // Swept before any worker runs, so the sweep under test (not a worker's scheduled one) re-sends it.
     expect(await t.app.get(JobsMaintenanceService).sweepQueued()).toEqual({ resent: 1 });
+    expect(await t.app.get(JobsMaintenanceService).sweepQueued()).toEqual({ resent: 0 });
+    worker = await start();
     expect(await waitForJob(t.http, key.key, job.job_id)).toMatchObject({ status: 'done' });
     expect(await t.app.get(JobsMaintenanceService).sweepQueued()).toEqual({ resent: 0 });
   });
