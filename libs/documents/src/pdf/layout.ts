@@ -174,13 +174,20 @@ export function repeatedMargins(pages: PageLines[]): Set<string> {
       }
     }
   }
-  for (const [key, count] of counts) if (count >= Math.max(3, pages.length * 0.6)) repeated.add(key);
+  // Books alternate running heads between left and right pages, and chapters change them:
+  // a margin line seen on a fifth of the pages (at least twice) is a running head.
+  for (const [key, count] of counts) if (count >= Math.max(2, Math.ceil(pages.length * 0.2))) repeated.add(key);
   return repeated;
 }
 
-/** Page numbers and digits vary from page to page; the rest of a running head does not. */
+/** Page numbers (arabic or roman) vary from page to page; the rest of a running head does not. */
 export function marginKey(text: string): string {
-  return text.replace(/\d+/g, '#').replace(/\s+/g, ' ').trim().toLowerCase();
+  return text
+    .replace(/\d+/g, '#')
+    .replace(/\b[ivxlcdm]+\b/gi, '#') // roman page numbers in front matter
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
 }
 
 export function median(values: number[]): number {
