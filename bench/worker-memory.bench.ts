@@ -29,15 +29,13 @@ export async function benchWorkerMemory(): Promise<string> {
   });
   try {
     const user = await app.get(UsersService).create(`bench-${randomUUID()}@example.test`, 'benchmark password');
-    await app
-      .get(LedgerService)
-      .post({
-        userId: user.id,
-        type: 'grant',
-        points: 1_000_000,
-        description: 'bench',
-        idempotencyKey: `bench:${user.id}`,
-      });
+    await app.get(LedgerService).post({
+      userId: user.id,
+      type: 'grant',
+      points: 1_000_000,
+      description: 'bench',
+      idempotencyKey: `bench:${user.id}`,
+    });
     const { secret } = await app.get(ApiKeysService).create(user.id, { rateLimitRpm: 100_000 });
     const headers = { 'X-API-Key': secret };
     const pages = 1_000;
