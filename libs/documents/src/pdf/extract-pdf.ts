@@ -89,10 +89,24 @@ export function layoutDocument(pages: PageLines[]): string {
     readingOrder({
       ...page,
       lines: page.lines.filter((line) => {
+        if (line === page.lines[0] && isRunningHead(line, page, bodySize)) return false;
         const inMargin = line.y < page.height * 0.09 || line.y > page.height * 0.92;
-        return !(inMargin && (margins.has(marginKey(line.text)) || /^\s*[-–]?\s*\d{1,4}\s*[-–]?\s*$/.test(line.text)));
+        return !(inMargin && (margins.has(marginKey(line.text)) || isPageNumber(line.text)));
       }),
     }),
   );
   return toMarkdown(ordered, bodySize, headingSizes);
+}
+
+function isPageNumber(text: string): boolean {
+  return /^\s*[-–]?\s*\d{1,4}\s*[-–]?\s*$/.test(text);
+}
+
+/** A page's first line, near the top, in type no larger than the body, starting or ending with a page number. */
+function isRunningHead(line: { text: string; y: number; size: number }, page: PageLines, bodySize: number): boolean {
+  return (
+    line.y < page.height * 0.2 &&
+    line.size <= bodySize + 0.5 &&
+    /^(\d{1,4}\s+\S.{8,}|\S.{8,}\s\d{1,4})$/.test(line.text)
+  );
 }

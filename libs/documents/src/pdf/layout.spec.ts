@@ -77,3 +77,19 @@ describe('PDF layout', () => {
     );
   });
 });
+
+describe('running heads on a single page', () => {
+  it('drops a first line in small type that ends with a page number, keeps a title that does not', () => {
+    const withHead = layoutDocument([
+      page([
+        run('Optimized Table Tokenization for Table Structure Recognition 9', 150, 100, 9),
+        run('Body text of the page.', 40, 200),
+      ]),
+    ]);
+    expect(withHead).not.toContain('Recognition 9');
+    const withTitle = layoutDocument([
+      page([run('Quarterly results', 150, 100, 10), run('Body text of the page.', 40, 200)]),
+    ]);
+    expect(withTitle).toContain('Quarterly results');
+  });
+});
