@@ -8,6 +8,7 @@ import {
   readingOrder,
   repeatedMargins,
   toMarkdown,
+  type Line,
   type PageLines,
   type TextRun,
 } from './layout';
@@ -103,8 +104,9 @@ function isPageNumber(text: string): boolean {
 }
 
 /** A page's first line, near the top, in type no larger than the body, starting or ending with a page number. */
-function isRunningHead(line: { text: string; y: number; size: number }, page: PageLines, bodySize: number): boolean {
+function isRunningHead(line: Line, page: PageLines, bodySize: number): boolean {
   return (
+    !/(?:\.\s*){4,}/.test(line.text) && // a contents entry (entry . . . page) is not a running head
     line.y < page.height * 0.2 &&
     line.size <= bodySize + 0.5 &&
     /^(\d{1,4}\s+\S.{8,}|\S.{8,}\s\d{1,4})$/.test(line.text)

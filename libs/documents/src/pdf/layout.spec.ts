@@ -93,3 +93,18 @@ describe('running heads on a single page', () => {
     expect(withTitle).toContain('Quarterly results');
   });
 });
+
+describe('tables of contents', () => {
+  it('reads entries with dot leaders as a two-column table', () => {
+    const entries = ['Notices', 'Preface', 'Chapter 1. Securing data'];
+    const markdown = layoutDocument([
+      page(
+        entries.flatMap((entry, i) => [
+          run(`${entry} . . . . . . . . . .`, 40, 100 + i * 14),
+          run(`${i + 1}`, 500, 100 + i * 14),
+        ]),
+      ),
+    ]);
+    expect(markdown).toContain('| Notices | 1 |\n| --- | --- |\n| Preface | 2 |\n| Chapter 1. Securing data | 3 |');
+  });
+});

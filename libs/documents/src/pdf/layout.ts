@@ -70,6 +70,20 @@ function toLine(group: TextRun[]): Line {
     cell.text += run.text;
   }
   cells.push({ text: cell.text.trim(), x: cell.x });
+  // A table-of-contents line (entry, dot leaders, page) reads as two cells, without the dots.
+  const leader = cells.length === 1 ? /^(.*?\S)\s*(?:\.\s*){4,}(\S{1,8})$/.exec(cells[0].text) : null;
+  if (leader) {
+    // The page number sits at the right end of the line, whether or not it is a run of its own.
+    const end = Math.max(...runs.map((r) => r.x + r.width));
+    cells.splice(
+      0,
+      1,
+      { text: leader[1].trim(), x: cells[0].x },
+      { text: leader[2], x: end - size * leader[2].length * 0.6 },
+    );
+  }
+  for (const c of cells) c.text = c.text.replace(/(?:\s*\.){4,}\s*$/, '').replace(/^(?:\.\s*){2,}/, '');
+  const kept = cells.filter((c) => c.text !== '');
   const left = Math.min(...runs.map((r) => r.x));
   const right = Math.max(...runs.map((r) => r.x + r.width));
   return {
@@ -79,7 +93,7 @@ function toLine(group: TextRun[]): Line {
     y: median(runs.map((r) => r.y)),
     size,
     rtl,
-    cells,
+    cells: kept.length > 0 ? kept : cells,
     runs,
   };
 }
