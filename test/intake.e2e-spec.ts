@@ -177,6 +177,21 @@ describe('intake of every format', () => {
     }
   });
 
+  it('an office file with more content than one conversion takes is 413 at upload, before any charge', async () => {
+    const types =
+      '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+      '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>';
+    const paragraph = '<w:p><w:r><w:t>' + 'word '.repeat(200) + '</w:t></w:r></w:p>';
+    const body = paragraph.repeat(Math.ceil((33 * 1024 * 1024) / paragraph.length));
+    const docx = makeZip([
+      { name: '[Content_Types].xml', data: types },
+      { name: 'word/document.xml', data: `<w:document xmlns:w="w"><w:body>${body}</w:body></w:document>` },
+    ]);
+    const res = await upload(t.http, key.key, [{ name: 'huge.docx', content: docx }]);
+    expect(res.status).toBe(413);
+    expect(res.body.detail).toMatch(/huge\.docx holds more content in word\/document\.xml/);
+  });
+
   it('audio and video are refused while transcription is unavailable, charging and storing nothing', async () => {
     const before = (await t.http.get('/api/v1/account').set('X-API-Key', key.key)).body.points_balance;
     const res = await upload(t.http, key.key, [{ name: 'talk.mp3', content: await makeMedia('mp3', 2) }]);

@@ -6,7 +6,8 @@ import { attr, elements, parseXml, XmlPartError, type XmlElement } from './xml-t
  * The largest XML part read from a document (a main part this large holds well over a
  * thousand pages); converting one takes about 45 bytes of memory per byte of XML.
  */
-const MAX_PART_BYTES = 32 * 1024 * 1024;
+export const MAX_DOCX_PART_BYTES = 32 * 1024 * 1024;
+const MAX_PART_BYTES = MAX_DOCX_PART_BYTES;
 
 /** Parts above this size must not expand more than MAX_RATIO:1 (the archive-bomb rule of uploads). */
 const RATIO_FLOOR_BYTES = 1024 * 1024;

@@ -1,7 +1,22 @@
 import { DomainError } from '@docconv/contracts';
+import { MAX_DOCX_PART_BYTES } from '../docx/docx-package';
 import { withZip, type ZipReader } from '../zip/zip-reader';
+import { MAX_PART_BYTES } from './ooxml';
 
-const MAX_PART_BYTES = 256 * 1024 * 1024;
+/** A part larger than its extractor converts is refused at upload, before anything is charged. */
+class PartTooLarge extends Error {}
+
+async function readCapped(zip: ZipReader, name: string, limit: number): Promise<string | undefined> {
+  const entry = zip.find(name);
+  if (!entry) return undefined;
+  if (entry.uncompressedSize > limit) throw new PartTooLarge(name);
+  try {
+    return (await zip.read(entry, limit)).toString('utf8');
+  } catch (error) {
+    if (error instanceof Error && /is larger than/.test(error.message)) throw new PartTooLarge(name);
+    throw error;
+  }
+}
 
 /** Characters of text on a typical page; CJK characters weigh more (they are wider). */
 const CHARACTERS_PER_PAGE = 3000;
@@ -10,7 +25,7 @@ const CJK_WEIGHT = 2.5;
 /** PPTX: the slides listed in the presentation, exact. */
 export function countSlides(path: string, displayName: string): Promise<number> {
   return readOffice(path, displayName, async (zip) => {
-    const presentation = await zip.readText('ppt/presentation.xml', MAX_PART_BYTES);
+    const presentation = await readCapped(zip, 'ppt/presentation.xml', MAX_PART_BYTES);
     if (presentation === undefined) throw new Error('no presentation part');
     return Math.max(1, [...presentation.matchAll(/<p:sldId\b/g)].length);
   });
@@ -26,7 +41,7 @@ export function countDocxPages(path: string, displayName: string): Promise<numbe
     const app = await zip.readText('docProps/app.xml', 1024 * 1024);
     const saved = app ? Number(/<Pages>(\d+)<\/Pages>/.exec(app)?.[1] ?? 0) : 0;
     if (saved > 0) return saved;
-    const document = await zip.readText('word/document.xml', MAX_PART_BYTES);
+    const document = await readCapped(zip, 'word/document.xml', MAX_DOCX_PART_BYTES);
     if (document === undefined) throw new Error('no document part');
     return estimateDocxPages(document);
   });
@@ -47,7 +62,7 @@ export function countSheets(path: string, displayName: string): Promise<number> 
     const sheets = zip.entries.filter((e) => /^xl\/worksheets\/[^/]+\.xml$/.test(e.name));
     let nonEmpty = 0;
     for (const sheet of sheets) {
-      const xml = (await zip.read(sheet, MAX_PART_BYTES)).toString('utf8');
+      const xml = (await readCapped(zip, sheet.name, MAX_PART_BYTES))!;
       if (/<c\b[^>]*>\s*<(v|is)\b/.test(xml)) nonEmpty++;
     }
     return Math.max(1, nonEmpty);
@@ -63,6 +78,12 @@ async function readOffice(
     return await withZip(path, count);
   } catch (error) {
     if (error instanceof DomainError) throw error;
+    if (error instanceof PartTooLarge) {
+      throw new DomainError(
+        'payload_too_large',
+        `${displayName} holds more content in ${error.message} than one document we convert (its limit is the size of a thousands-of-pages document). Split it into smaller files.`,
+      );
+    }
     // Spec rule 2: when the estimate fails, the count is 1 page — but a file we cannot open at all is refused.
     if (error instanceof Error && /no (presentation|document) part/.test(error.message)) return 1;
     throw new DomainError(
