@@ -50,7 +50,6 @@ describe('evalset through the running worker: upload → confirm → done → do
     if (reference) {
       const score = similarity(markdown, readFileSync(reference, 'utf8'));
       const format = relative.split('/')[0];
-      expect({ relative, score }).toEqual({ relative, score: expect.any(Number) });
       expect(score).toBeGreaterThanOrEqual(MIN_SIMILARITY[format] ?? DEFAULT_MIN_SIMILARITY);
     } else {
       expect(markdown.trim().length).toBeGreaterThan(0);

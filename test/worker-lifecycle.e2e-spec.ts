@@ -11,32 +11,48 @@ import { upload, waitForJob } from './support/jobs';
 import { createTestApp, type TestApp } from './support/test-app';
 
 /**
- * A private Redis prefix: this file's API and worker share queues no other test uses, so
- * the worker here can be stopped and started without touching the rest of the suite.
+ * A private Redis prefix per describe: its API and workers share queues no other test uses, so
+ * workers can be stopped, killed and started without touching the rest of the suite.
  */
-describe('worker lifecycle', () => {
-  const env = { ...process.env, REDIS_PREFIX: `${process.env.REDIS_PREFIX}-life-${randomBytes(3).toString('hex')}` };
-  let t: TestApp;
-  let key: TestKey;
-  let worker: ChildProcess | undefined;
-
+function privateStack(tag: string, extraEnv: Record<string, string> = {}) {
+  const env = {
+    ...process.env,
+    REDIS_PREFIX: `${process.env.REDIS_PREFIX}-${tag}-${randomBytes(3).toString('hex')}`,
+    ...extraEnv,
+  };
+  const stack = {
+    env,
+    t: undefined as unknown as TestApp,
+    key: undefined as unknown as TestKey,
+    workers: [] as ChildProcess[],
+  };
   beforeAll(async () => {
-    t = await createTestApp({}, env);
-    const user = await signup(t.http, 'life');
-    key = await createKey(t.http, user, { rate_limit_rpm: 100_000 });
-    await t.app.get(DataSource).query('UPDATE users SET points_balance = 1000000 WHERE id = $1', [user.userId]);
+    stack.t = await createTestApp({}, env);
+    const user = await signup(stack.t.http, tag);
+    stack.key = await createKey(stack.t.http, user, { rate_limit_rpm: 100_000 });
+    await stack.t.app.get(DataSource).query('UPDATE users SET points_balance = 1000000 WHERE id = $1', [user.userId]);
   });
   afterAll(async () => {
-    if (worker) await stopProcess(worker);
-    await t.close();
+    for (const w of stack.workers) await stopProcess(w, 'SIGKILL');
+    await stack.t.close();
   });
-
+  /** Starts a worker (one job at a time) and waits for its first heartbeat. */
   const start = async (): Promise<ChildProcess> => {
     const since = Date.now();
-    const child = spawnWorker({ ...env, WORKER_CONCURRENCY: '1' }, 'worker-life');
+    const child = spawnWorker({ ...env, WORKER_CONCURRENCY: '1' }, `worker-${tag}`);
+    stack.workers.push(child);
     await waitForWorkerHeartbeat(env, since);
     return child;
   };
+  return { stack, start };
+}
+
+describe('worker lifecycle', () => {
+  const { stack, start } = privateStack('life');
+  let t: TestApp;
+  let key: TestKey;
+  let worker: ChildProcess | undefined;
+  beforeAll(() => ({ t, key } = stack));
 
   it('on SIGTERM the worker finishes the job in hand before it exits', async () => {
     worker = await start();
@@ -100,35 +116,11 @@ describe('worker lifecycle', () => {
 });
 
 describe('worker failures', () => {
-  const env = {
-    ...process.env,
-    REDIS_PREFIX: `${process.env.REDIS_PREFIX}-kill-${randomBytes(3).toString('hex')}`,
-    WORKER_LOCK_MS: '3000',
-    WORKER_STALLED_INTERVAL_MS: '2000',
-    WORKER_CONCURRENCY: '1',
-  };
+  const { stack, start } = privateStack('kill', { WORKER_LOCK_MS: '3000', WORKER_STALLED_INTERVAL_MS: '2000' });
   let t: TestApp;
   let key: TestKey;
-  const workers: ChildProcess[] = [];
-
-  beforeAll(async () => {
-    t = await createTestApp({}, env);
-    const user = await signup(t.http, 'kill');
-    key = await createKey(t.http, user, { rate_limit_rpm: 100_000 });
-    await t.app.get(DataSource).query('UPDATE users SET points_balance = 1000000 WHERE id = $1', [user.userId]);
-  });
-  afterAll(async () => {
-    for (const w of workers) await stopProcess(w, 'SIGKILL');
-    await t.close();
-  });
-
-  const start = async (): Promise<ChildProcess> => {
-    const since = Date.now();
-    const child = spawnWorker(env, 'worker-kill');
-    workers.push(child);
-    await waitForWorkerHeartbeat(env, since);
-    return child;
-  };
+  const workers = stack.workers;
+  beforeAll(() => ({ t, key } = stack));
 
   it('a worker killed with SIGKILL mid-job: a new worker finishes the job, charged once, one result', async () => {
     const doomed = await start();
