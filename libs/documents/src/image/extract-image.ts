@@ -1,38 +1,65 @@
 import { DomainError } from '@docconv/contracts';
-import { tesseractRecognize } from '@docconv/ocr';
+import type { GreyImage } from '@docconv/ocr';
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
+import { ocrPageLines, typicalLineHeight, type PageReport } from '../ocr/ocr-page';
+import type { PageReader } from '../ocr/page-reader';
+import { layoutDocument } from '../pdf/extract-pdf';
+import type { PageLines } from '../pdf/layout';
 import { decodeBmp } from './bmp';
 
-/** Markdown from an image: each frame (TIFF pages) read by OCR, paragraphs kept, frames separated by a rule. */
+/**
+ * Markdown from an image: each frame (the pages of a TIFF) turned upright by its EXIF
+ * orientation, read by the job's OCR engine and laid out like a document page.
+ */
 export async function extractImage(
   path: string,
   mime: string,
   frames: number,
   displayName: string,
   onFrame: (done: number) => void,
-): Promise<string> {
+  reader: PageReader,
+): Promise<{ markdown: string; pages: PageReport[] }> {
   const source = mime === 'image/bmp' ? await bmpAsPng(path, displayName) : path;
-  const parts: string[] = [];
+  const pages: PageLines[] = [];
+  const reports: PageReport[] = [];
   for (let frame = 0; frame < frames; frame++) {
-    try {
-      const { text } = await tesseractRecognize(source, frame);
-      parts.push(
-        text
-          .replace(/[ \t]+\n/g, '\n')
-          .replace(/\n{3,}/g, '\n\n')
-          .trim(),
-      );
-    } catch (error) {
-      if (error instanceof DomainError) throw error;
-      throw new DomainError(
-        'file_processing_failed',
-        `${displayName}${frames > 1 ? ` (frame ${frame + 1})` : ''} could not be read: ${error instanceof Error ? error.message : String(error)}.`,
-      );
-    }
+    const image = await greyFrame(source, frame, frames, displayName);
+    const result = await reader.read(image);
+    // An image has no physical size worth trusting: scale it so its body text is 12 points high.
+    const typical = typicalLineHeight(result);
+    pages.push(ocrPageLines(result, reader.options.model, typical > 0 ? 12 / (typical * 0.8) : 1));
+    reports.push({
+      page: frame + 1,
+      source: 'ocr',
+      engine: result.engine,
+      confidence: Math.round(result.confidence * 10) / 10,
+      ...(result.notes.length > 0 ? { notes: result.notes } : {}),
+    });
     onFrame(frame + 1);
   }
-  return parts.join('\n\n---\n\n') + '\n';
+  return { markdown: layoutDocument(pages), pages: reports };
+}
+
+async function greyFrame(
+  source: string | Buffer,
+  frame: number,
+  frames: number,
+  displayName: string,
+): Promise<GreyImage> {
+  try {
+    const { data, info } = await sharp(source, { page: frame, limitInputPixels: 268_402_689 })
+      .rotate() // honour EXIF orientation
+      .greyscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return { width: info.width, height: info.height, data };
+  } catch (error) {
+    throw new DomainError(
+      'file_processing_failed',
+      `${displayName}${frames > 1 ? ` (frame ${frame + 1})` : ''} could not be read: ${error instanceof Error ? error.message : String(error)}.`,
+    );
+  }
 }
 
 async function bmpAsPng(path: string, displayName: string): Promise<Buffer> {

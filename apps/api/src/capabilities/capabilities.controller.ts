@@ -1,0 +1,92 @@
+import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { APP_CONFIG, type AppConfig } from '@docconv/config';
+import { Public } from '../auth/access.decorator';
+import { wireTime } from '../common/wire';
+import { CapabilitiesService } from './capabilities.service';
+
+class SpeechModel {
+  @ApiProperty({ example: 'ggml-base.bin' }) name!: string;
+  @ApiProperty() sha256!: string;
+  @ApiProperty({ description: "true when the file is one of whisper.cpp's published models" }) official!: boolean;
+  @ApiProperty() size_bytes!: number;
+}
+
+class Transcription {
+  @ApiProperty() available!: boolean;
+  @ApiPropertyOptional({ type: SpeechModel, nullable: true }) model!: SpeechModel | null;
+}
+
+class Refinement {
+  @ApiProperty() available!: boolean;
+  @ApiPropertyOptional({ type: String, nullable: true }) model!: string | null;
+}
+
+class Limits {
+  @ApiProperty() max_upload_bytes!: number;
+  @ApiProperty() max_pages_per_upload!: number;
+  @ApiProperty() max_files_per_upload!: number;
+  @ApiProperty() max_uncompressed_bytes!: number;
+  @ApiProperty() dpi_min!: number;
+  @ApiProperty() dpi_max!: number;
+  @ApiProperty() max_job_runtime_seconds!: number;
+}
+
+export class CapabilitiesResponse {
+  @ApiProperty({ enum: ['tesseract', 'easyocr', 'rapidocr'], isArray: true }) ocr_engines!: string[];
+  @ApiProperty({ description: 'The engine an upload without ocr_engine gets', example: 'tesseract' })
+  default_ocr_engine!: string;
+  @ApiProperty({ enum: ['basic', 'premium'], isArray: true }) ocr_models!: string[];
+  @ApiProperty({ example: ['eng', 'kor'] }) ocr_languages!: string[];
+  @ApiProperty({ enum: ['native', 'wasm'] }) tesseract_runtime!: string;
+  @ApiProperty({ type: Transcription }) transcription!: Transcription;
+  @ApiProperty({ type: Refinement }) refinement!: Refinement;
+  @ApiProperty({ type: Limits }) limits!: Limits;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'When a worker last reported; null before any has',
+  })
+  reported_at!: string | null;
+  @ApiProperty({ description: 'No worker has reported recently: the answer may be out of date' }) stale!: boolean;
+}
+
+@ApiTags('capabilities')
+@Controller('capabilities')
+export class CapabilitiesController {
+  constructor(
+    private readonly capabilities: CapabilitiesService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @Public()
+  @ApiOperation({
+    summary: 'What this deployment can run: OCR engines and models, languages, transcription, refinement, limits.',
+  })
+  @ApiOkResponse({ type: CapabilitiesResponse })
+  async get(): Promise<CapabilitiesResponse> {
+    const { report, reportedAt, stale } = await this.capabilities.current();
+    const limits = this.config.limits;
+    return {
+      ocr_engines: report.ocr_engines,
+      default_ocr_engine: report.ocr_engines.includes('easyocr') ? 'easyocr' : report.ocr_engines[0],
+      ocr_models: ['basic', 'premium'],
+      ocr_languages: report.ocr_languages,
+      tesseract_runtime: report.tesseract_runtime,
+      transcription: report.transcription,
+      refinement: report.refinement,
+      limits: {
+        max_upload_bytes: limits.maxUploadBytes,
+        max_pages_per_upload: limits.maxPagesPerUpload,
+        max_files_per_upload: limits.maxFilesPerUpload,
+        max_uncompressed_bytes: limits.maxUncompressedBytes,
+        dpi_min: 72,
+        dpi_max: 600,
+        max_job_runtime_seconds: this.config.worker.maxRuntimeSeconds,
+      },
+      reported_at: wireTime(reportedAt),
+      stale,
+    };
+  }
+}

@@ -1,0 +1,80 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@docconv/config';
+import { WORKER_CAPABILITIES_KEY, type WorkerCapabilities } from '@docconv/contracts';
+import { LANGUAGE_MODEL, TRANSCRIBER } from '@docconv/jobs';
+import { availableOcrEngines, nativeAvailable, OCR_LANGUAGES } from '@docconv/ocr';
+import { REDIS, redisKey } from '@docconv/redis';
+import type { LanguageModel } from '@docconv/refine';
+import { describeModel, type Transcriber } from '@docconv/transcription';
+import type { Redis } from 'ioredis';
+import { HeartbeatService } from '../maintenance/heartbeat.service';
+
+const REPORT_INTERVAL_MS = 30_000;
+
+/**
+ * Finds out once at boot what this worker can run — the OCR engines that start here, the
+ * speech model it loaded, the language model it refines with — and reports it to the API
+ * through Redis, again every half minute (so a Redis restart loses nothing for long). Closes
+ * the engines on shutdown.
+ */
+@Injectable()
+export class EnginesService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(EnginesService.name);
+  private report?: Omit<WorkerCapabilities, 'reported_at'>;
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly heartbeat: HeartbeatService,
+    @Inject(TRANSCRIBER) private readonly transcriber: Transcriber | null,
+    @Inject(LANGUAGE_MODEL) private readonly languageModel: LanguageModel | null,
+  ) {}
+
+  private get key(): string {
+    return redisKey(this.config, WORKER_CAPABILITIES_KEY);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const modelPath = this.config.engines.whisperModelPath;
+    const model = this.transcriber && modelPath ? await describeModel(modelPath) : null;
+    this.report = {
+      worker_id: this.heartbeat.workerId,
+      ocr_engines: await availableOcrEngines({ easyocrPython: this.config.engines.easyocrPython ?? undefined }),
+      tesseract_runtime: (await nativeAvailable()) ? 'native' : 'wasm',
+      ocr_languages: [...OCR_LANGUAGES],
+      transcription: {
+        available: this.transcriber !== null,
+        model: model
+          ? { name: model.name, sha256: model.sha256, official: model.official, size_bytes: model.sizeBytes }
+          : null,
+      },
+      refinement: { available: this.languageModel !== null, model: this.config.engines.llm?.model ?? null },
+    };
+    this.logger.log(
+      `OCR engines: ${this.report.ocr_engines.join(', ')}; transcription ${model ? `with ${model.name}` : 'off'}; refinement ${this.report.refinement.available ? 'on' : 'off'}`,
+    );
+    await this.publish();
+    this.timer = setInterval(() => void this.publish(), REPORT_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.redis.hdel(this.key, this.heartbeat.workerId).catch(() => undefined);
+    await this.transcriber?.close();
+  }
+
+  private async publish(): Promise<void> {
+    if (!this.report) return;
+    try {
+      await this.redis.hset(
+        this.key,
+        this.heartbeat.workerId,
+        JSON.stringify({ ...this.report, reported_at: Date.now() }),
+      );
+    } catch (error) {
+      this.logger.warn({ err: error }, 'Capabilities not reported; Redis is unreachable');
+    }
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * What a worker can run, as it reports it to the API: the OCR engines it could start, the
+ * speech model it loaded, and the language model it refines with. Workers of one deployment
+ * run the same image, so the API trusts the latest report from a live worker.
+ */
+export interface WorkerCapabilities {
+  worker_id: string;
+  /** When the report was written (milliseconds since the epoch). */
+  reported_at: number;
+  ocr_engines: ('tesseract' | 'easyocr' | 'rapidocr')[];
+  /** How tesseract runs: the native program or tesseract.js. */
+  tesseract_runtime: 'native' | 'wasm';
+  ocr_languages: string[];
+  transcription: {
+    available: boolean;
+    model: { name: string; sha256: string; official: boolean; size_bytes: number } | null;
+  };
+  refinement: { available: boolean; model: string | null };
+}
+
+/** Redis hash (under the configured prefix): worker id → its JSON capabilities report. */
+export const WORKER_CAPABILITIES_KEY = 'workers:capabilities';

@@ -1,0 +1,81 @@
+import type { OcrLine, OcrResult } from '@docconv/ocr';
+import { layoutDocument } from '../pdf/extract-pdf';
+import { parsePgm } from '../pdf/render-page';
+import { ocrPageLines, ocrParagraphs } from './ocr-page';
+
+/** An OCR line of words 20 px apart per character, `height` px tall, at (x, y). */
+function line(text: string, x: number, y: number, height = 30, paragraph?: string): OcrLine {
+  let cursor = x;
+  const words = text.split(' ').map((word) => {
+    const box = { x: cursor, y, width: word.length * 20, height };
+    cursor += (word.length + 1) * 20;
+    return { text: word, box, confidence: 90 };
+  });
+  return { text, box: { x, y, width: cursor - x - 20, height }, confidence: 90, words, paragraph };
+}
+
+const result = (lines: OcrLine[]): OcrResult => ({
+  engine: 'tesseract',
+  width: 2000,
+  height: 2800,
+  lines,
+  confidence: 90,
+  notes: [],
+});
+
+describe('OCR pages', () => {
+  it('basic: joins the engine paragraphs in its order and mends hyphenation', () => {
+    const markdown = ocrParagraphs([
+      line('The first para-', 100, 100, 30, '1.1'),
+      line('graph goes on.', 100, 140, 30, '1.1'),
+      line('A second one.', 100, 220, 30, '1.2'),
+    ]);
+    expect(markdown).toBe('The first paragraph goes on.\n\nA second one.');
+  });
+
+  it('basic: without engine paragraphs, a tall gap or a jump sideways starts a paragraph', () => {
+    const markdown = ocrParagraphs([
+      line('one', 100, 100),
+      line('two', 100, 140),
+      line('three', 100, 240),
+      line('four', 900, 280),
+    ]);
+    expect(markdown).toBe('one two\n\nthree\n\nfour');
+  });
+
+  it('premium: larger lines become headings, aligned words a table, in the engine order', () => {
+    const lines = [
+      line('Annual summary', 100, 100, 60, '1.1'),
+      line('Revenue grew in every region this year.', 100, 220, 30, '2.1'),
+      line('Region          Sales', 100, 320, 30, '3.1'),
+      line('North          120', 100, 360, 30, '3.1'),
+      line('South          95', 100, 400, 30, '3.1'),
+    ];
+    // Wide gaps between the table's columns: move the second word of each table row right.
+    for (const l of lines.slice(2)) {
+      l.words = l.text.split(/\s+/).map((word, i) => ({
+        text: word,
+        confidence: 90,
+        box: { x: i === 0 ? 100 : 700, y: l.box.y, width: word.length * 20, height: 30 },
+      }));
+    }
+    const markdown = layoutDocument([ocrPageLines(result(lines), 'premium', 72 / 300)]);
+    expect(markdown).toMatch(/^# Annual summary\n/);
+    expect(markdown).toContain('Revenue grew in every region this year.');
+    expect(markdown).toContain('| Region | Sales |\n| --- | --- |\n| North | 120 |\n| South | 95 |');
+  });
+});
+
+describe('PGM images', () => {
+  it('reads a binary PGM with a comment in its header', () => {
+    const pixels = Buffer.from([0, 128, 255, 7, 8, 9]);
+    const image = parsePgm(Buffer.concat([Buffer.from('P5\n# made by a scanner\n3 2\n255\n'), pixels]));
+    expect(image).toEqual({ width: 3, height: 2, data: pixels });
+  });
+
+  it('refuses a truncated or 16-bit one', () => {
+    expect(() => parsePgm(Buffer.concat([Buffer.from('P5\n3 2\n255\n'), Buffer.from([1, 2])]))).toThrow(/truncated/);
+    expect(() => parsePgm(Buffer.from('P5\n3 2\n65535\n'))).toThrow(/8-bit/);
+    expect(() => parsePgm(Buffer.from('P6\n3 2\n255\n'))).toThrow(/not a binary PGM/);
+  });
+});

@@ -1,0 +1,106 @@
+import type { OcrLine, OcrModelName, OcrResult } from '@docconv/ocr';
+import { buildLines, type Line, type PageLines, type TextRun } from '../pdf/layout';
+
+/** What one page (or image frame) was read from, for the job's page report. */
+export interface PageReport {
+  page: number;
+  source: 'text' | 'ocr';
+  engine?: string;
+  /** Mean OCR word confidence, 0…100. */
+  confidence?: number;
+  notes?: string[];
+}
+
+/**
+ * An OCR'd page as page lines for the document layout. `premium` hands every word to the same
+ * layout as a PDF's text layer (columns, headings from type size, lists, aligned tables);
+ * `basic` keeps the engine's paragraphs in its reading order. `scale` converts image pixels to
+ * the units of the other pages (72/dpi for a PDF page rendered at `dpi`).
+ */
+export function ocrPageLines(result: OcrResult, model: OcrModelName, scale: number): PageLines {
+  const page = { width: result.width * scale, height: result.height * scale };
+  if (model === 'premium') {
+    // The engine's reading order is kept (its page segmentation knows columns and pictures);
+    // each OCR line becomes a layout line, so headings, lists and aligned tables are found.
+    const lines = ocrRuns(result, scale).flatMap((runs, i) =>
+      buildLines(runs).map((line) => ({ ...line, paragraph: result.lines[i].paragraph })),
+    );
+    return { ...page, lines, ordered: true };
+  }
+  const markdown = ocrParagraphs(result.lines);
+  if (markdown === '') return { ...page, lines: [] };
+  const block: Line = {
+    text: markdown,
+    x: 0,
+    right: page.width,
+    y: 0,
+    size: 0,
+    rtl: false,
+    cells: [],
+    runs: [],
+    bold: false,
+    block: markdown,
+  };
+  return { ...page, lines: [block] };
+}
+
+/**
+ * Words as positioned text runs, one list per OCR line. All words of a line share its baseline (the bottom of the
+ * line's box) so they stay one line, and a size from the line's height, so a heading's larger
+ * type reads as larger.
+ */
+export function ocrRuns(result: OcrResult, scale: number): TextRun[][] {
+  // Box heights vary with ascenders, descenders and brackets; lines within a quarter of the
+  // page's typical height are body text of one size, so paragraphs are not split by them.
+  const typical = typicalLineHeight(result);
+  return result.lines.map((line) => {
+    const baseline = (line.box.y + line.box.height) * scale;
+    const height = Math.abs(line.box.height - typical) <= typical * 0.25 ? typical : line.box.height;
+    const size = height * scale * 0.8;
+    return line.words.map((word) => ({
+      text: word.text,
+      x: word.box.x * scale,
+      y: baseline,
+      width: word.box.width * scale,
+      size,
+      rtl: false,
+    }));
+  });
+}
+
+/** The median height of a page's OCR lines, in pixels (0 for an empty page). */
+export function typicalLineHeight(result: OcrResult): number {
+  const heights = result.lines.map((l) => l.box.height).sort((a, b) => a - b);
+  return heights[Math.floor(heights.length / 2)] ?? 0;
+}
+
+/**
+ * Paragraphs from OCR lines in the engine's order: lines the engine grouped into one paragraph
+ * (Tesseract's block and paragraph numbers) are joined; without that grouping a gap taller
+ * than most of a line, or a line starting well left or right of the last, begins a paragraph.
+ * A word hyphenated at a line end is mended.
+ */
+export function ocrParagraphs(lines: OcrLine[]): string {
+  const paragraphs: string[][] = [];
+  let previous: OcrLine | undefined;
+  for (const line of lines) {
+    const text = line.text.replace(/\s+/g, ' ').trim();
+    if (text === '') continue;
+    const starts =
+      !previous ||
+      (line.paragraph !== undefined
+        ? line.paragraph !== previous.paragraph
+        : line.box.y - (previous.box.y + previous.box.height) > previous.box.height * 0.8 ||
+          Math.abs(line.box.x - previous.box.x) > previous.box.height * 3);
+    if (starts) paragraphs.push([text]);
+    else paragraphs[paragraphs.length - 1].push(text);
+    previous = line;
+  }
+  return paragraphs
+    .map((lines) =>
+      lines.reduce((text, next) =>
+        /[\p{L}]-$/u.test(text) && /^\p{Ll}/u.test(next) ? text.slice(0, -1) + next : `${text} ${next}`,
+      ),
+    )
+    .join('\n\n');
+}

@@ -1,0 +1,57 @@
+import { DomainError } from '@docconv/contracts';
+import { EasyOcrEngine } from './easyocr';
+import type { OcrEngine, OcrEngineName } from './engine';
+import { RapidOcrEngine } from './rapidocr';
+import { TesseractEngine } from './tesseract';
+
+/** Where the engines that live outside this process are, from the worker's configuration. */
+export interface OcrSettings {
+  /** A Python with `easyocr` and its weights; unset when EasyOCR is not installed. */
+  easyocrPython?: string;
+}
+
+/**
+ * The engines that start on this machine, Tesseract first (it always runs: natively, or as
+ * tesseract.js from npm).
+ */
+export async function availableOcrEngines(settings: OcrSettings): Promise<OcrEngineName[]> {
+  const engines: OcrEngineName[] = ['tesseract'];
+  if (await RapidOcrEngine.available()) engines.push('rapidocr');
+  if (settings.easyocrPython && (await EasyOcrEngine.available(settings.easyocrPython))) engines.push('easyocr');
+  return engines;
+}
+
+/**
+ * Opens the named engine. Engines are heavy to start (models, child processes): open one per
+ * file and close it when done. rapidocr hands Korean lines to a Tesseract it opens alongside.
+ */
+export async function openOcrEngine(name: OcrEngineName, settings: OcrSettings): Promise<OcrEngine> {
+  switch (name) {
+    case 'tesseract':
+      return TesseractEngine.create();
+    case 'rapidocr':
+      return withKorean(await TesseractEngine.create());
+    case 'easyocr':
+      if (!settings.easyocrPython)
+        throw new DomainError(
+          'engine_unavailable',
+          'The easyocr engine is not configured on this worker (EASYOCR_PYTHON).',
+        );
+      return EasyOcrEngine.create({ python: settings.easyocrPython });
+  }
+}
+
+async function withKorean(korean: TesseractEngine): Promise<OcrEngine> {
+  try {
+    const engine = await RapidOcrEngine.create({ korean });
+    const close = engine.close.bind(engine);
+    engine.close = async () => {
+      await close();
+      await korean.close();
+    };
+    return engine;
+  } catch (error) {
+    await korean.close();
+    throw error;
+  }
+}

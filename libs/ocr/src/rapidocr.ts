@@ -1,0 +1,443 @@
+import { DomainError } from '@docconv/contracts';
+import { Worker } from 'node:worker_threads';
+import sharp from 'sharp';
+import {
+  meanConfidence,
+  unionBox,
+  type Box,
+  type GreyImage,
+  type OcrEngine,
+  type OcrLine,
+  type OcrRequest,
+  type OcrResult,
+} from './engine';
+import { boxAround, lineFromText, orderLines, type Corner } from './reading-order';
+
+/**
+ * Pages are scaled down so that their long side is about this many pixels before detection. A
+ * 300 dpi A4 page took 12 s and 4.2 GB at full size, 4.6 s and 1.2 GB scaled to about this.
+ */
+export const DETECTION_LONG_SIDE = 2300;
+
+/** The detection model takes images whose sides are multiples of this. */
+const DETECTION_STRIDE = 32;
+
+/** Below this confidence (0…100) a line on a page that may hold Korean is read again. */
+const KOREAN_CONFIDENCE_BELOW = 80;
+
+/**
+ * A line with fewer characters than this many per line-height of its width has lost glyphs the
+ * model has no class for. Latin text has about two characters per line-height (capitals ≈ 1.2,
+ * the lowest seen ≈ 1.0); Hangul read by the Latin and Chinese model falls to 0.4–0.7.
+ */
+const KOREAN_MIN_CHARACTERS_PER_HEIGHT = 0.75;
+
+/** Han ideographs, CJK punctuation and full-width forms: what the model writes for Hangul it cannot read. */
+const CJK_FALLBACK = /[\p{Script=Han}\u3000-\u303f\uff00-\uffef]/u;
+
+export interface RapidOcrOptions {
+  /**
+   * Reads the lines PaddleOCR cannot (its models know Latin and Chinese only) when a request
+   * asks for Korean; without it such lines are left as PaddleOCR read them.
+   */
+  korean?: OcrEngine;
+}
+
+/**
+ * PaddleOCR PP-OCRv4 (via `@gutenye/ocr-node`, on onnxruntime) in a worker thread that loads
+ * the models once and reads page after page. Each detected text line is recognised on its own
+ * (the package's own `detect` joins lines side by side across columns into one), mapped back to
+ * the page's pixels and put in our reading order. Lines on a page requested in Korean that the
+ * model cannot have read are read again by the `korean` engine.
+ */
+export class RapidOcrEngine implements OcrEngine {
+  readonly name = 'rapidocr';
+
+  private static availability?: Promise<boolean>;
+
+  private constructor(
+    private readonly models: ModelThread,
+    private readonly korean: OcrEngine | undefined,
+  ) {}
+
+  /** Loads the models (≈ 0.5–1 s). Fails with `engine_unavailable` when onnxruntime or the models do not load. */
+  static async create(options: RapidOcrOptions = {}): Promise<RapidOcrEngine> {
+    const models = new ModelThread();
+    try {
+      await models.start();
+    } catch (error) {
+      throw new DomainError('engine_unavailable', `The rapidocr models could not be loaded: ${messageOf(error)}`, {
+        cause: error,
+      });
+    }
+    return new RapidOcrEngine(models, options.korean);
+  }
+
+  /** Whether onnxruntime's native binding and the models load on this machine (tried once). */
+  static available(): Promise<boolean> {
+    RapidOcrEngine.availability ??= RapidOcrEngine.create().then(
+      async (engine) => {
+        await engine.close();
+        return true;
+      },
+      () => false,
+    );
+    return RapidOcrEngine.availability;
+  }
+
+  async recognize({ image, model, languages }: OcrRequest): Promise<OcrResult> {
+    let lines = image.width > 0 && image.height > 0 ? await this.detectLines(image) : [];
+    const notes: string[] = [];
+    if (this.korean && languages.includes('kor')) {
+      const regions = koreanRegions(lines, image.width, image.height);
+      if (regions.length > 0) {
+        lines = await readRegions(this.korean, image, regions, model, lines);
+        notes.push(`Korean text read by ${this.korean.name} (kor)`);
+      }
+    }
+    const read = orderLines(lines.filter((line) => line.text !== ''));
+    return {
+      engine: 'rapidocr',
+      width: image.width,
+      height: image.height,
+      lines: read,
+      confidence: meanConfidence(read),
+      notes,
+    };
+  }
+
+  close(): Promise<void> {
+    return this.models.close();
+  }
+
+  /**
+   * Every text line the detector found, in the original image's pixels. Lines the recogniser
+   * could not read (confidence under one half) have an empty text and confidence 0.
+   */
+  private async detectLines(image: GreyImage): Promise<OcrLine[]> {
+    const input = await detectionInput(image);
+    const detected = await this.models.read(input.png);
+    return detected.map(({ corners, text, mean }) => {
+      const page = corners.map(([x, y]) => [x / input.scaleX, y / input.scaleY]);
+      const read = text.trim();
+      return lineFromText(read, boxAround(page, image.width, image.height), read ? mean * 100 : 0);
+    });
+  }
+}
+
+/** The image the detector gets, and how much smaller than the original it is along each axis. */
+export interface DetectionInput {
+  png: Buffer;
+  scaleX: number;
+  scaleY: number;
+}
+
+/**
+ * The page scaled down to a long side of `DETECTION_LONG_SIDE` (never up) and padded with white
+ * at the right and bottom to multiples of 32, as a PNG. The package would otherwise fit the
+ * image into such a size itself, centring it between black bars and shifting every box.
+ */
+export async function detectionInput(image: GreyImage): Promise<DetectionInput> {
+  const scale = Math.min(1, DETECTION_LONG_SIDE / Math.max(image.width, image.height));
+  const width = Math.max(1, Math.round(image.width * scale));
+  const height = Math.max(1, Math.round(image.height * scale));
+  let pipeline = sharp(image.data, { raw: { width: image.width, height: image.height, channels: 1 } });
+  if (scale < 1) pipeline = pipeline.resize(width, height, { fit: 'fill' });
+  const png = await pipeline
+    .extend({
+      right: paddingTo(width, DETECTION_STRIDE),
+      bottom: paddingTo(height, DETECTION_STRIDE),
+      background: '#ffffff',
+    })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+  return { png, scaleX: width / image.width, scaleY: height / image.height };
+}
+
+function paddingTo(size: number, multiple: number): number {
+  return (multiple - (size % multiple)) % multiple;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Korean
+
+/**
+ * Whether PaddleOCR cannot have read a line right on a page that may hold Korean: it found text
+ * there but read none of it, read it with low confidence, wrote Chinese characters or
+ * full-width punctuation (what it makes of Hangul), or wrote far fewer characters than the
+ * line's width holds (it skips glyphs it has no class for).
+ */
+export function needsKoreanReading(line: OcrLine): boolean {
+  if (line.text === '' || line.confidence < KOREAN_CONFIDENCE_BELOW) return true;
+  if (CJK_FALLBACK.test(line.text)) return true;
+  return (
+    line.box.height > 0 && line.text.length < KOREAN_MIN_CHARACTERS_PER_HEIGHT * (line.box.width / line.box.height)
+  );
+}
+
+/**
+ * The parts of the page to read again in Korean: lines that need it, joined with the next such
+ * line of the same column when it follows within one and a half line heights, padded by half a
+ * line height and merged where they overlap. Every other line inside a region is read again too.
+ */
+export function koreanRegions(lines: readonly OcrLine[], width: number, height: number): Box[] {
+  const unread = orderLines(lines.filter(needsKoreanReading));
+  if (unread.length === 0) return [];
+  const runs: Box[] = [];
+  for (const line of unread) {
+    const last = runs.at(-1);
+    if (last && continuesRegion(last, line.box)) runs[runs.length - 1] = unionBox([last, line.box]);
+    else runs.push(line.box);
+  }
+  const margin = Math.max(4, Math.round(median(unread.map((line) => line.box.height)) / 2));
+  return mergeOverlapping(runs.map((box) => grow(box, margin, width, height)));
+}
+
+function continuesRegion(region: Box, next: Box): boolean {
+  const gap = next.y - (region.y + region.height);
+  return (
+    next.x < region.x + region.width &&
+    region.x < next.x + next.width &&
+    gap >= -next.height &&
+    gap <= 1.5 * next.height
+  );
+}
+
+/**
+ * Reads each region with the Korean engine and puts its lines, in page pixels, in place of the
+ * lines whose middle lies inside the region.
+ */
+async function readRegions(
+  korean: OcrEngine,
+  image: GreyImage,
+  regions: readonly Box[],
+  model: OcrRequest['model'],
+  lines: readonly OcrLine[],
+): Promise<OcrLine[]> {
+  const kept = lines.filter((line) => !regions.some((region) => contains(region, middleOf(line.box))));
+  const read: OcrLine[] = [];
+  for (const [index, region] of regions.entries()) {
+    const result = await korean.recognize({ image: crop(image, region), model, languages: ['kor'] });
+    read.push(...result.lines.map((line) => moveLine(line, region.x, region.y, `korean-${index}`)));
+  }
+  return [...kept, ...read];
+}
+
+/** A line moved by (dx, dy), its paragraph key made unique to the region it came from. */
+function moveLine(line: OcrLine, dx: number, dy: number, region: string): OcrLine {
+  const move = (box: Box): Box => ({ ...box, x: box.x + dx, y: box.y + dy });
+  return {
+    ...line,
+    box: move(line.box),
+    words: line.words.map((word) => ({ ...word, box: move(word.box) })),
+    paragraph: line.paragraph === undefined ? undefined : `${region}:${line.paragraph}`,
+  };
+}
+
+/** The pixels of `box` (which lies inside the image) as an image of their own. */
+export function crop(image: GreyImage, box: Box): GreyImage {
+  const data = Buffer.alloc(box.width * box.height);
+  for (let row = 0; row < box.height; row++) {
+    const start = (box.y + row) * image.width + box.x;
+    image.data.copy(data, row * box.width, start, start + box.width);
+  }
+  return { width: box.width, height: box.height, data };
+}
+
+function mergeOverlapping(boxes: Box[]): Box[] {
+  const merged = [...boxes];
+  for (let i = 0; i < merged.length; i++) {
+    for (let j = i + 1; j < merged.length; j++) {
+      if (!intersect(merged[i], merged[j])) continue;
+      merged[i] = unionBox([merged[i], merged[j]]);
+      merged.splice(j, 1);
+      j = i; // the grown box may now reach boxes already passed
+    }
+  }
+  return merged;
+}
+
+function grow(box: Box, margin: number, width: number, height: number): Box {
+  const x = Math.max(0, box.x - margin);
+  const y = Math.max(0, box.y - margin);
+  const right = Math.min(width, box.x + box.width + margin);
+  const bottom = Math.min(height, box.y + box.height + margin);
+  return { x, y, width: right - x, height: bottom - y };
+}
+
+function intersect(a: Box, b: Box): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+function contains(box: Box, [x, y]: Corner): boolean {
+  return x >= box.x && x < box.x + box.width && y >= box.y && y < box.y + box.height;
+}
+
+function middleOf(box: Box): Corner {
+  return [box.x + box.width / 2, box.y + box.height / 2];
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The model thread
+
+/** A line as the package reports it: the quadrilateral in detection-image pixels, text, confidence 0…1. */
+interface DetectedLine {
+  corners: Corner[];
+  text: string;
+  mean: number;
+}
+
+type ThreadMessage =
+  | { kind: 'ready' }
+  | { kind: 'failed'; message: string }
+  | { kind: 'lines'; id: number; lines: DetectedLine[] }
+  | { kind: 'error'; id: number; message: string };
+
+/**
+ * The code of the model thread, plain JavaScript so that it runs the same from `dist` and from
+ * the TypeScript sources under Jest. The package is an ES module, loaded with `import()` in the
+ * thread; its `Detection` and `Recognition` classes are not exported, so they are loaded from
+ * the file next to the package's entry point.
+ */
+const THREAD_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { createRequire } = require('node:module');
+const path = require('node:path');
+const { pathToFileURL } = require('node:url');
+
+async function load() {
+  // Importing the package registers its onnxruntime and sharp backend.
+  await import(pathToFileURL(workerData.packageEntry).href);
+  const common = createRequire(workerData.packageEntry).resolve('@gutenye/ocr-common');
+  const models = await import(pathToFileURL(path.join(path.dirname(common), 'models', 'index.js')).href);
+  // Without onnxruntime's memory arena a page peaks at half the memory, in the same time.
+  const options = { onnxOptions: { enableCpuMemArena: false } };
+  return { detection: await models.Detection.create(options), recognition: await models.Recognition.create(options) };
+}
+
+async function read({ detection, recognition }, png) {
+  const regions = await detection.run(Buffer.from(png));
+  const lines = [];
+  for (const region of regions) {
+    // One line at a time: recognising them together joins side-by-side lines into one.
+    const [line] = await recognition.run([region]);
+    lines.push({ corners: region.box, text: line ? line.text : '', mean: line ? line.mean : 0 });
+  }
+  return lines;
+}
+
+const models = load();
+models.then(
+  () => parentPort.postMessage({ kind: 'ready' }),
+  (error) => parentPort.postMessage({ kind: 'failed', message: String((error && error.message) || error) }),
+);
+let queue = Promise.resolve();
+parentPort.on('message', ({ id, png }) => {
+  queue = queue.then(async () => {
+    try {
+      parentPort.postMessage({ kind: 'lines', id, lines: await read(await models, png) });
+    } catch (error) {
+      parentPort.postMessage({ kind: 'error', id, message: String((error && error.message) || error) });
+    }
+  });
+});
+`;
+
+interface Pending {
+  resolve(lines: DetectedLine[]): void;
+  reject(error: Error): void;
+}
+
+/**
+ * The worker thread that holds the models. Detection's pre- and post-processing run in
+ * JavaScript for seconds per page, so they must not block the main event loop (queue locks,
+ * health checks). Pages are read one at a time. If the thread dies, pending reads fail and the
+ * next read starts a new thread.
+ */
+class ModelThread {
+  private worker?: Worker;
+  private starting?: Promise<void>;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private closed = false;
+
+  start(): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('the rapidocr engine was closed'));
+    this.starting ??= new Promise<void>((resolve, reject) => {
+      const worker = new Worker(THREAD_SOURCE, {
+        eval: true,
+        workerData: { packageEntry: require.resolve('@gutenye/ocr-node') },
+      });
+      this.worker = worker;
+      worker.on('message', (message: ThreadMessage) => {
+        switch (message.kind) {
+          case 'ready':
+            worker.unref();
+            return resolve();
+          case 'failed':
+            void worker.terminate();
+            return reject(new Error(message.message));
+          case 'lines':
+            return this.settle(message.id, (p) => p.resolve(message.lines));
+          case 'error':
+            return this.settle(message.id, (p) =>
+              p.reject(new Error(`rapidocr could not read the page: ${message.message}`)),
+            );
+        }
+      });
+      worker.on('error', (error) => this.stopped(worker, error));
+      worker.on('exit', (code) => {
+        const error = new Error(`the rapidocr model thread stopped (exit code ${code})`);
+        this.stopped(worker, error);
+        reject(error);
+      });
+    });
+    return this.starting;
+  }
+
+  async read(png: Buffer): Promise<DetectedLine[]> {
+    await this.start();
+    const worker = this.worker;
+    if (!worker) throw new Error('the rapidocr model thread is not running');
+    const id = this.nextId++;
+    const lines = new Promise<DetectedLine[]>((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    // Keep the process alive only while a page is being read.
+    if (this.pending.size === 1) worker.ref();
+    worker.postMessage({ id, png });
+    return lines;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const worker = this.worker;
+    if (!worker) return;
+    this.stopped(worker, new Error('the rapidocr engine was closed'));
+    await worker.terminate();
+  }
+
+  private settle(id: number, settle: (pending: Pending) => void): void {
+    const pending = this.pending.get(id);
+    if (!pending) return;
+    this.pending.delete(id);
+    if (this.pending.size === 0) this.worker?.unref();
+    settle(pending);
+  }
+
+  /** The thread ended or crashed: fail every pending read and start afresh on the next one. */
+  private stopped(worker: Worker, error: Error): void {
+    if (this.worker !== worker) return;
+    this.worker = undefined;
+    this.starting = undefined;
+    for (const pending of this.pending.values()) pending.reject(error);
+    this.pending.clear();
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,80 @@
+import sharp from 'sharp';
+import type { GreyImage } from './engine';
+import { lineText, parseTsv, TesseractEngine } from './tesseract';
+
+/** Black text on white, rendered with DejaVu Sans, as 8-bit grey pixels. */
+async function textImage(lines: string[], width = 1600): Promise<GreyImage> {
+  const rows = lines
+    .map((line, i) => `<text x="60" y="${120 + i * 90}" font-family="DejaVu Sans" font-size="56">${line}</text>`)
+    .join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${160 + lines.length * 90}">
+    <rect width="100%" height="100%" fill="white"/>${rows}</svg>`;
+  const { data, info } = await sharp(Buffer.from(svg)).greyscale().raw().toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data };
+}
+
+describe('Tesseract TSV', () => {
+  it('groups words into lines and paragraphs with their boxes and confidence', () => {
+    const tsv = [
+      'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext',
+      '1\t1\t0\t0\t0\t0\t0\t0\t800\t600\t-1\t',
+      '4\t1\t1\t1\t1\t0\t10\t20\t200\t30\t-1\t',
+      '5\t1\t1\t1\t1\t1\t10\t20\t90\t30\t96.5\tHello',
+      '5\t1\t1\t1\t1\t2\t110\t22\t100\t28\t93.5\tworld',
+      '5\t1\t1\t2\t1\t1\t10\t80\t60\t30\t80\tNext',
+      '5\t1\t1\t2\t1\t2\t80\t80\t60\t30\t-1\t ',
+    ].join('\n');
+    const lines = parseTsv(tsv);
+    expect(lines.map((l) => [l.text, l.paragraph])).toEqual([
+      ['Hello world', '1.1'],
+      ['Next', '1.2'],
+    ]);
+    expect(lines[0].box).toEqual({ x: 10, y: 20, width: 200, height: 30 });
+    expect(lines[0].confidence).toBe(95);
+  });
+});
+
+describe('the tesseract engine', () => {
+  const lines = ['Invoice 2041 for Hanbit Trading', 'Total due within thirty days'];
+
+  it.each(['basic', 'premium'] as const)('reads a clean page with the %s model, natively', async (model) => {
+    const engine = await TesseractEngine.create({ runtime: 'native' });
+    try {
+      const result = await engine.recognize({ image: await textImage(lines), model, languages: ['eng'] });
+      expect(result.lines.map((l) => l.text)).toEqual(lines);
+      expect(result.confidence).toBeGreaterThan(85);
+      expect(result.lines[0].words[0].box.x).toBeGreaterThan(40);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('falls back to tesseract.js with the npm language data, reading the same page', async () => {
+    const engine = await TesseractEngine.create({ runtime: 'wasm' });
+    try {
+      expect(engine.runtime).toBe('wasm');
+      const result = await engine.recognize({ image: await textImage(lines), model: 'basic', languages: ['eng'] });
+      expect(result.lines.map((l) => l.text)).toEqual(lines);
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
+});
+
+describe('line text', () => {
+  const word = (text: string, x: number, width: number) => ({
+    text,
+    confidence: 90,
+    box: { x, y: 0, width, height: 40 },
+  });
+
+  it('joins Korean syllables that touch and keeps the spaces that are there', () => {
+    // 보도 일시: two syllables touching, a space, two more touching.
+    const words = [word('보', 0, 38), word('도', 40, 38), word('일', 100, 38), word('시', 140, 38)];
+    expect(lineText(words)).toBe('보도 일시');
+  });
+
+  it('always separates Latin words', () => {
+    expect(lineText([word('New', 0, 60), word('York', 62, 80)])).toBe('New York');
+  });
+});

@@ -1,0 +1,7 @@
+export * from './transcriber';
+export * from './markdown';
+export * from './official-models';
+export { inspectWhisperModel, InvalidWhisperModelError } from './whisper-model-file';
+export type { WhisperHyperparameters, WhisperModelInfo } from './whisper-model-file';
+export { createWhisperTranscriber, WhisperTranscriber } from './whisper-transcriber';
+export type { WhisperTranscriberOptions } from './whisper-transcriber';

@@ -1,0 +1,76 @@
+import { distEntry } from '@docconv/testing';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makeMedia } from './support/fixtures';
+import { upload, waitForJob } from './support/jobs';
+import { privateStack, waitForCapabilities } from './support/private-stack';
+import { makeWhisperModel } from './support/whisper-model';
+
+/** `[mm:ss]` timestamps of a transcript, in seconds. */
+const stamps = (markdown: string) =>
+  [...markdown.matchAll(/^\[(\d+):(\d{2})\]/gm)].map((m) => Number(m[1]) * 60 + Number(m[2]));
+
+describe('transcription with a whisper model of random weights (the plumbing, not the words)', () => {
+  let folder: string;
+  let model: string;
+  const { stack, start } = privateStack('speech');
+
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'docconv-whisper-'));
+    model = join(folder, 'ggml-random.bin');
+    await makeWhisperModel(model);
+    stack.env.WHISPER_MODEL_PATH = model;
+    await start();
+  }, 120_000);
+  afterAll(() => rm(folder, { recursive: true, force: true }));
+
+  it('names the loaded model in the capabilities, as not one of the official ones', async () => {
+    const capabilities = await waitForCapabilities(stack, (c) => c.transcription.available);
+    expect(capabilities.transcription.model).toMatchObject({ name: 'ggml-random.bin', official: false });
+    expect(capabilities.transcription.model?.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it.each([
+    ['talk.mp3', false, 'audio_seconds'],
+    ['clip.mp4', true, 'video_seconds'],
+  ] as const)('%s: charged by duration, transcribed into timestamped segments', async (name, video, unit) => {
+    const seconds = 6;
+    const media = await makeMedia(name.split('.')[1], seconds, video);
+    const res = await upload(stack.t.http, stack.key.key, [{ name, content: media }]);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ has_media: true, media_duration_seconds: seconds });
+    expect(res.body.cost[unit]).toBe(seconds);
+    await stack.t.http.post(`/api/v1/jobs/${res.body.job_id}/confirm`).set('X-API-Key', stack.key.key).expect(200);
+    const job = await waitForJob(stack.t.http, stack.key.key, res.body.job_id as string, ['done', 'error'], 90_000);
+    expect({ status: job.status, error: job.error_log }).toEqual({ status: 'done', error: null });
+    expect(job).toMatchObject({ done_files: 1, total_files: 1, cost_points: res.body.cost.points });
+
+    const markdown = (
+      await stack.t.http.get(`/api/v1/jobs/${res.body.job_id}/download`).set('X-API-Key', stack.key.key)
+    ).text;
+    expect(markdown).toMatch(new RegExp(`^## ${name.replace('.', '\\.')}\\n`));
+    expect(markdown).toMatch(/^Language: \S+/m);
+    const times = stamps(markdown);
+    expect(times.length).toBeGreaterThan(0);
+    expect(times[0]).toBe(0);
+    expect(Math.max(...times)).toBeLessThanOrEqual(seconds);
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+  });
+
+  it('a worker given a truncated model file refuses to start and names the file', async () => {
+    const truncated = join(folder, 'cut.bin');
+    await writeFile(truncated, (await readFile(model)).subarray(0, 4096));
+    const child = spawn(process.execPath, [distEntry('worker')], {
+      env: { ...stack.env, WHISPER_MODEL_PATH: truncated },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).not.toBe(0);
+    expect(output).toContain(truncated);
+  }, 60_000);
+});
