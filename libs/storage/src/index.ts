@@ -1,3 +1,6 @@
+export * from './download-link';
 export * from './local-disk.storage';
+export * from './local-file-url';
+export * from './s3.storage';
 export * from './storage.module';
 export * from './storage.port';

@@ -1,17 +1,33 @@
 import type { Readable } from 'node:stream';
 
+/** How a download link is made. */
+export interface SignedUrlOptions {
+  /** Seconds the link stays valid; the configured `SIGNED_URL_TTL_SECONDS` when unset. */
+  ttlSeconds?: number;
+  /** Name the browser saves the file under (Content-Disposition: attachment). */
+  filename?: string;
+}
+
 /**
  * Where inputs and results live. Paths are relative, `/`-separated and confined to
  * `inputs/` and `results/` (see `assertStoragePath`).
  */
 export abstract class Storage {
   abstract put(path: string, body: Buffer | Readable): Promise<{ bytes: number }>;
+  /** Rejects when there is nothing at `path`. */
   abstract read(path: string): Promise<Buffer>;
+  /** Rejects when there is nothing at `path`. */
   abstract stream(path: string): Promise<Readable>;
   abstract exists(path: string): Promise<boolean>;
+  /** Removes `prefix` and everything under `prefix/`; nothing there is not an error. */
   abstract deletePrefix(prefix: string): Promise<void>;
   /** Proves the store can be written and read now; throws when it cannot. */
   abstract check(): Promise<void>;
+  /**
+   * A URL a browser can GET without credentials until it expires. Only `inputs/` and
+   * `results/` can be linked to. It does not check that the file exists.
+   */
+  abstract signedUrl(path: string, options: SignedUrlOptions): Promise<string>;
 }
 
 const ALLOWED_ROOTS = ['inputs', 'results', 'health'];

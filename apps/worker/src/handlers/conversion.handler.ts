@@ -1,0 +1,15 @@
+import { Injectable } from '@nestjs/common';
+import type { JobPayload } from '@docconv/contracts';
+import { XlsxAdvancedRunner, type ConversionOutcome } from '@docconv/jobs';
+import type { Job } from 'bullmq';
+import { JobHandler } from './job-handler.decorator';
+
+@Injectable()
+export class ConversionHandler {
+  constructor(private readonly runner: XlsxAdvancedRunner) {}
+
+  @JobHandler('convert.xlsx-advanced')
+  run(payload: JobPayload<'convert.xlsx-advanced'>, job: Job): Promise<ConversionOutcome> {
+    return this.runner.run(payload, { made: job.attemptsMade, max: job.opts.attempts ?? 1 });
+  }
+}

@@ -1,0 +1,90 @@
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DomainError, type JobPayload } from '@docconv/contracts';
+import { JobEntity } from '@docconv/db';
+import { mapColumnsWithModel, type LanguageModel } from '@docconv/refine';
+import { renderXlsxAdvanced } from '@docconv/render';
+import { Storage } from '@docconv/storage';
+import { DataSource } from 'typeorm';
+import { conversionPath } from './conversions.service';
+import { LANGUAGE_MODEL } from './engine-tokens';
+import { JobEvents } from './job-events';
+import type { Attempt } from './parse-runner';
+
+export type ConversionOutcome = 'done' | 'error' | 'skipped';
+
+/**
+ * One XLSX Advanced run in the worker: the job's Markdown to a typed, merged workbook, stored
+ * next to the Markdown. A problem with the job's own data ends the run in `error`, refundable,
+ * with recovery notes; other faults are thrown so the queue retries them, and the last attempt
+ * records them too. The language model, when configured, maps the requested columns, with the
+ * deterministic mapping as the fallback.
+ */
+@Injectable()
+export class XlsxAdvancedRunner {
+  private readonly logger = new Logger(XlsxAdvancedRunner.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly storage: Storage,
+    private readonly events: JobEvents,
+    @Optional() @Inject(LANGUAGE_MODEL) private readonly languageModel: LanguageModel | null = null,
+  ) {}
+
+  async run(payload: JobPayload<'convert.xlsx-advanced'>, attempt: Attempt): Promise<ConversionOutcome> {
+    const job = await this.dataSource.getRepository(JobEntity).findOneBy({ id: payload.jobId });
+    // A run superseded by a newer one, refunded or already finished has nothing left to do.
+    if (!job || job.xlsxAdvancedJobId !== payload.conversionId || job.xlsxAdvancedStatus !== 'processing') {
+      return 'skipped';
+    }
+    try {
+      if (!job.resultPath || !(await this.storage.exists(job.resultPath))) {
+        throw new DomainError(
+          'conversion_failed',
+          'The Markdown result of this job could not be found in storage, so there was nothing to convert.',
+        );
+      }
+      const markdown = (await this.storage.read(job.resultPath)).toString('utf8');
+      const model = this.languageModel;
+      const workbook = await renderXlsxAdvanced(markdown, {
+        title: job.filename,
+        columns: job.columns,
+        mapColumns: model ? (headers, columns) => mapColumnsWithModel(model, headers, columns) : undefined,
+      });
+      const path = conversionPath(job.id, 'xlsx_advanced');
+      await this.storage.put(path, workbook);
+      await this.dataSource.query(
+        `UPDATE jobs SET xlsx_advanced_status = 'done', xlsx_advanced_path = $3, xlsx_advanced_refundable = false
+          WHERE id = $1 AND xlsx_advanced_job_id = $2 AND xlsx_advanced_status = 'processing'`,
+        [job.id, payload.conversionId, path],
+      );
+      await this.events.xlsxAdvanced(job.id);
+      return 'done';
+    } catch (error) {
+      if (error instanceof DomainError) {
+        await this.fail(job.id, payload.conversionId, error.message);
+        return 'error';
+      }
+      if (attempt.made + 1 >= attempt.max) {
+        this.logger.error({ err: error, job_id: job.id }, 'XLSX Advanced failed on its last attempt');
+        await this.fail(job.id, payload.conversionId, 'The conversion failed because of an internal fault.');
+        return 'error';
+      }
+      throw error;
+    }
+  }
+
+  private async fail(jobId: string, conversionId: string, reason: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE jobs SET xlsx_advanced_status = 'error', xlsx_advanced_refundable = true, xlsx_advanced_recovery_notes = $3
+        WHERE id = $1 AND xlsx_advanced_job_id = $2 AND xlsx_advanced_status = 'processing'`,
+      [
+        jobId,
+        conversionId,
+        `${reason} Retry it with POST /api/v1/jobs/${jobId}/xlsx-advanced-action {"action":"retry"} (free), ` +
+          'or get the credits back with {"action":"refund"}.',
+      ],
+    );
+    await this.events.xlsxAdvanced(jobId);
+  }
+}

@@ -1,0 +1,18 @@
+export { parseMarkdown, plainText, inlineRuns, type InlineRun } from './markdown-tree';
+export { htmlTables, htmlSegments, type HtmlCell, type HtmlTable, type HtmlSegment } from './html-tables';
+export {
+  tableFromGfm,
+  tableFromHtml,
+  tableGrid,
+  filledGrid,
+  columnNames,
+  type Table,
+  type CellRange,
+} from './table-model';
+export { documentBlocks, type Block } from './document-blocks';
+export { renderDocx, type DocxOptions } from './render-docx';
+export { renderPptx, type PptxOptions } from './render-pptx';
+export { renderXlsxBasic, type XlsxBasicOptions } from './render-xlsx-basic';
+export { renderXlsxAdvanced, matchColumns, type ColumnMapper, type XlsxAdvancedOptions } from './render-xlsx-advanced';
+export { typedValue, type TypedValue } from './typed-value';
+export { renderInThread, type RenderRequest } from './render-in-thread';

@@ -1,0 +1,45 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
+
+export interface RenderRequest {
+  format: 'docx' | 'pptx' | 'xlsx_basic';
+  markdown: string;
+  title: string;
+}
+
+/**
+ * The compiled thread entry: beside this file in a build, or in `dist` when this module runs
+ * from its TypeScript sources (the tests' in-process API; the test command builds first).
+ */
+function threadEntry(): string {
+  const beside = join(__dirname, 'render-thread.js');
+  if (existsSync(beside)) return beside;
+  const built = resolve(__dirname, '..', '..', '..', 'dist', 'libs', 'render', 'src', 'render-thread.js');
+  if (existsSync(built)) return built;
+  throw new Error(`the render thread entry ${beside} is missing; build the project`);
+}
+
+/**
+ * Renders DOCX, PPTX or XLSX Basic in a worker thread: a long document takes seconds of CPU,
+ * which must not stall the API's other requests.
+ */
+export function renderInThread(request: RenderRequest): Promise<Buffer> {
+  return new Promise((resolvePromise, reject) => {
+    const thread = new Worker(threadEntry(), { workerData: request });
+    let settled = false;
+    thread.once('message', (message: { ok: true; bytes: Uint8Array } | { ok: false; message: string }) => {
+      settled = true;
+      if (message.ok) resolvePromise(Buffer.from(message.bytes));
+      else reject(new Error(message.message));
+      void thread.terminate();
+    });
+    thread.once('error', (error) => {
+      settled = true;
+      reject(error);
+    });
+    thread.once('exit', (code) => {
+      if (!settled) reject(new Error(`the render thread exited with code ${code}`));
+    });
+  });
+}

@@ -1,0 +1,120 @@
+import { ValueType, type Workbook } from 'exceljs';
+import { renderXlsxBasic } from './render-xlsx-basic';
+import { readWorkbook, sheetNamed, sheetValues } from './testing/read-workbook';
+
+const DOCUMENT = `# Report
+
+Intro line one
+Intro line two
+
+## Sales: Q1/Q2
+
+| Region | Revenue | Share |
+|---|---|---|
+| North | $1,200.50 | 12.5% |
+| South | 1,000원 | 2024-03-05 |
+
+- first point
+  - nested point
+1. numbered
+
+## Sales: Q1/Q2
+
+| A | B |
+|---|---|
+| x | y |
+
+## Text
+
+| K | V |
+|---|---|
+| k | v |
+
+## 지역별 현황
+
+<!-- page 3 -->
+
+<table>
+<tr><th rowspan="2">지역</th><th colspan="2">매출</th></tr>
+<tr><th>1분기</th><th>2분기</th></tr>
+<tr><td>서울</td><td>10</td><td>20</td></tr>
+<tr><td colspan="2">합계</td><td>30</td></tr>
+</table>
+
+\`\`\`
+SELECT 1;
+\`\`\`
+`;
+
+describe('renderXlsxBasic', () => {
+  let workbook: Workbook;
+  beforeAll(async () => {
+    workbook = await readWorkbook(await renderXlsxBasic(DOCUMENT, { title: 'Report.pdf' }));
+  });
+
+  it('puts each table on a sheet named after the heading before it, then the Text sheet', () => {
+    expect(workbook.worksheets.map((ws) => ws.name)).toEqual([
+      'Sales Q1-Q2',
+      'Sales Q1-Q2 (2)',
+      'Text (2)',
+      '지역별 현황',
+      'Text',
+    ]);
+    expect(workbook.title).toBe('Report.pdf');
+  });
+
+  it('writes every value as the text of the Markdown', () => {
+    const ws = sheetNamed(workbook, 'Sales Q1-Q2');
+    expect(sheetValues(ws)).toEqual([
+      ['Region', 'Revenue', 'Share'],
+      ['North', '$1,200.50', '12.5%'],
+      ['South', '1,000원', '2024-03-05'],
+    ]);
+    expect(ws.getCell('B2').type).toBe(ValueType.String);
+  });
+
+  it('makes header rows bold and frozen', () => {
+    const ws = sheetNamed(workbook, 'Sales Q1-Q2');
+    expect(ws.getCell('A1').font?.bold).toBe(true);
+    expect(ws.getCell('A2').font?.bold).toBeFalsy();
+    expect(ws.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+  });
+
+  it('merges the cells an HTML table spans and freezes both header rows', () => {
+    const ws = sheetNamed(workbook, '지역별 현황');
+    expect([...ws.model.merges].sort()).toEqual(['A1:A2', 'A4:B4', 'B1:C1']);
+    expect(ws.views[0]).toMatchObject({ state: 'frozen', ySplit: 2 });
+    expect(ws.getCell('A1').value).toBe('지역');
+    expect(ws.getCell('B2').value).toBe('1분기');
+    expect(ws.getCell('A3').value).toBe('서울');
+    expect(ws.getCell('C4').value).toBe('30');
+    expect(ws.getCell('B2').font?.bold).toBe(true);
+  });
+
+  it('lists the rest of the document on the Text sheet, one line per row, headings bold', () => {
+    const ws = sheetNamed(workbook, 'Text');
+    const lines = sheetValues(ws).map((row) => row[0]);
+    expect(lines).toEqual([
+      'Report',
+      'Intro line one',
+      'Intro line two',
+      'Sales: Q1/Q2',
+      '• first point',
+      '• nested point',
+      '1. numbered',
+      'Sales: Q1/Q2',
+      'Text',
+      '지역별 현황',
+      'SELECT 1;',
+    ]);
+    expect(ws.getCell('A1').font?.bold).toBe(true);
+    expect(ws.getCell('A2').font?.bold).toBeFalsy();
+    expect(ws.getCell('A6').alignment?.indent).toBeGreaterThan(0);
+  });
+
+  it('writes a document without tables as a Text sheet alone', async () => {
+    const only = await readWorkbook(await renderXlsxBasic('Just a line.', { title: 't' }));
+    expect(only.worksheets.map((ws) => ws.name)).toEqual(['Text']);
+    expect(sheetNamed(only, 'Text').getCell('A1').value).toBe('Just a line.');
+  });
+});

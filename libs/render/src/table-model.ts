@@ -1,0 +1,155 @@
+import type { Table as MdastTable } from 'mdast';
+import type { HtmlTable } from './html-tables';
+import { plainText } from './markdown-tree';
+
+/** A rectangle of merged cells, 0-based and inclusive, counting header rows first and then body rows. */
+export interface CellRange {
+  top: number;
+  left: number;
+  bottom: number;
+  right: number;
+}
+
+/**
+ * A table as every renderer sees it, whether it came from GFM or HTML: a rectangular grid of header rows
+ * and body rows. A merged cell keeps its text in its top-left position, the positions it covers hold ''
+ * and the merge is listed in `merges` (so spreadsheets can merge them and documents can span them).
+ */
+export interface Table {
+  header: string[][];
+  rows: string[][];
+  merges: CellRange[];
+}
+
+/** A GFM table: its first row is the header. */
+export function tableFromGfm(node: MdastTable): Table {
+  const grid = node.children.map((row) => row.children.map((cell) => plainText(cell).trim()));
+  const width = Math.max(0, ...grid.map((row) => row.length));
+  const padded = grid.map((row) => padRow(row, width));
+  return { header: padded.slice(0, 1), rows: padded.slice(1), merges: [] };
+}
+
+/**
+ * An HTML table laid out on a grid the way browsers do it: each cell takes the first free position of its
+ * row, and its rowspan/colspan reserve positions below and to the right (a rowspan past the last row is cut).
+ * The header is the run of leading rows whose cells are all `<th>` (or inside `<thead>`); a table with no
+ * such row gets its first row as header, as a GFM table would.
+ */
+export function tableFromHtml(html: HtmlTable): Table {
+  const rowCount = html.rows.length;
+  const grid: string[][] = html.rows.map(() => []);
+  const taken: boolean[][] = html.rows.map(() => []);
+  const merges: CellRange[] = [];
+  html.rows.forEach((cells, r) => {
+    let c = 0;
+    for (const cell of cells) {
+      while (taken[r][c]) c++;
+      const bottom = Math.min(r + cell.rowspan, rowCount) - 1;
+      const right = c + cell.colspan - 1;
+      for (let y = r; y <= bottom; y++) for (let x = c; x <= right; x++) taken[y][x] = true;
+      grid[r][c] = cell.text;
+      if (bottom > r || right > c) merges.push({ top: r, left: c, bottom, right });
+      c = right + 1;
+    }
+  });
+  const width = Math.max(0, ...taken.map((row) => row.length));
+  const rows = grid.map((row) =>
+    padRow(
+      Array.from({ length: row.length }, (_, i) => row[i] ?? ''),
+      width,
+    ),
+  );
+  const headerCount = Math.max(1, leadingHeaderRows(html));
+  return { header: rows.slice(0, headerCount), rows: rows.slice(headerCount), merges };
+}
+
+function leadingHeaderRows(html: HtmlTable): number {
+  let count = 0;
+  for (const row of html.rows) {
+    if (!row.every((cell) => cell.header)) break;
+    count++;
+  }
+  return count;
+}
+
+function padRow(row: string[], width: number): string[] {
+  return row.length >= width ? row : [...row, ...Array<string>(width - row.length).fill('')];
+}
+
+/** The number of columns. */
+export function tableWidth(table: Table): number {
+  return (table.header[0] ?? table.rows[0] ?? []).length;
+}
+
+/** Header rows followed by body rows. */
+export function tableGrid(table: Table): string[][] {
+  return [...table.header, ...table.rows];
+}
+
+/**
+ * The grid with each merged cell's text copied into the positions it covers, so every row carries its own
+ * values: a region spanning three rows belongs to each of them. With `across` false the text is copied down
+ * its first column only, since a body cell spanning columns (a "Total" label) is not a value of each column.
+ */
+export function filledGrid(table: Table, across = true): string[][] {
+  const grid = tableGrid(table).map((row) => [...row]);
+  for (const merge of table.merges) {
+    const text = grid[merge.top][merge.left];
+    const right = across ? merge.right : merge.left;
+    for (let r = merge.top; r <= merge.bottom; r++) for (let c = merge.left; c <= right; c++) grid[r][c] = text;
+  }
+  return grid;
+}
+
+/**
+ * One name per column: the distinct texts of its header rows joined with a space (a two-row header
+ * "Sales" over "Q1" names the column "Sales Q1"), or "Column N" when the header is empty there.
+ */
+export function columnNames(table: Table): string[] {
+  const header = filledGrid(table).slice(0, table.header.length);
+  return Array.from({ length: tableWidth(table) }, (_, c) => {
+    const parts = header.map((row) => row[c]).filter((text) => text !== '');
+    const name = [...new Set(parts)].join(' ');
+    return name || `Column ${c + 1}`;
+  });
+}
+
+/** Where a grid position stands with respect to merges: the start of one, covered by one, or on its own. */
+export type CellPlacement = { kind: 'single' } | { kind: 'start'; range: CellRange } | { kind: 'covered' };
+
+/** Finds the placement of every grid position once, for renderers that write spans. */
+export function cellPlacements(table: Table): CellPlacement[][] {
+  const placements: CellPlacement[][] = tableGrid(table).map((row) => row.map(() => ({ kind: 'single' })));
+  for (const range of table.merges) {
+    for (let r = range.top; r <= range.bottom; r++)
+      for (let c = range.left; c <= range.right; c++) placements[r][c] = { kind: 'covered' };
+    placements[range.top][range.left] = { kind: 'start', range };
+  }
+  return placements;
+}
+
+/** A run of grid rows with the merges that reach into it, clipped to it and counted from its first row. */
+export interface GridSlice {
+  grid: string[][];
+  merges: CellRange[];
+}
+
+/**
+ * Rows `start` to `end` (exclusive) of the table's grid. A merge cut by the slice keeps only its part inside,
+ * and when its top-left cell lies above the slice its text is repeated in the part's top-left cell, so a
+ * slice never loses the value of a cell spanning into it.
+ */
+export function gridSlice(table: Table, start: number, end: number): GridSlice {
+  const full = tableGrid(table);
+  const grid = full.slice(start, end).map((row) => [...row]);
+  const merges: CellRange[] = [];
+  for (const range of table.merges) {
+    const top = Math.max(range.top, start);
+    const bottom = Math.min(range.bottom, end - 1);
+    if (top > bottom) continue;
+    if (top !== range.top) grid[top - start][range.left] = full[range.top][range.left];
+    if (bottom > top || range.right > range.left)
+      merges.push({ top: top - start, left: range.left, bottom: bottom - start, right: range.right });
+  }
+  return { grid, merges };
+}

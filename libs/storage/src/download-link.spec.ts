@@ -1,0 +1,38 @@
+import { attachmentDisposition, contentTypeOf, resolveTtlSeconds } from './download-link';
+
+describe('contentTypeOf', () => {
+  it.each([
+    ['results/j/result.md', 'text/markdown; charset=utf-8'],
+    ['results/j/pages.json', 'application/json; charset=utf-8'],
+    ['results/j/result.XLSX', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+    ['results/j/result.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+    ['results/j/result.pptx', 'application/vnd.openxmlformats-officedocument.presentationml.presentation'],
+    ['inputs/j/1-scan.pdf', 'application/octet-stream'],
+    ['inputs/j/no-extension', 'application/octet-stream'],
+  ])('serves %s as %s', (path, type) => {
+    expect(contentTypeOf(path)).toBe(type);
+  });
+});
+
+describe('attachmentDisposition', () => {
+  it('names an ASCII file plainly', () => {
+    expect(attachmentDisposition('Report 2026.md')).toBe('attachment; filename="Report 2026.md"');
+  });
+
+  it('keeps a non-ASCII name in filename* with an ASCII fallback', () => {
+    expect(attachmentDisposition('보고서 "final".md')).toBe(
+      `attachment; filename="___ _final_.md"; filename*=UTF-8''%EB%B3%B4%EA%B3%A0%EC%84%9C%20%22final%22.md`,
+    );
+  });
+});
+
+describe('resolveTtlSeconds', () => {
+  it('takes the lifetime asked for, else the default', () => {
+    expect(resolveTtlSeconds(60, 900)).toBe(60);
+    expect(resolveTtlSeconds(undefined, 900)).toBe(900);
+  });
+
+  it.each([0, -5, 1.5, 7 * 24 * 3600 + 1])('refuses %d seconds', (ttl) => {
+    expect(() => resolveTtlSeconds(ttl, 900)).toThrow(RangeError);
+  });
+});

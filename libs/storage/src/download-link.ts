@@ -1,0 +1,81 @@
+import { assertStoragePath } from './storage.port';
+
+/** Roots a download link may point into; `health/` holds only the store's own probes. */
+const DOWNLOADABLE_ROOTS = ['inputs', 'results'];
+
+/** The longest a download link may last: S3 presigned URLs cannot outlive seven days. */
+export const MAX_SIGNED_URL_TTL_SECONDS = 7 * 24 * 3600;
+
+/** Whether a download link may point at `path`: a storage path under `inputs/` or `results/`, without control characters. */
+export function isDownloadablePath(path: string): boolean {
+  try {
+    assertStoragePath(path);
+  } catch {
+    return false;
+  }
+  return DOWNLOADABLE_ROOTS.includes(path.split('/')[0]) && !hasControlCharacter(path);
+}
+
+/** Refuses to make a download link to anything but a file under `inputs/` or `results/`. */
+export function assertDownloadablePath(path: string): string {
+  if (!isDownloadablePath(path)) {
+    throw new Error(`Refusing a download link outside inputs/ and results/: ${JSON.stringify(path)}`);
+  }
+  return path;
+}
+
+/** Whether `filename` can be a download name: 1-255 characters, none of them control characters. */
+export function isDownloadName(filename: string): boolean {
+  return filename.length > 0 && filename.length <= 255 && !hasControlCharacter(filename);
+}
+
+/** Refuses a download name that would break the Content-Disposition header. */
+export function assertDownloadName(filename: string): string {
+  if (!isDownloadName(filename)) {
+    throw new Error(`Refusing download name ${JSON.stringify(filename)}: 1-255 characters without control characters`);
+  }
+  return filename;
+}
+
+/** The link lifetime asked for, or the configured default; refuses what no backend can honour. */
+export function resolveTtlSeconds(asked: number | undefined, fallback: number): number {
+  const ttl = asked ?? fallback;
+  if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_SIGNED_URL_TTL_SECONDS) {
+    throw new RangeError(`A download link lasts 1 to ${MAX_SIGNED_URL_TTL_SECONDS} whole seconds, not ${ttl}`);
+  }
+  return ttl;
+}
+
+/**
+ * `attachment` with an ASCII fallback name and, for names outside ASCII, the RFC 5987
+ * `filename*` form that browsers and curl use to keep the real name.
+ */
+export function attachmentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const header = `attachment; filename="${ascii}"`;
+  if (ascii === filename) return header;
+  const encoded = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `${header}; filename*=UTF-8''${encoded}`;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  md: 'text/markdown; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+};
+
+/** The media type a stored file is served with, by its extension; unknown ones are plain bytes. */
+export function contentTypeOf(path: string): string {
+  const extension = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase() ?? '';
+  return CONTENT_TYPES[extension] ?? 'application/octet-stream';
+}
+
+function hasControlCharacter(text: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u001f\u007f]/.test(text);
+}

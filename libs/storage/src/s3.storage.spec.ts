@@ -1,0 +1,321 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
+import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3Settings } from '@docconv/config';
+import { LocalDiskStorage } from './local-disk.storage';
+import { S3Storage } from './s3.storage';
+import type { Storage } from './storage.port';
+
+const BUCKET = 'docconv-test';
+/** s3rver knows one account, whose key id and secret are both `S3RVER`. */
+const S3RVER_KEY = 'S3RVER';
+
+/** Bytes that are not text, so any re-encoding along the way shows. */
+const BINARY = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 7919) % 256));
+
+async function collect(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+interface ContractSubject {
+  storage: Storage;
+  /** A scratch folder outside the store, for source files. */
+  scratch: string;
+  /** The same kind of store, but one that cannot be written (for `check`). */
+  broken: Storage;
+}
+
+/**
+ * What every storage adapter must do, whatever keeps the bytes. Run once per adapter, so
+ * the local disk and S3 stores behave the same for the code that uses them.
+ */
+function describeStorageContract(name: string, open: () => ContractSubject): void {
+  describe(`${name} storage`, () => {
+    let storage: Storage;
+    let scratch: string;
+    beforeAll(() => ({ storage, scratch } = open()));
+
+    it('keeps a buffer byte for byte and reports its size', async () => {
+      await expect(storage.put('results/c1/result.bin', BINARY)).resolves.toEqual({ bytes: BINARY.length });
+      expect((await storage.read('results/c1/result.bin')).equals(BINARY)).toBe(true);
+    });
+
+    it('keeps a stream of unknown length byte for byte', async () => {
+      const chunks = [BINARY.subarray(0, 1000), BINARY.subarray(1000, 40_000), BINARY.subarray(40_000)];
+      await expect(storage.put('inputs/c2/1-a.bin', Readable.from(chunks))).resolves.toEqual({ bytes: BINARY.length });
+      expect((await storage.read('inputs/c2/1-a.bin')).equals(BINARY)).toBe(true);
+    });
+
+    it('keeps a file read stream byte for byte', async () => {
+      const source = join(scratch, 'source.bin');
+      await writeFile(source, BINARY);
+      await expect(storage.put('inputs/c3/1-a.bin', createReadStream(source))).resolves.toEqual({
+        bytes: BINARY.length,
+      });
+      expect((await storage.read('inputs/c3/1-a.bin')).equals(BINARY)).toBe(true);
+    });
+
+    it('replaces what was at a path', async () => {
+      await storage.put('results/c4/result.md', Buffer.from('first'));
+      await storage.put('results/c4/result.md', Buffer.from('second'));
+      expect((await storage.read('results/c4/result.md')).toString()).toBe('second');
+    });
+
+    it('streams a stored file', async () => {
+      await storage.put('results/c5/result.bin', BINARY);
+      expect((await collect(await storage.stream('results/c5/result.bin'))).equals(BINARY)).toBe(true);
+    });
+
+    it('rejects reading or streaming what is not there', async () => {
+      await expect(storage.read('results/c6/missing.md')).rejects.toThrow();
+      await expect(storage.stream('results/c6/missing.md')).rejects.toThrow();
+    });
+
+    it('says whether a file exists; a folder of files is not one', async () => {
+      await storage.put('inputs/c7/1-a.pdf', Buffer.from('%PDF'));
+      await expect(storage.exists('inputs/c7/1-a.pdf')).resolves.toBe(true);
+      await expect(storage.exists('inputs/c7/2-b.pdf')).resolves.toBe(false);
+      await expect(storage.exists('inputs/c7')).resolves.toBe(false);
+    });
+
+    it('deletes a prefix and everything under it, and nothing beside it', async () => {
+      await storage.put('inputs/c8/1-a.pdf', Buffer.from('a'));
+      await storage.put('inputs/c8/nested/2-b.pdf', Buffer.from('b'));
+      await storage.put('inputs/c8-sibling/1-a.pdf', Buffer.from('c'));
+      await storage.deletePrefix('inputs/c8');
+      await expect(storage.exists('inputs/c8/1-a.pdf')).resolves.toBe(false);
+      await expect(storage.exists('inputs/c8/nested/2-b.pdf')).resolves.toBe(false);
+      await expect(storage.exists('inputs/c8-sibling/1-a.pdf')).resolves.toBe(true);
+    });
+
+    it('deletes more files under a prefix than one listing page holds', async () => {
+      const paths = Array.from({ length: 1005 }, (_, i) => `inputs/c9/${i}-page.txt`);
+      for (let i = 0; i < paths.length; i += 50) {
+        await Promise.all(paths.slice(i, i + 50).map((path) => storage.put(path, Buffer.from(path))));
+      }
+      await expect(storage.exists(paths[1004])).resolves.toBe(true);
+      await storage.deletePrefix('inputs/c9');
+      const left: string[] = [];
+      for (let i = 0; i < paths.length; i += 50) {
+        const batch = paths.slice(i, i + 50);
+        const found = await Promise.all(batch.map((path) => storage.exists(path)));
+        left.push(...batch.filter((_, n) => found[n]));
+      }
+      expect(left).toEqual([]);
+    });
+
+    it('treats deleting a prefix with nothing under it as done', async () => {
+      await expect(storage.deletePrefix('inputs/c10-never-written')).resolves.toBeUndefined();
+    });
+
+    it('passes its health check, and fails it when it cannot be written', async () => {
+      await expect(storage.check()).resolves.toBeUndefined();
+      await expect(open().broken.check()).rejects.toThrow();
+    });
+
+    it.each(['../outside', '/etc/passwd', 'inputs/../../etc/passwd', 'other/x', 'inputs', 'results//x'])(
+      'refuses the path %j for every operation',
+      async (path) => {
+        await expect(storage.put(path, Buffer.from('x'))).rejects.toThrow(/Refusing storage path/);
+        await expect(storage.read(path)).rejects.toThrow(/Refusing storage path/);
+        await expect(storage.stream(path)).rejects.toThrow(/Refusing storage path/);
+        await expect(storage.exists(path)).rejects.toThrow(/Refusing storage path/);
+        await expect(storage.deletePrefix(path)).rejects.toThrow(/Refusing storage path/);
+      },
+    );
+
+    it.each(['health/probe', 'results/../health/probe', 'results/a\nb', '/results/x'])(
+      'makes no download link to %j',
+      async (path) => {
+        await expect(storage.signedUrl(path, {})).rejects.toThrow(/Refusing a download link/);
+      },
+    );
+
+    it('refuses a download link lifetime no backend can honour', async () => {
+      await expect(storage.signedUrl('results/c11/result.md', { ttlSeconds: 0 })).rejects.toThrow(RangeError);
+      await expect(storage.signedUrl('results/c11/result.md', { ttlSeconds: 8 * 24 * 3600 })).rejects.toThrow(
+        RangeError,
+      );
+    });
+  });
+}
+
+/**
+ * s3rver, an S3 stand-in, on a random port in a child Node process. The child runs with
+ * OpenSSL's legacy provider because s3rver encrypts listing continuation tokens with DES,
+ * which OpenSSL 3 offers nowhere else; without it, listing more than one page fails.
+ */
+async function startS3rver(directory: string): Promise<{ endpoint: string; process: ChildProcess }> {
+  const script = `
+    const S3rver = require(${JSON.stringify(require.resolve('s3rver'))});
+    const [directory, bucket] = process.argv.slice(1);
+    new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] })
+      .run()
+      .then(({ port }) => process.stdout.write(port + '\\n'));
+  `;
+  const child = spawn(process.execPath, ['--openssl-legacy-provider', '-e', script, directory, BUCKET], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = once(child, 'exit').then(([code]) => {
+    throw new Error(`s3rver exited with code ${String(code)} before listening`);
+  });
+  const [port] = (await Promise.race([once(createInterface({ input: child.stdout }), 'line'), exited])) as string[];
+  return { endpoint: `http://127.0.0.1:${port}`, process: child };
+}
+
+let s3rver: ChildProcess;
+let s3Directory: string;
+let endpoint: string;
+let scratch: string;
+const opened: S3Storage[] = [];
+
+function s3Settings(overrides: Partial<S3Settings> = {}): S3Settings {
+  return {
+    endpoint,
+    publicEndpoint: null,
+    region: 'us-east-1',
+    bucket: BUCKET,
+    accessKeyId: S3RVER_KEY,
+    secretAccessKey: S3RVER_KEY,
+    forcePathStyle: true,
+    prefix: 'tenant/a',
+    ...overrides,
+  };
+}
+
+function openS3(overrides: Partial<S3Settings> = {}, defaultTtlSeconds = 900): S3Storage {
+  const storage = new S3Storage(s3Settings(overrides), defaultTtlSeconds);
+  opened.push(storage);
+  return storage;
+}
+
+beforeAll(async () => {
+  s3Directory = await mkdtemp(join(tmpdir(), 'docconv-s3rver-'));
+  scratch = await mkdtemp(join(tmpdir(), 'docconv-storage-contract-'));
+  ({ endpoint, process: s3rver } = await startS3rver(s3Directory));
+});
+
+afterAll(async () => {
+  for (const storage of opened) storage.close();
+  const exited = once(s3rver, 'exit');
+  s3rver.kill();
+  await exited;
+  await rm(s3Directory, { recursive: true, force: true });
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describeStorageContract('local disk', () => {
+  const links = { secret: 'z'.repeat(32), defaultTtlSeconds: 900, publicBaseUrl: null };
+  return {
+    storage: new LocalDiskStorage(join(scratch, 'local'), links),
+    scratch,
+    // A folder can never be made below a regular file, such as this test's own source.
+    broken: new LocalDiskStorage(join(__filename, 'root'), links),
+  };
+});
+
+describeStorageContract('S3', () => ({
+  storage: openS3(),
+  scratch,
+  broken: openS3({ bucket: 'no-such-bucket' }),
+}));
+
+describe('S3 storage specifics', () => {
+  it('keeps every key under its prefix, so deployments sharing a bucket do not see each other', async () => {
+    const tenantA = openS3({ prefix: 'tenant/a' });
+    const tenantB = openS3({ prefix: 'tenant/b' });
+    await tenantA.put('results/p1/result.md', Buffer.from('# A'));
+    await expect(tenantB.exists('results/p1/result.md')).resolves.toBe(false);
+
+    const raw = new S3Client({
+      region: 'us-east-1',
+      endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: S3RVER_KEY, secretAccessKey: S3RVER_KEY },
+    });
+    try {
+      const head = await raw.send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'tenant/a/results/p1/result.md' }));
+      expect(head.ContentLength).toBe(3);
+      expect(head.ContentType).toBe('text/markdown; charset=utf-8');
+    } finally {
+      raw.destroy();
+    }
+  });
+
+  it('makes a presigned link that serves the bytes without credentials, under the signed download name', async () => {
+    const storage = openS3();
+    await storage.put('results/p2/result.xlsx', BINARY);
+    const url = new URL(await storage.signedUrl('results/p2/result.xlsx', { filename: 'Résumé 2026.xlsx' }));
+    expect(url.origin).toBe(endpoint);
+    expect(url.pathname).toBe(`/${BUCKET}/tenant/a/results/p2/result.xlsx`);
+    expect(url.searchParams.get('X-Amz-Expires')).toBe('900');
+    expect(url.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
+
+    const response = await fetch(url);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe(
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="R_sum_ 2026.xlsx"; filename*=UTF-8''R%C3%A9sum%C3%A9%202026.xlsx`,
+    );
+    expect(Buffer.from(await response.arrayBuffer()).equals(BINARY)).toBe(true);
+  });
+
+  it('signs for the lifetime asked for, or the configured default', async () => {
+    const storage = openS3({}, 120);
+    const byDefault = new URL(await storage.signedUrl('results/p3/result.md', {}));
+    const asked = new URL(await storage.signedUrl('results/p3/result.md', { ttlSeconds: 30 }));
+    expect(byDefault.searchParams.get('X-Amz-Expires')).toBe('120');
+    expect(asked.searchParams.get('X-Amz-Expires')).toBe('30');
+  });
+
+  it('signs links for the public endpoint when browsers reach the store by another address', async () => {
+    const publicEndpoint = endpoint.replace('127.0.0.1', 'localhost');
+    const storage = openS3({ publicEndpoint });
+    await storage.put('results/p4/result.md', Buffer.from('# Public'));
+    const url = new URL(await storage.signedUrl('results/p4/result.md', {}));
+    expect(url.origin).toBe(publicEndpoint);
+    const response = await fetch(url);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('# Public');
+  });
+
+  // s3rver checks a presigned link's credential and lifetime but, unlike S3 and MinIO, not the
+  // V4 signature itself; these are the alterations it can catch.
+  it('has the store refuse a link whose credential was altered', async () => {
+    const storage = openS3();
+    await storage.put('results/p5/result.md', Buffer.from('# Secret'));
+    const url = new URL(await storage.signedUrl('results/p5/result.md', {}));
+    const credential = url.searchParams.get('X-Amz-Credential')!;
+    url.searchParams.set('X-Amz-Credential', credential.replace(S3RVER_KEY, 'INTRUDER'));
+    const response = await fetch(url);
+    expect(response.status).toBe(403);
+    expect(await response.text()).toContain('InvalidAccessKeyId');
+  });
+
+  it('has the store refuse a link once it has expired', async () => {
+    const storage = openS3();
+    await storage.put('results/p6/result.md', Buffer.from('# Brief'));
+    const url = await storage.signedUrl('results/p6/result.md', { ttlSeconds: 1 });
+    expect((await fetch(url)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const response = await fetch(url);
+    expect(response.status).toBe(403);
+    expect(await response.text()).toContain('Request has expired');
+  });
+
+  it('tells a missing object from an unreachable store', async () => {
+    const unreachable = openS3({ endpoint: 'http://127.0.0.1:9' });
+    await expect(openS3().exists('results/p7/missing.md')).resolves.toBe(false);
+    await expect(unreachable.exists('results/p7/missing.md')).rejects.toThrow();
+  });
+});
