@@ -1,0 +1,27 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Access } from '../auth/access.decorator';
+import { Caller, type Principal } from '../auth/principal';
+import { idParam } from '../common/id-param';
+import { JobWebhooksResponse, WEBHOOK_DOCUMENTATION } from './webhooks.dto';
+import { WebhooksViewService } from './webhooks-view.service';
+
+const JOB_ID = idParam('job_not_found', 'job of yours');
+
+@ApiTags('jobs')
+@Controller('jobs')
+export class JobWebhooksController {
+  constructor(private readonly view: WebhooksViewService) {}
+
+  @Get(':job_id/webhooks')
+  @Access({ credential: 'api_key', scope: 'jobs:read' })
+  @ApiOperation({
+    summary: 'The webhook deliveries of a job, with their attempts and outcome.',
+    description: WEBHOOK_DOCUMENTATION,
+  })
+  @ApiOkResponse({ type: JobWebhooksResponse })
+  @ApiNotFoundResponse()
+  deliveries(@Caller() caller: Principal, @Param('job_id', JOB_ID) jobId: string): Promise<JobWebhooksResponse> {
+    return this.view.jobDeliveries(caller, jobId);
+  }
+}

@@ -1,0 +1,34 @@
+import { Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Access } from '../auth/access.decorator';
+import { Caller, type Principal } from '../auth/principal';
+import { WEBHOOK_DOCUMENTATION, WebhookSecretResponse } from './webhooks.dto';
+import { WebhooksViewService } from './webhooks-view.service';
+
+@ApiTags('account')
+@Controller('account/webhook-secret')
+@Access({ credential: 'api_key_or_jwt' })
+export class WebhookSecretController {
+  constructor(private readonly view: WebhooksViewService) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'The secret that signs your webhook deliveries (created on first use).',
+    description: WEBHOOK_DOCUMENTATION,
+  })
+  @ApiOkResponse({ type: WebhookSecretResponse })
+  secret(@Caller() caller: Principal): Promise<WebhookSecretResponse> {
+    return this.view.secret(caller);
+  }
+
+  @Post('rotate')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Replace the webhook secret. Every delivery sent from now on, retries of earlier events included, is signed with the new one.',
+  })
+  @ApiOkResponse({ type: WebhookSecretResponse })
+  rotate(@Caller() caller: Principal): Promise<WebhookSecretResponse> {
+    return this.view.rotateSecret(caller);
+  }
+}

@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+/** The `docconv` command: runs one command line with this process's streams and environment. */
+import { run } from './cli/run';
+
+run(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env })
+  .then((status) => {
+    process.exitCode = status;
+  })
+  .catch((error: unknown) => {
+    process.stderr.write(`docconv: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  });

@@ -1,0 +1,178 @@
+import { parseArgs } from 'node:util';
+import { writeFile } from 'node:fs/promises';
+import type { DocconvClient } from '../../client';
+import { confirm, downloadMarkdown, uploadFiles, waitForJob, type OcrEngine, type OcrModel } from '../../jobs';
+import type { UploadPreview } from '../../normalize';
+import { oneOf, parseCommandLine, positiveInteger, single } from '../args';
+import { formatPoints, formatPreview } from '../format';
+import { createProgressDisplay } from '../progress';
+import { askYesNo } from '../prompt';
+import { CliFailure, UsageError, type Terminal } from '../terminal';
+import { connect } from './connect';
+
+const MODELS: readonly OcrModel[] = ['basic', 'premium'];
+const ENGINES: readonly OcrEngine[] = ['tesseract', 'easyocr', 'rapidocr'];
+
+const WAIT_OPTIONS = `  --wait                 show progress until the job is done, then write the Markdown
+  --out, -o <file>       with --wait: write the Markdown to this file instead of stdout
+  --interval <ms>        time between progress checks (default 1000)`;
+
+export const UPLOAD_USAGE = `Usage: docconv upload <files…> [options]
+
+Uploads files and prints what they cost. Nothing is charged until the job is confirmed.
+
+Options:
+  --model basic|premium  OCR model (default premium; basic has free pages each month)
+  --engine <engine>      tesseract, easyocr or rapidocr (default: the service's choice)
+  --columns <a,b>        column names for table extraction
+  --prompt <text>        extra instructions for the model
+  --refine               layout refinement by a language model (charged per page)
+  --confirm              confirm after the preview; asks first unless --yes
+  --yes, -y              confirm without asking (needed when there is no terminal to ask on)
+${WAIT_OPTIONS}`;
+
+export const CONFIRM_USAGE = `Usage: docconv confirm <job_id> [--wait] [--out <file>]
+
+Confirms a pending job: charges the quoted points and queues it.
+
+Options:
+${WAIT_OPTIONS}`;
+
+interface WaitRequest {
+  wait: boolean;
+  out?: string;
+  intervalMs?: number;
+}
+
+/** The shared --wait/--out/--interval checks: --out and --interval only mean something with --wait. */
+function waitRequest(values: { wait?: boolean; out?: string; interval?: string }, usage: string): WaitRequest {
+  if (!values.wait && values.out !== undefined) throw new UsageError('--out needs --wait', usage);
+  if (!values.wait && values.interval !== undefined) throw new UsageError('--interval needs --wait', usage);
+  return {
+    wait: Boolean(values.wait),
+    out: values.out,
+    intervalMs: positiveInteger(values.interval, '--interval', usage),
+  };
+}
+
+/**
+ * Where messages go: stdout, unless the Markdown itself is going to stdout, in which case
+ * everything else goes to stderr so the output can be piped as is.
+ */
+function messageStream(request: WaitRequest, term: Terminal): NodeJS.WriteStream {
+  return request.wait && request.out === undefined ? term.stderr : term.stdout;
+}
+
+/** `docconv upload`: preview, then (with --confirm) confirm, then (with --wait) wait and write the Markdown. */
+export async function uploadCommand(args: string[], term: Terminal): Promise<void> {
+  const { values, positionals } = parseCommandLine(UPLOAD_USAGE, () =>
+    parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        model: { type: 'string' },
+        engine: { type: 'string' },
+        columns: { type: 'string' },
+        prompt: { type: 'string' },
+        refine: { type: 'boolean' },
+        confirm: { type: 'boolean' },
+        yes: { type: 'boolean', short: 'y' },
+        wait: { type: 'boolean' },
+        out: { type: 'string', short: 'o' },
+        interval: { type: 'string' },
+      },
+    }),
+  );
+  if (positionals.length === 0) throw new UsageError('name at least one file to upload', UPLOAD_USAGE);
+  const request = waitRequest(values, UPLOAD_USAGE);
+  if (request.wait && !values.confirm) throw new UsageError('--wait needs --confirm', UPLOAD_USAGE);
+  const options = {
+    model: oneOf(values.model, MODELS, '--model', UPLOAD_USAGE),
+    engine: oneOf(values.engine, ENGINES, '--engine', UPLOAD_USAGE),
+    columns: values.columns,
+    prompt: values.prompt,
+    refine: values.refine,
+  };
+
+  const client = await connect(term);
+  const info = messageStream(request, term);
+  const preview = await uploadFiles(client, positionals, options);
+  info.write(`${formatPreview(preview)}\n`);
+  if (!values.confirm) {
+    info.write(`\nNothing charged yet. Confirm with: docconv confirm ${preview.job_id} --wait\n`);
+    return;
+  }
+  await approve(preview, Boolean(values.yes), term);
+  await confirmAndWait(client, preview.job_id, request, term);
+}
+
+/** `docconv confirm <job_id>`: confirms a pending job, then (with --wait) waits and writes the Markdown. */
+export async function confirmCommand(args: string[], term: Terminal): Promise<void> {
+  const { values, positionals } = parseCommandLine(CONFIRM_USAGE, () =>
+    parseArgs({
+      args,
+      allowPositionals: true,
+      options: { wait: { type: 'boolean' }, out: { type: 'string', short: 'o' }, interval: { type: 'string' } },
+    }),
+  );
+  const jobId = single(positionals, 'job id', CONFIRM_USAGE);
+  const request = waitRequest(values, CONFIRM_USAGE);
+  await confirmAndWait(await connect(term), jobId, request, term);
+}
+
+/**
+ * Asks before spending points, unless --yes. Without a terminal there is nobody to ask, so
+ * the CLI refuses rather than charging silently; the job stays pending either way.
+ */
+async function approve(preview: UploadPreview, yes: boolean, term: Terminal): Promise<void> {
+  if (yes) return;
+  const later = `The job stays pending: confirm it later with \`docconv confirm ${preview.job_id}\`.`;
+  if (!term.stdin.isTTY) {
+    throw new CliFailure(
+      `Not confirmed: there is no terminal to ask whether to spend ${formatPoints(preview.cost.points)}.`,
+      `Add --yes to confirm without asking. ${later}`,
+      2,
+    );
+  }
+  const question = `Confirm job ${preview.job_id} for ${formatPoints(preview.cost.points)}?`;
+  if (!(await askYesNo(question, term.stdin, term.stderr))) throw new CliFailure('Not confirmed.', later);
+}
+
+/** Confirms the job and, when asked to, follows it to the end and writes its Markdown. */
+async function confirmAndWait(
+  client: DocconvClient,
+  jobId: string,
+  request: WaitRequest,
+  term: Terminal,
+): Promise<void> {
+  const info = messageStream(request, term);
+  const confirmation = await confirm(client, jobId);
+  info.write(`Confirmed job ${jobId}; balance now ${formatPoints(confirmation.remaining_points)}.\n`);
+  if (!request.wait) {
+    info.write(`Follow it with: docconv job ${jobId}\n`);
+    return;
+  }
+
+  const progress = createProgressDisplay(info);
+  const job = await waitForJob(client, jobId, {
+    onProgress: (j) => progress.update(j),
+    intervalMs: request.intervalMs,
+  });
+  progress.end();
+  if (job.status !== 'done') {
+    throw new CliFailure(
+      `Job ${jobId} ended ${job.status}${job.error_log ? `: ${job.error_log}` : '.'}`,
+      job.refundable
+        ? `It can be retried or refunded: POST /api/v1/jobs/${jobId}/action with {"action":"retry"} or {"action":"refund"}.`
+        : undefined,
+    );
+  }
+
+  const markdown = await downloadMarkdown(client, jobId);
+  if (request.out === undefined) {
+    term.stdout.write(markdown);
+    return;
+  }
+  await writeFile(request.out, markdown);
+  info.write(`Wrote ${request.out} (${Buffer.byteLength(markdown)} bytes).\n`);
+}

@@ -1,0 +1,106 @@
+import createFetchClient, { type Client, type Middleware } from 'openapi-fetch';
+import { DocconvError } from './errors';
+import { normaliseJob, type Job } from './normalize';
+import type { components, paths } from './schema';
+
+type Schemas = components['schemas'];
+
+export type Account = Schemas['AccountResponse'];
+export type UsageRow = Schemas['UsageRowResponse'];
+export type Transaction = Schemas['TransactionResponse'];
+export type JobStatus = Job['status'];
+
+/** One page of the job list, newest first; pass `next_cursor` back as `cursor` for the next page. */
+export interface JobList {
+  jobs: Job[];
+  next_cursor: string | null;
+}
+
+export interface ClientOptions {
+  /** Where the service runs, e.g. `https://docconv.example.com`; a trailing `/api/v1` is accepted too. */
+  baseUrl: string;
+  /** The API key sent as `X-API-Key`; leave it out for sign-up and log-in, which need none. */
+  apiKey?: string;
+  /** A fetch to use instead of the global one (tests, proxies). */
+  fetch?: (input: Request) => Promise<Response>;
+}
+
+/**
+ * A client of one service with one credential: the typed openapi-fetch client (`api`) for
+ * any operation, and typed methods for the reads most callers need. Workflow helpers
+ * (`uploadFiles`, `waitForJob`, `convert`…) take it as their first argument.
+ */
+export interface DocconvClient {
+  /** The service root, without a trailing slash or `/api/v1`. */
+  readonly baseUrl: string;
+  /** Typed calls to every path of the OpenAPI document; failures come back in `error`, not thrown. */
+  readonly api: Client<paths>;
+  getJob(jobId: string): Promise<Job>;
+  listJobs(query?: { status?: JobStatus; limit?: number; cursor?: string }): Promise<JobList>;
+  getAccount(): Promise<Account>;
+  getUsage(days?: number): Promise<UsageRow[]>;
+  getTransactions(limit?: number): Promise<Transaction[]>;
+}
+
+/** What an openapi-fetch call resolves to, reduced to what {@link unwrap} reads. */
+interface FetchResult<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/**
+ * The data of a successful call, or a {@link DocconvError} built from the problem+json the
+ * service sent. Every helper goes through here so callers handle one kind of error.
+ */
+export async function unwrap<T>(call: Promise<FetchResult<T>>): Promise<T> {
+  const { data, error, response } = await call;
+  if (!response.ok) throw DocconvError.fromResponse(response, error);
+  if (data === undefined)
+    throw DocconvError.invalidResponse(`${response.url} answered ${response.status} with no body.`);
+  return data;
+}
+
+/** Strips trailing slashes and a trailing `/api/v1`, since every path of the document starts with it. */
+export function serviceRoot(baseUrl: string): string {
+  const root = baseUrl
+    .trim()
+    .replace(/\/+$/, '')
+    .replace(/\/api\/v1$/, '');
+  if (!URL.canParse(root)) throw new TypeError(`Not a URL: ${baseUrl}`);
+  return root;
+}
+
+/** Turns fetch's bare "fetch failed" into a DocconvError that names the unreachable service. */
+const networkErrors: Middleware = {
+  onError({ request, error }) {
+    return DocconvError.network(request.url, error);
+  },
+};
+
+/** Creates a client for the service at `baseUrl`, authenticated with `apiKey` when given. */
+export function createClient(options: ClientOptions): DocconvClient {
+  const baseUrl = serviceRoot(options.baseUrl);
+  const api = createFetchClient<paths>({
+    baseUrl,
+    fetch: options.fetch,
+    headers: options.apiKey ? { 'X-API-Key': options.apiKey } : {},
+  });
+  api.use(networkErrors);
+
+  return {
+    baseUrl,
+    api,
+    async getJob(jobId) {
+      const job = await unwrap(api.GET('/api/v1/jobs/{job_id}', { params: { path: { job_id: jobId } } }));
+      return normaliseJob(job);
+    },
+    async listJobs(query = {}) {
+      const page = await unwrap(api.GET('/api/v1/jobs', { params: { query } }));
+      return { jobs: page.jobs.map(normaliseJob), next_cursor: page.next_cursor ?? null };
+    },
+    getAccount: () => unwrap(api.GET('/api/v1/account')),
+    getUsage: (days) => unwrap(api.GET('/api/v1/account/usage', { params: { query: { days } } })),
+    getTransactions: (limit) => unwrap(api.GET('/api/v1/account/transactions', { params: { query: { limit } } })),
+  };
+}

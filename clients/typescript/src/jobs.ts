@@ -1,0 +1,217 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { unwrap, type DocconvClient } from './client';
+import { DocconvError } from './errors';
+import { normalisePreview, type Job, type UploadPreview } from './normalize';
+import type { components, paths } from './schema';
+
+type Schemas = components['schemas'];
+type UploadForm = paths['/api/v1/jobs/upload']['post']['requestBody']['content']['multipart/form-data'];
+
+export type OcrModel = NonNullable<UploadForm['ocr_model']>;
+export type OcrEngine = NonNullable<UploadForm['ocr_engine']>;
+export type ConversionFormat = Schemas['ConvertDto']['format'];
+export type Confirmation = Schemas['ConfirmResponse'];
+/** A conversion result whose `download_url` is absolute, ready to fetch. */
+export type Conversion = Schemas['ConversionResponse'];
+
+/** A file to upload: a path on disk, or a name and its bytes. */
+export type UploadInput = string | { name: string; data: Buffer | Uint8Array };
+
+export interface UploadOptions {
+  /** `basic` or `premium` (the service's default). */
+  model?: OcrModel;
+  /** The OCR engine; the service picks one it has when left out. */
+  engine?: OcrEngine;
+  /** Column names for table extraction: a list, or the service's comma-separated form. */
+  columns?: string[] | string;
+  /** Extra instructions for the model. */
+  prompt?: string;
+  /** Layout refinement by a language model (PDF, office and HWP files; charged per page). */
+  refine?: boolean;
+  /** One relative path per file, for files that came out of a folder or archive. */
+  relativePaths?: string[];
+  /** PDF rendering resolution, 72 to 600. */
+  dpi?: number;
+  /** Makes a retried upload safe: the service replays its first answer to the same key. */
+  idempotencyKey?: string;
+}
+
+export interface ChargeOptions {
+  /** Makes a retried request safe: the service charges once and replays its first answer to the same key. */
+  idempotencyKey?: string;
+}
+
+/** The terminal states: a job in one of them will not change any more by itself. */
+export const FINISHED_STATUSES: readonly Job['status'][] = ['done', 'error', 'cancelled'];
+
+/** Reads a path into a named File, or wraps given bytes in one. */
+async function toFile(input: UploadInput): Promise<File> {
+  if (typeof input === 'string') return new File([await readFile(input)], basename(input));
+  return new File([input.data], input.name);
+}
+
+/** The multipart form of an upload: the fields first, then one `files` part per file. */
+function toFormData(form: UploadForm): FormData {
+  const { files, ...fields } = form;
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) {
+    if (value !== undefined) data.append(name, String(value));
+  }
+  for (const file of files) data.append('files', file);
+  return data;
+}
+
+/** Maps the SDK's option names onto the upload's form fields (spec 4.3). */
+function uploadForm(files: File[], options: Omit<UploadOptions, 'idempotencyKey'>): UploadForm {
+  const { columns } = options;
+  return {
+    files,
+    ocr_model: options.model,
+    ocr_engine: options.engine,
+    columns: Array.isArray(columns) ? JSON.stringify(columns) : columns,
+    prompt: options.prompt,
+    dpi: options.dpi,
+    relative_paths: options.relativePaths ? JSON.stringify(options.relativePaths) : undefined,
+    docling_refinement: options.refine,
+  };
+}
+
+/**
+ * Uploads files (POST /api/v1/jobs/upload) and returns the cost preview of the new pending
+ * job. Nothing is charged until {@link confirm}. The preview is normalised, so fields older
+ * services omit are present with their defaults.
+ */
+export async function uploadFiles(
+  client: DocconvClient,
+  inputs: UploadInput[],
+  options: UploadOptions = {},
+): Promise<UploadPreview> {
+  const files = await Promise.all(inputs.map(toFile));
+  const preview = await unwrap(
+    client.api.POST('/api/v1/jobs/upload', {
+      params: { header: { 'Idempotency-Key': options.idempotencyKey } },
+      body: uploadForm(files, options),
+      bodySerializer: toFormData,
+    }),
+  );
+  return normalisePreview(preview);
+}
+
+/** Confirms a pending job (POST /api/v1/jobs/{job_id}/confirm): charges the quoted points and queues it. */
+export function confirm(client: DocconvClient, jobId: string, options: ChargeOptions = {}): Promise<Confirmation> {
+  return unwrap(
+    client.api.POST('/api/v1/jobs/{job_id}/confirm', {
+      params: { path: { job_id: jobId }, header: { 'Idempotency-Key': options.idempotencyKey } },
+    }),
+  );
+}
+
+export interface WaitOptions {
+  /** Called with the job on the first poll and whenever its status or progress changes. */
+  onProgress?: (job: Job) => void;
+  /** Time between polls; 1000 ms by default. */
+  intervalMs?: number;
+  /** Give up (a DocconvError with code `timeout`) after this long; 1 hour by default. */
+  timeoutMs?: number;
+}
+
+/** True when the job moved since `previous`: another status, or more pages or files done. */
+function hasMoved(previous: Job | undefined, job: Job): boolean {
+  return (
+    previous === undefined ||
+    previous.status !== job.status ||
+    previous.done_pages !== job.done_pages ||
+    previous.done_files !== job.done_files
+  );
+}
+
+/**
+ * Polls GET /api/v1/jobs/{job_id} until the job is done, failed or cancelled and returns
+ * that last record; a failed job is returned, not thrown, so the caller can read its
+ * `error_log` and `refundable`. A pending job is refused at once: it only moves when confirmed.
+ */
+export async function waitForJob(client: DocconvClient, jobId: string, options: WaitOptions = {}): Promise<Job> {
+  const { onProgress, intervalMs = 1_000, timeoutMs = 3_600_000 } = options;
+  const deadline = Date.now() + timeoutMs;
+  let previous: Job | undefined;
+  for (;;) {
+    const job = await client.getJob(jobId);
+    if (hasMoved(previous, job)) onProgress?.(job);
+    previous = job;
+    if (FINISHED_STATUSES.includes(job.status)) return job;
+    if (job.status === 'pending') {
+      throw new DocconvError({
+        status: 0,
+        title: 'Job not confirmed',
+        detail: `Job ${jobId} is pending: confirm it before waiting for it.`,
+        code: 'job_pending',
+      });
+    }
+    if (Date.now() + intervalMs > deadline) {
+      throw new DocconvError({
+        status: 0,
+        title: 'Timed out',
+        detail: `Job ${jobId} is still ${job.status} (${job.done_pages}/${job.total_pages} pages) after ${timeoutMs} ms.`,
+        code: 'timeout',
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/** The Markdown result of a finished job (GET /api/v1/jobs/{job_id}/download). */
+export async function downloadMarkdown(client: DocconvClient, jobId: string): Promise<string> {
+  const { data, error, response } = await client.api.GET('/api/v1/jobs/{job_id}/download', {
+    params: { path: { job_id: jobId } },
+    parseAs: 'text',
+  });
+  if (!response.ok) throw DocconvError.fromResponse(response, error);
+  return data ?? '';
+}
+
+/**
+ * Converts a finished job to an office format (POST /api/v1/jobs/{job_id}/convert). Only the
+ * first conversion of a format is charged; asking again returns the same file. The returned
+ * `download_url` is made absolute against the client's base URL.
+ */
+export async function convert(
+  client: DocconvClient,
+  jobId: string,
+  format: ConversionFormat,
+  options: ChargeOptions = {},
+): Promise<Conversion> {
+  const result = await unwrap(
+    client.api.POST('/api/v1/jobs/{job_id}/convert', {
+      params: { path: { job_id: jobId }, header: { 'Idempotency-Key': options.idempotencyKey } },
+      body: { format },
+    }),
+  );
+  return { ...result, download_url: new URL(result.download_url, `${client.baseUrl}/`).href };
+}
+
+/**
+ * The bytes of a converted file, fetched from its signed `download_url`. The link is its own
+ * credential, so the API key is not sent (the link may point at another host, such as S3).
+ */
+export async function downloadConverted(client: DocconvClient, conversion: Conversion): Promise<Uint8Array> {
+  const url = new URL(conversion.download_url, `${client.baseUrl}/`).href;
+  let response: Response;
+  try {
+    response = await fetch(url);
+  } catch (error) {
+    throw DocconvError.network(url, error);
+  }
+  if (!response.ok) throw DocconvError.fromResponse(response, await readErrorBody(response));
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+/** An error body as openapi-fetch would give it: parsed JSON when it is JSON, else the text. */
+async function readErrorBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
