@@ -1,10 +1,16 @@
+import { benchHttp } from './http.bench';
 import { benchIntake } from './intake.bench';
+import { benchOcr } from './ocr.bench';
+import { benchPdf } from './pdf.bench';
 import { benchWorkerMemory } from './worker-memory.bench';
 
 /** `npm run bench [-- <name>…]`: runs the named benchmarks (all by default) and prints their tables. */
 const BENCHES: Record<string, () => Promise<string>> = {
   intake: benchIntake,
   'worker-memory': benchWorkerMemory,
+  ocr: benchOcr,
+  http: benchHttp,
+  pdf: benchPdf,
 };
 
 async function main(): Promise<void> {

@@ -1,0 +1,127 @@
+import { ApiKeysService, UsersService } from '@docconv/accounts';
+import { loadConfig } from '@docconv/config';
+import type autocannon from 'autocannon';
+import express from 'express';
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApiApp } from '../apps/api/src/api.factory';
+import { benchEnv, readBytes, table, textPdf } from './support';
+
+const CONNECTIONS = 10;
+const SECONDS = 10;
+const WARM_UP_SECONDS = 2;
+/** The most an API key may allow (the column's CHECK constraint); one key per route keeps each run under it. */
+const KEY_RATE_LIMIT_RPM = 100_000;
+
+/** One URL under load, with the headers every request carries. */
+interface Target {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * Runs the `autocannon` command against a URL in a process of its own (the load generator does
+ * not share the servers' event loop) and returns its JSON result.
+ */
+function cannon(target: Target, seconds: number): Promise<autocannon.Result> {
+  const headerArgs = Object.entries(target.headers).flatMap(([name, value]) => ['-H', `${name}=${value}`]);
+  const args = ['-c', String(CONNECTIONS), '-d', String(seconds), '-j', '-n', ...headerArgs, target.url];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [require.resolve('autocannon/autocannon.js'), ...args], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as autocannon.Result)
+        : reject(new Error(`autocannon exited ${code} on ${target.name}`)),
+    );
+  });
+}
+
+/** A warm-up run (discarded), then the measured run; any failed or non-2xx response fails the bench. */
+async function measure(target: Target): Promise<autocannon.Result> {
+  await cannon(target, WARM_UP_SECONDS);
+  const result = await cannon(target, SECONDS);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${target.name}: ${result.non2xx} non-2xx responses and ${result.errors} errors under load`);
+  return result;
+}
+
+/** The reference: Express with one route answering a small JSON body, nothing else mounted. */
+async function bareExpress(): Promise<{ server: Server; url: string }> {
+  const app = express();
+  app.get('/', (_req, res) => {
+    res.json({ hello: 'world' });
+  });
+  const server = await new Promise<Server>((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
+}
+
+/** `value / reference` to two places; a dash when the reference rounds to zero (whole milliseconds). */
+function ratio(value: number, reference: number): string {
+  return reference > 0 ? (value / reference).toFixed(2) : '—';
+}
+
+/**
+ * Throughput and latency of two authenticated read routes of the in-process API (request logs at
+ * `warn`, so none are written) against a bare Express hello-world in the same process, each under
+ * the same autocannon load: a user, one API key per route at the highest rate limit, a real job row.
+ */
+export async function benchHttp(): Promise<string> {
+  const app = await createApiApp(loadConfig(benchEnv()));
+  await app.listen(0, '127.0.0.1');
+  const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  const bare = await bareExpress();
+  try {
+    const user = await app.get(UsersService).create(`bench-${randomUUID()}@example.test`, 'benchmark password');
+    const keys = app.get(ApiKeysService);
+    const jobKey = (await keys.create(user.id, { rateLimitRpm: KEY_RATE_LIMIT_RPM })).secret;
+    const accountKey = (await keys.create(user.id, { rateLimitRpm: KEY_RATE_LIMIT_RPM })).secret;
+    const form = new FormData();
+    form.append('files', new Blob([readBytes(await textPdf(1))], { type: 'application/pdf' }), 'http.pdf');
+    const upload = await fetch(`${url}/api/v1/jobs/upload`, {
+      method: 'POST',
+      headers: { 'X-API-Key': jobKey },
+      body: form,
+    });
+    const { job_id: jobId, detail } = (await upload.json()) as { job_id: string; detail?: string };
+    if (upload.status !== 201) throw new Error(`upload failed: ${upload.status} ${detail}`);
+
+    const targets: Target[] = [
+      { name: 'bare Express, GET / (reference)', url: bare.url, headers: {} },
+      { name: 'GET /api/v1/jobs/{id}', url: `${url}/api/v1/jobs/${jobId}`, headers: { 'X-API-Key': jobKey } },
+      { name: 'GET /api/v1/account', url: `${url}/api/v1/account`, headers: { 'X-API-Key': accountKey } },
+    ];
+    const results: autocannon.Result[] = [];
+    for (const target of targets) results.push(await measure(target));
+    const reference = results[0];
+    const rows = targets.map((target, i) => {
+      const { requests, latency } = results[i];
+      return {
+        route: target.name,
+        'req/s': requests.average.toFixed(0),
+        'p50 (ms)': latency.p50,
+        'p99 (ms)': latency.p99,
+        'req/s vs bare': ratio(requests.average, reference.requests.average),
+        'p50 vs bare': ratio(latency.p50, reference.latency.p50),
+        'p99 vs bare': ratio(latency.p99, reference.latency.p99),
+      };
+    });
+    return table(
+      `HTTP: ${CONNECTIONS} connections for ${SECONDS} s per route after ${WARM_UP_SECONDS} s of warm-up (in-process API with X-API-Key, autocannon in its own process)`,
+      rows,
+    );
+  } finally {
+    bare.server.closeAllConnections();
+    bare.server.close();
+    await app.close();
+  }
+}

@@ -1,0 +1,103 @@
+import { extractToMarkdown, type ExtractInput, type OcrOptions } from '@docconv/documents';
+import { OCR_LANGUAGES } from '@docconv/ocr';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { countPdfPages } from '../libs/documents/src/pdf/inspect-pdf';
+import { table, textPdf } from './support';
+
+const RUNS = 3;
+/** The evalset's scanned PDF has no text layer: it measures OCR, which the `ocr` bench covers. */
+const SCANNED = 'ocr_test_scanned.pdf';
+/** What a job passes: pages without a text layer would be OCR'd (counted in the table), the rest read as text. */
+const OCR: OcrOptions = { engine: 'tesseract', model: 'basic', dpi: 300, languages: [...OCR_LANGUAGES], settings: {} };
+
+/** The evalset's PDFs that have a text layer, or none (and why) when the evalset is not there. */
+function evalsetPdfs(): { files: string[]; note?: string } {
+  const folder = join(resolve(process.env.EVALSET_DIR ?? '../shared/evalset'), 'pdf');
+  if (!existsSync(folder))
+    return { files: [], note: `evalset not found at ${folder}: only the generated PDF was measured` };
+  const names = readdirSync(folder).filter((name) => name.endsWith('.pdf') && name !== SCANNED);
+  return { files: names.sort().map((name) => join(folder, name)) };
+}
+
+/** The shortest of `RUNS` runs of `work`, in seconds. */
+async function bestSeconds(work: () => Promise<unknown>): Promise<number> {
+  let best = Infinity;
+  for (let run = 0; run < RUNS; run++) {
+    const started = performance.now();
+    await work();
+    best = Math.min(best, (performance.now() - started) / 1000);
+  }
+  return best;
+}
+
+/** Our extractor on one PDF, as the worker calls it; returns how many pages it OCR'd. */
+async function extract(path: string, pages: number): Promise<number> {
+  const input: ExtractInput = {
+    path,
+    kind: 'pdf',
+    mime: 'application/pdf',
+    displayName: basename(path),
+    units: pages,
+    ocr: OCR,
+  };
+  const { pages: reports } = await extractToMarkdown(input, () => undefined);
+  return reports.filter((report) => report.source === 'ocr').length;
+}
+
+/** The `pdftotext` command (poppler) on one PDF, its text written to /dev/null. */
+function pdftotext(path: string): Promise<void> {
+  return new Promise((done, fail) => {
+    const child = spawn('pdftotext', ['-q', '-enc', 'UTF-8', path, '-'], { stdio: 'ignore' });
+    child.on('error', fail);
+    child.on('close', (code) => (code === 0 ? done() : fail(new Error(`pdftotext exited ${code} on ${path}`))));
+  });
+}
+
+/** One table row: pages, both tools' best time, our pages per second and how many times slower we are. */
+function row(file: string, pages: number, ocrPages: number, ours: number, reference: number): Record<string, string> {
+  return {
+    pdf: file,
+    pages: String(pages),
+    "pages OCR'd": String(ocrPages),
+    'ours (s)': ours.toFixed(3),
+    'pdftotext (s)': reference.toFixed(3),
+    'ours pages/s': (pages / ours).toFixed(0),
+    'pdftotext pages/s': (pages / reference).toFixed(0),
+    'ours / pdftotext time': (ours / reference).toFixed(1),
+  };
+}
+
+/**
+ * Pages per second of our PDF extractor (text layer → Markdown, with the job's OCR options) on the
+ * evalset's text PDFs and a generated 1,000-page text PDF, next to `pdftotext` on the same files.
+ */
+export async function benchPdf(): Promise<string> {
+  const { files, note } = evalsetPdfs();
+  const generated = await textPdf(1_000);
+  const rows: Record<string, string>[] = [];
+  const totals = { pages: 0, ocrPages: 0, ours: 0, reference: 0 };
+  for (const path of [...files, generated]) {
+    const pages = await countPdfPages(path, basename(path));
+    const ocrPages = await extract(path, pages);
+    const ours = await bestSeconds(() => extract(path, pages));
+    const reference = await bestSeconds(() => pdftotext(path));
+    const name = path === generated ? `generated ${basename(path)}` : basename(path);
+    rows.push(row(name, pages, ocrPages, ours, reference));
+    if (path !== generated) {
+      totals.pages += pages;
+      totals.ocrPages += ocrPages;
+      totals.ours += ours;
+      totals.reference += reference;
+    }
+  }
+  if (files.length > 0)
+    rows.splice(
+      files.length,
+      0,
+      row('all evalset files', totals.pages, totals.ocrPages, totals.ours, totals.reference),
+    );
+  const title = `PDF extraction vs pdftotext, best of ${RUNS} runs per file (one extraction at a time)`;
+  return table(note ? `${title}\n${note}` : title, rows);
+}
