@@ -12,7 +12,18 @@ import {
   type PageLines,
   type TextRun,
 } from './layout';
+import { ruledTables, tableMarkdown, type RuledTable } from './lattice';
+import { ocrPageLines, type PageReport } from '../ocr/ocr-page';
+import type { PageReader } from '../ocr/page-reader';
 import { PDF_OPTIONS, pdfjs } from './pdfjs';
+import { renderPage } from './render-page';
+import { pageRules } from './rules';
+
+/**
+ * Font names of bold faces: Bold, Black, Heavy, Semibold, Demi, Medium ("Medi", "Md"), and TeX's
+ * bold extended fonts (CMBX, SFBX, LMRoman…-Bold).
+ */
+const BOLD_FACE = /bold|black|heavy|semibold|demi|medi|[-,+]md\b|(?:cm|sf|ec|lm)bx|[-,]bd\b/i;
 
 export type PageProgress = (donePages: number) => void;
 
@@ -22,9 +33,15 @@ export type PageProgress = (donePages: number) => void;
  * two-column pages read column by column, headings from font size, lists, aligned tables,
  * hyphenation mended, right-to-left lines kept in logical order.
  */
-export async function extractPdf(path: string, displayName: string, onPage: PageProgress): Promise<string> {
+export async function extractPdf(
+  path: string,
+  displayName: string,
+  onPage: PageProgress,
+  reader?: PageReader,
+): Promise<{ markdown: string; pages: PageReport[] }> {
   const data = new Uint8Array(await readFile(path));
-  const task = (await pdfjs()).getDocument({ data, ...PDF_OPTIONS });
+  const lib = await pdfjs();
+  const task = lib.getDocument({ data, ...PDF_OPTIONS });
   try {
     let document: Awaited<typeof task.promise>;
     try {
@@ -36,12 +53,29 @@ export async function extractPdf(path: string, displayName: string, onPage: Page
       );
     }
     const pages: PageLines[] = [];
+    const reports: PageReport[] = [];
     for (let n = 1; n <= document.numPages; n++) {
+      let scanned = false;
       try {
         const page = await document.getPage(n);
         const [x0, y0, x1, y1] = page.view;
         const height = y1 - y0;
         const content = await page.getTextContent();
+        const operators = await page.getOperatorList();
+        const rules = pageRules(operators, lib.OPS, page.view);
+        // The operator list has loaded the page's fonts; their names tell the bold faces.
+        const bold = new Map<string, boolean>();
+        const isBold = (fontName: string) => {
+          let known = bold.get(fontName);
+          if (known === undefined) {
+            const font = page.commonObjs.has(fontName)
+              ? (page.commonObjs.get(fontName) as { name?: unknown })
+              : undefined;
+            known = typeof font?.name === 'string' && BOLD_FACE.test(font.name);
+            bold.set(fontName, known);
+          }
+          return known;
+        };
         const runs: TextRun[] = content.items
           .filter((item): item is TextItem => 'str' in item)
           .map((item) => {
@@ -53,9 +87,16 @@ export async function extractPdf(path: string, displayName: string, onPage: Page
               width: item.width,
               size: Math.hypot(a, b) || item.height,
               rtl: item.dir === 'rtl',
+              bold: isBold(item.fontName),
             };
           });
-        pages.push({ width: x1 - x0, height, lines: splitAtGutter(buildLines(runs), x1 - x0) });
+        scanned = reader !== undefined && !usableTextLayer(runs) && paintsImages(operators.fnArray, lib.OPS);
+        if (!scanned) {
+          const { tables, rest } = ruledTables(rules, runs);
+          const lines = splitAtGutter(buildLines(rest), x1 - x0);
+          pages.push({ width: x1 - x0, height, lines: placeTables(lines, tables) });
+          reports.push({ page: n, source: 'text' });
+        }
         page.cleanup();
       } catch (error) {
         throw new DomainError(
@@ -63,9 +104,21 @@ export async function extractPdf(path: string, displayName: string, onPage: Page
           `Page ${n} of ${displayName} could not be read (${error instanceof Error ? error.message : String(error)}). Check the file and upload it again.`,
         );
       }
+      if (scanned && reader) {
+        // A page without a usable text layer is rendered and read by the job's OCR engine.
+        const result = await reader.read(await renderPage(path, n, reader.options.dpi));
+        pages.push(ocrPageLines(result, reader.options.model, 72 / reader.options.dpi));
+        reports.push({
+          page: n,
+          source: 'ocr',
+          engine: result.engine,
+          confidence: Math.round(result.confidence * 10) / 10,
+          ...(result.notes.length > 0 ? { notes: result.notes } : {}),
+        });
+      }
       onPage(n);
     }
-    return layoutDocument(pages);
+    return { markdown: layoutDocument(pages), pages: reports };
   } finally {
     await task.destroy();
   }
@@ -81,22 +134,77 @@ export function layoutDocument(pages: PageLines[]): string {
     }
   }
   const bodySize = [...weights.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 10;
-  const headingSizes = [...weights.keys()]
-    .filter((s) => s >= bodySize * 1.15)
-    .sort((a, b) => b - a)
-    .slice(0, 4);
+  // Heading levels from how much larger than the body the type is, numbered from 1 over the
+  // sizes this document really uses (a cover page's giant type does not push every section
+  // heading down to level 4).
+  const bucket = (size: number) => (size >= bodySize * 1.6 ? 1 : size >= bodySize * 1.3 ? 2 : 3);
+  const headingSizes = [...weights.keys()].filter((s) => s >= bodySize * 1.15);
+  const used = [...new Set(headingSizes.map(bucket))].sort((a, b) => a - b);
+  const headingLevels = new Map(headingSizes.map((s) => [s, used.indexOf(bucket(s)) + 1]));
   const margins = repeatedMargins(pages);
   const ordered = pages.map((page) =>
-    readingOrder({
+    (page.ordered ? (p: PageLines) => p.lines : readingOrder)({
       ...page,
       lines: page.lines.filter((line) => {
+        if (line.block) return true;
         if (line === page.lines[0] && isRunningHead(line, page, bodySize)) return false;
         const inMargin = line.y < page.height * 0.09 || line.y > page.height * 0.92;
         return !(inMargin && (margins.has(marginKey(line.text)) || isPageNumber(line.text)));
       }),
     }),
   );
-  return toMarkdown(ordered, bodySize, headingSizes);
+  return toMarkdown(ordered, bodySize, headingLevels);
+}
+
+/**
+ * A text layer worth reading: at least a few words' worth of visible characters, most of them
+ * not private-use glyph codes, replacement characters or control codes (what fonts without a
+ * Unicode map produce).
+ */
+export function usableTextLayer(runs: TextRun[]): boolean {
+  const visible = runs
+    .map((r) => r.text)
+    .join('')
+    .replace(/\s+/g, '');
+  if (visible.length < 20) return false;
+  const garbage = [...visible].filter((c) => c === '\uFFFD' || (c >= '\uE000' && c <= '\uF8FF') || c < ' ').length;
+  return garbage / visible.length < 0.3;
+}
+
+/** Whether a page draws any image (a scan is one big image). */
+function paintsImages(fnArray: number[], ops: Record<string, number>): boolean {
+  const painters = new Set(
+    [
+      'paintImageXObject',
+      'paintInlineImageXObject',
+      'paintImageMaskXObject',
+      'paintImageXObjectRepeat',
+      'paintInlineImageXObjectGroup',
+      'paintImageMaskXObjectGroup',
+      'paintImageMaskXObjectRepeat',
+    ]
+      .map((name) => ops[name])
+      .filter((op) => op !== undefined),
+  );
+  return fnArray.some((fn) => painters.has(fn));
+}
+
+/** Ruled tables take their place among the page's lines, by their top edge. */
+function placeTables(lines: Line[], tables: RuledTable[]): Line[] {
+  if (tables.length === 0) return lines;
+  const tableLines: Line[] = tables.map((table) => ({
+    text: table.rows.flatMap((row) => row.map((cell) => cell.text)).join(' '),
+    x: table.left,
+    right: table.right,
+    y: table.top,
+    size: table.size,
+    rtl: false,
+    cells: [],
+    runs: [],
+    bold: false,
+    block: tableMarkdown(table.rows),
+  }));
+  return [...lines, ...tableLines].sort((a, b) => a.y - b.y);
 }
 
 function isPageNumber(text: string): boolean {

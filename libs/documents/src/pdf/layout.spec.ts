@@ -108,3 +108,30 @@ describe('tables of contents', () => {
     expect(markdown).toContain('| Notices | 1 |\n| --- | --- |\n| Preface | 2 |\n| Chapter 1. Securing data | 3 |');
   });
 });
+
+describe('headings', () => {
+  const bold = (text: string, x: number, y: number, size = 10): TextRun => ({ ...run(text, x, y, size), bold: true });
+
+  it('numbers heading levels over the sizes the document uses, and heads sections with short bold lines', () => {
+    const markdown = layoutDocument([
+      page([
+        run('Annual review', 40, 60, 13), // 1.3× the body: the largest heading size in use
+        run('The year in brief, told in plain body text.', 40, 100),
+        bold('2.1 Sales by region', 40, 140),
+        run('Sales rose in every region we serve.', 40, 160),
+        bold('Bold words that end a sentence.', 40, 200),
+        run('More body text follows here.', 40, 214),
+      ]),
+    ]);
+    expect(markdown).toContain('# Annual review\n');
+    expect(markdown).toContain('## 2.1 Sales by region\n');
+    expect(markdown).not.toMatch(/#+ Bold words/);
+  });
+
+  it('reads text printed twice on the same spot (a faked bold face) once', () => {
+    const markdown = layoutDocument([
+      page([run('ENFORCED FOR ALL ACCESS', 40, 100), run('ENFORCED FOR ALL ACCESS', 40.4, 100.2)]),
+    ]);
+    expect(markdown).toBe('ENFORCED FOR ALL ACCESS\n');
+  });
+});

@@ -11,6 +11,8 @@ export interface TextRun {
   width: number;
   size: number;
   rtl: boolean;
+  /** Set in a bold (or black, heavy, semibold) face. */
+  bold?: boolean;
 }
 
 export interface Line {
@@ -23,17 +25,30 @@ export interface Line {
   /** Cells when the line has wide gaps between its runs (a table row candidate). */
   cells: { text: string; x: number }[];
   runs: TextRun[];
+  /** The OCR engine's paragraph this line belongs to, when it said. */
+  paragraph?: string;
+  /** Every visible run of the line is bold. */
+  bold: boolean;
+  /**
+   * A block already rendered as Markdown (a ruled table, an OCR'd page's paragraphs); the line
+   * stands for the whole block.
+   */
+  block?: string;
 }
 
 export interface PageLines {
   width: number;
   height: number;
   lines: Line[];
+  /** The lines are already in reading order (an OCR engine ordered them). */
+  ordered?: boolean;
 }
 
 /** Groups runs sharing a baseline into lines, left to right (right to left for RTL lines). */
 export function buildLines(runs: TextRun[]): Line[] {
-  const sorted = runs.filter((r) => r.text.trim() !== '' || r.width > 0).sort((a, b) => a.y - b.y || a.x - b.x);
+  const sorted = withoutOverprint(runs.filter((r) => r.text.trim() !== '' || r.width > 0)).sort(
+    (a, b) => a.y - b.y || a.x - b.x,
+  );
   const groups: TextRun[][] = [];
   for (const run of sorted) {
     const group = groups[groups.length - 1];
@@ -42,6 +57,21 @@ export function buildLines(runs: TextRun[]): Line[] {
     else groups.push([run]);
   }
   return groups.map((group) => toLine(group)).filter((line) => line.text.trim() !== '');
+}
+
+/**
+ * Runs without the copies that some producers print a hair's breadth off the original to fake
+ * a bold face.
+ */
+function withoutOverprint(runs: TextRun[]): TextRun[] {
+  const seen = new Map<string, TextRun[]>();
+  return runs.filter((run) => {
+    if (run.text.trim() === '') return true;
+    const copies = seen.get(run.text) ?? [];
+    if (copies.some((c) => Math.abs(c.x - run.x) < 1.5 && Math.abs(c.y - run.y) < 1.5)) return false;
+    seen.set(run.text, [...copies, run]);
+    return true;
+  });
 }
 
 function toLine(group: TextRun[]): Line {
@@ -95,6 +125,7 @@ function toLine(group: TextRun[]): Line {
     rtl,
     cells: kept.length > 0 ? kept : cells,
     runs,
+    bold: runs.every((r) => r.bold === true || r.text.trim() === ''),
   };
 }
 
@@ -218,7 +249,7 @@ const NUMBERED = /^(\(?\d{1,3}[.)]|\(?[a-z][.)])\s+/i;
  * body text, short), list items from bullets and numbers, tables from runs of lines that
  * split into the same columns, paragraphs from line spacing, hyphenation joined.
  */
-export function toMarkdown(pages: Line[][], bodySize: number, headingSizes: number[]): string {
+export function toMarkdown(pages: Line[][], bodySize: number, headingLevels: Map<number, number>): string {
   const blocks: string[] = [];
   let paragraph: string[] = [];
   let lastLine: Line | undefined;
@@ -231,6 +262,12 @@ export function toMarkdown(pages: Line[][], bodySize: number, headingSizes: numb
     lastLine = undefined;
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i];
+      if (line.block) {
+        endParagraph();
+        blocks.push(line.block);
+        lastLine = line;
+        continue;
+      }
       const table = tableAt(lines, i);
       if (table) {
         endParagraph();
@@ -239,7 +276,7 @@ export function toMarkdown(pages: Line[][], bodySize: number, headingSizes: numb
         lastLine = lines[i];
         continue;
       }
-      const level = headingLevel(line, bodySize, headingSizes);
+      const level = headingLevel(line, bodySize, headingLevels);
       if (level > 0) {
         endParagraph();
         const previous = blocks[blocks.length - 1];
@@ -247,7 +284,7 @@ export function toMarkdown(pages: Line[][], bodySize: number, headingSizes: numb
         if (
           lastLine &&
           previous?.startsWith('#') &&
-          headingLevel(lastLine, bodySize, headingSizes) === level &&
+          headingLevel(lastLine, bodySize, headingLevels) === level &&
           line.y - lastLine.y < line.size * 1.6
         ) {
           blocks[blocks.length - 1] = `${previous} ${line.text}`;
@@ -275,6 +312,7 @@ export function toMarkdown(pages: Line[][], bodySize: number, headingSizes: numb
         gap > Math.max(line.size, lastLine.size) * 1.75 ||
         gap < 0 ||
         Math.abs(line.size - lastLine.size) > 1 ||
+        (line.paragraph !== undefined && line.paragraph !== lastLine.paragraph) ||
         (paragraph.length > 0 && /^\s*([-*]|\d+[.)])\s/.test(paragraph[0]) && line.x <= lastLine.x - bodySize);
       if (startsParagraph) endParagraph();
       paragraph.push(line.text);
@@ -290,11 +328,27 @@ export function toMarkdown(pages: Line[][], bodySize: number, headingSizes: numb
   );
 }
 
-function headingLevel(line: Line, bodySize: number, headingSizes: number[]): number {
-  if (line.text.length > 150 || line.size < bodySize * 1.15) return 0;
+/**
+ * A line's heading level: from `headingLevels` (rounded size → level) for larger type, one
+ * level below the deepest of those for a short bold line in body type, 0 for body text.
+ */
+function headingLevel(line: Line, bodySize: number, headingLevels: Map<number, number>): number {
+  if (line.block || line.text.length > 150) return 0;
   if (/^[\d\s.,:%()$€-]+$/.test(line.text)) return 0;
-  const rank = headingSizes.findIndex((s) => Math.abs(s - line.size) < 0.5);
-  return rank < 0 ? 0 : Math.min(rank + 1, 4);
+  const bySize = line.size >= bodySize * 1.15 ? headingLevels.get(Math.round(line.size * 2) / 2) : undefined;
+  if (bySize !== undefined) return bySize;
+  const deepest = Math.max(0, ...headingLevels.values());
+  // A short bold line in body type, not a sentence or a list item, heads a section below
+  // the ones set in larger type.
+  if (
+    line.bold &&
+    line.size >= bodySize - 0.5 &&
+    line.text.length <= 100 &&
+    !/[.,;:]$/.test(line.text) &&
+    !BULLET.test(line.text)
+  )
+    return Math.min(Math.max(deepest + 1, 2), 4);
+  return 0;
 }
 
 const isListItem = (line: string) => /^\s*(- |\d+[.)] |\(?[a-z][.)] )/i.test(line);
@@ -323,9 +377,14 @@ function mend(text: string, next: string): string {
  * go to their nearest column, so rows with merged or missing cells keep their alignment.
  */
 function tableAt(lines: Line[], start: number): { markdown: string; end: number } | undefined {
-  if (lines[start].cells.length < 2) return undefined;
+  if (lines[start].cells.length < 2 || lines[start].block) return undefined;
   let end = start + 1;
-  while (end < lines.length && lines[end].cells.length >= 2 && lines[end].y - lines[end - 1].y < lines[end].size * 3)
+  while (
+    end < lines.length &&
+    lines[end].cells.length >= 2 &&
+    !lines[end].block &&
+    lines[end].y - lines[end - 1].y < lines[end].size * 3
+  )
     end++;
   if (end - start < 3) return undefined;
   const rows = lines.slice(start, end);

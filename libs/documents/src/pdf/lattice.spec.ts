@@ -1,0 +1,224 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import PDFDocument from 'pdfkit';
+import { extractPdf } from './extract-pdf';
+import { ruledTables, tableMarkdown } from './lattice';
+import type { TextRun } from './layout';
+import { pageRules, type DrawingOps, type Rule } from './rules';
+
+const run = (text: string, x: number, y: number, size = 10): TextRun => ({
+  text,
+  x,
+  y,
+  width: text.length * size * 0.5,
+  size,
+  rtl: false,
+});
+const h = (y: number, x0: number, x1: number): Rule => ({ x0, y0: y, x1, y1: y });
+const v = (x: number, y0: number, y1: number): Rule => ({ x0: x, y0, x1: x, y1 });
+
+/** A fully ruled grid: rows at `ys`, columns at `xs`. */
+function grid(xs: number[], ys: number[]): Rule[] {
+  return [...ys.map((y) => h(y, xs[0], xs[xs.length - 1])), ...xs.map((x) => v(x, ys[0], ys[ys.length - 1]))];
+}
+
+describe('ruled tables', () => {
+  it('reads a ruled grid cell by cell and leaves the text around it alone', () => {
+    const rules = grid([100, 200, 300], [100, 120, 140, 160]);
+    const runs = [
+      run('Above the table', 100, 80),
+      run('Name', 105, 115),
+      run('Price', 205, 115),
+      run('Apples', 105, 135),
+      run('1.20', 205, 135),
+      run('Pears', 105, 155),
+      run('0.90', 205, 155),
+      run('Below the table', 100, 190),
+    ];
+    const { tables, rest } = ruledTables(rules, runs);
+    expect(tables).toHaveLength(1);
+    expect(rest.map((r) => r.text)).toEqual(['Above the table', 'Below the table']);
+    expect(tableMarkdown(tables[0].rows)).toBe(
+      ['| Name | Price |', '| --- | --- |', '| Apples | 1.20 |', '| Pears | 0.90 |'].join('\n'),
+    );
+  });
+
+  it('recovers column and row spans from the lines that are not drawn, and writes them as HTML', () => {
+    // Header: "Fruit" spans two header rows; "Price" spans the two price columns, which are
+    // divided only below it.
+    const rules = [
+      h(100, 100, 400),
+      h(120, 200, 400), // under "Price" only
+      h(140, 100, 400),
+      h(160, 100, 400),
+      v(100, 100, 160),
+      v(200, 100, 160),
+      v(300, 120, 160), // between the two price columns, not through "Price"
+      v(400, 100, 160),
+    ];
+    const runs = [
+      run('Fruit', 105, 125),
+      run('Price', 250, 115),
+      run('2025', 205, 135),
+      run('2026', 305, 135),
+      run('Apples', 105, 155),
+      run('1.10', 205, 155),
+      run('1.20', 305, 155),
+    ];
+    const { tables } = ruledTables(rules, runs);
+    expect(tables[0].rows).toEqual([
+      [
+        { text: 'Fruit', rowspan: 2, colspan: 1 },
+        { text: 'Price', rowspan: 1, colspan: 2 },
+      ],
+      [
+        { text: '2025', rowspan: 1, colspan: 1 },
+        { text: '2026', rowspan: 1, colspan: 1 },
+      ],
+      [
+        { text: 'Apples', rowspan: 1, colspan: 1 },
+        { text: '1.10', rowspan: 1, colspan: 1 },
+        { text: '1.20', rowspan: 1, colspan: 1 },
+      ],
+    ]);
+    expect(tableMarkdown(tables[0].rows)).toBe(
+      [
+        '<table>',
+        '<tr><th rowspan="2">Fruit</th><th colspan="2">Price</th></tr>',
+        '<tr><td>2025</td><td>2026</td></tr>',
+        '<tr><td>Apples</td><td>1.10</td><td>1.20</td></tr>',
+        '</table>',
+      ].join('\n'),
+    );
+  });
+
+  it('splits a run that a producer wrote across several cells', () => {
+    const rules = grid([100, 200, 300], [100, 120, 140]);
+    const runs = [run('Left Right', 105, 115), run('a', 105, 135), run('b', 205, 135)];
+    // "Left Right" is 50 wide at 10 pt; stretch it so "Right" lands in the second column.
+    runs[0].width = 140;
+    const { tables } = ruledTables(rules, runs);
+    expect(tables[0].rows[0].map((c) => c.text)).toEqual(['Left', 'Right']);
+  });
+
+  it('leaves frames and diagrams to the running text', () => {
+    const frame = [h(100, 100, 400), h(200, 100, 400), v(100, 100, 200), v(400, 100, 200)];
+    expect(ruledTables(frame, [run('A boxed note', 110, 150)]).tables).toEqual([]);
+
+    // Four boxes and a connector that stops half way through one of them: a drawing, not a grid.
+    const diagram = [...grid([100, 200, 300], [100, 140, 180]), h(120, 150, 250), v(250, 100, 120)];
+    const runs = [run('Step one', 105, 115), run('Step two', 205, 135), run('Step three', 105, 175)];
+    const { tables, rest } = ruledTables(diagram, runs);
+    expect(tables).toEqual([]);
+    expect(rest).toEqual(runs);
+  });
+});
+
+describe('ruling lines from drawing operators', () => {
+  const ops: DrawingOps = {
+    save: 1,
+    restore: 2,
+    transform: 3,
+    constructPath: 4,
+    setFillRGBColor: 5,
+    stroke: 10,
+    closeStroke: 11,
+    fill: 12,
+    eoFill: 13,
+    fillStroke: 14,
+    eoFillStroke: 15,
+    closeFillStroke: 16,
+    closeEOFillStroke: 17,
+  };
+  const MOVE = 0;
+  const LINE = 1;
+  const CLOSE = 4;
+  const rect = (x: number, y: number, w: number, hgt: number) =>
+    new Float32Array([MOVE, x, y, LINE, x + w, y, LINE, x + w, y + hgt, LINE, x, y + hgt, CLOSE]);
+
+  it('finds stroked lines under the current transform and thin filled rectangles, in top-down page space', () => {
+    const fnArray = [ops.save, ops.transform, ops.constructPath, ops.restore, ops.constructPath];
+    const argsArray = [
+      null,
+      [1, 0, 0, 1, 50, 0], // shift right by 50
+      [ops.stroke, [new Float32Array([MOVE, 0, 700, LINE, 100, 700])], null],
+      null,
+      [ops.fill, [rect(10, 600, 1, 80)], null],
+    ];
+    const rules = pageRules({ fnArray, argsArray }, ops, [0, 0, 600, 800]);
+    expect(rules).toEqual([
+      { x0: 50, y0: 100, x1: 150, y1: 100 },
+      { x0: 10.5, y0: 120, x1: 10.5, y1: 200 },
+    ]);
+  });
+
+  it('ignores white fills, page backgrounds and curves', () => {
+    const fnArray = [ops.constructPath, ops.setFillRGBColor, ops.constructPath, ops.constructPath];
+    const argsArray = [
+      [ops.fill, [rect(0, 0, 600, 800)], null], // page background
+      ['#ffffff'],
+      [ops.fill, [rect(100, 100, 200, 20)], null], // white cell background
+      [ops.stroke, [new Float32Array([MOVE, 0, 0, 2, 10, 10, 20, 10, 30, 0])], null], // a curve
+    ];
+    expect(pageRules({ fnArray, argsArray }, ops, [0, 0, 600, 800])).toEqual([]);
+  });
+});
+
+describe('ruled tables in a PDF', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'docconv-lattice-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('come out of the text layer as tables with their spans, in reading order', async () => {
+    const doc = new PDFDocument({ autoFirstPage: false });
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const done = new Promise<void>((resolve) => doc.on('end', resolve));
+    doc.addPage({ size: 'A4', margin: 50 });
+    doc.fontSize(10).text('Quarterly prices are shown below.', 60, 60);
+    // Header row 1: Fruit (two rows high) | Price (two columns wide); header row 2: 2025 | 2026.
+    const [x0, x1, x2, x3] = [60, 200, 300, 400];
+    const [y0, y1, y2, y3, y4] = [100, 120, 140, 160, 180];
+    doc.lineWidth(0.5);
+    for (const y of [y0, y2, y3, y4]) doc.moveTo(x0, y).lineTo(x3, y).stroke();
+    doc.moveTo(x1, y1).lineTo(x3, y1).stroke();
+    for (const x of [x0, x1, x3]) doc.moveTo(x, y0).lineTo(x, y4).stroke();
+    doc.moveTo(x2, y1).lineTo(x2, y4).stroke();
+    const cell = (text: string, x: number, y: number) => doc.text(text, x + 5, y + 5, { lineBreak: false });
+    cell('Fruit', x0, y1 - 10);
+    cell('Price', x1 + 60, y0);
+    cell('2025', x1, y1);
+    cell('2026', x2, y1);
+    cell('Apples', x0, y2);
+    cell('1.10', x1, y2);
+    cell('1.20', x2, y2);
+    cell('Pears', x0, y3);
+    cell('0.80', x1, y3);
+    cell('0.95', x2, y3);
+    doc.text('Prices are in euros.', 60, 200);
+    doc.end();
+    await done;
+    const path = join(dir, 'prices.pdf');
+    await writeFile(path, Buffer.concat(chunks));
+
+    const { markdown } = await extractPdf(path, 'prices.pdf', () => undefined);
+    expect(markdown).toBe(
+      [
+        'Quarterly prices are shown below.',
+        '',
+        '<table>',
+        '<tr><th rowspan="2">Fruit</th><th colspan="2">Price</th></tr>',
+        '<tr><td>2025</td><td>2026</td></tr>',
+        '<tr><td>Apples</td><td>1.10</td><td>1.20</td></tr>',
+        '<tr><td>Pears</td><td>0.80</td><td>0.95</td></tr>',
+        '</table>',
+        '',
+        'Prices are in euros.',
+        '',
+      ].join('\n'),
+    );
+  });
+});

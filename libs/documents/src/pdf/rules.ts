@@ -1,0 +1,200 @@
+/**
+ * Ruling lines from a page's drawing operators: the horizontal and vertical strokes, and the
+ * thin filled rectangles that PDF producers draw rules with, in page coordinates measured from
+ * the top-left corner (like the text runs). Curves, clipping paths and everything diagonal are
+ * left out.
+ */
+export interface Rule {
+  /** Horizontal: y0 === y1 and x0 < x1. Vertical: x0 === x1 and y0 < y1. */
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** The subset of pdf.js's OPS table this module reads. */
+export interface DrawingOps {
+  save: number;
+  restore: number;
+  transform: number;
+  constructPath: number;
+  setFillRGBColor: number;
+  stroke: number;
+  closeStroke: number;
+  fill: number;
+  eoFill: number;
+  fillStroke: number;
+  eoFillStroke: number;
+  closeFillStroke: number;
+  closeEOFillStroke: number;
+}
+
+type Matrix = [number, number, number, number, number, number];
+
+/** pdf.js path buffer opcodes (DrawOPS). */
+const MOVE_TO = 0;
+const LINE_TO = 1;
+const CURVE_TO = 2;
+const QUADRATIC_CURVE_TO = 3;
+const CLOSE_PATH = 4;
+
+/** A filled rectangle this thin or thinner is a rule, not a shaded area. */
+const THIN = 3;
+/** Fills lighter than this do not show on a white page. */
+const NEAR_WHITE = 0.95;
+
+/** Lightness (mean of the channels, 0…1) of a pdf.js `#rrggbb` colour; unknown colours count as black. */
+function lightness(color: unknown): number {
+  const match = typeof color === 'string' ? /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(color) : null;
+  if (!match) return 0;
+  return (parseInt(match[1], 16) + parseInt(match[2], 16) + parseInt(match[3], 16)) / (3 * 255);
+}
+
+const multiply = (m: Matrix, n: Matrix): Matrix => [
+  m[0] * n[0] + m[2] * n[1],
+  m[1] * n[0] + m[3] * n[1],
+  m[0] * n[2] + m[2] * n[3],
+  m[1] * n[2] + m[3] * n[3],
+  m[0] * n[4] + m[2] * n[5] + m[4],
+  m[1] * n[4] + m[3] * n[5] + m[5],
+];
+
+/**
+ * Rules drawn on a page, from `page.getOperatorList()`. `view` is the page's view box; the
+ * result's y grows downwards from its top edge.
+ */
+export function pageRules(
+  operators: { fnArray: number[]; argsArray: unknown[] },
+  ops: DrawingOps,
+  view: number[],
+): Rule[] {
+  const [left, bottom, right, top] = view;
+  const width = right - left;
+  const height = top - bottom;
+  const strokes = new Set([ops.stroke, ops.closeStroke]);
+  const fills = new Set([
+    ops.fill,
+    ops.eoFill,
+    ops.fillStroke,
+    ops.eoFillStroke,
+    ops.closeFillStroke,
+    ops.closeEOFillStroke,
+  ]);
+  const rules: Rule[] = [];
+  const stack: { ctm: Matrix; fill: number }[] = [];
+  let ctm: Matrix = [1, 0, 0, 1, 0, 0];
+  let fill = 0; // lightness of the fill colour, 0 black … 1 white
+  for (let i = 0; i < operators.fnArray.length; i++) {
+    const fn = operators.fnArray[i];
+    if (fn === ops.save) stack.push({ ctm, fill });
+    else if (fn === ops.restore) ({ ctm, fill } = stack.pop() ?? { ctm, fill });
+    else if (fn === ops.transform) ctm = multiply(ctm, operators.argsArray[i] as Matrix);
+    else if (fn === ops.setFillRGBColor) fill = lightness((operators.argsArray[i] as unknown[])[0]);
+    else if (fn === ops.constructPath) {
+      const [paint, [buffer]] = operators.argsArray[i] as [number, [ArrayLike<number> | null]];
+      if (!buffer || !(strokes.has(paint) || fills.has(paint))) continue;
+      // A fill in white or near-white (a cell's background on a white page) draws no line.
+      if (!strokes.has(paint) && fill > NEAR_WHITE) continue;
+      const toPage = (x: number, y: number): [number, number] => [
+        ctm[0] * x + ctm[2] * y + ctm[4] - left,
+        top - (ctm[1] * x + ctm[3] * y + ctm[5]),
+      ];
+      for (const points of subpaths(buffer)) {
+        const onPage = points.map(([x, y]) => toPage(x, y));
+        if (strokes.has(paint)) rules.push(...segments(onPage));
+        else rules.push(...filledRules(onPage, width * height));
+      }
+    }
+  }
+  // Rules off the page (a spread's other half, bleed) cannot frame anything on it.
+  return rules.filter((r) => r.x1 >= 0 && r.x0 <= width && r.y1 >= 0 && r.y0 <= height);
+}
+
+/** Straight-line subpaths of a path buffer; a subpath holding a curve is dropped. */
+function subpaths(buffer: ArrayLike<number>): [number, number][][] {
+  const out: [number, number][][] = [];
+  let current: [number, number][] = [];
+  let curved = false;
+  const finish = () => {
+    if (!curved && current.length >= 2) out.push(current);
+    current = [];
+    curved = false;
+  };
+  for (let k = 0; k < buffer.length;) {
+    const op = buffer[k++];
+    if (op === MOVE_TO) {
+      finish();
+      current.push([buffer[k], buffer[k + 1]]);
+      k += 2;
+    } else if (op === LINE_TO) {
+      current.push([buffer[k], buffer[k + 1]]);
+      k += 2;
+    } else if (op === CURVE_TO) {
+      curved = true;
+      k += 6;
+    } else if (op === QUADRATIC_CURVE_TO) {
+      curved = true;
+      k += 4;
+    } else if (op === CLOSE_PATH) {
+      if (current.length > 2) current.push(current[0]);
+      finish();
+    } else {
+      break; // an opcode this reader does not know: stop rather than misread the rest
+    }
+  }
+  finish();
+  return out;
+}
+
+/** The axis-aligned segments of a stroked polyline. */
+function segments(points: [number, number][]): Rule[] {
+  const out: Rule[] = [];
+  for (let i = 1; i < points.length; i++) {
+    const rule = axisRule(points[i - 1], points[i]);
+    if (rule) out.push(rule);
+  }
+  return out;
+}
+
+function axisRule([ax, ay]: [number, number], [bx, by]: [number, number]): Rule | undefined {
+  if (Math.abs(ay - by) < 0.5 && Math.abs(ax - bx) >= 1) {
+    const y = (ay + by) / 2;
+    return { x0: Math.min(ax, bx), y0: y, x1: Math.max(ax, bx), y1: y };
+  }
+  if (Math.abs(ax - bx) < 0.5 && Math.abs(ay - by) >= 1) {
+    const x = (ax + bx) / 2;
+    return { x0: x, y0: Math.min(ay, by), x1: x, y1: Math.max(ay, by) };
+  }
+  return undefined;
+}
+
+/**
+ * A filled axis-aligned rectangle: a thin one is a rule through its middle; a larger one (a
+ * shaded cell or row) contributes its four edges, which are cell boundaries as much as drawn
+ * lines are. A rectangle covering much of the page is a background and frames nothing.
+ */
+function filledRules(points: [number, number][], pageArea: number): Rule[] {
+  const xs = points.map((p) => p[0]);
+  const ys = points.map((p) => p[1]);
+  const aligned = points.every(([x, y], i) => {
+    const [px, py] = points[i === 0 ? points.length - 1 : i - 1];
+    return Math.abs(x - px) < 0.5 || Math.abs(y - py) < 0.5;
+  });
+  if (!aligned || points.length < 4 || points.length > 5) return [];
+  const x0 = Math.min(...xs);
+  const x1 = Math.max(...xs);
+  const y0 = Math.min(...ys);
+  const y1 = Math.max(...ys);
+  const width = x1 - x0;
+  const height = y1 - y0;
+  if (width < 1 && height < 1) return [];
+  if (width * height > pageArea * 0.4) return []; // a page or panel background
+  if (height <= THIN) return width > height ? [{ x0, y0: (y0 + y1) / 2, x1, y1: (y0 + y1) / 2 }] : [];
+  if (width <= THIN) return [{ x0: (x0 + x1) / 2, y0, x1: (x0 + x1) / 2, y1 }];
+  return [
+    { x0, y0, x1, y1: y0 },
+    { x0, y0: y1, x1, y1 },
+    { x0, y0, x1: x0, y1 },
+    { x0: x1, y0, x1, y1 },
+  ];
+}
