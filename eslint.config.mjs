@@ -12,6 +12,7 @@ export default tseslint.config(
       '*.js',
       '*.mjs',
       'clients/**/dist/',
+      'clients/**/*.mjs',
       'apps/console/dist/',
     ],
   },

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { LedgerService } from '@docconv/billing';
 import { REPO_ROOT } from '@docconv/testing';
+import { createKey, signup, type TestKey } from '../test/support/accounts';
+import type { TestApp } from '../test/support/test-app';
 
 export const EVALSET_DIR = resolve(REPO_ROOT, process.env.EVALSET_DIR ?? '../shared/evalset');
 
@@ -25,4 +28,18 @@ export function readManifest(): ManifestRow[] {
 
 export function evalsetPath(relative: string): string {
   return join(EVALSET_DIR, relative);
+}
+
+/** A new user with plenty of credits and a key without a practical rate limit, for a whole evalset run. */
+export async function fundedKey(t: TestApp, tag: string): Promise<TestKey> {
+  const user = await signup(t.http, tag);
+  const key = await createKey(t.http, user, { rate_limit_rpm: 100_000 });
+  await t.app.get(LedgerService).post({
+    userId: user.userId,
+    type: 'grant',
+    points: 10_000_000,
+    description: 'evalset funds',
+    idempotencyKey: `grant:${user.userId}`,
+  });
+  return key;
 }

@@ -1,13 +1,13 @@
 import { readFileSync, existsSync } from 'node:fs';
-import { LedgerService } from '@docconv/billing';
 import { similarity } from '../tools/eval/metrics';
-import { createKey, signup, type TestKey } from '../test/support/accounts';
+import type { TestKey } from '../test/support/accounts';
 import { upload, waitForJob } from '../test/support/jobs';
 import { createTestApp, type TestApp } from '../test/support/test-app';
-import { evalsetPath, readManifest } from './evalset';
+import { evalsetPath, fundedKey, readManifest } from './evalset';
 
-/** Inputs whose text needs OCR of PDF pages or a transcriber: those arrive with the OCR and speech engines. */
-const NEEDS_LATER_ENGINES = new Set(['pdf/ocr_test_scanned.pdf']);
+/** Inputs read by OCR: they run once per available engine and model. */
+const OCR_INPUTS = new Set(['pdf/ocr_test_scanned.pdf']);
+const needsOcr = (path: string) => path.startsWith('image/') || OCR_INPUTS.has(path);
 
 /** OCR of a photographed page is judged more leniently than a file with its own text; `npm run eval` measures both closely. */
 const MIN_SIMILARITY: Record<string, number> = { image: 0.6 };
@@ -18,28 +18,29 @@ describe('evalset through the running worker: upload → confirm → done → do
   let key: TestKey;
   beforeAll(async () => {
     t = await createTestApp();
-    const user = await signup(t.http, 'evalworker');
-    key = await createKey(t.http, user, { rate_limit_rpm: 100_000 });
-    await t.app.get(LedgerService).post({
-      userId: user.userId,
-      type: 'grant',
-      points: 10_000_000,
-      description: 'evalset funds',
-      idempotencyKey: `grant:${user.userId}`,
-    });
+    key = await fundedKey(t, 'evalworker');
   });
   afterAll(() => t.close());
 
-  const inputs = readManifest().filter(
-    (r) => r.role === 'input' && !['audio', 'video'].includes(r.format) && !NEEDS_LATER_ENGINES.has(r.path),
+  const documents = readManifest().filter((r) => r.role === 'input' && !['audio', 'video'].includes(r.format));
+  const runs: [string, string, string][] = documents.flatMap((r): [string, string, string][] =>
+    needsOcr(r.path)
+      ? [
+          [r.path, 'tesseract', 'basic'],
+          [r.path, 'tesseract', 'premium'],
+          [r.path, 'rapidocr', 'premium'],
+        ]
+      : [[r.path, 'tesseract', 'basic']],
   );
 
-  it.each(inputs.map((r) => [r.path]))('%s', async (relative) => {
+  it.each(runs)('%s (%s, %s)', async (relative, engine, model) => {
     const path = evalsetPath(relative);
     const res = await upload(t.http, key.key, [{ name: relative.split('/').pop()!, content: readFileSync(path) }], {
-      ocr_model: 'basic',
+      ocr_model: model,
+      ocr_engine: engine,
     });
     expect(res.status).toBe(201);
+    expect(res.body.ocr_engine).toBe(engine);
     await t.http.post(`/api/v1/jobs/${res.body.job_id}/confirm`).set('X-API-Key', key.key).expect(200);
     const job = await waitForJob(t.http, key.key, res.body.job_id, ['done', 'error'], 120_000);
     expect({ status: job.status, error: job.error_log }).toEqual({ status: 'done', error: null });

@@ -1,51 +1,14 @@
 import { JobsMaintenanceService } from '@docconv/jobs';
-import { spawnWorker, stopProcess, waitForWorkerHeartbeat } from '@docconv/testing';
+import { stopProcess } from '@docconv/testing';
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { createKey, signup, type TestKey } from './support/accounts';
+import type { TestKey } from './support/accounts';
 import { makePdf } from './support/fixtures';
 import { upload, waitForJob } from './support/jobs';
-import { createTestApp, type TestApp } from './support/test-app';
-
-/**
- * A private Redis prefix per describe: its API and workers share queues no other test uses, so
- * workers can be stopped, killed and started without touching the rest of the suite.
- */
-function privateStack(tag: string, extraEnv: Record<string, string> = {}) {
-  const env = {
-    ...process.env,
-    REDIS_PREFIX: `${process.env.REDIS_PREFIX}-${tag}-${randomBytes(3).toString('hex')}`,
-    ...extraEnv,
-  };
-  const stack = {
-    env,
-    t: undefined as unknown as TestApp,
-    key: undefined as unknown as TestKey,
-    workers: [] as ChildProcess[],
-  };
-  beforeAll(async () => {
-    stack.t = await createTestApp({}, env);
-    const user = await signup(stack.t.http, tag);
-    stack.key = await createKey(stack.t.http, user, { rate_limit_rpm: 100_000 });
-    await stack.t.app.get(DataSource).query('UPDATE users SET points_balance = 1000000 WHERE id = $1', [user.userId]);
-  });
-  afterAll(async () => {
-    for (const w of stack.workers) await stopProcess(w, 'SIGKILL');
-    await stack.t.close();
-  });
-  /** Starts a worker (one job at a time) and waits for its first heartbeat. */
-  const start = async (): Promise<ChildProcess> => {
-    const since = Date.now();
-    const child = spawnWorker({ ...env, WORKER_CONCURRENCY: '1' }, `worker-${tag}`);
-    stack.workers.push(child);
-    await waitForWorkerHeartbeat(env, since);
-    return child;
-  };
-  return { stack, start };
-}
+import { privateStack } from './support/private-stack';
+import type { TestApp } from './support/test-app';
 
 describe('worker lifecycle', () => {
   const { stack, start } = privateStack('life');
@@ -143,7 +106,7 @@ describe('worker failures', () => {
     );
     expect(spends[0].n).toBe(1);
     const results = await readdir(join(t.config.storage.localDir, 'results', job.job_id));
-    expect(results).toEqual(['result.md']);
+    expect(results.sort()).toEqual(['pages.json', 'result.md']);
     const text = (await t.http.get(`/api/v1/jobs/${job.job_id}/download`).set('X-API-Key', key.key)).text;
     expect(text.match(/Page 1200 of the job/g)).toHaveLength(1);
   });

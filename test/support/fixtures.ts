@@ -17,6 +17,28 @@ export function makePdf(pages: string[]): Promise<Buffer> {
   });
 }
 
+/**
+ * A PDF mixing pages with a text layer and scanned pages: a `{ scan }` page holds only a
+ * picture of its text (no text layer), as a scanner would produce it.
+ */
+export async function makeMixedPdf(pages: ({ text: string } | { scan: string })[]): Promise<Buffer> {
+  const scans = await Promise.all(pages.map((p) => ('scan' in p ? makeTextPng(p.scan) : Promise.resolve(undefined))));
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({ autoFirstPage: false, compress: true });
+    const chunks: Buffer[] = [];
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    pages.forEach((page, i) => {
+      doc.addPage({ size: 'A4', margin: 72 });
+      const scan = scans[i];
+      if (scan) doc.image(scan, 40, 100, { width: 515 });
+      else if ('text' in page) doc.fontSize(14).text(page.text);
+    });
+    doc.end();
+  });
+}
+
 /** A white PNG with one line of black text, large enough to OCR reliably. */
 export function makeTextPng(text: string): Promise<Buffer> {
   const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;');

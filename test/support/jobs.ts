@@ -35,3 +35,11 @@ export async function waitForJob(
     await new Promise((r) => setTimeout(r, 150));
   }
 }
+
+/** A supertest parser that keeps a response body as raw bytes (office files, images). */
+export function binary(res: Response, done: (error: Error | null, body: Buffer) => void): void {
+  const stream = res as unknown as NodeJS.ReadableStream;
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  stream.on('end', () => done(null, Buffer.concat(chunks)));
+}

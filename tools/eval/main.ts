@@ -8,7 +8,8 @@
  */
 import { DomainError } from '@docconv/contracts';
 import type { OcrEngine, OcrModel } from '@docconv/db';
-import { detect, extractToMarkdown, inspect } from '@docconv/documents';
+import { detect, extractToMarkdown, inspect, type OcrOptions } from '@docconv/documents';
+import { createWhisperTranscriber, transcriptMarkdown, type Transcriber } from '@docconv/transcription';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
@@ -37,6 +38,15 @@ const MODELS: OcrModel[] = ['basic', 'premium'];
 const ENGINES: OcrEngine[] = ['tesseract', 'easyocr', 'rapidocr'];
 const REFERENCE_SUFFIXES = ['.ref.md', '.ref.txt', '.ref.json', '.ref.html', '.tests.jsonl', '.checks.json'];
 /** Error codes meaning "this worker cannot convert that kind of file", not "the conversion failed". */
+/** What the worker uses when a job names no engine and EasyOCR is not installed. */
+const DEFAULT_OCR: OcrOptions = {
+  engine: 'tesseract',
+  model: 'premium',
+  dpi: 300,
+  languages: ['eng', 'kor'],
+  settings: { easyocrPython: process.env.EASYOCR_PYTHON || undefined },
+};
+
 const UNAVAILABLE = new Set<string>(['transcription_unavailable', 'engine_unavailable']);
 const MEDIA_KINDS = new Set<string>(['audio', 'video']);
 
@@ -46,6 +56,7 @@ const USAGE = `Usage: npm run eval -- [--set <dir>] [--model basic|premium] [--e
             (default: ../shared/evalset from the repository root)
   --model   OCR model the run stands for: basic or premium (default: premium)
   --engine  OCR engine the run stands for: tesseract, easyocr or rapidocr (default: the worker's)
+  Audio and video are transcribed and scored (WER/CER) when WHISPER_MODEL_PATH names a whisper.cpp model.
   --out     where to write the JSON report (default: test-output/eval-report.json)`;
 
 class UsageError extends Error {}
@@ -303,7 +314,12 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export async function evaluate(input: Input, set: string): Promise<ItemReport> {
+export async function evaluate(
+  input: Input,
+  set: string,
+  ocr: OcrOptions = DEFAULT_OCR,
+  transcriber?: Transcriber,
+): Promise<ItemReport> {
   const started = performance.now();
   const refs = await loadReferences(input, set);
   const displayName = basename(input.path);
@@ -319,18 +335,20 @@ export async function evaluate(input: Input, set: string): Promise<ItemReport> {
       throw new Error('archives are containers, not documents; put the files they hold in the set instead');
     }
     const { pages, images } = await inspect(input.path, detected.kind, detected.mime, displayName);
-    // The run's --model and --engine reach the extractors together with the OCR engines that
-    // honour them; until then every input is converted with the worker's defaults.
-    markdown = await extractToMarkdown(
-      {
-        path: input.path,
-        kind: detected.kind,
-        mime: detected.mime,
-        displayName,
-        units: detected.kind === 'pdf' ? pages : images,
-      },
-      () => {},
-    );
+    if (transcriber && MEDIA_KINDS.has(detected.kind)) {
+      markdown = transcriptMarkdown(displayName, await transcriber.transcribe(input.path));
+    } else
+      ({ markdown } = await extractToMarkdown(
+        {
+          path: input.path,
+          kind: detected.kind,
+          mime: detected.mime,
+          displayName,
+          units: detected.kind === 'pdf' ? pages : images,
+          ocr,
+        },
+        () => {},
+      ));
   } catch (error) {
     failure = error;
   }
@@ -347,7 +365,8 @@ export async function evaluate(input: Input, set: string): Promise<ItemReport> {
 
   if (markdown === undefined) {
     const unavailable =
-      (failure instanceof DomainError && UNAVAILABLE.has(failure.code)) || MEDIA_KINDS.has(kind ?? input.format);
+      (failure instanceof DomainError && UNAVAILABLE.has(failure.code)) ||
+      (!transcriber && MEDIA_KINDS.has(kind ?? input.format));
     if (unavailable) {
       return {
         ...base,
@@ -398,12 +417,21 @@ async function main(): Promise<number> {
     return 2;
   }
 
+  // Audio and video are scored only against a real speech model, the worker's WHISPER_MODEL_PATH.
+  const modelPath = process.env.WHISPER_MODEL_PATH;
+  const transcriber = modelPath ? await createWhisperTranscriber({ modelPath }) : undefined;
+
   const started = performance.now();
   const startedAt = new Date();
   const items: ItemReport[] = [];
   const width = String(inputs.length).length;
   for (const [n, input] of inputs.entries()) {
-    const item = await evaluate(input, options.set).catch((error: unknown): ItemReport => ({
+    const item = await evaluate(
+      input,
+      options.set,
+      { ...DEFAULT_OCR, engine: options.engine ?? DEFAULT_OCR.engine, model: options.model },
+      transcriber,
+    ).catch((error: unknown): ItemReport => ({
       path: input.relative,
       format: input.format,
       status: 'failed',
@@ -418,6 +446,7 @@ async function main(): Promise<number> {
       `[${String(n + 1).padStart(width)}/${inputs.length}] ${item.path}: ${item.status} in ${item.seconds.toFixed(2)}s\n`,
     );
   }
+  await transcriber?.close();
   const wallSeconds = (performance.now() - started) / 1000;
   const summary = summarise(items);
 

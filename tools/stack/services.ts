@@ -166,7 +166,8 @@ async function startRedis(say: Say): Promise<{ url: string; stop: () => Promise<
   return { url: `redis://127.0.0.1:${port}`, stop: () => stopChild(child, 5_000) };
 }
 
-async function waitForPort(port: number, child: ChildProcess, name: string): Promise<void> {
+/** Resolves once something accepts connections on `port` (10 s at most); rejects if `child` exits first. */
+export async function waitForPort(port: number, child: ChildProcess, name: string): Promise<void> {
   const { connect } = await import('node:net');
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {

@@ -13,6 +13,7 @@ import { AccessGuard } from './auth/access.guard';
 import { AuthController } from './auth/auth.controller';
 import { AuthService } from './auth/auth.service';
 import { ProblemFilter } from './errors/problem.filter';
+import { FilesModule } from './files/files.module';
 import { HealthModule } from './health/health.module';
 import { JobsViewService } from './jobs/jobs-view.service';
 import { JobsController } from './jobs/jobs.controller';
@@ -20,9 +21,15 @@ import { UploadService } from './jobs/upload.service';
 import { KeysController } from './keys/keys.controller';
 import { PaymentWebhookService } from './payments/payment-webhook.service';
 import { PaymentsController } from './payments/payments.controller';
+import { CapabilitiesController } from './capabilities/capabilities.controller';
+import { CapabilitiesService } from './capabilities/capabilities.service';
+import { JobStreamService } from './jobs/job-stream.service';
+import { IdempotencyService } from './idempotency/idempotency.service';
+import { IdempotentInterceptor } from './idempotency/idempotent.interceptor';
 import { PricingController } from './pricing/pricing.controller';
 import { SlidingWindowLimiter } from './rate-limit/sliding-window.limiter';
 import { RequestCounter } from './usage/request-counter.service';
+import { WebhooksApiModule } from './webhooks/webhooks-api.module';
 
 @Module({})
 export class ApiModule {
@@ -39,6 +46,8 @@ export class ApiModule {
         QueueModule.forRoot(),
         JobsModule,
         HealthModule,
+        FilesModule,
+        WebhooksApiModule,
         ...extraModules,
       ],
       controllers: [
@@ -48,6 +57,7 @@ export class ApiModule {
         PaymentsController,
         JobsController,
         PricingController,
+        CapabilitiesController,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },
@@ -58,6 +68,10 @@ export class ApiModule {
         AccountViewService,
         PaymentWebhookService,
         UploadService,
+        CapabilitiesService,
+        IdempotencyService,
+        IdempotentInterceptor,
+        JobStreamService,
         JobsViewService,
       ],
     };

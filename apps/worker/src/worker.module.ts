@@ -5,9 +5,14 @@ import { DbModule } from '@docconv/db';
 import { JobsModule } from '@docconv/jobs';
 import { QueueModule, RedisModule } from '@docconv/redis';
 import { StorageModule } from '@docconv/storage';
+import { WebhooksModule } from '@docconv/webhooks';
+import { EnginesModule } from './engines/engines.module';
+import { EnginesService } from './engines/engines.service';
+import { ConversionHandler } from './handlers/conversion.handler';
 import { HandlerRegistry } from './handlers/handler-registry';
 import { MaintenanceHandler } from './handlers/maintenance.handler';
 import { ParseHandler } from './handlers/parse.handler';
+import { WebhookHandler } from './handlers/webhook.handler';
 import { HeartbeatService } from './maintenance/heartbeat.service';
 import { SchedulesService } from './maintenance/schedules.service';
 import { QueueWorkers } from './processors/queue-workers.service';
@@ -25,8 +30,20 @@ export class WorkerModule {
         StorageModule,
         JobsModule,
         DiscoveryModule,
+        EnginesModule,
+        WebhooksModule,
       ],
-      providers: [HandlerRegistry, HeartbeatService, SchedulesService, ParseHandler, MaintenanceHandler, QueueWorkers],
+      providers: [
+        HandlerRegistry,
+        HeartbeatService,
+        EnginesService,
+        SchedulesService,
+        ParseHandler,
+        ConversionHandler,
+        MaintenanceHandler,
+        WebhookHandler,
+        QueueWorkers,
+      ],
     };
   }
 }

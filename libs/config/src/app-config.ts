@@ -13,6 +13,39 @@ export interface PriceTable {
   xlsxAdvancedUnit: string;
 }
 
+/** Where inputs and results are kept, and how download links to them are made. */
+export interface StorageSettings {
+  driver: StorageDriver;
+  /** Root folder of the local-disk store. */
+  localDir: string;
+  /** Signs the local-disk store's download links (`/api/v1/files/…`). */
+  fileUrlSecret: string;
+  /** How long a download link stays valid unless the caller asks otherwise. */
+  signedUrlTtlSeconds: number;
+  /** Origin local-disk download links start with, e.g. `https://api.example.com`; null makes them path-absolute. */
+  publicBaseUrl: string | null;
+  /** The bucket, when the driver is `s3`; null otherwise. */
+  s3: S3Settings | null;
+}
+
+export type StorageDriver = 'local' | 's3';
+
+/** An S3-compatible bucket: AWS S3 itself, or MinIO and the like through a custom endpoint. */
+export interface S3Settings {
+  /** A custom endpoint such as `http://minio:9000`; null means AWS S3. */
+  endpoint: string | null;
+  /** The endpoint download links are made for, when browsers reach the store by another address than the services do. */
+  publicEndpoint: string | null;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** `http://endpoint/bucket/key` rather than `http://bucket.endpoint/key`, as MinIO needs. */
+  forcePathStyle: boolean;
+  /** Folder every key is kept under, so deployments can share a bucket; '' for the bucket root. */
+  prefix: string;
+}
+
 export interface AppConfig {
   env: 'development' | 'test' | 'production';
   logLevel: string;
@@ -20,7 +53,7 @@ export interface AppConfig {
   database: { url: string };
   redis: { url: string; prefix: string };
   auth: { jwtSecret: string; jwtTtlSeconds: number };
-  storage: { driver: 'local'; localDir: string; fileUrlSecret: string; signedUrlTtlSeconds: number };
+  storage: StorageSettings;
   limits: {
     maxUploadBytes: number;
     maxPagesPerUpload: number;
@@ -38,9 +71,41 @@ export interface AppConfig {
     /** A job still running after this long fails as refundable. */
     maxRuntimeSeconds: number;
   };
+  conversions: {
+    /** How long `POST /jobs/{id}/convert` waits for an XLSX Advanced run before answering "still running". */
+    xlsxAdvancedWaitSeconds: number;
+  };
+  /** Engines that live outside Node's packages; each is off while its variables are unset. */
+  engines: {
+    /** A Python that has `easyocr` and its weights. */
+    easyocrPython: string | null;
+    /** A whisper.cpp (ggml) model file, loaded once when the worker starts. */
+    whisperModelPath: string | null;
+    whisperThreads: number;
+    /** An OpenAI-compatible chat-completions service for layout refinement. */
+    llm: { baseUrl: string; apiKey: string; model: string } | null;
+  };
   payments: { stripeWebhookSecret: string | null; stripePointsPerUsd: number };
   usage: { flushIntervalMs: number };
   login: { maxAttemptsPerEmail: number; maxAttemptsPerAddress: number; windowSeconds: number };
+  webhooks: WebhookSettings;
+}
+
+/** A `host` or `host:port` entry of an allow-list; `port` null matches every port of the host. */
+export interface HostRule {
+  /** Lower-case, as a URL's `hostname` shows it (IPv6 in brackets). */
+  hostname: string;
+  port: number | null;
+}
+
+/** Where job callbacks may be sent, and how failed deliveries are retried. */
+export interface WebhookSettings {
+  /** Hosts a callback may reach over plain http; every other callback must use https. */
+  allowedHttpHosts: HostRule[];
+  /** Hosts a callback may reach even though they resolve to private, loopback or other non-public addresses. */
+  allowedPrivateHosts: HostRule[];
+  /** Delay before the first retry of a failed delivery; each later retry waits three times longer, up to an hour. */
+  retryBaseMs: number;
 }
 
 /** The prices of DESIGN.md; every one can be overridden by its PRICE_* variable. */

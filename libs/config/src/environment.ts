@@ -1,12 +1,39 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
 
+/** `true` and `false` in any case become booleans; anything else stays as written, to be refused. */
+const toBoolean = ({ value }: { value: unknown }): unknown => {
+  if (typeof value !== 'string') return value;
+  const word = value.trim().toLowerCase();
+  return word === 'true' ? true : word === 'false' ? false : value;
+};
+
+/** The bucket and its credentials are required only when files are kept in S3. */
+const usesS3 = (environment: Environment): boolean => environment.STORAGE_DRIVER === 's3';
+
 /** A decimal price with at most three fraction digits, e.g. `10`, `0.1`, `2.125`. */
 const PRICE = /^\d{1,9}(\.\d{1,3})?$/;
 const PRICE_MESSAGE = 'must be a non-negative number with at most three decimals';
+
+/** Comma-separated `host` or `host:port` entries (IPv6 hosts in brackets), e.g. `hooks.internal,127.0.0.1:8080`. */
+const HOST_LIST =
+  /^\s*(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(:\d{1,5})?\s*(,\s*(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(:\d{1,5})?\s*)*$/;
+const HOST_LIST_MESSAGE = 'must be comma-separated host or host:port entries, e.g. hooks.internal,127.0.0.1:8080';
 
 /**
  * Every environment variable the service reads. `.env.example` documents each one; the
@@ -61,12 +88,55 @@ export class Environment {
   SIGNED_URL_TTL_SECONDS?: number;
 
   @IsOptional()
-  @IsIn(['local'])
+  @IsIn(['local', 's3'])
   STORAGE_DRIVER?: string;
 
   @IsOptional()
   @IsString()
   STORAGE_DIR?: string;
+
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  PUBLIC_BASE_URL?: string;
+
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  S3_ENDPOINT?: string;
+
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  S3_PUBLIC_ENDPOINT?: string;
+
+  @IsOptional()
+  @Matches(/^[a-z0-9-]{1,64}$/, { message: 'must be a region name such as us-east-1' })
+  S3_REGION?: string;
+
+  @ValidateIf(usesS3)
+  @Matches(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, {
+    message: 'must be a bucket name: 3-63 lowercase letters, digits, . or -',
+  })
+  S3_BUCKET?: string;
+
+  @ValidateIf(usesS3)
+  @IsString()
+  @MinLength(1)
+  S3_ACCESS_KEY_ID?: string;
+
+  @ValidateIf(usesS3)
+  @IsString()
+  @MinLength(1)
+  S3_SECRET_ACCESS_KEY?: string;
+
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'must be true or false' })
+  S3_FORCE_PATH_STYLE?: boolean;
+
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/, {
+    message: 'must be folder names separated by /, without a leading or trailing /',
+  })
+  S3_PREFIX?: string;
 
   @IsOptional()
   @Transform(toInt)
@@ -168,4 +238,56 @@ export class Environment {
   @IsInt()
   @Min(10)
   JOB_MAX_RUNTIME_SECONDS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(600)
+  XLSX_ADVANCED_WAIT_SECONDS?: number;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  EASYOCR_PYTHON?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  WHISPER_MODEL_PATH?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(16)
+  WHISPER_THREADS?: number;
+
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  LLM_BASE_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  LLM_API_KEY?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  LLM_MODEL?: string;
+
+  @IsOptional()
+  @Matches(HOST_LIST, { message: HOST_LIST_MESSAGE })
+  WEBHOOK_ALLOWED_HTTP_HOSTS?: string;
+
+  @IsOptional()
+  @Matches(HOST_LIST, { message: HOST_LIST_MESSAGE })
+  WEBHOOK_ALLOWED_PRIVATE_HOSTS?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(3_600_000)
+  WEBHOOK_RETRY_BASE_MS?: number;
 }

@@ -38,3 +38,114 @@ describe('loadConfig', () => {
     }
   });
 });
+
+describe('loadConfig: storage', () => {
+  const s3 = {
+    ...valid,
+    STORAGE_DRIVER: 's3',
+    S3_BUCKET: 'docconv-files',
+    S3_ACCESS_KEY_ID: 'key-id',
+    S3_SECRET_ACCESS_KEY: 'secret',
+  };
+
+  it('keeps files on local disk with path-absolute download links by default', () => {
+    const { storage } = loadConfig(valid);
+    expect(storage.driver).toBe('local');
+    expect(storage.signedUrlTtlSeconds).toBe(900);
+    expect(storage.publicBaseUrl).toBeNull();
+    expect(storage.s3).toBeNull();
+  });
+
+  it('reads the public base URL without its trailing slash', () => {
+    expect(loadConfig({ ...valid, PUBLIC_BASE_URL: 'https://api.example.com/' }).storage.publicBaseUrl).toBe(
+      'https://api.example.com',
+    );
+  });
+
+  it('names every missing S3 variable at once when the driver is s3', () => {
+    try {
+      loadConfig({ ...valid, STORAGE_DRIVER: 's3' });
+      throw new Error('the configuration was accepted');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toEqual([
+        { variable: 'S3_BUCKET', message: 'is required' },
+        { variable: 'S3_ACCESS_KEY_ID', message: 'is required' },
+        { variable: 'S3_SECRET_ACCESS_KEY', message: 'is required' },
+      ]);
+    }
+  });
+
+  it('reads AWS S3 settings with their defaults', () => {
+    expect(loadConfig(s3).storage.s3).toEqual({
+      endpoint: null,
+      publicEndpoint: null,
+      region: 'us-east-1',
+      bucket: 'docconv-files',
+      accessKeyId: 'key-id',
+      secretAccessKey: 'secret',
+      forcePathStyle: false,
+      prefix: '',
+    });
+  });
+
+  it('uses path-style addressing for a custom endpoint unless told otherwise', () => {
+    const minio = { ...s3, S3_ENDPOINT: 'http://minio:9000', S3_PUBLIC_ENDPOINT: 'http://localhost:9000' };
+    expect(loadConfig(minio).storage.s3).toMatchObject({
+      endpoint: 'http://minio:9000',
+      publicEndpoint: 'http://localhost:9000',
+      forcePathStyle: true,
+    });
+    expect(loadConfig({ ...minio, S3_FORCE_PATH_STYLE: 'false' }).storage.s3?.forcePathStyle).toBe(false);
+  });
+
+  it('refuses malformed S3 settings, naming each', () => {
+    const attempt = (): unknown =>
+      loadConfig({
+        ...s3,
+        S3_ENDPOINT: 'minio:9000',
+        S3_FORCE_PATH_STYLE: 'yes',
+        S3_PREFIX: '/docconv/',
+        S3_BUCKET: 'A',
+      });
+    expect(attempt).toThrow(ConfigError);
+    try {
+      attempt();
+    } catch (error) {
+      const names = (error as ConfigError).problems.map((p) => p.variable).sort();
+      expect(names).toEqual(['S3_BUCKET', 'S3_ENDPOINT', 'S3_FORCE_PATH_STYLE', 'S3_PREFIX']);
+    }
+  });
+
+  it('ignores the S3 variables while files stay on local disk', () => {
+    expect(loadConfig({ ...valid, S3_BUCKET: 'docconv-files' }).storage.s3).toBeNull();
+  });
+});
+
+describe('loadConfig: webhooks', () => {
+  it('allows no plain-http or private callback hosts, and retries after 10 s, by default', () => {
+    expect(loadConfig(valid).webhooks).toEqual({ allowedHttpHosts: [], allowedPrivateHosts: [], retryBaseMs: 10_000 });
+  });
+
+  it('reads host and host:port entries the way a URL names its host', () => {
+    const { webhooks } = loadConfig({
+      ...valid,
+      WEBHOOK_ALLOWED_HTTP_HOSTS: ' Hooks.Internal , 127.0.0.1:8080,[::1]:9000',
+      WEBHOOK_ALLOWED_PRIVATE_HOSTS: 'localhost',
+      WEBHOOK_RETRY_BASE_MS: '200',
+    });
+    expect(webhooks.allowedHttpHosts).toEqual([
+      { hostname: 'hooks.internal', port: null },
+      { hostname: '127.0.0.1', port: 8080 },
+      { hostname: '[::1]', port: 9000 },
+    ]);
+    expect(webhooks.allowedPrivateHosts).toEqual([{ hostname: 'localhost', port: null }]);
+    expect(webhooks.retryBaseMs).toBe(200);
+  });
+
+  it('refuses host lists that are not host[:port] entries', () => {
+    for (const list of ['http://hooks.internal', 'a b', 'hooks.internal:99999', '[:::]']) {
+      expect(() => loadConfig({ ...valid, WEBHOOK_ALLOWED_HTTP_HOSTS: list })).toThrow(/WEBHOOK_ALLOWED_HTTP_HOSTS/);
+    }
+  });
+});

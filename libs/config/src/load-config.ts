@@ -3,7 +3,14 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
-import { DEFAULT_PRICES, DEFAULT_STORAGE_DIR, type AppConfig } from './app-config';
+import {
+  DEFAULT_PRICES,
+  DEFAULT_STORAGE_DIR,
+  type AppConfig,
+  type HostRule,
+  type S3Settings,
+  type StorageSettings,
+} from './app-config';
 import { Environment } from './environment';
 
 /** Raised when the environment is unusable; its message names every offending variable. */
@@ -42,12 +49,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     database: { url: e.DATABASE_URL },
     redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX ?? 'docconv' },
     auth: { jwtSecret: e.JWT_SECRET, jwtTtlSeconds: e.JWT_TTL_SECONDS ?? 3600 },
-    storage: {
-      driver: 'local',
-      localDir: resolve(e.STORAGE_DIR ?? DEFAULT_STORAGE_DIR),
-      fileUrlSecret: e.FILE_URL_SECRET,
-      signedUrlTtlSeconds: e.SIGNED_URL_TTL_SECONDS ?? 900,
-    },
+    storage: storageSettings(e),
     limits: {
       maxUploadBytes: e.MAX_UPLOAD_BYTES ?? 200 * 1024 * 1024,
       maxPagesPerUpload: e.MAX_PAGES_PER_UPLOAD ?? 10_000,
@@ -75,6 +77,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       stalledIntervalMs: e.WORKER_STALLED_INTERVAL_MS ?? 30_000,
       maxRuntimeSeconds: e.JOB_MAX_RUNTIME_SECONDS ?? 3600,
     },
+    conversions: { xlsxAdvancedWaitSeconds: e.XLSX_ADVANCED_WAIT_SECONDS ?? 60 },
+    engines: {
+      easyocrPython: e.EASYOCR_PYTHON ?? null,
+      whisperModelPath: e.WHISPER_MODEL_PATH ? resolve(e.WHISPER_MODEL_PATH) : null,
+      whisperThreads: e.WHISPER_THREADS ?? 2,
+      llm:
+        e.LLM_BASE_URL && e.LLM_MODEL
+          ? { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY ?? '', model: e.LLM_MODEL }
+          : null,
+    },
     payments: {
       stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET ?? null,
       stripePointsPerUsd: e.STRIPE_POINTS_PER_USD ?? 1000,
@@ -85,5 +97,58 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxAttemptsPerAddress: e.LOGIN_MAX_ATTEMPTS_PER_ADDRESS ?? 100,
       windowSeconds: 15 * 60,
     },
+    webhooks: {
+      allowedHttpHosts: hostRules('WEBHOOK_ALLOWED_HTTP_HOSTS', e.WEBHOOK_ALLOWED_HTTP_HOSTS),
+      allowedPrivateHosts: hostRules('WEBHOOK_ALLOWED_PRIVATE_HOSTS', e.WEBHOOK_ALLOWED_PRIVATE_HOSTS),
+      retryBaseMs: e.WEBHOOK_RETRY_BASE_MS ?? 10_000,
+    },
+  };
+}
+
+/**
+ * Reads a validated `host[:port],…` list. Hosts are normalised the way a URL's `hostname`
+ * is (lower case, IPv6 in brackets), so a rule compares equal to the URL it is meant for.
+ */
+export function hostRules(variable: string, list: string | undefined): HostRule[] {
+  if (!list) return [];
+  return list
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      const [, host, port] = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(entry) ?? [];
+      const portNumber = port === undefined ? null : Number(port);
+      if (host === undefined || !URL.canParse(`http://${host}`) || (portNumber !== null && portNumber > 65535)) {
+        throw new ConfigError([{ variable, message: `has an entry that is not a host or host:port: ${entry}` }]);
+      }
+      return { hostname: new URL(`http://${host}`).hostname, port: portNumber };
+    });
+}
+
+/** The storage part of the configuration; the S3 settings only when the driver is `s3`. */
+function storageSettings(e: Environment): StorageSettings {
+  const driver = e.STORAGE_DRIVER === 's3' ? 's3' : 'local';
+  return {
+    driver,
+    localDir: resolve(e.STORAGE_DIR ?? DEFAULT_STORAGE_DIR),
+    fileUrlSecret: e.FILE_URL_SECRET,
+    signedUrlTtlSeconds: e.SIGNED_URL_TTL_SECONDS ?? 900,
+    publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, '') ?? null,
+    s3: driver === 's3' ? s3Settings(e) : null,
+  };
+}
+
+/** Validation has already required the bucket and credentials when the driver is `s3`. */
+function s3Settings(e: Environment): S3Settings {
+  const endpoint = e.S3_ENDPOINT ?? null;
+  return {
+    endpoint,
+    publicEndpoint: e.S3_PUBLIC_ENDPOINT ?? null,
+    region: e.S3_REGION ?? 'us-east-1',
+    bucket: e.S3_BUCKET!,
+    accessKeyId: e.S3_ACCESS_KEY_ID!,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE ?? endpoint !== null,
+    prefix: e.S3_PREFIX ?? '',
   };
 }

@@ -28,6 +28,7 @@ export const ERROR_CODES = [
   'conversion_failed',
   'file_processing_failed',
   'invalid_signature',
+  'signed_url_invalid',
   'service_unavailable',
   'internal_error',
 ] as const;

@@ -2,3 +2,4 @@ export * from './error-codes';
 export * from './domain-error';
 export * from './queues';
 export * from './scopes';
+export * from './capabilities';

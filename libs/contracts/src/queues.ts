@@ -6,12 +6,14 @@
  * `QUEUE_JOBS`, and give the worker a handler. The worker refuses to boot while a job name
  * has no handler.
  */
-export const QUEUE_NAMES = ['parse', 'maintenance'] as const;
+export const QUEUE_NAMES = ['parse', 'conversions', 'maintenance', 'webhooks'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 export interface JobPayloads {
   /** Turn a confirmed job's inputs into its Markdown result. */
   'parse.run': { jobId: string };
+  /** Build the XLSX Advanced workbook of a finished job (one conversion run, `conversionId`). */
+  'convert.xlsx-advanced': { jobId: string; conversionId: string };
   /** Cancel pending jobs whose quote has expired, giving their free pages back. */
   'maintenance.expire-pending': Record<string, never>;
   /** Re-send queued jobs that the queue does not hold (a crash between commit and send). */
@@ -20,6 +22,8 @@ export interface JobPayloads {
   'maintenance.fail-overdue': Record<string, never>;
   /** Forget workers whose heartbeat stopped long ago (scheduled by every worker; runs once per period). */
   'maintenance.prune-heartbeats': Record<string, never>;
+  /** Make attempt number `attempt` (from 1) at sending one webhook delivery to its callback URL. */
+  'webhook.deliver': { deliveryId: string; attempt: number };
 }
 
 export type JobName = keyof JobPayloads;
@@ -27,12 +31,14 @@ export type JobPayload<N extends JobName> = JobPayloads[N];
 
 export const QUEUE_JOBS: { readonly [Q in QueueName]: readonly JobName[] } = {
   parse: ['parse.run'],
+  conversions: ['convert.xlsx-advanced'],
   maintenance: [
     'maintenance.prune-heartbeats',
     'maintenance.expire-pending',
     'maintenance.sweep-queued',
     'maintenance.fail-overdue',
   ],
+  webhooks: ['webhook.deliver'],
 };
 
 /** Repeating jobs of the maintenance queue: every worker upserts these schedules at boot; one copy of each runs. */
@@ -46,6 +52,16 @@ export const SCHEDULED_JOBS: readonly { name: JobName; everyMs: number }[] = [
 /** BullMQ job id of a parse attempt: one per (job, retry), so sending it twice queues it once. */
 export function parseQueueJobId(jobId: string, retryCount: number): string {
   return `parse-${jobId}-${retryCount}`;
+}
+
+/** BullMQ job id of an XLSX Advanced run: one per (conversion, attempt of the user's), so sending twice queues once. */
+export function conversionQueueJobId(conversionId: string, attempt: number): string {
+  return `xlsx-advanced-${conversionId}-${attempt}`;
+}
+
+/** BullMQ job id of one attempt at a webhook delivery: one per (delivery, attempt), so sending twice queues once. */
+export function webhookQueueJobId(deliveryId: string, attempt: number): string {
+  return `webhook-${deliveryId}-${attempt}`;
 }
 
 export const JOB_NAMES: readonly JobName[] = QUEUE_NAMES.flatMap((queue) => QUEUE_JOBS[queue]);

@@ -5,14 +5,29 @@ import { JobFileEntity } from './entities/job-file.entity';
 import { JobEntity } from './entities/job.entity';
 import { PaymentEntity } from './entities/payment.entity';
 import { UserEntity } from './entities/user.entity';
+import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 import { UsersAndLedger1763798400000 } from './migrations/1763798400000-users-and-ledger';
 import { KeysPaymentsUsage1763798500000 } from './migrations/1763798500000-keys-payments-usage';
 import { Jobs1763798600000 } from './migrations/1763798600000-jobs';
+import { Webhooks1763798900000 } from './migrations/1763798900000-webhooks';
 
-export const ENTITIES = [UserEntity, CreditTransactionEntity, ApiKeyEntity, PaymentEntity, JobEntity, JobFileEntity];
+export const ENTITIES = [
+  UserEntity,
+  CreditTransactionEntity,
+  ApiKeyEntity,
+  PaymentEntity,
+  JobEntity,
+  JobFileEntity,
+  WebhookDeliveryEntity,
+];
 
 /** In order. A new migration is appended here and nowhere else. */
-export const MIGRATIONS = [UsersAndLedger1763798400000, KeysPaymentsUsage1763798500000, Jobs1763798600000];
+export const MIGRATIONS = [
+  UsersAndLedger1763798400000,
+  KeysPaymentsUsage1763798500000,
+  Jobs1763798600000,
+  Webhooks1763798900000,
+];
 
 export function dataSourceOptions(url: string): DataSourceOptions {
   return {

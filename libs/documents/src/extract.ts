@@ -5,6 +5,8 @@ import { extractHwp } from './hwp/extract-hwp';
 import { extractHwpx } from './hwpx/extract-hwpx';
 import { extractImage } from './image/extract-image';
 import type { FileKind } from './kinds';
+import type { PageReport } from './ocr/ocr-page';
+import { PageReader, type OcrOptions } from './ocr/page-reader';
 import { extractPdf } from './pdf/extract-pdf';
 import { extractPptx } from './pptx/extract-pptx';
 import { extractXlsx } from './xlsx/extract-xlsx';
@@ -16,27 +18,49 @@ export interface ExtractInput {
   displayName: string;
   /** Pages (PDF) or frames (images) as intake counted them. */
   units: number;
+  /** How pages without a text layer and images are read. */
+  ocr: OcrOptions;
+}
+
+export interface Extraction {
+  markdown: string;
+  /** Per page or image frame: read from the text layer or by OCR (empty for other formats). */
+  pages: PageReport[];
 }
 
 /** One file to Markdown. `onProgress` receives how many of its pages (or frames) are done. */
-export async function extractToMarkdown(input: ExtractInput, onProgress: (done: number) => void): Promise<string> {
+export async function extractToMarkdown(input: ExtractInput, onProgress: (done: number) => void): Promise<Extraction> {
+  const reader = new PageReader(input.ocr);
+  try {
+    return await extract(input, onProgress, reader);
+  } finally {
+    await reader.close();
+  }
+}
+
+async function extract(
+  input: ExtractInput,
+  onProgress: (done: number) => void,
+  reader: PageReader,
+): Promise<Extraction> {
+  const text = async (markdown: Promise<string>): Promise<Extraction> => ({ markdown: await markdown, pages: [] });
   switch (input.kind) {
     case 'markdown':
-      return (await readFile(input.path)).toString('utf8');
+      return text(readFile(input.path).then((b) => b.toString('utf8')));
     case 'pdf':
-      return extractPdf(input.path, input.displayName, onProgress);
+      return extractPdf(input.path, input.displayName, onProgress, reader);
     case 'image':
-      return extractImage(input.path, input.mime, input.units, input.displayName, onProgress);
+      return extractImage(input.path, input.mime, input.units, input.displayName, onProgress, reader);
     case 'hwp':
-      return extractHwp(input.path, input.displayName);
+      return text(extractHwp(input.path, input.displayName));
     case 'hwpx':
-      return extractHwpx(input.path, input.displayName);
+      return text(extractHwpx(input.path, input.displayName));
     case 'docx':
-      return extractDocx(input.path, input.displayName);
+      return text(extractDocx(input.path, input.displayName));
     case 'pptx':
-      return extractPptx(input.path, input.displayName);
+      return text(extractPptx(input.path, input.displayName));
     case 'xlsx':
-      return extractXlsx(input.path, input.displayName);
+      return text(extractXlsx(input.path, input.displayName));
     case 'audio':
     case 'video':
       throw new DomainError(

@@ -1,11 +1,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { DomainError } from '@docconv/contracts';
-import { extractToMarkdown, type ExtractInput } from '@docconv/documents';
+import { extractToMarkdown, type ExtractInput, type Extraction } from '@docconv/documents';
 
 /** Messages from an extraction thread to the worker that started it. */
 export type ThreadMessage =
   | { type: 'progress'; done: number }
-  | { type: 'done'; markdown: string }
+  | { type: 'done'; extraction: Extraction }
   | { type: 'error'; code?: string; message: string };
 
 /** Runs one file's extraction off the worker's event loop, so heartbeats, locks and progress keep flowing. */
@@ -13,7 +13,7 @@ if (parentPort) {
   const port = parentPort;
   const post = (message: ThreadMessage) => port.postMessage(message);
   extractToMarkdown(workerData as ExtractInput, (done) => post({ type: 'progress', done })).then(
-    (markdown) => post({ type: 'done', markdown }),
+    (extraction) => post({ type: 'done', extraction }),
     (error: unknown) =>
       post(
         error instanceof DomainError

@@ -5,3 +5,7 @@ export * from './safe-name';
 export * from './upload.types';
 export * from './maintenance.service';
 export * from './parse-runner';
+export * from './engine-tokens';
+export * from './conversions.service';
+export * from './xlsx-advanced.runner';
+export * from './job-events';

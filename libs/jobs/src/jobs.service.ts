@@ -7,6 +7,7 @@ import { DomainError, parseQueueJobId, type JobPayload } from '@docconv/contract
 import { JobEntity, JobFileEntity, type JobStatus } from '@docconv/db';
 import { intake, jobFileType, type IntakeFile } from '@docconv/documents';
 import { Storage } from '@docconv/storage';
+import { assertCallbackUrlAllowed } from '@docconv/webhooks';
 import type { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -16,6 +17,7 @@ import { join } from 'node:path';
 import { DataSource, type EntityManager } from 'typeorm';
 import { invalidState, jobNotFound } from './job-errors';
 import { safeName } from './safe-name';
+import { JobEvents } from './job-events';
 import type { Caller, ReceivedFile, UploadOptions } from './upload.types';
 
 /** A pending job's quote is binding for this long; then the job is cancelled. */
@@ -49,10 +51,12 @@ export class JobsService {
     @InjectQueue('parse') private readonly parseQueue: Queue<JobPayload<'parse.run'>>,
     private readonly ledger: LedgerService,
     private readonly storage: Storage,
+    private readonly events: JobEvents,
   ) {}
 
-  /** Inspects the files, stores them and creates the pending job with its binding quote. */
+  /** Checks the callback URL, inspects the files, stores them and creates the pending job with its binding quote. */
   async createPending(caller: Caller, received: ReceivedFile[], options: UploadOptions): Promise<CreatedJob> {
+    if (options.callbackUrl) await assertCallbackUrlAllowed(options.callbackUrl, this.config.webhooks);
     const work = await mkdtemp(join(tmpdir(), 'docconv-intake-'));
     try {
       return await this.createFromIntake(caller, await this.intake(received, work), options);
@@ -159,6 +163,7 @@ export class JobsService {
           dpi: options.dpi,
           columns: options.columns,
           prompt: options.prompt,
+          callbackUrl: options.callbackUrl ?? null,
           quote: cost,
           quotedPoints: cost.points,
           freePagesUsed: cost.free_pages_used,
@@ -218,6 +223,7 @@ export class JobsService {
       }
       return { job, balance };
     });
+    await this.events.status(result.job.id); // before the worker can move it on
     await this.enqueue(result.job);
     return result;
   }
@@ -259,6 +265,7 @@ export class JobsService {
       }
       throw invalidState(notRetryable(current));
     });
+    await this.events.status(job.id); // before the worker can move it on
     await this.enqueue(job);
     return job;
   }
@@ -304,6 +311,7 @@ export class JobsService {
       return moved;
     });
     await this.storage.deletePrefix(`inputs/${job.id}`).catch(() => undefined);
+    await this.events.status(job.id);
     return job;
   }
 

@@ -4,6 +4,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { parseQueueJobId, type JobPayload } from '@docconv/contracts';
 import { Storage } from '@docconv/storage';
+import { JobEvents } from './job-events';
 import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 
@@ -19,6 +20,7 @@ export class JobsMaintenanceService {
     @InjectQueue('parse') private readonly parseQueue: Queue<JobPayload<'parse.run'>>,
     private readonly storage: Storage,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly events: JobEvents,
   ) {}
 
   /** Pending jobs past their quote's validity become cancelled; their inputs are deleted. */
@@ -31,7 +33,10 @@ export class JobsMaintenanceService {
           RETURNING id)
        SELECT id FROM expired`,
     );
-    for (const { id } of expired) await this.storage.deletePrefix(`inputs/${id}`).catch(() => undefined);
+    for (const { id } of expired) {
+      await this.storage.deletePrefix(`inputs/${id}`).catch(() => undefined);
+      await this.events.status(id);
+    }
     return { expired: expired.length };
   }
 
@@ -48,6 +53,7 @@ export class JobsMaintenanceService {
     );
     if (failed.length > 0)
       this.logger.warn({ failed: failed.map((r) => r.id) }, 'Failed jobs that ran past the maximum run time');
+    for (const { id } of failed) await this.events.status(id);
     return { failed: failed.length };
   }
 

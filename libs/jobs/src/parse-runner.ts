@@ -1,9 +1,12 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DomainError } from '@docconv/contracts';
-import { JobFileEntity } from '@docconv/db';
-import type { FileKind } from '@docconv/documents';
+import { JobEntity, JobFileEntity } from '@docconv/db';
+import type { FileKind, OcrOptions, PageReport } from '@docconv/documents';
+import { OCR_LANGUAGES } from '@docconv/ocr';
+import { refinePage, splitIntoPages, type LanguageModel } from '@docconv/refine';
+import { transcriptMarkdown, type Transcriber } from '@docconv/transcription';
 import { Storage } from '@docconv/storage';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -11,9 +14,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { DataSource } from 'typeorm';
+import { LANGUAGE_MODEL, TRANSCRIBER } from './engine-tokens';
+import { JobEvents } from './job-events';
 import { runExtraction } from './run-extraction';
 
 export type ParseOutcome = 'done' | 'error' | 'skipped';
+
+/** Formats whose Markdown layout refinement may rework (spec 4.3: PDF, office and HWP files). */
+const REFINABLE = new Set<FileKind>(['pdf', 'docx', 'pptx', 'xlsx', 'hwp', 'hwpx']);
+
+/**
+ * One entry of a finished job's page report: for a page or image frame, whether it was read
+ * from its text layer or by OCR; for a refined page, whether the language model's answer was
+ * kept.
+ */
+export type FilePageReport =
+  | (PageReport & { file: string })
+  | { file: string; page: number; source: 'refinement'; refined: boolean; notes?: string[] };
+
+/** Where a job's page report is stored, next to its Markdown. */
+export const pageReportPath = (jobId: string): string => `results/${jobId}/pages.json`;
 
 export interface Attempt {
   /** Attempts already made before this one. */
@@ -37,6 +57,9 @@ export class ParseRunner {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly storage: Storage,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly events: JobEvents,
+    @Optional() @Inject(TRANSCRIBER) private readonly transcriber: Transcriber | null = null,
+    @Optional() @Inject(LANGUAGE_MODEL) private readonly languageModel: LanguageModel | null = null,
   ) {}
 
   async run(jobId: string, attempt: Attempt): Promise<ParseOutcome> {
@@ -49,6 +72,7 @@ export class ParseRunner {
       [jobId],
     );
     if (started.length === 0) return 'skipped'; // cancelled, finished or unknown: nothing to do
+    await this.events.status(jobId);
 
     try {
       const markdown = await this.convert(
@@ -63,6 +87,7 @@ export class ParseRunner {
           WHERE id = $1 AND status = 'processing'`,
         [jobId, resultPath],
       );
+      await this.events.status(jobId);
       return 'done';
     } catch (error) {
       if (error instanceof DomainError) {
@@ -82,37 +107,128 @@ export class ParseRunner {
   }
 
   private async convert(jobId: string, deadline: number): Promise<string> {
+    const job = await this.dataSource.getRepository(JobEntity).findOneByOrFail({ id: jobId });
+    const ocr: OcrOptions = {
+      engine: job.ocrEngine,
+      model: job.ocrModel,
+      dpi: job.dpi,
+      languages: [...OCR_LANGUAGES],
+      settings: { easyocrPython: this.config.engines.easyocrPython ?? undefined },
+    };
     const files = await this.dataSource.getRepository(JobFileEntity).find({ where: { jobId }, order: { seq: 'ASC' } });
     const folder = await mkdtemp(join(tmpdir(), 'docconv-parse-'));
-    const progress = new ProgressWriter(this.dataSource, jobId);
+    const progress = new ProgressWriter(this.dataSource, jobId, () => this.events.progress(jobId));
     try {
       const parts: string[] = [];
+      const report: FilePageReport[] = [];
       let pagesBefore = 0;
       for (const [index, file] of files.entries()) {
         const local = join(folder, String(file.seq));
         await pipeline(await this.storage.stream(file.storagePath), createWriteStream(local));
-        const markdown = await runExtraction(
-          {
-            path: local,
-            kind: file.kind as FileKind,
-            mime: file.mimeType,
-            displayName: file.displayPath,
-            units: file.kind === 'pdf' ? file.pages : file.images,
-          },
-          (done) => progress.update(pagesBefore + (file.kind === 'pdf' ? done : 0), index),
-          deadline,
-        );
+        const kind = file.kind as FileKind;
+        const { markdown: extracted, pages } =
+          kind === 'audio' || kind === 'video'
+            ? await this.transcribe(local, file.displayPath, deadline)
+            : await runExtraction(
+                {
+                  path: local,
+                  kind,
+                  mime: file.mimeType,
+                  displayName: file.displayPath,
+                  units: kind === 'pdf' ? file.pages : file.images,
+                  ocr,
+                },
+                (done) => progress.update(pagesBefore + (kind === 'pdf' ? done : 0), index),
+                deadline,
+              );
+        const markdown =
+          job.doclingRefinement && REFINABLE.has(kind)
+            ? await this.refine(extracted, file.pages, file.displayPath, job, report)
+            : extracted;
         pagesBefore += file.pages;
         progress.update(pagesBefore, index + 1);
-        parts.push(files.length === 1 ? markdown : `## ${file.displayPath}\n\n${markdown.trim()}\n`);
+        // A transcript carries its own heading (the file's path); other files get one when there are several.
+        const headed = files.length === 1 || kind === 'audio' || kind === 'video';
+        parts.push(headed ? markdown : `## ${file.displayPath}\n\n${markdown.trim()}\n`);
+        report.push(...pages.map((page) => ({ file: file.displayPath, ...page })));
         await rm(local, { force: true });
       }
       await progress.flush();
+      await this.storage.put(pageReportPath(jobId), Buffer.from(JSON.stringify(report), 'utf8'));
       return files.length === 1 ? parts[0] : parts.join('\n');
     } finally {
       progress.stop();
       await rm(folder, { recursive: true, force: true });
     }
+  }
+
+  /** Speech to timestamped text with the model loaded at boot; a job past its deadline fails. */
+  private async transcribe(path: string, displayName: string, deadline: number) {
+    if (!this.transcriber)
+      throw new DomainError(
+        'transcription_unavailable',
+        `${displayName}: transcription is not available on this worker (no speech model is configured). Ask for a refund.`,
+      );
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new DomainError(
+              'file_processing_failed',
+              `${displayName} took longer than this job may run. Ask for a refund, or split the recording.`,
+            ),
+          ),
+        Math.max(0, deadline - Date.now()),
+      );
+    });
+    try {
+      const transcript = await Promise.race([this.transcriber.transcribe(path), late]);
+      return { markdown: transcriptMarkdown(displayName, transcript), pages: [] };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Layout refinement by the language model, page by page as charged: the file's Markdown cut
+   * into its page count and each piece sent with the job's prompt and columns. A piece the
+   * guard rejects stays as extracted, and the result says so.
+   */
+  private async refine(
+    markdown: string,
+    pages: number,
+    displayName: string,
+    job: JobEntity,
+    report: FilePageReport[],
+  ): Promise<string> {
+    if (!this.languageModel)
+      throw new DomainError(
+        'refinement_unavailable',
+        `${displayName}: layout refinement is not configured on this worker. Ask for a refund, or upload again without docling_refinement.`,
+      );
+    const pieces = splitIntoPages(markdown, pages);
+    const out: string[] = [];
+    for (const [i, piece] of pieces.entries()) {
+      const page = i + 1;
+      const outcome = await refinePage(this.languageModel, {
+        markdown: piece,
+        prompt: job.prompt,
+        columns: job.columns,
+        pageLabel: `page ${page} of ${displayName}`,
+      });
+      report.push({
+        file: displayName,
+        page,
+        source: 'refinement',
+        refined: outcome.refined,
+        notes: outcome.note ? [outcome.note] : undefined,
+      });
+      out.push(
+        outcome.refined ? outcome.markdown.trim() : `${piece}\n\n<!-- ${outcome.note ?? 'Kept as extracted.'} -->`,
+      );
+    }
+    return out.join('\n\n') + '\n';
   }
 
   private async fail(jobId: string, message: string): Promise<void> {
@@ -121,6 +237,7 @@ export class ParseRunner {
         WHERE id = $1 AND status = 'processing'`,
       [jobId, message],
     );
+    await this.events.status(jobId);
   }
 }
 
@@ -136,6 +253,7 @@ class ProgressWriter {
   constructor(
     private readonly dataSource: DataSource,
     private readonly jobId: string,
+    private readonly onWritten: () => Promise<void>,
   ) {}
 
   update(pages: number, files: number): void {
@@ -161,6 +279,7 @@ class ProgressWriter {
           [this.jobId, pages, files],
         ),
       )
+      .then(() => this.onWritten())
       .then(
         () => undefined,
         () => undefined,

@@ -1,5 +1,5 @@
 import { DomainError, type ErrorCode } from '@docconv/contracts';
-import type { ExtractInput } from '@docconv/documents';
+import type { ExtractInput, Extraction } from '@docconv/documents';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -9,7 +9,7 @@ import type { ThreadMessage } from './extraction-thread';
 const THREAD_ENTRY = join(__dirname, 'extraction-thread.js');
 
 /**
- * Extracts one file in a worker thread. Resolves with the Markdown; rejects with the thread's
+ * Extracts one file in a worker thread. Resolves with the Markdown and its page report; rejects with the thread's
  * DomainError (a problem with the file) or a plain Error (a fault of ours, worth retrying).
  * At `deadline` the thread is terminated and the extraction fails as too slow.
  */
@@ -17,7 +17,7 @@ export function runExtraction(
   input: ExtractInput,
   onProgress: (done: number) => void,
   deadline: number,
-): Promise<string> {
+): Promise<Extraction> {
   if (!existsSync(THREAD_ENTRY))
     throw new Error(`extraction thread entry ${THREAD_ENTRY} is missing; build the project`);
   return new Promise((resolve, reject) => {
@@ -44,7 +44,7 @@ export function runExtraction(
     );
     thread.on('message', (message: ThreadMessage) => {
       if (message.type === 'progress') onProgress(message.done);
-      else if (message.type === 'done') settle(() => resolve(message.markdown));
+      else if (message.type === 'done') settle(() => resolve(message.extraction));
       else
         settle(() =>
           reject(

@@ -19,6 +19,8 @@ export interface UploadOptions {
   refinement: boolean;
   /** Whether audio and video can be transcribed here; when not, media uploads are refused. */
   transcription: boolean;
+  /** Where the job's end is reported (webhooks), as parsed from the upload; checked against the policy at creation. */
+  callbackUrl?: string | null;
 }
 
 export interface Caller {

@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { BullModule } from '@nestjs/bullmq';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { DEFAULT_JOB_OPTIONS, QUEUE_NAMES } from '@docconv/contracts';
-import { queueConnectionOptions } from './redis.module';
+import { queueProducerConnectionOptions } from './redis.module';
 
 /** Where BullMQ keeps its keys: under the deployment's prefix, so runs and deployments never share queues. */
 export function queuePrefix(config: AppConfig): string {
@@ -20,7 +20,7 @@ export class QueueModule {
         BullModule.forRootAsync({
           inject: [APP_CONFIG],
           useFactory: (config: AppConfig) => ({
-            connection: queueConnectionOptions(config.redis.url),
+            connection: queueProducerConnectionOptions(config.redis.url),
             prefix: queuePrefix(config),
             defaultJobOptions: DEFAULT_JOB_OPTIONS,
           }),

@@ -28,6 +28,19 @@ export function queueConnectionOptions(url: string): QueueRedisOptions {
   };
 }
 
+/** How long a queue producer's caller waits for Redis before it gets an error. */
+const PRODUCER_COMMAND_TIMEOUT_MS = 2_000;
+
+/**
+ * Connection options for queue producers (the API sending jobs, schedules, sweeps): commands
+ * still wait offline while Redis is away and are sent once it is back, but the caller gets an
+ * error after a short while instead of hanging, so a request that sends a job always answers.
+ * Not for workers: their blocking commands must wait as long as it takes.
+ */
+export function queueProducerConnectionOptions(url: string): QueueRedisOptions {
+  return { ...queueConnectionOptions(url), commandTimeout: PRODUCER_COMMAND_TIMEOUT_MS };
+}
+
 /** Prefixes a key with the configured namespace so test runs and deployments never collide. */
 export function redisKey(config: AppConfig, ...parts: string[]): string {
   return [config.redis.prefix, ...parts].join(':');

@@ -55,6 +55,8 @@ export class ProblemFilter implements ExceptionFilter {
     }
     if (error instanceof DomainError && error.retryAfterSeconds !== undefined) {
       response.setHeader('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
+    } else if (problem.status === 503) {
+      response.setHeader('Retry-After', '5');
     }
     response.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
   }
@@ -83,6 +85,15 @@ export class ProblemFilter implements ExceptionFilter {
     if (error instanceof HttpException && error.getStatus() < 500) {
       const status = error.getStatus();
       return problemBase(codeForHttpStatus(status), status, httpDetail(error, request), instance);
+    }
+    if (isDatabaseUnavailable(error)) {
+      this.logger.warn({ err: error, path: instance }, 'Database unavailable');
+      return problemBase(
+        'service_unavailable',
+        503,
+        'The database is unavailable for a moment. Nothing was changed; try again in a few seconds.',
+        instance,
+      );
     }
 
     const errorId = randomUUID();
@@ -114,4 +125,26 @@ function httpDetail(error: HttpException, request: Request): string {
   const message = (body as { message?: unknown }).message;
   if (Array.isArray(message)) return message.join('; ');
   return typeof message === 'string' ? message : error.message;
+}
+
+/**
+ * PostgreSQL out of reach: the connection refused, reset or timed out, the server shutting
+ * down or starting up (SQLSTATE class 08, 57P01–57P03), or the pool unable to connect. A
+ * moment's outage, not a fault in the request: 503, so clients retry.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (/^08/.test(code) || /^57P0[123]$/.test(code))) return true;
+    if (typeof code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code)) return true;
+    if (
+      typeof message === 'string' &&
+      /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+        message,
+      )
+    )
+      return true;
+    e = (e as { cause?: unknown; driverError?: unknown }).driverError ?? (e as { cause?: unknown }).cause;
+  }
+  return false;
 }

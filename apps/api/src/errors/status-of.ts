@@ -20,6 +20,7 @@ export function statusOf(code: ErrorCode): HttpStatus {
     case 'insufficient_credits':
       return HttpStatus.PAYMENT_REQUIRED;
     case 'forbidden':
+    case 'signed_url_invalid':
       return HttpStatus.FORBIDDEN;
     case 'not_found':
     case 'job_not_found':

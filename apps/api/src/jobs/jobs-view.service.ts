@@ -1,18 +1,32 @@
 import { Injectable } from '@nestjs/common';
-import { JobsService } from '@docconv/jobs';
-import { Storage } from '@docconv/storage';
+import {
+  conversionPath,
+  ConversionsService,
+  invalidState,
+  JobsService,
+  pageReportPath,
+  type ConversionFormat,
+  type FilePageReport,
+} from '@docconv/jobs';
+import { contentTypeOf, Storage } from '@docconv/storage';
 import type { Readable } from 'node:stream';
 import type { Principal } from '../auth/principal';
 import { downloadName } from '../common/content-disposition';
 import {
   toJobResponse,
   type ConfirmResponse,
+  type ConversionResponse,
+  type ConversionRetryResponse,
   type JobListResponse,
   type JobResponse,
   type ListJobsQuery,
+  type PageReportResponse,
   type RefundResponse,
   type RetryResponse,
 } from './jobs.dto';
+
+const extensionOf = (format: ConversionFormat): 'xlsx' | 'docx' | 'pptx' =>
+  format === 'docx' ? 'docx' : format === 'pptx' ? 'pptx' : 'xlsx';
 
 const caller = (p: Principal) => ({ userId: p.userId, apiKeyId: p.apiKey?.id ?? null });
 
@@ -21,6 +35,7 @@ const caller = (p: Principal) => ({ userId: p.userId, apiKeyId: p.apiKey?.id ?? 
 export class JobsViewService {
   constructor(
     private readonly jobs: JobsService,
+    private readonly conversions: ConversionsService,
     private readonly storage: Storage,
   ) {}
 
@@ -55,8 +70,65 @@ export class JobsViewService {
     return { jobs: jobs.map(toJobResponse), next_cursor: nextCursor };
   }
 
-  async download(p: Principal, jobId: string): Promise<{ body: Readable; filename: string }> {
+  /** The Markdown, or with `format` a file already produced by a conversion. */
+  async download(
+    p: Principal,
+    jobId: string,
+    format: 'md' | ConversionFormat = 'md',
+  ): Promise<{ body: Readable; filename: string; contentType: string }> {
     const { job, path } = await this.jobs.resultPath(p.userId, jobId);
-    return { body: await this.storage.stream(path), filename: downloadName(job.filename, 'md') };
+    if (format === 'md') {
+      return {
+        body: await this.storage.stream(path),
+        filename: downloadName(job.filename, 'md'),
+        contentType: contentTypeOf(path),
+      };
+    }
+    const converted = conversionPath(jobId, format);
+    const recorded = {
+      xlsx_basic: job.xlsxBasicPath,
+      xlsx_advanced: job.xlsxAdvancedPath,
+      docx: job.docxPath,
+      pptx: job.pptxPath,
+    }[format];
+    if (recorded !== converted) {
+      throw invalidState(`This job has no ${format} yet. Create it with POST /api/v1/jobs/${jobId}/convert first.`);
+    }
+    return {
+      body: await this.storage.stream(converted),
+      filename: downloadName(job.filename, extensionOf(format)),
+      contentType: contentTypeOf(converted),
+    };
+  }
+
+  async convert(p: Principal, jobId: string, format: ConversionFormat): Promise<ConversionResponse> {
+    const result = await this.conversions.convert(caller(p), jobId, format);
+    return {
+      download_url: await this.storage.signedUrl(result.storagePath, {
+        filename: downloadName(result.title, extensionOf(format)),
+      }),
+      format,
+      storage_path: result.storagePath,
+    };
+  }
+
+  async advancedAction(
+    p: Principal,
+    jobId: string,
+    action: 'retry' | 'refund',
+  ): Promise<ConversionRetryResponse | RefundResponse> {
+    const outcome = await this.conversions.advancedAction(caller(p), jobId, action);
+    return 'conversionId' in outcome
+      ? { job_id: outcome.conversionId, status: 'processing' }
+      : { refunded: true, points: outcome.points };
+  }
+
+  /** How each page of a finished job was read (text layer or OCR, engine, confidence, refinement). */
+  async pages(p: Principal, jobId: string): Promise<PageReportResponse> {
+    await this.jobs.resultPath(p.userId, jobId); // the same ownership and state rules as the download
+    if (!(await this.storage.exists(pageReportPath(jobId)))) return { job_id: jobId, pages: [] };
+    const chunks: Buffer[] = [];
+    for await (const chunk of await this.storage.stream(pageReportPath(jobId))) chunks.push(chunk as Buffer);
+    return { job_id: jobId, pages: JSON.parse(Buffer.concat(chunks).toString('utf8')) as FilePageReport[] };
   }
 }

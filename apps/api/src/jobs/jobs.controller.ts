@@ -1,4 +1,18 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req, Res, StreamableFile } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+  Req,
+  Res,
+  Sse,
+  StreamableFile,
+} from '@nestjs/common';
+import type { Observable } from 'rxjs';
 import {
   ApiBadRequestResponse,
   ApiBody,
@@ -16,6 +30,8 @@ import {
   ApiExtraModels,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { JobStreamService } from './job-stream.service';
+import { IDEMPOTENCY_HEADER, Idempotent } from '../idempotency/idempotent.decorator';
 import { Access } from '../auth/access.decorator';
 import { Caller, type Principal } from '../auth/principal';
 import { contentDisposition } from '../common/content-disposition';
@@ -26,6 +42,11 @@ import {
   JobListResponse,
   JobResponse,
   ListJobsQuery,
+  ConversionResponse,
+  ConversionRetryResponse,
+  ConvertDto,
+  DownloadQuery,
+  PageReportResponse,
   PreviewResponse,
   RefundResponse,
   RetryResponse,
@@ -39,16 +60,18 @@ const READ = { credential: 'api_key', scope: 'jobs:read' } as const;
 const WRITE = { credential: 'api_key', scope: 'jobs:write' } as const;
 
 @ApiTags('jobs')
-@ApiExtraModels(RetryResponse, RefundResponse)
+@ApiExtraModels(RetryResponse, RefundResponse, ConversionRetryResponse)
 @Controller('jobs')
 export class JobsController {
   constructor(
     private readonly uploads: UploadService,
     private readonly jobs: JobsViewService,
+    private readonly stream: JobStreamService,
   ) {}
 
   @Post('upload')
   @Access(WRITE)
+  @IDEMPOTENCY_HEADER
   @ApiOperation({ summary: 'Upload files and get a binding cost preview. Nothing is charged until confirm.' })
   @ApiConsumes('multipart/form-data')
   @ApiBody({
@@ -60,6 +83,12 @@ export class JobsController {
         ocr_model: { type: 'string', enum: ['basic', 'premium'], default: 'premium' },
         ocr_engine: { type: 'string', enum: ['tesseract', 'easyocr', 'rapidocr'] },
         columns: { type: 'string', description: 'Comma-separated names or a JSON array of names.' },
+        callback_url: {
+          type: 'string',
+          format: 'uri',
+          description:
+            'https URL that receives a signed JSON event when the job ends (done, error, cancelled) and when an XLSX Advanced conversion ends.',
+        },
         prompt: { type: 'string', maxLength: 4000 },
         dpi: { type: 'integer', minimum: 72, maximum: 600, default: 300 },
         relative_paths: { type: 'string', description: 'JSON array of relative paths, one per file.' },
@@ -75,6 +104,7 @@ export class JobsController {
   }
 
   @Post(':job_id/confirm')
+  @Idempotent()
   @HttpCode(200)
   @Access(WRITE)
   @ApiOperation({ summary: 'Confirm a pending job: deduct the quoted points and queue it.' })
@@ -118,6 +148,7 @@ export class JobsController {
   }
 
   @Post(':job_id/action')
+  @Idempotent()
   @HttpCode(200)
   @Access(WRITE)
   @ApiOperation({ summary: 'Retry (up to 3 times, free) or refund a failed job.' })
@@ -133,6 +164,7 @@ export class JobsController {
   }
 
   @Post(':job_id/cancel')
+  @Idempotent()
   @HttpCode(200)
   @Access(WRITE)
   @ApiOperation({ summary: 'Cancel a pending job (nothing was charged) or a queued one (full refund).' })
@@ -141,18 +173,79 @@ export class JobsController {
     return this.jobs.cancel(caller, jobId);
   }
 
+  @Sse(':job_id/events')
+  @Access(READ)
+  @ApiOperation({
+    summary:
+      'Server-Sent Events of a job: `status` (first the current state, then each change) and `progress` (done_pages/total_pages, done_files/total_files) until the job is done, failed or cancelled; then the stream ends.',
+  })
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse({ description: "An event stream; each event's data is the job's snapshot as JSON." })
+  async events(
+    @Caller() caller: Principal,
+    @Param('job_id', JOB_ID) jobId: string,
+  ): Promise<Observable<{ type: string; data: unknown }>> {
+    await this.jobs.get(caller, jobId); // the owner's job, or 404 before the stream opens
+    return this.stream.stream(jobId);
+  }
+
+  @Get(':job_id/pages')
+  @Access(READ)
+  @ApiOperation({
+    summary:
+      'How each page of a finished job was read: text layer or OCR (engine, confidence), and refinement outcomes.',
+  })
+  @ApiOkResponse({ type: PageReportResponse })
+  pages(@Caller() caller: Principal, @Param('job_id', JOB_ID) jobId: string): Promise<PageReportResponse> {
+    return this.jobs.pages(caller, jobId);
+  }
+
+  @Post(':job_id/convert')
+  @Idempotent()
+  @HttpCode(200)
+  @Access(WRITE)
+  @ApiOperation({
+    summary:
+      'Convert a finished job to XLSX (basic or advanced), DOCX or PPTX. Only the first conversion of each format is charged (XLSX Basic 1, XLSX Advanced 3 per source page; DOCX and PPTX free); asking again returns the same file.',
+  })
+  @ApiOkResponse({ type: ConversionResponse })
+  convert(
+    @Caller() caller: Principal,
+    @Param('job_id', JOB_ID) jobId: string,
+    @Body() body: ConvertDto,
+  ): Promise<ConversionResponse> {
+    return this.jobs.convert(caller, jobId, body.format);
+  }
+
+  @Post(':job_id/xlsx-advanced-action')
+  @Idempotent()
+  @HttpCode(200)
+  @Access(WRITE)
+  @ApiOperation({ summary: 'Retry (free) or refund (3 per unit) a failed XLSX Advanced conversion.' })
+  @ApiOkResponse({
+    schema: { oneOf: [{ $ref: getSchemaPath(ConversionRetryResponse) }, { $ref: getSchemaPath(RefundResponse) }] },
+  })
+  xlsxAdvancedAction(
+    @Caller() caller: Principal,
+    @Param('job_id', JOB_ID) jobId: string,
+    @Body() body: ActionDto,
+  ): Promise<ConversionRetryResponse | RefundResponse> {
+    return this.jobs.advancedAction(caller, jobId, body.action);
+  }
+
   @Get(':job_id/download')
   @Access(READ)
-  @ApiOperation({ summary: 'The Markdown result of a finished job.' })
-  @ApiProduces('text/markdown')
-  @ApiOkResponse({ description: 'The Markdown, as an attachment named after the job title.' })
+  @ApiOperation({ summary: 'The Markdown result of a finished job, or with ?format= a file a conversion produced.' })
+  @ApiProduces('text/markdown', 'application/octet-stream')
+  @ApiOkResponse({ description: 'The file, as an attachment named after the job title.' })
   async download(
     @Caller() caller: Principal,
     @Param('job_id', JOB_ID) jobId: string,
+    @Query() query: DownloadQuery,
     @Res({ passthrough: true }) response: Response,
   ): Promise<StreamableFile> {
-    const { body, filename } = await this.jobs.download(caller, jobId);
-    response.setHeader('Content-Type', 'text/markdown; charset=utf-8');
+    const { body, filename, contentType } = await this.jobs.download(caller, jobId, query.format);
+    response.setHeader('Content-Type', contentType);
     response.setHeader('Content-Disposition', contentDisposition(filename));
     return new StreamableFile(body);
   }

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { JOB_STATUSES, type JobEntity, type JobStatus } from '@docconv/db';
+import { CONVERSION_FORMATS, type ConversionFormat } from '@docconv/jobs';
 import { wireTime } from '../common/wire';
 
 export class TitleDto {
@@ -15,6 +16,22 @@ export class ActionDto {
   @ApiProperty({ enum: ['retry', 'refund'] })
   @IsIn(['retry', 'refund'], { message: 'must be retry or refund' })
   action!: 'retry' | 'refund';
+}
+
+export class ConvertDto {
+  @ApiProperty({ enum: CONVERSION_FORMATS })
+  @IsIn(CONVERSION_FORMATS, { message: `must be one of ${CONVERSION_FORMATS.join(', ')}` })
+  format!: ConversionFormat;
+}
+
+export class DownloadQuery {
+  @ApiPropertyOptional({
+    enum: ['md', ...CONVERSION_FORMATS],
+    description: 'md (default): the Markdown; otherwise a format already produced by POST /jobs/{job_id}/convert',
+  })
+  @IsOptional()
+  @IsIn(['md', ...CONVERSION_FORMATS], { message: `must be md or one of ${CONVERSION_FORMATS.join(', ')}` })
+  format?: 'md' | ConversionFormat;
 }
 
 export class ListJobsQuery {
@@ -66,6 +83,27 @@ export class PreviewResponse {
   @ApiProperty({ description: 'When this quote expires unless confirmed.' }) expires_at!: string;
 }
 
+export class PageReportEntry {
+  @ApiProperty({ description: 'The file (its relative path in the upload)' }) file!: string;
+  @ApiProperty({ description: 'Page or image frame number in the file, from 1' }) page!: number;
+  @ApiProperty({
+    enum: ['text', 'ocr', 'refinement'],
+    description:
+      'text: read from the text layer; ocr: rendered and read by OCR; refinement: a page sent to the language model',
+  })
+  source!: string;
+  @ApiPropertyOptional({ description: 'The OCR engine that read the page' }) engine?: string;
+  @ApiPropertyOptional({ description: 'Mean OCR word confidence, 0–100' }) confidence?: number;
+  @ApiPropertyOptional({ description: "Refinement only: whether the language model's answer was kept" })
+  refined?: boolean;
+  @ApiPropertyOptional({ type: [String] }) notes?: string[];
+}
+
+export class PageReportResponse {
+  @ApiProperty() job_id!: string;
+  @ApiProperty({ type: [PageReportEntry] }) pages!: PageReportEntry[];
+}
+
 export class JobResponse {
   @ApiProperty({ format: 'uuid' }) job_id!: string;
   @ApiProperty({ enum: JOB_STATUSES }) status!: string;
@@ -110,6 +148,18 @@ export class ConfirmResponse {
 export class RetryResponse {
   @ApiProperty({ format: 'uuid' }) job_id!: string;
   @ApiProperty({ enum: ['queued'] }) status!: 'queued';
+}
+
+export class ConversionResponse {
+  @ApiProperty({ description: 'Time-limited URL of the converted file; needs no other credential' })
+  download_url!: string;
+  @ApiProperty({ enum: CONVERSION_FORMATS }) format!: ConversionFormat;
+  @ApiProperty({ example: 'results/8b0c…/result.docx' }) storage_path!: string;
+}
+
+export class ConversionRetryResponse {
+  @ApiProperty({ description: 'Identifier of the conversion run (xlsx_advanced_job_id)' }) job_id!: string;
+  @ApiProperty({ enum: ['processing'] }) status!: 'processing';
 }
 
 export class RefundResponse {

@@ -1,6 +1,7 @@
 import { DomainError, type FieldError } from '@docconv/contracts';
 import type { OcrEngine, OcrModel } from '@docconv/db';
 import type { ReceivedFile, UploadOptions } from '@docconv/jobs';
+import { parseCallbackUrl } from '@docconv/webhooks';
 
 export const UPLOAD_FIELDS = [
   'ocr_model',
@@ -10,6 +11,7 @@ export const UPLOAD_FIELDS = [
   'dpi',
   'relative_paths',
   'docling_refinement',
+  'callback_url',
 ] as const;
 
 const MODELS: OcrModel[] = ['basic', 'premium'];
@@ -65,6 +67,8 @@ export function parseUploadOptions(
     paths?.forEach((path, i) => (files[i].relativePath = path));
   }
 
+  const callbackUrl = parseCallbackUrlField(fields.callback_url, bad);
+
   if (errors.length > 0) {
     throw new DomainError(
       'validation_failed',
@@ -88,7 +92,18 @@ export function parseUploadOptions(
       'Layout refinement by a language model is not configured on this server. Send docling_refinement=false.',
     );
   }
-  return { model, engine, columns, prompt, dpi, refinement, transcription: capabilities.transcription };
+  return { model, engine, columns, prompt, dpi, refinement, transcription: capabilities.transcription, callbackUrl };
+}
+
+/** The optional webhook URL in its stored form; whether this deployment will send to it is checked when the job is created. */
+function parseCallbackUrlField(raw: string | undefined, bad: (field: string, message: string) => void): string | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  const parsed = parseCallbackUrl(raw);
+  if ('problem' in parsed) {
+    bad('callback_url', parsed.problem);
+    return null;
+  }
+  return parsed.url;
 }
 
 function parseColumns(raw: string, bad: (field: string, message: string) => void): string[] | null {

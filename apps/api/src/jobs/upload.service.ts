@@ -1,36 +1,64 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { JobsService } from '@docconv/jobs';
-import type { Request } from 'express';
-import type { Principal } from '../auth/principal';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import type { AuthenticatedRequest, Principal } from '../auth/principal';
 import { toPreviewResponse, type PreviewResponse } from './jobs.dto';
 import { receiveMultipart } from './multipart';
-import { parseUploadOptions, type Capabilities } from './upload-options';
+import { CapabilitiesService } from '../capabilities/capabilities.service';
+import { IdempotencyService } from '../idempotency/idempotency.service';
+import { idempotencyOwner } from '../idempotency/idempotent.interceptor';
+import { parseUploadOptions } from './upload-options';
 
-/** What this deployment runs today: native Tesseract; other engines, refinement and transcription are not installed. */
-export const CAPABILITIES: Capabilities = { engines: ['tesseract'], refinement: false, transcription: false };
+async function sha256File(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
 
 @Injectable()
 export class UploadService {
   constructor(
     private readonly jobs: JobsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly capabilities: CapabilitiesService,
+    private readonly idempotency: IdempotencyService,
   ) {}
 
   /** Receives the files, validates the options and returns the binding quote. Temporary files never outlive the request. */
-  async upload(request: Request, caller: Principal): Promise<PreviewResponse> {
+  async upload(request: AuthenticatedRequest, caller: Principal): Promise<PreviewResponse> {
     const received = await receiveMultipart(request, {
       maxBytes: this.config.limits.maxUploadBytes,
       maxFiles: this.config.limits.maxFilesPerUpload,
     });
     try {
-      const options = parseUploadOptions(received.fields, received.files, CAPABILITIES);
-      const { job, balance } = await this.jobs.createPending(
-        { userId: caller.userId, apiKeyId: caller.apiKey?.id ?? null },
-        received.files,
-        options,
+      const create = async () => {
+        const options = parseUploadOptions(received.fields, received.files, await this.capabilities.forUpload());
+        const { job, balance } = await this.jobs.createPending(
+          { userId: caller.userId, apiKeyId: caller.apiKey?.id ?? null },
+          received.files,
+          options,
+        );
+        return toPreviewResponse(job, balance);
+      };
+      const key = this.idempotency.keyOf(request.headers['idempotency-key']);
+      if (key === undefined) return await create();
+      // The same upload is the same fields and the same files (names and contents), whatever
+      // multipart boundary the client chose this time.
+      const files = await Promise.all(
+        received.files.map(async (f) => [f.filename, f.bytes, await sha256File(f.tempPath)]),
       );
-      return toPreviewResponse(job, balance);
+      const fingerprint = this.idempotency.fingerprint('upload', Object.entries(received.fields).sort(), files);
+      const { outcome, replayed } = await this.idempotency.run(
+        idempotencyOwner(request),
+        key,
+        fingerprint,
+        201,
+        create,
+      );
+      if (replayed) request.res?.setHeader('Idempotency-Replayed', 'true');
+      return IdempotencyService.settle(outcome) as PreviewResponse;
     } finally {
       await received.cleanup();
     }

@@ -61,6 +61,10 @@ export class JobEntity {
   @Column({ name: 'xlsx_advanced_refundable', type: 'boolean' }) xlsxAdvancedRefundable!: boolean;
   @Column({ name: 'xlsx_advanced_recovery_notes', type: 'text', nullable: true }) xlsxAdvancedRecoveryNotes!:
     string | null;
+  /** Where the job's end is reported (webhooks); null when the upload gave none. */
+  @Column({ name: 'callback_url', type: 'text', nullable: true }) callbackUrl!: string | null;
+  /** XLSX Advanced runs started so far; the database counts them (each run's end is one webhook event). */
+  @Column({ name: 'xlsx_advanced_runs', type: 'integer', insert: false, update: false }) xlsxAdvancedRuns!: number;
   @Column({ name: 'docx_path', type: 'text', nullable: true }) docxPath!: string | null;
   @Column({ name: 'pptx_path', type: 'text', nullable: true }) pptxPath!: string | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;

@@ -17,6 +17,10 @@ export class UserEntity {
   @Column({ name: 'points_balance', type: 'bigint', transformer: bigintNumber })
   pointsBalance!: number;
 
+  /** Signs the user's webhook deliveries; created on first use, replaced by rotation. */
+  @Column({ name: 'webhook_secret', type: 'text', nullable: true, select: false })
+  webhookSecret!: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 }

@@ -231,6 +231,48 @@ describe('extractDocx', () => {
     for (const line of lines) expect(line.split(/(?<!\\)\|/).length).toBe(5);
   });
 
+  it('writes a table nested in a cell as a table of its own after the one holding it', async () => {
+    const md = await convert(({ Document, Paragraph, Table, TableRow, TableCell }) => {
+      const cell = (...children: (InstanceType<DocxModule['Paragraph']> | InstanceType<DocxModule['Table']>)[]) =>
+        new TableCell({ children });
+      const inner = new Table({
+        rows: [
+          new TableRow({ children: [cell(new Paragraph('A')), cell(new Paragraph('B'))] }),
+          new TableRow({ children: [cell(new Paragraph('1')), cell(new Paragraph('2'))] }),
+        ],
+      });
+      return new Document({
+        sections: [
+          {
+            children: [
+              new Table({
+                rows: [
+                  new TableRow({ children: [cell(new Paragraph('Name')), cell(new Paragraph('Detail'))] }),
+                  new TableRow({ children: [cell(new Paragraph('Rich')), cell(new Paragraph('See below'), inner)] }),
+                ],
+              }),
+              new Paragraph('After'),
+            ],
+          },
+        ],
+      });
+    });
+    expect(md).toBe(
+      [
+        '| Name | Detail |',
+        '| --- | --- |',
+        '| Rich | See below |',
+        '',
+        '| A | B |',
+        '| --- | --- |',
+        '| 1 | 2 |',
+        '',
+        'After',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('writes a one-cell table, a frame around content, as that content', async () => {
     const md = await convert(
       ({ Document, Paragraph, Table, TableRow, TableCell, HeadingLevel }) =>

@@ -252,6 +252,16 @@ class DocxConverter {
     // A table of one cell is a frame drawn around its content: keep the content as it is.
     if (rows.length === 1 && rows[0].cells.length === 1) return rows[0].cells[0].blocks;
 
+    // A table nested in a cell is written after the table that holds it: GFM cells hold one
+    // line, and a table flattened into a line of text loses the rows a reader needs.
+    const hoisted: Block[] = [];
+    for (const row of rows) {
+      for (const cell of row.cells) {
+        hoisted.push(...cell.blocks.filter((b) => b.type === 'table'));
+        cell.blocks = cell.blocks.filter((b) => b.type !== 'table');
+      }
+    }
+
     const grid: string[][] = [];
     for (const row of rows) {
       const line: string[] = [];
@@ -274,7 +284,7 @@ class DocxConverter {
     const table = grid
       .filter((r) => r.some((c) => c !== ''))
       .map((r) => Array.from({ length: width }, (_, c) => r[c] ?? '').filter((_, c) => keep[c]));
-    return table.length === 0 ? [] : [{ type: 'table', rows: table }];
+    return table.length === 0 ? hoisted : [{ type: 'table', rows: table }, ...hoisted];
   }
 
   // ---- inline content -----------------------------------------------------------------
