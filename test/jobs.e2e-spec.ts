@@ -57,6 +57,7 @@ const JOB_FIELDS: Record<string, string | string[]> = {
   xlsx_advanced_recovery_notes: ['string', 'null'],
   refundable: 'boolean',
   retry_count: 'number',
+  conversion_units: 'number',
 };
 
 function typeOf(value: unknown): string {
@@ -139,6 +140,7 @@ describe('job lifecycle', () => {
     expect(done).toMatchObject({
       status: 'done',
       cost_points: 90,
+      conversion_units: 3,
       done_pages: 3,
       done_files: 1,
       downloadable: true,
@@ -522,10 +524,21 @@ describe('job lifecycle', () => {
 
   it('GET /pricing needs no credential', async () => {
     const res = await t.http.get('/api/v1/pricing').expect(200);
-    expect(res.body).toMatchObject({
+    expect(res.body).toEqual({
+      currency: 'milli-USD',
+      free_pages_per_month: t.config.pricing.freePagesPerMonth,
       basic: { page: 10, image: 10 },
       premium: { page: 30, image: 30 },
       audio_second: 0.1,
+      video_second: 0.2,
+      docling_refinement_page: 3,
+      markdown_file: 0,
+      conversions: { xlsx_basic_unit: 1, xlsx_advanced_unit: 3, docx: 0, pptx: 0 },
+      notes: [
+        expect.stringMatching(/^Free pages/),
+        expect.stringMatching(/^Audio/),
+        expect.stringMatching(/^A conversion unit/),
+      ],
     });
   });
 });

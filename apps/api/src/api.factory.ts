@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { AppConfig } from '@docconv/config';
 import { createRootLogger, PinoNestLogger } from '@docconv/logging';
 import { ApiModule } from './api.module';
+import { mountConsole } from './console/console-static';
 import { createValidationPipe } from './errors/validation';
 import { requestLogging } from './logging/request-logging';
 import { API_PREFIX, mountOpenApi } from './openapi/openapi';
@@ -33,5 +34,6 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   mountOpenApi(app);
+  if (!options.preview) mountConsole(app, config.console.dir, root);
   return app;
 }

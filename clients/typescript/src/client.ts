@@ -19,8 +19,14 @@ export interface JobList {
 export interface ClientOptions {
   /** Where the service runs, e.g. `https://docconv.example.com`; a trailing `/api/v1` is accepted too. */
   baseUrl: string;
-  /** The API key sent as `X-API-Key`; leave it out for sign-up and log-in, which need none. */
+  /** The API key sent as `X-API-Key` (job routes); leave it out for public calls such as sign-up, log-in and pricing. */
   apiKey?: string;
+  /**
+   * A session token (JWT from `login()` or `signup()`) sent as `Authorization: Bearer <token>`,
+   * for the routes that take a session: `/account…` and `/keys…`. Both credentials may be given;
+   * each route reads the one it takes.
+   */
+  accessToken?: string;
   /** A fetch to use instead of the global one (tests, proxies). */
   fetch?: (input: Request) => Promise<Response>;
 }
@@ -71,20 +77,35 @@ export function serviceRoot(baseUrl: string): string {
   return root;
 }
 
-/** Turns fetch's bare "fetch failed" into a DocconvError that names the unreachable service. */
+/**
+ * Turns fetch's bare "fetch failed" into a DocconvError that names the unreachable service.
+ * A request the caller aborted keeps its AbortError: nothing is wrong with the service.
+ */
 const networkErrors: Middleware = {
   onError({ request, error }) {
+    if (request.signal.aborted) return undefined;
     return DocconvError.network(request.url, error);
   },
 };
 
-/** Creates a client for the service at `baseUrl`, authenticated with `apiKey` when given. */
+/** The credential headers of a client: the API key, the session token, both or neither. */
+function credentialHeaders(options: ClientOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (options.apiKey) headers['X-API-Key'] = options.apiKey;
+  if (options.accessToken) headers.Authorization = `Bearer ${options.accessToken}`;
+  return headers;
+}
+
+/**
+ * Creates a client for the service at `baseUrl`, authenticated with `apiKey` and/or
+ * `accessToken` when given; with neither it makes public calls only.
+ */
 export function createClient(options: ClientOptions): DocconvClient {
   const baseUrl = serviceRoot(options.baseUrl);
   const api = createFetchClient<paths>({
     baseUrl,
     fetch: options.fetch,
-    headers: options.apiKey ? { 'X-API-Key': options.apiKey } : {},
+    headers: credentialHeaders(options),
   });
   api.use(networkErrors);
 

@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
 import { unwrap, type DocconvClient } from './client';
 import { DocconvError } from './errors';
 import { normalisePreview, type Job, type UploadPreview } from './normalize';
@@ -15,8 +13,11 @@ export type Confirmation = Schemas['ConfirmResponse'];
 /** A conversion result whose `download_url` is absolute, ready to fetch. */
 export type Conversion = Schemas['ConversionResponse'];
 
-/** A file to upload: a path on disk, or a name and its bytes. */
-export type UploadInput = string | { name: string; data: Buffer | Uint8Array };
+/**
+ * A file to upload, without reading any disk (browser-safe): a `File` (or any Blob with a
+ * `name`), or a name and its bytes. The Node entry's `uploadFiles` takes paths on disk too.
+ */
+export type UploadFile = (Blob & { readonly name: string }) | { name: string; data: Uint8Array | Blob };
 
 export interface UploadOptions {
   /** `basic` or `premium` (the service's default). */
@@ -45,10 +46,13 @@ export interface ChargeOptions {
 /** The terminal states: a job in one of them will not change any more by itself. */
 export const FINISHED_STATUSES: readonly Job['status'][] = ['done', 'error', 'cancelled'];
 
-/** Reads a path into a named File, or wraps given bytes in one. */
-async function toFile(input: UploadInput): Promise<File> {
-  if (typeof input === 'string') return new File([await readFile(input)], basename(input));
-  return new File([input.data], input.name);
+/** The named File of an upload input: a File as it is, anything else wrapped in one. */
+function toFile(input: UploadFile): File {
+  if (input instanceof File) return input;
+  if (input instanceof Blob) return new File([input], input.name, { type: input.type });
+  // The DOM's BlobPart asks for bytes over an ArrayBuffer (not a SharedArrayBuffer), which upload bytes are.
+  const data = input.data instanceof Blob ? input.data : (input.data as Uint8Array<ArrayBuffer>);
+  return new File([data], input.name);
 }
 
 /** The multipart form of an upload: the fields first, then one `files` part per file. */
@@ -80,14 +84,15 @@ function uploadForm(files: File[], options: Omit<UploadOptions, 'idempotencyKey'
 /**
  * Uploads files (POST /api/v1/jobs/upload) and returns the cost preview of the new pending
  * job. Nothing is charged until {@link confirm}. The preview is normalised, so fields older
- * services omit are present with their defaults.
+ * services omit are present with their defaults. Browser-safe: the files are given, not read
+ * from paths (the Node entry's `uploadFiles` reads paths and then calls this one).
  */
 export async function uploadFiles(
   client: DocconvClient,
-  inputs: UploadInput[],
+  inputs: readonly UploadFile[],
   options: UploadOptions = {},
 ): Promise<UploadPreview> {
-  const files = await Promise.all(inputs.map(toFile));
+  const files = inputs.map(toFile);
   const preview = await unwrap(
     client.api.POST('/api/v1/jobs/upload', {
       params: { header: { 'Idempotency-Key': options.idempotencyKey } },

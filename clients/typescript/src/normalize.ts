@@ -71,7 +71,10 @@ export function normalisePreview(received: ReceivedPreview): UploadPreview {
   };
 }
 
-/** A job record with defaults for fields an older service may not send (nothing converted, nothing refunded). */
+/**
+ * A job record with defaults for fields an older service may not send (nothing converted,
+ * nothing refunded; conversion units counted from the pages, at least 1).
+ */
 export function normaliseJob(received: ReceivedJob): Job {
   return {
     ocr_model: 'premium',
@@ -97,6 +100,7 @@ export function normaliseJob(received: ReceivedJob): Job {
     refundable: false,
     retry_count: 0,
     refunded_points: 0,
+    conversion_units: Math.max(1, received.total_pages ?? 0),
     ...withoutUndefined(received),
     job_id: received.job_id,
     status: received.status,

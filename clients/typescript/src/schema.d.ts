@@ -746,6 +746,8 @@ export interface components {
       retry_count: number;
       /** @description Points returned by a refund or cancellation. */
       refunded_points: number;
+      /** @description Conversion units (source pages plus images, at least 1): an XLSX conversion costs this many times its unit price; only the first conversion of each format is charged. */
+      conversion_units: number;
     };
     JobListResponse: {
       jobs: components['schemas']['JobResponse'][];
@@ -792,6 +794,73 @@ export interface components {
       format: 'xlsx_basic' | 'xlsx_advanced' | 'docx' | 'pptx';
       /** @example results/8b0c…/result.docx */
       storage_path: string;
+    };
+    ModelPricesResponse: {
+      /**
+       * @description Per page of a PDF, office or HWP file.
+       * @example 10
+       */
+      page: number;
+      /**
+       * @description Per image.
+       * @example 10
+       */
+      image: number;
+    };
+    ConversionPricesResponse: {
+      /**
+       * @description XLSX Basic, per conversion unit.
+       * @example 1
+       */
+      xlsx_basic_unit: number;
+      /**
+       * @description XLSX Advanced, per conversion unit.
+       * @example 3
+       */
+      xlsx_advanced_unit: number;
+      /**
+       * @description DOCX is free.
+       * @example 0
+       */
+      docx: number;
+      /**
+       * @description PPTX is free.
+       * @example 0
+       */
+      pptx: number;
+    };
+    PricingResponse: {
+      /**
+       * @description Every price is in points: 1 point = 1 milli-USD.
+       * @enum {string}
+       */
+      currency: 'milli-USD';
+      /** @description Free basic-model pages per user and UTC calendar month. */
+      free_pages_per_month: number;
+      basic: components['schemas']['ModelPricesResponse'];
+      premium: components['schemas']['ModelPricesResponse'];
+      /**
+       * @description Per second of audio, rounded up per file.
+       * @example 0.1
+       */
+      audio_second: number;
+      /**
+       * @description Per second of video, rounded up per file.
+       * @example 0.2
+       */
+      video_second: number;
+      /**
+       * @description Per page sent to layout refinement.
+       * @example 3
+       */
+      docling_refinement_page: number;
+      /**
+       * @description Markdown files are passed through free.
+       * @example 0
+       */
+      markdown_file: number;
+      conversions: components['schemas']['ConversionPricesResponse'];
+      notes: string[];
     };
     SpeechModel: {
       /** @example ggml-base.bin */
@@ -1765,7 +1834,9 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['PricingResponse'];
+        };
       };
     };
   };

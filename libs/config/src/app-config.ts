@@ -89,6 +89,8 @@ export interface AppConfig {
   usage: { flushIntervalMs: number };
   login: { maxAttemptsPerEmail: number; maxAttemptsPerAddress: number; windowSeconds: number };
   webhooks: WebhookSettings;
+  /** The web console's static build, served at `/` beside the API when it holds an index.html. */
+  console: { dir: string };
 }
 
 /** A `host` or `host:port` entry of an allow-list; `port` null matches every port of the host. */
@@ -122,3 +124,6 @@ export const DEFAULT_PRICES: PriceTable = {
 };
 
 export const DEFAULT_STORAGE_DIR = resolve('.data', 'storage');
+
+/** Where the web console's build is looked for unless CONSOLE_DIR says otherwise. */
+export const DEFAULT_CONSOLE_DIR = resolve('dist', 'console');

@@ -100,6 +100,10 @@ export class Environment {
   PUBLIC_BASE_URL?: string;
 
   @IsOptional()
+  @IsString()
+  CONSOLE_DIR?: string;
+
+  @IsOptional()
   @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
   S3_ENDPOINT?: string;
 

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { ConfigError, loadConfig } from './load-config';
 
 const valid = {
@@ -147,5 +148,18 @@ describe('loadConfig: webhooks', () => {
     for (const list of ['http://hooks.internal', 'a b', 'hooks.internal:99999', '[:::]']) {
       expect(() => loadConfig({ ...valid, WEBHOOK_ALLOWED_HTTP_HOSTS: list })).toThrow(/WEBHOOK_ALLOWED_HTTP_HOSTS/);
     }
+  });
+});
+
+describe('loadConfig: console', () => {
+  it('looks for the console build in dist/console under the working directory by default', () => {
+    expect(loadConfig(valid).console).toEqual({ dir: resolve(process.cwd(), 'dist', 'console') });
+  });
+
+  it('resolves CONSOLE_DIR against the working directory', () => {
+    expect(loadConfig({ ...valid, CONSOLE_DIR: 'apps/console/dist' }).console.dir).toBe(
+      resolve(process.cwd(), 'apps', 'console', 'dist'),
+    );
+    expect(loadConfig({ ...valid, CONSOLE_DIR: '/srv/console' }).console.dir).toBe('/srv/console');
   });
 });

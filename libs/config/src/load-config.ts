@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import {
+  DEFAULT_CONSOLE_DIR,
   DEFAULT_PRICES,
   DEFAULT_STORAGE_DIR,
   type AppConfig,
@@ -102,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       allowedPrivateHosts: hostRules('WEBHOOK_ALLOWED_PRIVATE_HOSTS', e.WEBHOOK_ALLOWED_PRIVATE_HOSTS),
       retryBaseMs: e.WEBHOOK_RETRY_BASE_MS ?? 10_000,
     },
+    console: { dir: resolve(e.CONSOLE_DIR ?? DEFAULT_CONSOLE_DIR) },
   };
 }
 

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { JOB_STATUSES, type JobEntity, type JobStatus } from '@docconv/db';
-import { CONVERSION_FORMATS, type ConversionFormat } from '@docconv/jobs';
+import { CONVERSION_FORMATS, units, type ConversionFormat } from '@docconv/jobs';
 import { wireTime } from '../common/wire';
 
 export class TitleDto {
@@ -131,6 +131,12 @@ export class JobResponse {
   @ApiProperty() refundable!: boolean;
   @ApiProperty() retry_count!: number;
   @ApiProperty({ description: 'Points returned by a refund or cancellation.' }) refunded_points!: number;
+  @ApiProperty({
+    minimum: 1,
+    description:
+      'Conversion units (source pages plus images, at least 1): an XLSX conversion costs this many times its unit price; only the first conversion of each format is charged.',
+  })
+  conversion_units!: number;
 }
 
 export class JobListResponse {
@@ -194,6 +200,7 @@ export function toJobResponse(job: JobEntity): JobResponse {
     refundable: job.refundable,
     retry_count: job.retryCount,
     refunded_points: job.refundedPoints,
+    conversion_units: units(job.totalPages, job.imageCount),
   };
 }
 

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { writeFile } from 'node:fs/promises';
 import type { DocconvClient } from '../../client';
-import { confirm, downloadMarkdown, uploadFiles, waitForJob, type OcrEngine, type OcrModel } from '../../jobs';
+import { confirm, downloadMarkdown, waitForJob, type OcrEngine, type OcrModel } from '../../jobs';
+import { uploadFiles } from '../../node-upload';
 import type { UploadPreview } from '../../normalize';
 import { oneOf, parseCommandLine, positiveInteger, single } from '../args';
 import { formatPoints, formatPreview } from '../format';

@@ -1,0 +1,57 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { AppConfig } from '@docconv/config';
+
+/** What one OCR model charges, in points (milli-USD). */
+export class ModelPricesResponse {
+  @ApiProperty({ description: 'Per page of a PDF, office or HWP file.', example: 10 }) page!: number;
+  @ApiProperty({ description: 'Per image.', example: 10 }) image!: number;
+}
+
+/** What conversions of a finished job charge, in points (milli-USD) per conversion unit. */
+export class ConversionPricesResponse {
+  @ApiProperty({ description: 'XLSX Basic, per conversion unit.', example: 1 }) xlsx_basic_unit!: number;
+  @ApiProperty({ description: 'XLSX Advanced, per conversion unit.', example: 3 }) xlsx_advanced_unit!: number;
+  @ApiProperty({ description: 'DOCX is free.', example: 0 }) docx!: number;
+  @ApiProperty({ description: 'PPTX is free.', example: 0 }) pptx!: number;
+}
+
+export class PricingResponse {
+  @ApiProperty({ enum: ['milli-USD'], description: 'Every price is in points: 1 point = 1 milli-USD.' })
+  currency!: 'milli-USD';
+  @ApiProperty({ description: 'Free basic-model pages per user and UTC calendar month.' })
+  free_pages_per_month!: number;
+  @ApiProperty({ type: ModelPricesResponse }) basic!: ModelPricesResponse;
+  @ApiProperty({ type: ModelPricesResponse }) premium!: ModelPricesResponse;
+  @ApiProperty({ description: 'Per second of audio, rounded up per file.', example: 0.1 }) audio_second!: number;
+  @ApiProperty({ description: 'Per second of video, rounded up per file.', example: 0.2 }) video_second!: number;
+  @ApiProperty({ description: 'Per page sent to layout refinement.', example: 3 }) docling_refinement_page!: number;
+  @ApiProperty({ description: 'Markdown files are passed through free.', example: 0 }) markdown_file!: number;
+  @ApiProperty({ type: ConversionPricesResponse }) conversions!: ConversionPricesResponse;
+  @ApiProperty({ type: [String] }) notes!: string[];
+}
+
+/** The configured prices as the API shows them. */
+export function toPricingResponse(pricing: AppConfig['pricing']): PricingResponse {
+  const p = pricing.prices;
+  return {
+    currency: 'milli-USD',
+    free_pages_per_month: pricing.freePagesPerMonth,
+    basic: { page: Number(p.pageBasic), image: Number(p.imageBasic) },
+    premium: { page: Number(p.pagePremium), image: Number(p.imagePremium) },
+    audio_second: Number(p.audioSecond),
+    video_second: Number(p.videoSecond),
+    docling_refinement_page: Number(p.refinementPage),
+    markdown_file: 0,
+    conversions: {
+      xlsx_basic_unit: Number(p.xlsxBasicUnit),
+      xlsx_advanced_unit: Number(p.xlsxAdvancedUnit),
+      docx: 0,
+      pptx: 0,
+    },
+    notes: [
+      'Free pages apply to the basic model only, per user and UTC calendar month.',
+      'Audio and video are priced per second, rounded up per file.',
+      'A conversion unit is one source page (pages plus images, at least 1); only the first conversion of each format is charged.',
+    ],
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * The browser entry of the SDK: everything the package offers except what needs Node (reading
+ * files from paths, the `docconv` CLI). Nothing imported from here, directly or not, imports a
+ * Node module; a test walks the imports to keep it so. `uploadFiles` here takes Files, named
+ * Blobs, or names with their bytes.
+ */
+export { createClient, serviceRoot, unwrap } from './client';
+export type { Account, ClientOptions, DocconvClient, JobList, JobStatus, Transaction, UsageRow } from './client';
+export { createKey, login, signup } from './auth';
+export type { CreateKeyOptions, Credentials, IssuedKey, Scope, Session } from './auth';
+export {
+  confirm,
+  convert,
+  downloadConverted,
+  downloadMarkdown,
+  FINISHED_STATUSES,
+  uploadFiles,
+  waitForJob,
+} from './jobs';
+export type {
+  ChargeOptions,
+  Confirmation,
+  Conversion,
+  ConversionFormat,
+  OcrEngine,
+  OcrModel,
+  UploadFile,
+  UploadOptions,
+  WaitOptions,
+} from './jobs';
+export { streamJobEvents } from './events';
+export type { JobEvent, JobEventSnapshot, StreamJobEventsOptions } from './events';
+export { conversionPrice } from './pricing';
+export type { Pricing } from './pricing';
+export { DocconvError } from './errors';
+export type { ClientErrorCode, FieldError, Problem } from './errors';
+export { formatUsd, normaliseJob, normalisePreview } from './normalize';
+export type { Cost, Job, ReceivedJob, ReceivedPreview, UploadPreview } from './normalize';
+export type { components, paths } from './schema';
