@@ -1,0 +1,455 @@
+import { useEffect, useState } from 'preact/hooks';
+
+/**
+ * The console's words in English and Korean. English is the reference: the Korean dictionary
+ * must have every key (the type says so), and `{name}` marks a value filled in by `t`.
+ */
+const en = {
+  'common.points': 'points',
+  'common.loading': 'Loading…',
+  'common.working': 'Working…',
+  'common.refresh': 'Refresh',
+  'common.save': 'Save',
+  'common.cancel': 'Cancel',
+
+  'nav.label': 'Main',
+  'nav.skip': 'Skip to content',
+  'nav.upload': 'Upload',
+  'nav.jobs': 'Jobs',
+  'nav.keys': 'API keys',
+  'nav.account': 'Account',
+  'nav.language': 'Language',
+  'nav.logout': 'Log out',
+
+  'title.login': 'Welcome to docconv',
+  'title.upload': 'Convert documents',
+  'title.jobs': 'Jobs',
+  'title.job': 'Job',
+  'title.keys': 'API keys',
+  'title.account': 'Account',
+
+  'error.network': 'The service cannot be reached',
+  'error.unexpected': 'Something went wrong',
+  'error.loginAgain': 'Log in again',
+
+  'login.pitch':
+    'Turn PDFs, Office and HWP documents, images and recordings into faithful Markdown, then into DOCX, PPTX or XLSX. You see the exact price before anything is charged.',
+  'login.choose': 'Log in or sign up',
+  'login.login': 'Log in',
+  'login.signup': 'Sign up',
+  'login.email': 'Email',
+  'login.password': 'Password',
+  'login.passwordHint': 'At least 8 characters.',
+  'login.loginButton': 'Log in',
+  'login.signupButton': 'Create account',
+
+  'gate.explain':
+    'Converting documents uses an API key. Create one for this console (it is kept only in this browser tab) or paste a key you already have.',
+  'gate.pasteTitle': 'Use an existing key',
+  'gate.pasteLabel': 'API key',
+  'gate.pasteButton': 'Use this key',
+
+  'keys.create': 'Create an API key',
+  'keys.createButton': 'Create key',
+  'keys.defaultName': 'Web console',
+  'keys.name': 'Name',
+  'keys.scopes': 'Scopes',
+  'keys.issuedTitle': 'New key: {name}',
+  'keys.issuedWarning':
+    'Copy this key now and keep it somewhere safe. It is shown only once: we store only its fingerprint and cannot show it again.',
+  'keys.secret': 'API key secret',
+  'keys.copy': 'Copy',
+  'keys.copied': 'Copied',
+  'keys.inUse': 'This console now uses this key for your jobs.',
+  'keys.useHere': 'Use this key in the console',
+  'keys.yours': 'Your keys',
+  'keys.none': 'You have no API keys yet.',
+  'keys.prefix': 'Key',
+  'keys.rate': 'Rate limit',
+  'keys.perMinute': '{n} / min',
+  'keys.state': 'State',
+  'keys.active': 'Active',
+  'keys.inactive': 'Deactivated',
+  'keys.thisConsole': 'this console',
+  'keys.actions': 'Actions',
+  'keys.manage': 'Rotate or deactivate {name}',
+  'keys.rotateOrDeactivate': 'Rotate or deactivate…',
+  'keys.sure': 'The current secret stops working at once.',
+  'keys.rotate': 'Rotate',
+  'keys.deactivate': 'Deactivate',
+
+  'upload.drop': 'Drop files here',
+  'upload.pick': 'or choose files: PDF, DOCX, PPTX, XLSX, HWP, HWPX, images, audio, video, Markdown or a ZIP',
+  'upload.limits': 'Up to {files} files, {size} and {pages} pages per upload.',
+  'upload.chosen': 'Chosen files',
+  'upload.remove': 'Remove {name}',
+  'upload.noFiles': 'Choose at least one file to upload.',
+  'upload.options': 'Options',
+  'upload.model': 'Model',
+  'upload.engine': 'OCR engine',
+  'upload.engineDefault': 'Automatic ({engine})',
+  'upload.dpi': 'Scan resolution (dpi)',
+  'upload.refine': 'Refine the layout with a language model',
+  'upload.refineHint': 'Charged per refined page; the price below includes it.',
+  'upload.refineUnavailable': 'Layout refinement is not available on this server.',
+  'upload.columns': 'Table columns (optional)',
+  'upload.columnsPlaceholder': 'Date, Description, Amount',
+  'upload.prompt': 'Instructions (optional)',
+  'upload.submit': 'Get the price',
+  'upload.measuring': 'Uploading and measuring…',
+
+  'quote.title': 'Price',
+  'quote.files': 'Files',
+  'quote.pages': 'Pages',
+  'quote.images': 'Images',
+  'quote.audio': 'Audio',
+  'quote.video': 'Video',
+  'quote.seconds': '{n} s',
+  'quote.model': 'Model and engine',
+  'quote.freePages': 'Free pages used',
+  'quote.refinementPages': 'Refined pages',
+  'quote.price': 'Price',
+  'quote.balance': 'Your balance',
+  'quote.balanceAfter': 'Balance after',
+  'quote.expires': 'Price valid until',
+  'quote.short': 'Your balance does not cover this price. Top up your credits, or choose the basic model.',
+  'quote.confirm': 'Confirm and pay {price}',
+  'quote.discard': 'Discard',
+
+  'jobs.filter': 'Status',
+  'jobs.all': 'All',
+  'jobs.none': 'No jobs yet. Upload a document to start.',
+  'jobs.file': 'File',
+  'jobs.status': 'Status',
+  'jobs.pages': 'Pages',
+  'jobs.cost': 'Cost (points)',
+  'jobs.created': 'Created',
+  'jobs.more': 'Show more',
+
+  'status.pending': 'Awaiting confirmation',
+  'status.queued': 'Queued',
+  'status.processing': 'Processing',
+  'status.done': 'Done',
+  'status.error': 'Failed',
+  'status.cancelled': 'Cancelled',
+
+  'model.basic': 'Basic',
+  'model.premium': 'Premium',
+
+  'job.model': 'Model',
+  'job.refunded': 'Refunded',
+  'job.finished': 'Finished',
+  'job.progress': 'Conversion progress',
+  'job.progressText': '{donePages} of {totalPages} pages · {doneFiles} of {totalFiles} files',
+  'job.rename': 'Rename',
+  'job.title': 'Title',
+  'job.pending': 'This job is waiting for your confirmation; nothing has been charged.',
+  'job.confirm': 'Confirm and pay the quoted price',
+  'job.cancel': 'Cancel and refund',
+  'job.failed': 'The conversion failed',
+  'job.noLog': 'No details were recorded.',
+  'job.retry': 'Retry for free ({left} left)',
+  'job.refund': 'Refund {price}',
+  'job.notRefundable': 'This failure is not refundable.',
+
+  'convert.title': 'Convert the result',
+  'format.docx': 'Word (DOCX)',
+  'format.pptx': 'PowerPoint (PPTX)',
+  'format.xlsx_basic': 'Excel (XLSX)',
+  'format.xlsx_advanced': 'Excel, advanced (XLSX)',
+  'convert.free': 'free',
+  'convert.paid': 'already paid',
+  'convert.button': 'Convert to {format}',
+  'convert.confirm': 'Pay {price} and convert',
+  'convert.download': 'Download {format}',
+  'convert.advancedFailed': 'The advanced conversion failed.',
+  'convert.retry': 'Retry for free',
+  'convert.refund': 'Refund',
+
+  'result.title': 'Markdown',
+  'result.download': 'Download Markdown',
+  'result.view': 'View',
+  'result.rendered': 'Rendered',
+  'result.source': 'Source',
+  'result.truncated': 'Only the beginning is shown here; the download holds the whole result.',
+
+  'account.balance': 'Balance',
+  'account.today': 'today: {requests} requests, {points} points spent',
+  'account.topUp': 'Credits are added by payment; each payment is listed below.',
+  'account.usage': 'Usage, last 30 days',
+  'account.usageCaption': 'Requests (bars) and points spent (line) per UTC day.',
+  'account.usageTable': 'Usage as a table',
+  'account.day': 'Day (UTC)',
+  'account.requests': 'Requests',
+  'account.pointsSpent': 'Points spent',
+  'account.transactions': 'Transactions',
+  'account.noTransactions': 'No transactions yet.',
+  'account.when': 'When',
+  'account.type': 'Type',
+  'account.amount': 'Amount',
+  'account.balanceAfter': 'Balance after',
+  'account.description': 'Description',
+  'account.payments': 'Payments',
+  'account.noPayments': 'No payments yet.',
+  'account.provider': 'Provider',
+  'account.pointsAdded': 'Points added',
+  'account.state': 'State',
+} as const;
+
+export type MessageKey = keyof typeof en;
+
+const ko: Record<MessageKey, string> = {
+  'common.points': '포인트',
+  'common.loading': '불러오는 중…',
+  'common.working': '처리 중…',
+  'common.refresh': '새로 고침',
+  'common.save': '저장',
+  'common.cancel': '취소',
+
+  'nav.label': '주 메뉴',
+  'nav.skip': '본문으로 건너뛰기',
+  'nav.upload': '업로드',
+  'nav.jobs': '작업',
+  'nav.keys': 'API 키',
+  'nav.account': '계정',
+  'nav.language': '언어',
+  'nav.logout': '로그아웃',
+
+  'title.login': 'docconv에 오신 것을 환영합니다',
+  'title.upload': '문서 변환',
+  'title.jobs': '작업',
+  'title.job': '작업',
+  'title.keys': 'API 키',
+  'title.account': '계정',
+
+  'error.network': '서비스에 연결할 수 없습니다',
+  'error.unexpected': '문제가 발생했습니다',
+  'error.loginAgain': '다시 로그인',
+
+  'login.pitch':
+    'PDF, 오피스, 한글(HWP) 문서와 이미지, 녹음 파일을 정확한 마크다운으로 바꾸고, 다시 DOCX, PPTX, XLSX로 변환합니다. 결제 전에 정확한 가격을 먼저 보여 드립니다.',
+  'login.choose': '로그인 또는 가입',
+  'login.login': '로그인',
+  'login.signup': '가입',
+  'login.email': '이메일',
+  'login.password': '비밀번호',
+  'login.passwordHint': '8자 이상.',
+  'login.loginButton': '로그인',
+  'login.signupButton': '계정 만들기',
+
+  'gate.explain':
+    '문서를 변환하려면 API 키가 필요합니다. 이 콘솔용 키를 만들거나(이 브라우저 탭에만 보관됩니다) 가지고 있는 키를 붙여 넣으세요.',
+  'gate.pasteTitle': '기존 키 사용',
+  'gate.pasteLabel': 'API 키',
+  'gate.pasteButton': '이 키 사용',
+
+  'keys.create': 'API 키 만들기',
+  'keys.createButton': '키 만들기',
+  'keys.defaultName': '웹 콘솔',
+  'keys.name': '이름',
+  'keys.scopes': '권한',
+  'keys.issuedTitle': '새 키: {name}',
+  'keys.issuedWarning':
+    '지금 이 키를 복사해 안전한 곳에 보관하세요. 키는 한 번만 표시됩니다. 저희는 지문만 저장하므로 다시 보여 드릴 수 없습니다.',
+  'keys.secret': 'API 키 값',
+  'keys.copy': '복사',
+  'keys.copied': '복사됨',
+  'keys.inUse': '이제 이 콘솔은 작업에 이 키를 사용합니다.',
+  'keys.useHere': '이 콘솔에서 이 키 사용',
+  'keys.yours': '내 키',
+  'keys.none': '아직 API 키가 없습니다.',
+  'keys.prefix': '키',
+  'keys.rate': '요청 한도',
+  'keys.perMinute': '분당 {n}회',
+  'keys.state': '상태',
+  'keys.active': '사용 중',
+  'keys.inactive': '비활성화됨',
+  'keys.thisConsole': '이 콘솔',
+  'keys.actions': '작업',
+  'keys.manage': '{name} 교체 또는 비활성화',
+  'keys.rotateOrDeactivate': '교체 또는 비활성화…',
+  'keys.sure': '현재 키 값은 즉시 사용할 수 없게 됩니다.',
+  'keys.rotate': '교체',
+  'keys.deactivate': '비활성화',
+
+  'upload.drop': '여기에 파일을 끌어다 놓으세요',
+  'upload.pick': '또는 파일 선택: PDF, DOCX, PPTX, XLSX, HWP, HWPX, 이미지, 오디오, 비디오, 마크다운, ZIP',
+  'upload.limits': '한 번에 최대 {files}개 파일, {size}, {pages}쪽까지 올릴 수 있습니다.',
+  'upload.chosen': '선택한 파일',
+  'upload.remove': '{name} 빼기',
+  'upload.noFiles': '올릴 파일을 하나 이상 선택하세요.',
+  'upload.options': '옵션',
+  'upload.model': '모델',
+  'upload.engine': 'OCR 엔진',
+  'upload.engineDefault': '자동 ({engine})',
+  'upload.dpi': '스캔 해상도(dpi)',
+  'upload.refine': '언어 모델로 레이아웃 다듬기',
+  'upload.refineHint': '다듬은 쪽마다 요금이 붙으며, 아래 가격에 포함됩니다.',
+  'upload.refineUnavailable': '이 서버에서는 레이아웃 다듬기를 쓸 수 없습니다.',
+  'upload.columns': '표 열 이름(선택)',
+  'upload.columnsPlaceholder': '날짜, 내용, 금액',
+  'upload.prompt': '추가 지시(선택)',
+  'upload.submit': '가격 보기',
+  'upload.measuring': '올리고 측정하는 중…',
+
+  'quote.title': '가격',
+  'quote.files': '파일',
+  'quote.pages': '쪽',
+  'quote.images': '이미지',
+  'quote.audio': '오디오',
+  'quote.video': '비디오',
+  'quote.seconds': '{n}초',
+  'quote.model': '모델과 엔진',
+  'quote.freePages': '무료로 처리되는 쪽',
+  'quote.refinementPages': '다듬을 쪽',
+  'quote.price': '가격',
+  'quote.balance': '현재 잔액',
+  'quote.balanceAfter': '결제 후 잔액',
+  'quote.expires': '가격 유효 기한',
+  'quote.short': '잔액이 부족합니다. 크레딧을 충전하거나 기본 모델을 선택하세요.',
+  'quote.confirm': '확인하고 {price} 결제',
+  'quote.discard': '취소하고 버리기',
+
+  'jobs.filter': '상태',
+  'jobs.all': '전체',
+  'jobs.none': '아직 작업이 없습니다. 문서를 올려 시작하세요.',
+  'jobs.file': '파일',
+  'jobs.status': '상태',
+  'jobs.pages': '쪽',
+  'jobs.cost': '비용(포인트)',
+  'jobs.created': '만든 시각',
+  'jobs.more': '더 보기',
+
+  'status.pending': '확인 대기',
+  'status.queued': '대기 중',
+  'status.processing': '처리 중',
+  'status.done': '완료',
+  'status.error': '실패',
+  'status.cancelled': '취소됨',
+
+  'model.basic': '기본',
+  'model.premium': '프리미엄',
+
+  'job.model': '모델',
+  'job.refunded': '환불됨',
+  'job.finished': '끝난 시각',
+  'job.progress': '변환 진행률',
+  'job.progressText': '{totalPages}쪽 중 {donePages}쪽 · 파일 {totalFiles}개 중 {doneFiles}개',
+  'job.rename': '이름 바꾸기',
+  'job.title': '제목',
+  'job.pending': '이 작업은 확인을 기다리고 있습니다. 아직 아무것도 결제되지 않았습니다.',
+  'job.confirm': '확인하고 안내된 가격 결제',
+  'job.cancel': '취소하고 환불',
+  'job.failed': '변환에 실패했습니다',
+  'job.noLog': '기록된 내용이 없습니다.',
+  'job.retry': '무료로 다시 시도({left}회 남음)',
+  'job.refund': '{price} 환불',
+  'job.notRefundable': '이 실패는 환불 대상이 아닙니다.',
+
+  'convert.title': '결과 변환',
+  'format.docx': '워드(DOCX)',
+  'format.pptx': '파워포인트(PPTX)',
+  'format.xlsx_basic': '엑셀(XLSX)',
+  'format.xlsx_advanced': '엑셀 고급(XLSX)',
+  'convert.free': '무료',
+  'convert.paid': '결제 완료',
+  'convert.button': '{format}(으)로 변환',
+  'convert.confirm': '{price} 결제하고 변환',
+  'convert.download': '{format} 내려받기',
+  'convert.advancedFailed': '고급 변환에 실패했습니다.',
+  'convert.retry': '무료로 다시 시도',
+  'convert.refund': '환불',
+
+  'result.title': '마크다운',
+  'result.download': '마크다운 내려받기',
+  'result.view': '보기',
+  'result.rendered': '렌더링',
+  'result.source': '원문',
+  'result.truncated': '여기에는 앞부분만 보입니다. 내려받은 파일에는 결과 전체가 들어 있습니다.',
+
+  'account.balance': '잔액',
+  'account.today': '오늘: 요청 {requests}회, {points}포인트 사용',
+  'account.topUp': '크레딧은 결제로 충전되며, 결제 내역은 아래에 있습니다.',
+  'account.usage': '최근 30일 사용량',
+  'account.usageCaption': 'UTC 날짜별 요청 수(막대)와 사용 포인트(선).',
+  'account.usageTable': '사용량 표로 보기',
+  'account.day': '날짜(UTC)',
+  'account.requests': '요청',
+  'account.pointsSpent': '사용 포인트',
+  'account.transactions': '거래 내역',
+  'account.noTransactions': '아직 거래가 없습니다.',
+  'account.when': '시각',
+  'account.type': '종류',
+  'account.amount': '금액',
+  'account.balanceAfter': '거래 후 잔액',
+  'account.description': '설명',
+  'account.payments': '결제',
+  'account.noPayments': '아직 결제가 없습니다.',
+  'account.provider': '결제 수단',
+  'account.pointsAdded': '충전 포인트',
+  'account.state': '상태',
+};
+
+export type Language = 'en' | 'ko';
+export const LANGUAGES: { code: Language; name: string }[] = [
+  { code: 'en', name: 'English' },
+  { code: 'ko', name: '한국어' },
+];
+export const DICTIONARIES: Record<Language, Record<MessageKey, string>> = { en, ko };
+
+const STORAGE_KEY = 'docconv.language';
+const listeners = new Set<() => void>();
+
+/** The language chosen in this browser before, else the first of the browser's languages we speak. */
+export function detectLanguage(stored: string | null, preferred: readonly string[]): Language {
+  if (stored === 'en' || stored === 'ko') return stored;
+  for (const tag of preferred) {
+    const base = tag.toLowerCase().split('-')[0];
+    if (base === 'ko' || base === 'en') return base;
+  }
+  return 'en';
+}
+
+let language: Language = detectLanguage(readStored(), navigator.languages ?? [navigator.language]);
+document.documentElement.lang = language;
+
+function readStored(): string | null {
+  try {
+    return localStorage.getItem(STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function currentLanguage(): Language {
+  return language;
+}
+
+export function setLanguage(next: Language): void {
+  language = next;
+  document.documentElement.lang = next;
+  try {
+    localStorage.setItem(STORAGE_KEY, next);
+  } catch {
+    // Private windows may refuse storage; the choice then lasts until the page reloads.
+  }
+  for (const listener of listeners) listener();
+}
+
+/** The current language, re-rendering the caller when it changes. */
+export function useLanguage(): Language {
+  const [value, setValue] = useState(language);
+  useEffect(() => {
+    const listener = () => setValue(language);
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  }, []);
+  return value;
+}
+
+/** The message for `key` in the current language, with `{name}` placeholders filled from `values`. */
+export function t(key: MessageKey, values: Record<string, string | number> = {}): string {
+  return DICTIONARIES[language][key].replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in values ? String(values[name]) : whole,
+  );
+}

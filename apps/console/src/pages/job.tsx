@@ -1,0 +1,420 @@
+import { useEffect, useState } from 'preact/hooks';
+import {
+  conversionPrice,
+  convert,
+  downloadMarkdown,
+  formatUsd,
+  streamJobEvents,
+  unwrap,
+  type Conversion,
+  type ConversionFormat,
+  type DocconvClient,
+  type Job,
+  type JobEventSnapshot,
+  type Pricing,
+} from '@docconv/client';
+import { publicClient } from '../api';
+import { Problem } from '../components/problem';
+import { JobProgress } from '../components/progress';
+import { StatusBadge } from '../components/status-badge';
+import { count, dateTime, points, saveFile } from '../format';
+import { t } from '../i18n';
+import { RENDER_LIMIT, renderMarkdown } from '../markdown';
+import { href } from '../router';
+import { useAsync } from '../use-async';
+
+const RUNNING = new Set(['queued', 'processing']);
+
+export function JobPage({ client, jobId }: { client: DocconvClient; jobId: string }) {
+  const job = useAsync(() => client.getJob(jobId), [client, jobId]);
+  const live = useLiveProgress(client, job.data, job.reload);
+  if (job.error && !job.data) return <Problem error={job.error} />;
+  if (!job.data) return <p aria-busy="true">{t('common.loading')}</p>;
+  const current = job.data;
+  const snapshot = live ?? current;
+  return (
+    <div class="job">
+      <p>
+        <a href={href({ page: 'jobs' })}>← {t('nav.jobs')}</a>
+      </p>
+      <Rename client={client} job={current} onRenamed={job.reload} />
+      <dl class="facts">
+        <div>
+          <dt>{t('jobs.status')}</dt>
+          <dd>
+            <StatusBadge status={snapshot.status} />
+          </dd>
+        </div>
+        <div>
+          <dt>{t('job.model')}</dt>
+          <dd>
+            {t(current.ocr_model === 'basic' ? 'model.basic' : 'model.premium')} · {current.ocr_engine}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('jobs.cost')}</dt>
+          <dd>{points(current.cost_points)}</dd>
+        </div>
+        {current.refunded_points > 0 && (
+          <div>
+            <dt>{t('job.refunded')}</dt>
+            <dd>{points(current.refunded_points)}</dd>
+          </div>
+        )}
+        <div>
+          <dt>{t('jobs.created')}</dt>
+          <dd>{dateTime(current.created_at)}</dd>
+        </div>
+        <div>
+          <dt>{t('job.finished')}</dt>
+          <dd>{dateTime(current.finished_at)}</dd>
+        </div>
+      </dl>
+      {snapshot.status !== 'pending' && snapshot.status !== 'cancelled' && (
+        <JobProgress
+          donePages={snapshot.done_pages}
+          totalPages={snapshot.total_pages}
+          doneFiles={snapshot.done_files}
+          totalFiles={snapshot.total_files}
+          finished={snapshot.status === 'done'}
+        />
+      )}
+      <Lifecycle client={client} job={current} onChanged={job.reload} />
+      {current.status === 'done' && (
+        <>
+          <Conversions client={client} job={current} onChanged={job.reload} />
+          <Result client={client} job={current} />
+        </>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The job's progress as the API streams it (Server-Sent Events) while it is queued or
+ * processing; the record is reloaded when the stream ends. Polls if the stream breaks.
+ */
+function useLiveProgress(client: DocconvClient, job: Job | undefined, reload: () => void) {
+  const [snapshot, setSnapshot] = useState<JobEventSnapshot>();
+  const jobId = job?.job_id;
+  const running = job !== undefined && RUNNING.has(job.status);
+  useEffect(() => {
+    if (!jobId || !running) {
+      setSnapshot(undefined);
+      return;
+    }
+    const abort = new AbortController();
+    let poll: ReturnType<typeof setTimeout> | undefined;
+    streamJobEvents(client, jobId, { onEvent: (event) => setSnapshot(event.job), signal: abort.signal }).then(
+      () => reload(),
+      () => {
+        if (!abort.signal.aborted) poll = setTimeout(reload, 2000);
+      },
+    );
+    return () => {
+      abort.abort();
+      clearTimeout(poll);
+    };
+  }, [client, jobId, running]);
+  return snapshot;
+}
+
+function Rename({ client, job, onRenamed }: { client: DocconvClient; job: Job; onRenamed: () => void }) {
+  const [editing, setEditing] = useState(false);
+  const [title, setTitle] = useState(job.filename);
+  const [error, setError] = useState<unknown>();
+  const save = async (event: Event) => {
+    event.preventDefault();
+    try {
+      await unwrap(
+        client.api.PATCH('/api/v1/jobs/{job_id}/title', {
+          params: { path: { job_id: job.job_id } },
+          body: { title: title.trim() },
+        }),
+      );
+      setEditing(false);
+      setError(undefined);
+      onRenamed();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  if (!editing) {
+    return (
+      <div class="title-row">
+        <h2 class="job-title">{job.filename || job.job_id}</h2>
+        <button
+          type="button"
+          class="link"
+          onClick={() => {
+            setTitle(job.filename);
+            setEditing(true);
+          }}
+        >
+          {t('job.rename')}
+        </button>
+      </div>
+    );
+  }
+  return (
+    <form class="title-row" onSubmit={save}>
+      <label class="visually-hidden" for="job-title">
+        {t('job.title')}
+      </label>
+      <input id="job-title" value={title} maxLength={200} required onInput={(e) => setTitle(e.currentTarget.value)} />
+      <button type="submit">{t('common.save')}</button>
+      <button type="button" class="secondary" onClick={() => setEditing(false)}>
+        {t('common.cancel')}
+      </button>
+      <Problem error={error} />
+    </form>
+  );
+}
+
+/** Confirm, cancel, retry or refund: whatever the job's state allows. */
+function Lifecycle({ client, job, onChanged }: { client: DocconvClient; job: Job; onChanged: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const path = { path: { job_id: job.job_id } };
+  const run = async (call: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await call();
+      onChanged();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const cancel = () => run(() => unwrap(client.api.POST('/api/v1/jobs/{job_id}/cancel', { params: path })));
+  const action = (kind: 'retry' | 'refund') =>
+    run(() => unwrap(client.api.POST('/api/v1/jobs/{job_id}/action', { params: path, body: { action: kind } })));
+  return (
+    <div>
+      {job.status === 'pending' && (
+        <div class="card">
+          <p>{t('job.pending')}</p>
+          <div class="actions">
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() => run(() => unwrap(client.api.POST('/api/v1/jobs/{job_id}/confirm', { params: path })))}
+            >
+              {t('job.confirm')}
+            </button>
+            <button type="button" class="secondary" disabled={busy} onClick={cancel}>
+              {t('quote.discard')}
+            </button>
+          </div>
+        </div>
+      )}
+      {job.status === 'queued' && (
+        <button type="button" class="secondary" disabled={busy} onClick={cancel}>
+          {t('job.cancel')}
+        </button>
+      )}
+      {job.status === 'error' && (
+        <div class="card error-card">
+          <h3>{t('job.failed')}</h3>
+          <pre class="error-log">{job.error_log ?? t('job.noLog')}</pre>
+          {job.refundable ? (
+            <div class="actions">
+              {job.retry_count < 3 && (
+                <button type="button" disabled={busy} onClick={() => action('retry')}>
+                  {t('job.retry', { left: 3 - job.retry_count })}
+                </button>
+              )}
+              <button type="button" class="secondary" disabled={busy} onClick={() => action('refund')}>
+                {t('job.refund', { price: formatUsd(job.cost_points) })}
+              </button>
+            </div>
+          ) : (
+            <p class="hint">{t('job.notRefundable')}</p>
+          )}
+        </div>
+      )}
+      <Problem error={error} />
+    </div>
+  );
+}
+
+const FORMATS: { format: ConversionFormat; extension: string }[] = [
+  { format: 'docx', extension: 'DOCX' },
+  { format: 'pptx', extension: 'PPTX' },
+  { format: 'xlsx_basic', extension: 'XLSX' },
+  { format: 'xlsx_advanced', extension: 'XLSX' },
+];
+
+function Conversions({ client, job, onChanged }: { client: DocconvClient; job: Job; onChanged: () => void }) {
+  const pricing = useAsync(() => unwrap(publicClient.api.GET('/api/v1/pricing')), []);
+  return (
+    <section class="card" aria-labelledby="conversions-title">
+      <h3 id="conversions-title">{t('convert.title')}</h3>
+      <Problem error={pricing.error} />
+      {pricing.data && (
+        <ul class="conversions">
+          {FORMATS.map(({ format, extension }) => (
+            <ConversionRow
+              key={format}
+              client={client}
+              job={job}
+              pricing={pricing.data!}
+              format={format}
+              extension={extension}
+              onChanged={onChanged}
+            />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function ConversionRow(props: {
+  client: DocconvClient;
+  job: Job;
+  pricing: Pricing;
+  format: ConversionFormat;
+  extension: string;
+  onChanged: () => void;
+}) {
+  const { client, job, format } = props;
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const [result, setResult] = useState<Conversion>();
+  const price = conversionPrice(props.pricing, job, format);
+  const paid =
+    (format === 'xlsx_basic' && job.xlsx_basic_converted) ||
+    (format === 'xlsx_advanced' && job.xlsx_advanced_converted);
+  const name = t(`format.${format}`);
+  const priceText = paid
+    ? t('convert.paid')
+    : price === 0
+      ? t('convert.free')
+      : `${count(price)} ${t('common.points')} (${formatUsd(price)})`;
+
+  const run = async () => {
+    setAsking(false);
+    setBusy(true);
+    setError(undefined);
+    try {
+      setResult(await convert(client, job.job_id, format));
+      if (price > 0) props.onChanged();
+    } catch (e) {
+      setError(e);
+      if (format === 'xlsx_advanced') props.onChanged();
+    } finally {
+      setBusy(false);
+    }
+  };
+  const advancedAction = async (action: 'retry' | 'refund') => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await unwrap(
+        client.api.POST('/api/v1/jobs/{job_id}/xlsx-advanced-action', {
+          params: { path: { job_id: job.job_id } },
+          body: { action },
+        }),
+      );
+      props.onChanged();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <li>
+      <div class="conversion">
+        <span>
+          <strong>{name}</strong> <span class="muted">{priceText}</span>
+        </span>
+        {result ? (
+          <a class="button" data-testid={`download-${format}`} href={result.download_url} download>
+            {t('convert.download', { format: props.extension })}
+          </a>
+        ) : asking ? (
+          <span class="actions">
+            <button type="button" data-testid={`confirm-${format}`} onClick={run}>
+              {t('convert.confirm', { price: formatUsd(price) })}
+            </button>
+            <button type="button" class="secondary" onClick={() => setAsking(false)}>
+              {t('common.cancel')}
+            </button>
+          </span>
+        ) : (
+          <button
+            type="button"
+            data-testid={`convert-${format}`}
+            disabled={busy}
+            onClick={() => (price > 0 ? setAsking(true) : run())}
+          >
+            {busy ? t('common.working') : t('convert.button', { format: name })}
+          </button>
+        )}
+      </div>
+      {format === 'xlsx_advanced' && job.xlsx_advanced_status === 'error' && !result && (
+        <div class="actions">
+          <span class="hint">{job.xlsx_advanced_recovery_notes ?? t('convert.advancedFailed')}</span>
+          {job.xlsx_advanced_refundable && (
+            <>
+              <button type="button" disabled={busy} onClick={() => advancedAction('retry')}>
+                {t('convert.retry')}
+              </button>
+              <button type="button" class="secondary" disabled={busy} onClick={() => advancedAction('refund')}>
+                {t('convert.refund')}
+              </button>
+            </>
+          )}
+        </div>
+      )}
+      <Problem error={error} />
+    </li>
+  );
+}
+
+function Result({ client, job }: { client: DocconvClient; job: Job }) {
+  const markdown = useAsync(() => downloadMarkdown(client, job.job_id), [client, job.job_id]);
+  const [view, setView] = useState<'rendered' | 'source'>('rendered');
+  const base = (job.filename || 'result').replace(/\.[^.]+$/, '');
+  return (
+    <section class="card" aria-labelledby="result-title">
+      <div class="title-row">
+        <h3 id="result-title">{t('result.title')}</h3>
+        {markdown.data !== undefined && (
+          <button
+            type="button"
+            data-testid="download-markdown"
+            onClick={() => saveFile(`${base}.md`, markdown.data!, 'text/markdown;charset=utf-8')}
+          >
+            {t('result.download')}
+          </button>
+        )}
+      </div>
+      <Problem error={markdown.error} />
+      {markdown.data !== undefined && (
+        <>
+          <div class="tabs" role="group" aria-label={t('result.view')}>
+            <button type="button" aria-pressed={view === 'rendered'} onClick={() => setView('rendered')}>
+              {t('result.rendered')}
+            </button>
+            <button type="button" aria-pressed={view === 'source'} onClick={() => setView('source')}>
+              {t('result.source')}
+            </button>
+          </div>
+          {markdown.data.length > RENDER_LIMIT && <p class="hint">{t('result.truncated')}</p>}
+          {view === 'rendered' ? (
+            <article class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(markdown.data) }} />
+          ) : (
+            <pre class="markdown-source">{markdown.data.slice(0, RENDER_LIMIT)}</pre>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

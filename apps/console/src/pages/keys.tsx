@@ -1,0 +1,119 @@
+import { useState } from 'preact/hooks';
+import { unwrap, type IssuedKey } from '@docconv/client';
+import { accountClient } from '../api';
+import { CreateKeyForm } from '../components/create-key';
+import { IssuedKeySecret } from '../components/issued-key';
+import { Problem } from '../components/problem';
+import { count, dateTime } from '../format';
+import { t } from '../i18n';
+import { forgetKey, getSession, setConsoleKey, type Session } from '../session';
+import { useAsync } from '../use-async';
+
+export function KeysPage({ session }: { session: Session }) {
+  const client = accountClient(session);
+  const keys = useAsync(() => unwrap(client.api.GET('/api/v1/keys')), [client]);
+  const [issued, setIssued] = useState<IssuedKey>();
+  const [confirming, setConfirming] = useState<string>();
+  const [error, setError] = useState<unknown>();
+
+  const act = async (keyId: string, kind: 'rotate' | 'deactivate', prefix: string) => {
+    setConfirming(undefined);
+    setError(undefined);
+    const usedHere = getSession()?.apiKeyPrefix === prefix;
+    try {
+      const path = { path: { key_id: keyId } };
+      if (kind === 'rotate') {
+        const next = await unwrap(client.api.POST('/api/v1/keys/{key_id}/rotate', { params: path }));
+        if (usedHere) setConsoleKey(next.key, next.prefix);
+        setIssued(next);
+      } else {
+        await unwrap(client.api.DELETE('/api/v1/keys/{key_id}', { params: path }));
+        if (usedHere) forgetKey();
+      }
+      keys.reload();
+    } catch (e) {
+      setError(e);
+    }
+  };
+
+  return (
+    <div>
+      {issued && <IssuedKeySecret issued={issued} />}
+      <CreateKeyForm
+        onCreated={(key) => {
+          setIssued(key);
+          keys.reload();
+        }}
+      />
+      <h2>{t('keys.yours')}</h2>
+      <Problem error={keys.error ?? error} />
+      {keys.data && keys.data.length === 0 && <p>{t('keys.none')}</p>}
+      {keys.data && keys.data.length > 0 && (
+        <div class="table-wrap" tabIndex={0} role="region" aria-label={t('keys.yours')}>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t('keys.name')}</th>
+                <th scope="col">{t('keys.prefix')}</th>
+                <th scope="col">{t('keys.scopes')}</th>
+                <th scope="col">{t('keys.rate')}</th>
+                <th scope="col">{t('keys.state')}</th>
+                <th scope="col">{t('jobs.created')}</th>
+                <th scope="col">
+                  <span class="visually-hidden">{t('keys.actions')}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.data.map((key) => (
+                <tr key={key.id}>
+                  <td>{key.name || '—'}</td>
+                  <td>
+                    <code>{key.prefix}…</code>
+                    {session.apiKeyPrefix === key.prefix && (
+                      <span class="badge badge-done">{t('keys.thisConsole')}</span>
+                    )}
+                  </td>
+                  <td>{key.scopes.join(', ')}</td>
+                  <td>{t('keys.perMinute', { n: count(key.rate_limit_rpm) })}</td>
+                  <td>
+                    <span class={`badge ${key.is_active ? 'badge-done' : 'badge-cancelled'}`}>
+                      {key.is_active ? t('keys.active') : t('keys.inactive')}
+                    </span>
+                  </td>
+                  <td>{dateTime(key.created_at)}</td>
+                  <td class="actions">
+                    {key.is_active &&
+                      (confirming === key.id ? (
+                        <>
+                          <span>{t('keys.sure')}</span>
+                          <button type="button" onClick={() => act(key.id, 'rotate', key.prefix)}>
+                            {t('keys.rotate')}
+                          </button>
+                          <button type="button" class="danger" onClick={() => act(key.id, 'deactivate', key.prefix)}>
+                            {t('keys.deactivate')}
+                          </button>
+                          <button type="button" class="secondary" onClick={() => setConfirming(undefined)}>
+                            {t('common.cancel')}
+                          </button>
+                        </>
+                      ) : (
+                        <button
+                          type="button"
+                          class="secondary"
+                          aria-label={t('keys.manage', { name: key.name || key.prefix })}
+                          onClick={() => setConfirming(key.id)}
+                        >
+                          {t('keys.rotateOrDeactivate')}
+                        </button>
+                      ))}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

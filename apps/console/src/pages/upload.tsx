@@ -1,0 +1,293 @@
+import { useState } from 'preact/hooks';
+import {
+  confirm,
+  formatUsd,
+  unwrap,
+  uploadFiles,
+  type DocconvClient,
+  type OcrEngine,
+  type OcrModel,
+  type UploadPreview,
+} from '@docconv/client';
+import { publicClient, type Capabilities } from '../api';
+import { Problem } from '../components/problem';
+import { bytes, count, dateTime, points } from '../format';
+import { t } from '../i18n';
+import { navigate } from '../router';
+import { useAsync } from '../use-async';
+
+export function UploadPage({ client }: { client: DocconvClient }) {
+  const capabilities = useAsync(() => unwrap(publicClient.api.GET('/api/v1/capabilities')), []);
+  const [preview, setPreview] = useState<UploadPreview>();
+  if (capabilities.error) return <Problem error={capabilities.error} />;
+  if (!capabilities.data) return <p aria-busy="true">{t('common.loading')}</p>;
+  return preview ? (
+    <Quote client={client} preview={preview} onDiscarded={() => setPreview(undefined)} />
+  ) : (
+    <UploadForm client={client} capabilities={capabilities.data} onPreview={setPreview} />
+  );
+}
+
+function UploadForm(props: {
+  client: DocconvClient;
+  capabilities: Capabilities;
+  onPreview: (p: UploadPreview) => void;
+}) {
+  const { capabilities, client } = props;
+  const { limits } = capabilities;
+  const [files, setFiles] = useState<File[]>([]);
+  const [dragging, setDragging] = useState(false);
+  const [model, setModel] = useState<OcrModel>(capabilities.ocr_models.includes('premium') ? 'premium' : 'basic');
+  const [engine, setEngine] = useState<OcrEngine | ''>('');
+  const [dpi, setDpi] = useState(300);
+  const [refine, setRefine] = useState(false);
+  const [columns, setColumns] = useState('');
+  const [prompt, setPrompt] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+
+  const add = (list: FileList | null) => {
+    if (!list) return;
+    const added = [...list];
+    setFiles((current) => [...current, ...added.filter((f) => !current.some((c) => c.name === f.name))]);
+  };
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (files.length === 0) {
+      setError(new Error(t('upload.noFiles')));
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    try {
+      const preview = await uploadFiles(client, files, {
+        model,
+        engine: engine === '' ? undefined : engine,
+        dpi,
+        refine,
+        columns: columns.trim() === '' ? undefined : columns.trim(),
+        prompt: prompt.trim() === '' ? undefined : prompt.trim(),
+      });
+      props.onPreview(preview);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="upload" onSubmit={submit}>
+      <div
+        class={`dropzone${dragging ? ' dragging' : ''}`}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setDragging(false);
+          add(e.dataTransfer?.files ?? null);
+        }}
+      >
+        <label for="files">
+          <strong>{t('upload.drop')}</strong>
+          <span>{t('upload.pick')}</span>
+        </label>
+        <input id="files" type="file" multiple onChange={(e) => add(e.currentTarget.files)} />
+        <p class="hint">
+          {t('upload.limits', {
+            files: limits.max_files_per_upload,
+            size: bytes(limits.max_upload_bytes),
+            pages: count(limits.max_pages_per_upload),
+          })}
+        </p>
+      </div>
+      {files.length > 0 && (
+        <ul class="file-list" aria-label={t('upload.chosen')}>
+          {files.map((file) => (
+            <li key={file.name}>
+              <span>{file.name}</span> <span class="muted">{bytes(file.size)}</span>
+              <button
+                type="button"
+                class="link"
+                aria-label={t('upload.remove', { name: file.name })}
+                onClick={() => setFiles(files.filter((f) => f !== file))}
+              >
+                ✕
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <fieldset class="options">
+        <legend>{t('upload.options')}</legend>
+        <div class="grid">
+          <div>
+            <label for="model">{t('upload.model')}</label>
+            <select id="model" value={model} onChange={(e) => setModel(e.currentTarget.value as OcrModel)}>
+              {capabilities.ocr_models.map((m) => (
+                <option key={m} value={m}>
+                  {t(`model.${m}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label for="engine">{t('upload.engine')}</label>
+            <select id="engine" value={engine} onChange={(e) => setEngine(e.currentTarget.value as OcrEngine | '')}>
+              <option value="">{t('upload.engineDefault', { engine: capabilities.default_ocr_engine })}</option>
+              {capabilities.ocr_engines.map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label for="dpi">{t('upload.dpi')}</label>
+            <input
+              id="dpi"
+              type="number"
+              min={limits.dpi_min}
+              max={limits.dpi_max}
+              step={1}
+              value={dpi}
+              onInput={(e) => setDpi(Number(e.currentTarget.value))}
+            />
+          </div>
+        </div>
+        <label class="inline">
+          <input
+            type="checkbox"
+            checked={refine}
+            disabled={!capabilities.refinement.available}
+            onChange={(e) => setRefine(e.currentTarget.checked)}
+            aria-describedby="refine-hint"
+          />{' '}
+          {t('upload.refine')}
+        </label>
+        <p id="refine-hint" class="hint">
+          {capabilities.refinement.available ? t('upload.refineHint') : t('upload.refineUnavailable')}
+        </p>
+        <label for="columns">{t('upload.columns')}</label>
+        <input
+          id="columns"
+          value={columns}
+          placeholder={t('upload.columnsPlaceholder')}
+          onInput={(e) => setColumns(e.currentTarget.value)}
+        />
+        <label for="prompt">{t('upload.prompt')}</label>
+        <textarea
+          id="prompt"
+          rows={2}
+          maxLength={4000}
+          value={prompt}
+          onInput={(e) => setPrompt(e.currentTarget.value)}
+        />
+      </fieldset>
+      <Problem error={error} />
+      <button type="submit" disabled={busy}>
+        {busy ? t('upload.measuring') : t('upload.submit')}
+      </button>
+    </form>
+  );
+}
+
+/** The preview's price, as the API quoted it; nothing is charged until Confirm. */
+function Quote(props: { client: DocconvClient; preview: UploadPreview; onDiscarded: () => void }) {
+  const { preview, client } = props;
+  const { cost } = preview;
+  const [busy, setBusy] = useState<'confirm' | 'discard'>();
+  const [error, setError] = useState<unknown>();
+  const after = preview.balance - cost.points;
+  const act = async (kind: 'confirm' | 'discard') => {
+    setBusy(kind);
+    setError(undefined);
+    try {
+      if (kind === 'confirm') {
+        await confirm(client, preview.job_id);
+        navigate({ page: 'job', jobId: preview.job_id });
+      } else {
+        await unwrap(client.api.POST('/api/v1/jobs/{job_id}/cancel', { params: { path: { job_id: preview.job_id } } }));
+        props.onDiscarded();
+      }
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(undefined);
+    }
+  };
+  const rows: [string, string][] = [
+    [t('quote.files'), count(preview.total_files)],
+    [t('quote.pages'), count(cost.pages)],
+    [t('quote.images'), count(cost.image_count)],
+    ...(preview.has_media
+      ? ([
+          [t('quote.audio'), t('quote.seconds', { n: count(cost.audio_seconds) })],
+          [t('quote.video'), t('quote.seconds', { n: count(cost.video_seconds) })],
+        ] as [string, string][])
+      : []),
+    [t('quote.model'), `${t(`model.${preview.ocr_model}`)} · ${preview.ocr_engine}`],
+    [t('quote.freePages'), count(cost.free_pages_used)],
+    ...(preview.docling_refinement
+      ? ([[t('quote.refinementPages'), count(preview.docling_refinement_pages)]] as [string, string][])
+      : []),
+  ];
+  return (
+    <section class="quote card" aria-labelledby="quote-title">
+      <h2 id="quote-title">{t('quote.title')}</h2>
+      <dl class="facts">
+        {rows.map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <p class="price">
+        <span>{t('quote.price')}</span>
+        <strong data-testid="quote-points" data-points={cost.points}>
+          {count(cost.points)} {t('common.points')} ({cost.usd})
+        </strong>
+      </p>
+      <dl class="facts">
+        <div>
+          <dt>{t('quote.balance')}</dt>
+          <dd>{points(preview.balance)}</dd>
+        </div>
+        <div>
+          <dt>{t('quote.balanceAfter')}</dt>
+          <dd class={after < 0 ? 'negative' : undefined}>
+            {count(after)} ({after < 0 ? `-${formatUsd(-after)}` : formatUsd(after)})
+          </dd>
+        </div>
+        <div>
+          <dt>{t('quote.expires')}</dt>
+          <dd>{dateTime(preview.expires_at)}</dd>
+        </div>
+      </dl>
+      {after < 0 && (
+        <p class="warning" role="note">
+          {t('quote.short')}
+        </p>
+      )}
+      <Problem error={error} />
+      <div class="actions">
+        <button
+          type="button"
+          data-testid="confirm"
+          disabled={busy !== undefined || after < 0}
+          onClick={() => act('confirm')}
+        >
+          {busy === 'confirm' ? t('common.working') : t('quote.confirm', { price: cost.usd })}
+        </button>
+        <button type="button" class="secondary" disabled={busy !== undefined} onClick={() => act('discard')}>
+          {t('quote.discard')}
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,191 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import mammoth from 'mammoth';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { DataSource } from 'typeorm';
+import { LedgerService } from '@docconv/billing';
+import { REPO_ROOT, TEST_OUTPUT } from '@docconv/testing';
+import { makePdf } from './support/fixtures';
+import { createTestApp, uniqueEmail, type TestApp } from './support/test-app';
+
+const CONSOLE_DIST = join(REPO_ROOT, 'dist', 'console');
+const SHOTS = join(TEST_OUTPUT, 'console');
+const FUNDS = 100_000;
+const PAGES = ['Quarterly report', 'Revenue grew in every region', 'Costs', 'Outlook', 'Risks', 'Appendix'];
+
+/** Debian's chromium, installed by scripts/setup.sh; flags for a closed network and a root user. */
+function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+      '--no-first-run',
+    ],
+  });
+}
+
+describe('web console in a real browser', () => {
+  let t: TestApp;
+  let url: string;
+  let browser: Browser;
+  let pdf: Buffer;
+
+  beforeAll(async () => {
+    if (!existsSync(join(CONSOLE_DIST, 'index.html'))) {
+      throw new Error(`${CONSOLE_DIST} has no index.html: run \`npm run build\`, which builds the console.`);
+    }
+    t = await createTestApp({}, { ...process.env, CONSOLE_DIR: CONSOLE_DIST });
+    await t.app.listen(0, '127.0.0.1');
+    url = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+    browser = await launchChromium();
+    pdf = await makePdf(PAGES.map((title, i) => `${title}\n\nParagraph ${i + 1} of the console test document.`));
+    await mkdir(SHOTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  /** Credits for the account the browser just created, granted as an operator would (a ledger row). */
+  async function fund(email: string): Promise<void> {
+    const [user] = await t.app
+      .get(DataSource)
+      .query<{ id: string }[]>('SELECT id FROM users WHERE email = $1', [email]);
+    await t.app.get(LedgerService).post({
+      userId: user.id,
+      type: 'grant',
+      points: FUNDS,
+      description: 'console test credits',
+      idempotencyKey: `console-test:${user.id}`,
+    });
+  }
+
+  async function open(options: BrowserContextOptions): Promise<Page> {
+    const context = await browser.newContext({ ...options, acceptDownloads: true });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    (page as Page & { problems: string[] }).problems = problems;
+    await page.goto(`${url}/`);
+    return page;
+  }
+  const problemsOf = (page: Page) => (page as Page & { problems: string[] }).problems;
+
+  /** Sign up, get credits, create the console's key, upload the PDF and read the quote; returns the quoted points. */
+  async function signUpAndQuote(page: Page, shot: string): Promise<{ email: string; quoted: number }> {
+    const email = uniqueEmail('console');
+    await page.getByTestId('mode-signup').click();
+    await page.locator('#email').fill(email);
+    await page.locator('#password').fill('a long enough password');
+    await page.locator('form button[type=submit]').click();
+    await page.locator('#key-name').waitFor();
+    await fund(email);
+
+    await page.locator('#key-name').fill('browser test');
+    await page.locator('form:has(#key-name) button[type=submit]').click();
+    const secret = await page.locator('#issued-key-value').inputValue();
+    expect(secret.length).toBeGreaterThan(32);
+
+    await page.locator('#files').setInputFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: pdf });
+    await page.locator('.file-list').waitFor();
+    await page.screenshot({ path: join(SHOTS, `${shot}upload.png`), fullPage: true });
+    await page.locator('form.upload button[type=submit]').click();
+
+    const quote = page.getByTestId('quote-points');
+    await quote.waitFor();
+    const quoted = Number(await quote.getAttribute('data-points'));
+    await page.screenshot({ path: join(SHOTS, `${shot}quote.png`), fullPage: true });
+    return { email, quoted };
+  }
+
+  async function confirmAndFinish(page: Page, shot: string): Promise<void> {
+    await page.getByTestId('confirm').click();
+    const bar = page.getByRole('progressbar');
+    await bar.waitFor();
+    await page.locator('[role=progressbar][aria-valuenow="100"]').waitFor({ timeout: 60_000 });
+    await page.locator('.badge-done').first().waitFor();
+    await page.screenshot({ path: join(SHOTS, `${shot}progress.png`), fullPage: true });
+  }
+
+  it('signs up, creates a key, uploads a PDF, confirms, follows progress to 100%, downloads Markdown and DOCX; the balance drops by the quote', async () => {
+    const page = await open({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    const { email, quoted } = await signUpAndQuote(page, '');
+    // Premium model, six pages: the price the API quoted, never free.
+    expect(quoted).toBeGreaterThan(0);
+    await expect(page.locator('.quote').innerText()).resolves.toContain(`${PAGES.length}`);
+
+    await confirmAndFinish(page, '');
+    await expect(page.getByRole('progressbar').getAttribute('aria-valuetext')).resolves.toContain(
+      `${PAGES.length} of ${PAGES.length} pages`,
+    );
+
+    await page.getByTestId('download-markdown').waitFor();
+    const [markdownFile] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('download-markdown').click(),
+    ]);
+    expect(markdownFile.suggestedFilename()).toBe('report.md');
+    const markdown = await readFile(await markdownFile.path(), 'utf8');
+    for (const title of PAGES) expect(markdown).toContain(title);
+    await expect(page.locator('article.markdown').innerText()).resolves.toContain('Revenue grew in every region');
+
+    await page.getByTestId('convert-docx').click();
+    const [docxFile] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-docx').click()]);
+    const docx = await readFile(await docxFile.path());
+    expect(docx.subarray(0, 2).toString()).toBe('PK');
+    const { value: docxText } = await mammoth.extractRawText({ buffer: docx });
+    expect(docxText).toContain('Revenue grew in every region');
+
+    await page.locator('a[href="#/account"]').click();
+    const balance = page.getByTestId('balance');
+    await balance.waitFor();
+    expect(Number(await balance.getAttribute('data-points'))).toBe(FUNDS - quoted);
+    await page.locator('.usage canvas').first().waitFor();
+    await expect(page.locator('section[aria-labelledby=transactions-title] table').innerText()).resolves.toMatch(
+      /spend/,
+    );
+    await page.screenshot({ path: join(SHOTS, 'account.png'), fullPage: true });
+
+    const [user] = await t.app
+      .get(DataSource)
+      .query<{ points_balance: string }[]>('SELECT points_balance FROM users WHERE email = $1', [email]);
+    expect(Number(user.points_balance)).toBe(FUNDS - quoted);
+    expect(problemsOf(page)).toEqual([]);
+  });
+
+  it('completes the upload flow on a 390-px phone screen, in Korean when the browser asks for it', async () => {
+    const page = await open({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'ko-KR' });
+    await expect(page.getByTestId('mode-signup').innerText()).resolves.toBe('가입');
+    const { quoted } = await signUpAndQuote(page, 'phone-');
+    expect(quoted).toBeGreaterThan(0);
+    await confirmAndFinish(page, 'phone-');
+    await expect(page.locator('.progress-text').innerText()).resolves.toContain('쪽');
+    // Nothing is wider than the screen: no sideways scrolling of the page itself.
+    const width = await page.evaluate<number>('document.documentElement.scrollWidth');
+    expect(width).toBeLessThanOrEqual(390);
+    expect(problemsOf(page)).toEqual([]);
+  });
+
+  it('keeps the production build under 300 kB of JavaScript gzipped', () => {
+    const assets = join(CONSOLE_DIST, 'assets');
+    const scripts = readdirSync(assets).filter((name) => name.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(0);
+    const gzipped = scripts.reduce(
+      (sum, name) => sum + gzipSync(readFileSync(join(assets, name)), { level: 9 }).length,
+      0,
+    );
+    console.log(`console JavaScript: ${scripts.length} file(s), ${(gzipped / 1024).toFixed(1)} kB gzipped`);
+    expect(gzipped).toBeLessThan(300 * 1024);
+  });
+});
