@@ -147,7 +147,7 @@ describe('web console in a real browser', () => {
     const { value: docxText } = await mammoth.extractRawText({ buffer: docx });
     expect(docxText).toContain('Revenue grew in every region');
 
-    await page.locator('a[href="#/account"]').click();
+    await page.locator('nav a[href="#/account"]').click();
     const balance = page.getByTestId('balance');
     await balance.waitFor();
     expect(Number(await balance.getAttribute('data-points'))).toBe(FUNDS - quoted);
@@ -175,6 +175,55 @@ describe('web console in a real browser', () => {
     const width = await page.evaluate<number>('document.documentElement.scrollWidth');
     expect(width).toBeLessThanOrEqual(390);
     expect(problemsOf(page)).toEqual([]);
+  });
+
+  it('shows problems as readable messages and manages keys: wrong password, a corrupt upload, rotate, deactivate', async () => {
+    const page = await open({ viewport: { width: 1024, height: 800 }, locale: 'en-US' });
+    const email = uniqueEmail('console-keys');
+    await page.locator('#email').fill(email);
+    await page.locator('#password').fill('not the password');
+    await page.locator('form button[type=submit]').click();
+    // The API's problem+json, in words: its title and its detail.
+    await expect(page.locator('.problem').innerText()).resolves.toMatch(/email or password/i);
+
+    await page.getByTestId('mode-signup').click();
+    await page.locator('form button[type=submit]').click();
+    await page.locator('#key-name').waitFor();
+    await page.locator('nav a[href="#/keys"]').click();
+    await page.locator('#key-name').fill('first');
+    await page.locator('form:has(#key-name) button[type=submit]').click();
+    const first = await page.locator('#issued-key-value').inputValue();
+    await page.getByRole('button', { name: 'Rotate or deactivate first' }).click();
+    await page.getByRole('button', { name: 'Rotate', exact: true }).click();
+    await page.locator(`#issued-key-value:not([value="${first}"])`).waitFor();
+    const rotated = await page.locator('#issued-key-value').inputValue();
+    expect(rotated).not.toBe(first);
+    await page.screenshot({ path: join(SHOTS, 'keys.png'), fullPage: true });
+    const states = await page.locator('tbody tr').allInnerTexts();
+    expect(states.filter((row) => /Deactivated/.test(row))).toHaveLength(1);
+    expect(states.filter((row) => /Active/.test(row) && /this console/.test(row))).toHaveLength(1);
+    // The old secret is refused at once; the rotated one is what the console now uses.
+    await t.http.get('/api/v1/jobs').set('X-API-Key', first).expect(401);
+    await t.http.get('/api/v1/jobs').set('X-API-Key', rotated).expect(200);
+
+    await page.locator('nav a[href="#/upload"]').click();
+    await page.locator('#files').setInputFiles({
+      name: 'broken.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from('%PDF-1.7\nthis is not a PDF body'),
+    });
+    await page.locator('form.upload button[type=submit]').click();
+    await expect(page.locator('.problem').innerText()).resolves.toContain('broken.pdf');
+
+    await page.locator('nav a[href="#/keys"]').click();
+    await page.getByRole('button', { name: 'Rotate or deactivate first' }).click();
+    await page.getByRole('button', { name: 'Deactivate', exact: true }).click();
+    await page.locator('tbody tr:has-text("Active")').waitFor({ state: 'detached' });
+    await t.http.get('/api/v1/jobs').set('X-API-Key', rotated).expect(401);
+    // Without a working key, the job pages offer to create or paste one.
+    await page.locator('nav a[href="#/jobs"]').click();
+    await page.locator('#paste-key').waitFor();
+    expect(problemsOf(page).filter((p) => !/status of 40[01]/.test(p))).toEqual([]);
   });
 
   it('keeps the production build under 300 kB of JavaScript gzipped', () => {
