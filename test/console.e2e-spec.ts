@@ -216,13 +216,21 @@ describe('web console in a real browser', () => {
     await expect(page.locator('.problem').innerText()).resolves.toContain('broken.pdf');
 
     await page.locator('nav a[href="#/keys"]').click();
+    await page.locator('#key-name').fill('spare');
+    await page.locator('form:has(#key-name) button[type=submit]').click();
+    await page.locator(`#issued-key-value:not([value="${rotated}"])`).waitFor();
+    const spare = await page.locator('#issued-key-value').inputValue();
     await page.getByRole('button', { name: 'Rotate or deactivate first' }).click();
     await page.getByRole('button', { name: 'Deactivate', exact: true }).click();
-    await page.locator('tbody tr:has-text("Active")').waitFor({ state: 'detached' });
+    await page.locator('tbody tr:has-text("first"):has-text("Active")').waitFor({ state: 'detached' });
     await t.http.get('/api/v1/jobs').set('X-API-Key', rotated).expect(401);
-    // Without a working key, the job pages offer to create or paste one.
+    // Without a working key, the job pages offer to create or paste one; a pasted key is used from then on.
     await page.locator('nav a[href="#/jobs"]').click();
-    await page.locator('#paste-key').waitFor();
+    await page.locator('#paste-key').fill(spare);
+    await page.locator('form:has(#paste-key) button[type=submit]').click();
+    await page.locator('#status-filter').waitFor();
+    await page.locator('nav a[href="#/keys"]').click();
+    await expect(page.locator('tbody tr:has-text("this console")').innerText()).resolves.toContain('spare');
     expect(problemsOf(page).filter((p) => !/status of 40[01]/.test(p))).toEqual([]);
   });
 

@@ -13,8 +13,6 @@ export interface Session {
   expiresAt: number;
   /** The API key used for jobs, when this tab has one. */
   apiKey: string | null;
-  /** The visible prefix of that key, to name it on screen without showing the secret. */
-  apiKeyPrefix: string | null;
 }
 
 const STORAGE_KEY = 'docconv.session';
@@ -46,16 +44,21 @@ export function getSession(): Session | null {
 
 export function startSession(email: string, token: string, expiresInSeconds: number): void {
   const expiresIn = expiresInSeconds > 0 ? expiresInSeconds : 3600;
-  publish({ email, token, expiresAt: Date.now() + expiresIn * 1000, apiKey: null, apiKeyPrefix: null });
+  publish({ email, token, expiresAt: Date.now() + expiresIn * 1000, apiKey: null });
 }
 
 /** Makes `key` the API key the console sends for jobs in this tab. */
-export function setConsoleKey(key: string, prefix: string): void {
-  if (current) publish({ ...current, apiKey: key, apiKeyPrefix: prefix });
+export function setConsoleKey(key: string): void {
+  if (current) publish({ ...current, apiKey: key });
 }
 
 export function forgetKey(): void {
-  if (current) publish({ ...current, apiKey: null, apiKeyPrefix: null });
+  if (current) publish({ ...current, apiKey: null });
+}
+
+/** True when the key listed with `prefix` is the one this tab uses for jobs. */
+export function isConsoleKey(session: Session | null, prefix: string): boolean {
+  return session?.apiKey?.startsWith(prefix) ?? false;
 }
 
 export function endSession(): void {

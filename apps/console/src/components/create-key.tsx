@@ -24,7 +24,7 @@ export function CreateKeyForm({ onCreated }: { onCreated: (issued: IssuedKey) =>
     setError(undefined);
     try {
       const issued = await createKey(accountClient(session), session.token, { name: name.trim(), scopes });
-      if (!session.apiKey && read && write) setConsoleKey(issued.key, issued.prefix);
+      if (!session.apiKey && read && write) setConsoleKey(issued.key);
       onCreated(issued);
     } catch (e) {
       setError(e);

@@ -35,7 +35,7 @@ export function IssuedKeySecret({ issued }: { issued: IssuedKey }) {
       {inUse ? (
         <p class="note">{t('keys.inUse')}</p>
       ) : (
-        <button type="button" class="secondary" onClick={() => setConsoleKey(issued.key, issued.prefix)}>
+        <button type="button" class="secondary" onClick={() => setConsoleKey(issued.key)}>
           {t('keys.useHere')}
         </button>
       )}

@@ -25,7 +25,7 @@ export function KeyGate({ children }: { children: ComponentChildren }) {
   const usePasted = (event: Event) => {
     event.preventDefault();
     const key = pasted.trim();
-    if (key) setConsoleKey(key, key.slice(0, 10));
+    if (key) setConsoleKey(key);
   };
   return (
     <div class="key-gate">

@@ -6,7 +6,7 @@ import { IssuedKeySecret } from '../components/issued-key';
 import { Problem } from '../components/problem';
 import { count, dateTime } from '../format';
 import { t } from '../i18n';
-import { forgetKey, getSession, setConsoleKey, type Session } from '../session';
+import { forgetKey, getSession, isConsoleKey, setConsoleKey, type Session } from '../session';
 import { useAsync } from '../use-async';
 
 export function KeysPage({ session }: { session: Session }) {
@@ -19,12 +19,12 @@ export function KeysPage({ session }: { session: Session }) {
   const act = async (keyId: string, kind: 'rotate' | 'deactivate', prefix: string) => {
     setConfirming(undefined);
     setError(undefined);
-    const usedHere = getSession()?.apiKeyPrefix === prefix;
+    const usedHere = isConsoleKey(getSession(), prefix);
     try {
       const path = { path: { key_id: keyId } };
       if (kind === 'rotate') {
         const next = await unwrap(client.api.POST('/api/v1/keys/{key_id}/rotate', { params: path }));
-        if (usedHere) setConsoleKey(next.key, next.prefix);
+        if (usedHere) setConsoleKey(next.key);
         setIssued(next);
       } else {
         await unwrap(client.api.DELETE('/api/v1/keys/{key_id}', { params: path }));
@@ -70,9 +70,7 @@ export function KeysPage({ session }: { session: Session }) {
                   <td>{key.name || '—'}</td>
                   <td>
                     <code>{key.prefix}…</code>
-                    {session.apiKeyPrefix === key.prefix && (
-                      <span class="badge badge-done">{t('keys.thisConsole')}</span>
-                    )}
+                    {isConsoleKey(session, key.prefix) && <span class="badge badge-done">{t('keys.thisConsole')}</span>}
                   </td>
                   <td>{key.scopes.join(', ')}</td>
                   <td>{t('keys.perMinute', { n: count(key.rate_limit_rpm) })}</td>
@@ -82,31 +80,33 @@ export function KeysPage({ session }: { session: Session }) {
                     </span>
                   </td>
                   <td>{dateTime(key.created_at)}</td>
-                  <td class="actions">
-                    {key.is_active &&
-                      (confirming === key.id ? (
-                        <>
-                          <span>{t('keys.sure')}</span>
-                          <button type="button" onClick={() => act(key.id, 'rotate', key.prefix)}>
-                            {t('keys.rotate')}
+                  <td>
+                    <div class="actions">
+                      {key.is_active &&
+                        (confirming === key.id ? (
+                          <>
+                            <span>{t('keys.sure')}</span>
+                            <button type="button" onClick={() => act(key.id, 'rotate', key.prefix)}>
+                              {t('keys.rotate')}
+                            </button>
+                            <button type="button" class="danger" onClick={() => act(key.id, 'deactivate', key.prefix)}>
+                              {t('keys.deactivate')}
+                            </button>
+                            <button type="button" class="secondary" onClick={() => setConfirming(undefined)}>
+                              {t('common.cancel')}
+                            </button>
+                          </>
+                        ) : (
+                          <button
+                            type="button"
+                            class="secondary"
+                            aria-label={t('keys.manage', { name: key.name || key.prefix })}
+                            onClick={() => setConfirming(key.id)}
+                          >
+                            {t('keys.rotateOrDeactivate')}
                           </button>
-                          <button type="button" class="danger" onClick={() => act(key.id, 'deactivate', key.prefix)}>
-                            {t('keys.deactivate')}
-                          </button>
-                          <button type="button" class="secondary" onClick={() => setConfirming(undefined)}>
-                            {t('common.cancel')}
-                          </button>
-                        </>
-                      ) : (
-                        <button
-                          type="button"
-                          class="secondary"
-                          aria-label={t('keys.manage', { name: key.name || key.prefix })}
-                          onClick={() => setConfirming(key.id)}
-                        >
-                          {t('keys.rotateOrDeactivate')}
-                        </button>
-                      ))}
+                        ))}
+                    </div>
                   </td>
                 </tr>
               ))}
