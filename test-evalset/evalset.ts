@@ -43,3 +43,33 @@ export async function fundedKey(t: TestApp, tag: string): Promise<TestKey> {
   });
   return key;
 }
+
+/** Evalset folders whose formats the service accepts today, and the `file_type` each previews as. */
+export const ACCEPTED_FORMATS: Record<string, string> = {
+  pdf: 'pdf',
+  docx: 'docx',
+  pptx: 'pptx',
+  xlsx: 'xlsx',
+  hwp: 'hwp',
+  hwpx: 'hwpx',
+  image: 'image',
+  audio: 'audio',
+  video: 'video',
+};
+
+/** The format folder of an evalset path (`pdf/x.pdf` → `pdf`). */
+export function formatOf(relative: string): string {
+  return relative.split('/')[0];
+}
+
+/** The input rows of the manifest, documents (not audio or video) that the service accepts. */
+export function acceptedDocuments(): ManifestRow[] {
+  return readManifest().filter(
+    (r) => r.role === 'input' && r.format in ACCEPTED_FORMATS && !['audio', 'video'].includes(r.format),
+  );
+}
+
+/** The input rows of formats the service does not accept yet (their folders are in the set to measure converters early). */
+export function notYetAccepted(): ManifestRow[] {
+  return readManifest().filter((r) => r.role === 'input' && !(r.format in ACCEPTED_FORMATS));
+}

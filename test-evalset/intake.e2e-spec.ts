@@ -5,19 +5,7 @@ import { withZip } from '../libs/documents/src/zip/zip-reader';
 import { createKey, signup, type TestKey, type TestUser } from '../test/support/accounts';
 import { upload } from '../test/support/jobs';
 import { createTestApp, type TestApp } from '../test/support/test-app';
-import { evalsetPath, readManifest } from './evalset';
-
-const FILE_TYPE: Record<string, string> = {
-  pdf: 'pdf',
-  docx: 'docx',
-  pptx: 'pptx',
-  xlsx: 'xlsx',
-  hwp: 'hwp',
-  hwpx: 'hwpx',
-  image: 'image',
-  audio: 'audio',
-  video: 'video',
-};
+import { ACCEPTED_FORMATS, acceptedDocuments, evalsetPath, notYetAccepted, readManifest } from './evalset';
 
 /** Page counts from sources other than our own code. */
 async function referencePages(format: string, path: string): Promise<number> {
@@ -33,17 +21,35 @@ async function referencePages(format: string, path: string): Promise<number> {
         path,
         async (zip) => zip.entries.filter((e) => /^ppt\/slides\/slide\d+\.xml$/.test(e.name)).length,
       );
-    case 'xlsx': {
-      const { default: ExcelJS } = await import('exceljs');
-      const workbook = await new ExcelJS.Workbook().xlsx.readFile(path);
-      return Math.max(1, workbook.worksheets.filter((sheet) => sheet.actualRowCount > 0).length);
-    }
+    case 'xlsx':
+      return sheetsWithValues(path);
     case 'hwp':
     case 'hwpx':
       // Hancom Office's own HTML export draws one `hpa` block per page.
       return [...readFileSync(path.replace(/\.hwpx?$/, '.ref.html'), 'utf8').matchAll(/class="hpa"/g)].length;
     default:
       return 0;
+  }
+}
+
+/**
+ * Worksheets holding at least one value, as ExcelJS reads them. Some valid workbooks make ExcelJS
+ * throw (a one-cell drawing anchor, for one); for those, the worksheet parts that hold a value
+ * cell are counted straight from the package.
+ */
+async function sheetsWithValues(path: string): Promise<number> {
+  const { default: ExcelJS } = await import('exceljs');
+  try {
+    const workbook = await new ExcelJS.Workbook().xlsx.readFile(path);
+    return Math.max(1, workbook.worksheets.filter((sheet) => sheet.actualRowCount > 0).length);
+  } catch {
+    return withZip(path, async (zip) => {
+      let sheets = 0;
+      for (const entry of zip.entries.filter((e) => /^xl\/worksheets\/[^/]+\.xml$/.test(e.name))) {
+        if (/<v>|<is>/.test((await zip.read(entry, 64 * 1024 * 1024)).toString('utf8'))) sheets++;
+      }
+      return Math.max(1, sheets);
+    });
   }
 }
 
@@ -65,7 +71,7 @@ describe('evalset intake: every public input previews with the right type, count
   });
   afterAll(() => t.close());
 
-  const documents = readManifest().filter((r) => r.role === 'input' && !['audio', 'video'].includes(r.format));
+  const documents = acceptedDocuments();
   const media = readManifest().filter((r) => r.role === 'input' && ['audio', 'video'].includes(r.format));
 
   it.each(documents.map((r) => [r.path, r.format]))('%s', async (relative, format) => {
@@ -75,7 +81,7 @@ describe('evalset intake: every public input previews with the right type, count
     const pages = await referencePages(format, path);
     const images = format === 'image' ? res.body.cost.image_count : 0;
     expect(res.body).toMatchObject({
-      file_type: FILE_TYPE[format],
+      file_type: ACCEPTED_FORMATS[format],
       total_files: 1,
       total_pages: pages,
       media_duration_seconds: 0,
@@ -83,6 +89,21 @@ describe('evalset intake: every public input previews with the right type, count
     });
     if (format === 'image') expect(images).toBe(1);
   });
+
+  it.each(notYetAccepted().map((r) => [r.path]))(
+    '%s: a format not accepted yet is refused with a 400 that names the file and what to upload',
+    async (relative) => {
+      const name = relative.split('/').pop()!;
+      const res = await upload(t.http, key.key, [{ name, content: readFileSync(evalsetPath(relative)) }]);
+      expect({ status: res.status, code: res.body.code as unknown }).toEqual({
+        status: 400,
+        code: 'unsupported_format',
+      });
+      expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+      expect(res.body.detail).toContain(name);
+      expect(res.body.detail).toMatch(/\b(Upload|Save|Convert)\b/);
+    },
+  );
 
   it('HWP and HWPX page counts match the reference HTML exports', async () => {
     const hwp = readManifest().filter((r) => r.role === 'input' && (r.format === 'hwp' || r.format === 'hwpx'));
