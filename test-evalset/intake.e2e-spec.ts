@@ -14,7 +14,7 @@ async function referencePages(format: string, path: string): Promise<number> {
       return Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [path], { encoding: 'utf8' }))![1]);
     case 'docx':
       return withZip(path, async (zip) =>
-        Number(/<Pages>(\d+)<\/Pages>/.exec((await zip.readText('docProps/app.xml'))!)![1]),
+        Number(/<Pages>(\d+)<\/Pages>/.exec((await zip.readText('docProps/app.xml', 1024 * 1024))!)![1]),
       );
     case 'pptx':
       return withZip(

@@ -1,5 +1,6 @@
 import { DomainError } from '@docconv/contracts';
 import { readFile } from 'node:fs/promises';
+import type { DecompressionLimits } from './decompression';
 import { extractDocx } from './docx/extract-docx';
 import { extractHwp } from './hwp/extract-hwp';
 import { extractHwpx } from './hwpx/extract-hwpx';
@@ -20,6 +21,8 @@ export interface ExtractInput {
   units: number;
   /** How pages without a text layer and images are read. */
   ocr: OcrOptions;
+  /** How far the file's compressed parts may expand (the upload limits; the defaults when absent). */
+  limits?: DecompressionLimits;
 }
 
 export interface Extraction {
@@ -52,15 +55,15 @@ async function extract(
     case 'image':
       return extractImage(input.path, input.mime, input.units, input.displayName, onProgress, reader);
     case 'hwp':
-      return text(extractHwp(input.path, input.displayName));
+      return text(extractHwp(input.path, input.displayName, input.limits));
     case 'hwpx':
-      return text(extractHwpx(input.path, input.displayName));
+      return text(extractHwpx(input.path, input.displayName, input.limits));
     case 'docx':
-      return text(extractDocx(input.path, input.displayName));
+      return text(extractDocx(input.path, input.displayName, input.limits));
     case 'pptx':
-      return text(extractPptx(input.path, input.displayName));
+      return text(extractPptx(input.path, input.displayName, input.limits));
     case 'xlsx':
-      return text(extractXlsx(input.path, input.displayName));
+      return text(extractXlsx(input.path, input.displayName, input.limits));
     case 'audio':
     case 'video':
       throw new DomainError(

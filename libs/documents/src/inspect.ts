@@ -1,5 +1,6 @@
+import { DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from './decompression';
 import { countHwpPages, HwpFile } from './hwp/hwp-file';
-import { countHwpxPages, readHwpxSections } from './hwpx/hwpx-file';
+import { countHwpxPages } from './hwpx/hwpx-file';
 import { countImages } from './image/inspect-image';
 import type { FileKind, Inspection } from './kinds';
 import { inspectMedia } from './media/inspect-media';
@@ -8,21 +9,34 @@ import { countPdfPages } from './pdf/inspect-pdf';
 
 const pages = (n: number): Inspection => ({ pages: n, images: 0, durationSeconds: 0 });
 
-/** Measures what is priced: pages, images, media seconds. Throws a DomainError on an unreadable file. */
-export async function inspect(path: string, kind: FileKind, mime: string, displayName: string): Promise<Inspection> {
+/**
+ * Measures what is priced: pages, images, media seconds. Throws a DomainError on an unreadable
+ * file, and a 413 on one whose compressed parts would expand past `limits`.
+ */
+export async function inspect(
+  path: string,
+  kind: FileKind,
+  mime: string,
+  displayName: string,
+  limits: DecompressionLimits = DEFAULT_DECOMPRESSION_LIMITS,
+): Promise<Inspection> {
   switch (kind) {
     case 'pdf':
       return pages(await countPdfPages(path, displayName));
     case 'docx':
-      return pages(await countDocxPages(path, displayName));
+      return pages(await countDocxPages(path, displayName, limits));
     case 'pptx':
-      return pages(await countSlides(path, displayName));
+      return pages(await countSlides(path, displayName, limits));
     case 'xlsx':
-      return pages(await countSheets(path, displayName));
-    case 'hwp':
-      return pages(countHwpPages(HwpFile.open(path, displayName)));
+      return pages(await countSheets(path, displayName, limits));
+    case 'hwp': {
+      const file = HwpFile.open(path, displayName, limits);
+      const count = countHwpPages(file);
+      await file.checkStreams();
+      return pages(count);
+    }
     case 'hwpx':
-      return pages(countHwpxPages(await readHwpxSections(path, displayName)));
+      return pages(await countHwpxPages(path, displayName, limits));
     case 'image':
       return { pages: 0, images: await countImages(path, mime, displayName), durationSeconds: 0 };
     case 'audio':

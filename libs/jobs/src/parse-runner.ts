@@ -17,6 +17,7 @@ import { DataSource } from 'typeorm';
 import { LANGUAGE_MODEL, TRANSCRIBER } from './engine-tokens';
 import { JobEvents } from './job-events';
 import { runExtraction } from './run-extraction';
+import { uploadLimits } from './upload-limits';
 
 export type ParseOutcome = 'done' | 'error' | 'skipped';
 
@@ -137,6 +138,7 @@ export class ParseRunner {
                   displayName: file.displayPath,
                   units: kind === 'pdf' ? file.pages : file.images,
                   ocr,
+                  limits: uploadLimits(this.config),
                 },
                 (done) => progress.update(pagesBefore + (kind === 'pdf' ? done : 0), index),
                 deadline,

@@ -6,14 +6,13 @@ import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { Parser, type ReadEntry } from 'tar';
+import { exceedsRatio, type DecompressionLimits } from '../decompression';
 import type { ArchiveFormat } from '../kinds';
 import { ZipReader } from '../zip/zip-reader';
 
-export interface ArchiveLimits {
+/** An upload's limits: its files, and how far its compressed parts may expand (per entry, and in all). */
+export interface ArchiveLimits extends DecompressionLimits {
   maxFiles: number;
-  maxTotalBytes: number;
-  /** Largest uncompressed/compressed ratio of one entry (of the whole stream for tar.gz). */
-  maxRatio: number;
 }
 
 /** What an upload may still take; shared by every archive in it, nested ones included. */
@@ -29,8 +28,6 @@ export interface ExtractedEntry {
   name: string;
 }
 
-/** Ratios are only judged past this size: small files of repeated bytes compress very well and are harmless. */
-const RATIO_FLOOR_BYTES = 1024 * 1024;
 const S_IFREG = 0o100000;
 const JUNK = new Set(['thumbs.db', 'desktop.ini']);
 
@@ -173,13 +170,12 @@ class Meter extends Transform {
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.bytes += chunk.length;
     if (this.charge) this.c.budget.bytes -= chunk.length;
-    const ratio = this.bytes / this.compressedBytes;
     if (this.charge && this.c.budget.bytes < 0) {
       this.failure = new DomainError(
         'payload_too_large',
         `${this.c.displayName} unpacks to more than ${Math.round(this.c.limits.maxTotalBytes / 1024 / 1024)} MB. Upload its files in smaller parts.`,
       );
-    } else if (this.bytes > RATIO_FLOOR_BYTES && ratio > this.c.limits.maxRatio) {
+    } else if (exceedsRatio(this.bytes, this.compressedBytes, this.c.limits.maxRatio)) {
       const what = this.name ? `${this.name} in ${this.c.displayName}` : this.c.displayName;
       this.failure = refused(
         `${what} expands more than ${this.c.limits.maxRatio}:1, which is how archive bombs look. Upload the files without that archive.`,

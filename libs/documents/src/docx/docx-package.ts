@@ -9,12 +9,6 @@ import { attr, elements, parseXml, XmlPartError, type XmlElement } from './xml-t
 export const MAX_DOCX_PART_BYTES = 32 * 1024 * 1024;
 const MAX_PART_BYTES = MAX_DOCX_PART_BYTES;
 
-/** Parts above this size must not expand more than MAX_RATIO:1 (the archive-bomb rule of uploads). */
-const RATIO_FLOOR_BYTES = 1024 * 1024;
-const MAX_RATIO = 200;
-
-const SPLIT_ADVICE = 'Split it into smaller documents and upload those.';
-
 const OFFICE_DOCUMENT = /\/relationships\/officeDocument$/;
 
 export interface Relationship {
@@ -156,18 +150,6 @@ async function readPart(zip: ZipReader, name: string): Promise<string | undefine
   const wanted = name.replace(/^\//, '').toLowerCase();
   const entry = zip.entries.find((e) => !e.isDirectory && e.name.toLowerCase() === wanted);
   if (!entry) return undefined;
-  if (entry.uncompressedSize > MAX_PART_BYTES) {
-    throw new DocxPackageError(
-      `its part ${entry.name} is larger than ${MAX_PART_BYTES / 1024 / 1024} MB of XML`,
-      SPLIT_ADVICE,
-    );
-  }
-  if (
-    entry.uncompressedSize > RATIO_FLOOR_BYTES &&
-    entry.uncompressedSize / Math.max(1, entry.compressedSize) > MAX_RATIO
-  ) {
-    throw new DocxPackageError(`its part ${entry.name} expands more than ${MAX_RATIO}:1, which is how ZIP bombs look`);
-  }
   const bytes = await zip.read(entry, MAX_PART_BYTES);
   return bytes[0] === 0xff && bytes[1] === 0xfe ? bytes.toString('utf16le') : bytes.toString('utf8');
 }

@@ -434,10 +434,20 @@ describe('extractDocx', () => {
       expect(error.message).toContain('not a Word document');
     });
 
-    it('a document part that expands like a ZIP bomb', async () => {
+    it('a document part that expands like a ZIP bomb (413, naming the file and the part)', async () => {
       const paragraphs = '<w:p/>'.repeat(400_000);
-      const error = await refused(packageWith(`<w:document ${W}><w:body>${paragraphs}</w:body></w:document>`));
-      expect(error.message).toContain('expands more than 200:1');
+      const error: unknown = await extractDocx(
+        await write(packageWith(`<w:document ${W}><w:body>${paragraphs}</w:body></w:document>`)),
+        'bomb.docx',
+      ).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(DomainError);
+      expect((error as DomainError).code).toBe('payload_too_large');
+      expect((error as DomainError).message).toMatch(
+        /^bomb\.docx: its part word\/document\.xml expands more than 200:1/,
+      );
     });
 
     it('a document part with a document type declaration (entity expansion)', async () => {

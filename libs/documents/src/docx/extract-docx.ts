@@ -1,5 +1,6 @@
 import { DomainError } from '@docconv/contracts';
 import { open } from 'node:fs/promises';
+import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
 import { withZip } from '../zip/zip-reader';
 import { Numbering, type ListLabel } from './docx-numbering';
 import { DocxPackageError, readDocxPackage, type DocxPackage, type DocxPart, type Relationship } from './docx-package';
@@ -54,12 +55,16 @@ interface OpenField {
  * as LaTeX, footnotes and endnotes as GFM footnotes. Images become a short placeholder when
  * they have alternative text; headers, footers and comments are left out.
  */
-export async function extractDocx(path: string, displayName: string): Promise<string> {
+export async function extractDocx(
+  path: string,
+  displayName: string,
+  limits: DecompressionLimits = DEFAULT_DECOMPRESSION_LIMITS,
+): Promise<string> {
   let docx: DocxPackage;
   try {
-    docx = await withZip(path, readDocxPackage);
+    docx = await withZip(path, readDocxPackage, new DecompressionBudget(displayName, limits));
   } catch (error) {
-    if (isSystemError(error)) throw error;
+    if (isSystemError(error) || error instanceof DomainError) throw error;
     const { reason, advice } = await diagnose(error, path);
     throw new DomainError(
       'file_processing_failed',

@@ -1,6 +1,8 @@
 import { DomainError } from '@docconv/contracts';
 import { fileHeader, toMarkdown } from '@ohah/hwpjs';
 import { readFile } from 'node:fs/promises';
+import { DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
+import { checkHwpExpansion } from './hwp-file';
 
 /** Lines hwpjs writes about the file rather than from it, in the block before the document's own text. */
 const PREAMBLE_LINE = /^(#\s+HWP 문서|\*\*(버전|용지 크기|페이지[^*]*)\*\*\s*:.*)$/;
@@ -12,12 +14,17 @@ const DELIMITER_ROW = /^\s*\|(\s*:?-+:?\s*\|)+\s*$/;
  * Markdown from an HWP 5 document: paragraphs in reading order, tables as GFM tables, the
  * converter's own title and version lines and the pictures left out.
  */
-export async function extractHwp(path: string, displayName: string): Promise<string> {
+export async function extractHwp(
+  path: string,
+  displayName: string,
+  limits: DecompressionLimits = DEFAULT_DECOMPRESSION_LIMITS,
+): Promise<string> {
   let markdown: string;
   try {
     const data = await readFile(path);
     const locked = lockReason(data);
     if (locked) return refuse(displayName, locked, 'Save an unprotected copy in Hangul and upload that.');
+    await checkHwpExpansion(path, displayName, limits);
     markdown = toMarkdown(data, { includeVersion: false, includePageInfo: false, useHtml: true }).markdown;
   } catch (error) {
     if (error instanceof DomainError) throw error;

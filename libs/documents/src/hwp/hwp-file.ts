@@ -1,6 +1,7 @@
 import { DomainError } from '@docconv/contracts';
 import CFB from 'cfb';
-import { inflateRawSync } from 'node:zlib';
+import { createInflateRaw, inflateRawSync } from 'node:zlib';
+import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
 
 /** HWP 5 record tags (HWPTAG_BEGIN = 0x10). */
 export const HWPTAG = { PARA_HEADER: 0x42, PARA_TEXT: 0x43, PARA_LINE_SEG: 0x45 } as const;
@@ -11,14 +12,25 @@ export interface HwpRecord {
   data: Buffer;
 }
 
-/** An HWP 5 compound file: its header flags and the records of each body section. */
+/** The most of one stream we inflate: a body section this large holds thousands of pages. */
+const MAX_STREAM_BYTES = 128 * 1024 * 1024;
+
+/** Streams that are never compressed: the signature and the summary and preview Hangul writes. */
+// eslint-disable-next-line no-control-regex
+const PLAIN_STREAMS = /^\/(FileHeader|\x05HwpSummaryInformation|PrvText|PrvImage)$/;
+
+/**
+ * An HWP 5 compound file: its header flags and the records of each body section. Every stream it
+ * inflates is held to the file's decompression budget.
+ */
 export class HwpFile {
   private constructor(
     private readonly container: CFB.CFB$Container,
     private readonly compressed: boolean,
+    private readonly budget: DecompressionBudget,
   ) {}
 
-  static open(path: string, displayName: string): HwpFile {
+  static open(path: string, displayName: string, limits: DecompressionLimits = DEFAULT_DECOMPRESSION_LIMITS): HwpFile {
     let container: CFB.CFB$Container;
     try {
       container = CFB.read(path, { type: 'file' });
@@ -37,7 +49,7 @@ export class HwpFile {
         `${displayName} is password-protected or distribution-locked. Save an unprotected copy in Hangul and upload that.`,
       );
     }
-    return new HwpFile(container, (flags & 1) === 1);
+    return new HwpFile(container, (flags & 1) === 1, new DecompressionBudget(displayName, limits));
   }
 
   /** The body sections in order, each as its list of records. */
@@ -45,11 +57,73 @@ export class HwpFile {
     const names = this.container.FullPaths.filter((p) => /\/BodyText\/Section\d+$/.test(p)).sort(
       (a, b) => Number(/(\d+)$/.exec(a)![1]) - Number(/(\d+)$/.exec(b)![1]),
     );
-    return names.map((name) => {
-      const raw = Buffer.from(CFB.find(this.container, name)!.content as Uint8Array);
-      return parseRecords(this.compressed ? inflateRawSync(raw) : raw);
+    return names.map((path) => {
+      const raw = this.stream(path);
+      return parseRecords(this.compressed ? this.inflate(streamName(path), raw) : raw);
     });
   }
+
+  /**
+   * Inflates every other compressed stream (document info, pictures, scripts) without keeping
+   * it, so that none can expand past the limits in the reader that converts the file later.
+   */
+  async checkStreams(): Promise<void> {
+    if (!this.compressed) return;
+    for (const [index, name] of this.container.FullPaths.entries()) {
+      const node = this.container.FileIndex[index];
+      if (node.type !== 2 || PLAIN_STREAMS.test(name.replace(/^Root Entry/, '')) || /\/BodyText\//.test(name)) continue;
+      await this.measure(streamName(name), this.stream(name));
+    }
+  }
+
+  private stream(path: string): Buffer {
+    return Buffer.from(CFB.find(this.container, path)!.content as Uint8Array);
+  }
+
+  private inflate(name: string, raw: Buffer): Buffer {
+    const cap = this.budget.capFor(raw.length, MAX_STREAM_BYTES);
+    let inflated: Buffer;
+    try {
+      inflated = inflateRawSync(raw, { maxOutputLength: Math.max(1, cap) });
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+        throw this.budget.refusal(name, raw.length, MAX_STREAM_BYTES);
+      }
+      throw new DomainError(
+        'unsupported_format',
+        `${this.budget.displayName} is a damaged HWP file (${name} cannot be read). Check that it opens in Hangul.`,
+      );
+    }
+    this.budget.charge(inflated.length);
+    return inflated;
+  }
+
+  /** Counts what a stream inflates to, stopping at its cap; a stream that is not deflate data counts as stored. */
+  private measure(name: string, raw: Buffer): Promise<void> {
+    const cap = this.budget.capFor(raw.length, MAX_STREAM_BYTES);
+    return new Promise((resolve, reject) => {
+      const inflater = createInflateRaw();
+      let total = 0;
+      inflater.on('data', (chunk: Buffer) => {
+        total += chunk.length;
+        if (total > cap) {
+          inflater.destroy();
+          reject(this.budget.refusal(name, raw.length, MAX_STREAM_BYTES));
+        }
+      });
+      inflater.on('error', () => resolve());
+      inflater.on('end', () => {
+        this.budget.charge(total);
+        resolve();
+      });
+      inflater.end(raw);
+    });
+  }
+}
+
+/** A stream's name as Hangul's documentation writes it: `BodyText/Section0`, without the container's root. */
+function streamName(path: string): string {
+  return path.replace(/^Root Entry\//, '');
 }
 
 export function parseRecords(data: Buffer): HwpRecord[] {
@@ -99,4 +173,18 @@ export function countResets(tops: number[]): number {
   let resets = 0;
   for (let i = 1; i < tops.length; i++) if (tops[i] <= tops[i - 1]) resets++;
   return resets;
+}
+
+/**
+ * Refuses (413) an HWP file any of whose streams would expand past the limits, before a reader
+ * that has no limits of its own inflates them. Other damage is left for that reader to report.
+ */
+export async function checkHwpExpansion(path: string, displayName: string, limits: DecompressionLimits): Promise<void> {
+  try {
+    const file = HwpFile.open(path, displayName, limits);
+    file.sections();
+    await file.checkStreams();
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'payload_too_large') throw error;
+  }
 }

@@ -1,5 +1,6 @@
 import { DomainError } from '@docconv/contracts';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
 import { withZip } from '../zip/zip-reader';
 import { readHwpxSections } from './hwpx-file';
 
@@ -40,14 +41,19 @@ const parser = new XMLParser({
  * with merged cells spread over a full grid, footnotes and endnotes as GFM footnotes.
  * Pictures, headers, footers and page numbers are left out.
  */
-export async function extractHwpx(path: string, displayName: string): Promise<string> {
+export async function extractHwpx(
+  path: string,
+  displayName: string,
+  limits: DecompressionLimits = DEFAULT_DECOMPRESSION_LIMITS,
+): Promise<string> {
   let sections: string[];
   try {
-    sections = await readHwpxSections(path, displayName);
-  } catch {
+    sections = await readHwpxSections(path, displayName, limits);
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'payload_too_large') throw error;
     return refuse(displayName, 'it is not a readable HWPX package');
   }
-  const book = await readStyleBook(path);
+  const book = await readStyleBook(path, new DecompressionBudget(displayName, limits));
   if (book.encrypted)
     return refuse(displayName, 'it is password-protected', 'Save an unprotected copy in Hangul and upload that.');
 
@@ -101,15 +107,19 @@ interface StyleBook {
   bullets: Map<string, string>;
 }
 
-async function readStyleBook(path: string): Promise<StyleBook> {
+async function readStyleBook(path: string, budget: DecompressionBudget): Promise<StyleBook> {
   const book: StyleBook = { encrypted: false, paraShapes: new Map(), styles: new Map(), bullets: new Map() };
   let header: string | undefined;
   try {
-    await withZip(path, async (zip) => {
-      header = await zip.readText('Contents/header.xml', MAX_HEADER_BYTES);
-      const manifest = await zip.readText('META-INF/manifest.xml', MAX_HEADER_BYTES);
-      book.encrypted = manifest !== undefined && /encryption-data/i.test(manifest);
-    });
+    await withZip(
+      path,
+      async (zip) => {
+        header = await zip.readText('Contents/header.xml', MAX_HEADER_BYTES);
+        const manifest = await zip.readText('META-INF/manifest.xml', MAX_HEADER_BYTES);
+        book.encrypted = manifest !== undefined && /encryption-data/i.test(manifest);
+      },
+      budget,
+    );
   } catch {
     return book; // the document reads without styles: no headings or list items
   }

@@ -7,6 +7,7 @@ import type { PageReader } from '../ocr/page-reader';
 import { layoutDocument } from '../pdf/extract-pdf';
 import type { PageLines } from '../pdf/layout';
 import { decodeBmp } from './bmp';
+import { MAX_IMAGE_PIXELS } from './inspect-image';
 
 /**
  * Markdown from an image: each frame (the pages of a TIFF) turned upright by its EXIF
@@ -48,7 +49,7 @@ async function greyFrame(
   displayName: string,
 ): Promise<GreyImage> {
   try {
-    const { data, info } = await sharp(source, { page: frame, limitInputPixels: 268_402_689 })
+    const { data, info } = await sharp(source, { page: frame, limitInputPixels: MAX_IMAGE_PIXELS })
       .rotate() // honour EXIF orientation
       .greyscale()
       .raw()

@@ -1,31 +1,17 @@
 import { DomainError } from '@docconv/contracts';
+import { DecompressionBudget, type DecompressionLimits } from '../decompression';
 import { MAX_DOCX_PART_BYTES } from '../docx/docx-package';
 import { withZip, type ZipReader } from '../zip/zip-reader';
 import { MAX_PART_BYTES } from './ooxml';
-
-/** A part larger than its extractor converts is refused at upload, before anything is charged. */
-class PartTooLarge extends Error {}
-
-async function readCapped(zip: ZipReader, name: string, limit: number): Promise<string | undefined> {
-  const entry = zip.find(name);
-  if (!entry) return undefined;
-  if (entry.uncompressedSize > limit) throw new PartTooLarge(name);
-  try {
-    return (await zip.read(entry, limit)).toString('utf8');
-  } catch (error) {
-    if (error instanceof Error && /is larger than/.test(error.message)) throw new PartTooLarge(name);
-    throw error;
-  }
-}
 
 /** Characters of text on a typical page; CJK characters weigh more (they are wider). */
 const CHARACTERS_PER_PAGE = 3000;
 const CJK_WEIGHT = 2.5;
 
 /** PPTX: the slides listed in the presentation, exact. */
-export function countSlides(path: string, displayName: string): Promise<number> {
-  return readOffice(path, displayName, async (zip) => {
-    const presentation = await readCapped(zip, 'ppt/presentation.xml', MAX_PART_BYTES);
+export function countSlides(path: string, displayName: string, limits: DecompressionLimits): Promise<number> {
+  return readOffice(path, displayName, limits, async (zip) => {
+    const presentation = await zip.readText('ppt/presentation.xml', MAX_PART_BYTES);
     if (presentation === undefined) throw new Error('no presentation part');
     return Math.max(1, [...presentation.matchAll(/<p:sldId\b/g)].length);
   });
@@ -36,12 +22,12 @@ export function countSlides(path: string, displayName: string): Promise<number> 
  * the larger of the explicit page breaks + 1 and the text's weighted length / 3000
  * characters (CJK characters count 2.5).
  */
-export function countDocxPages(path: string, displayName: string): Promise<number> {
-  return readOffice(path, displayName, async (zip) => {
+export function countDocxPages(path: string, displayName: string, limits: DecompressionLimits): Promise<number> {
+  return readOffice(path, displayName, limits, async (zip) => {
     const app = await zip.readText('docProps/app.xml', 1024 * 1024);
     const saved = app ? Number(/<Pages>(\d+)<\/Pages>/.exec(app)?.[1] ?? 0) : 0;
     if (saved > 0) return saved;
-    const document = await readCapped(zip, 'word/document.xml', MAX_DOCX_PART_BYTES);
+    const document = await zip.readText('word/document.xml', MAX_DOCX_PART_BYTES);
     if (document === undefined) throw new Error('no document part');
     return estimateDocxPages(document);
   });
@@ -57,12 +43,12 @@ export function estimateDocxPages(documentXml: string): number {
 }
 
 /** XLSX/XLSM: one page per worksheet that has at least one value. */
-export function countSheets(path: string, displayName: string): Promise<number> {
-  return readOffice(path, displayName, async (zip) => {
+export function countSheets(path: string, displayName: string, limits: DecompressionLimits): Promise<number> {
+  return readOffice(path, displayName, limits, async (zip) => {
     const sheets = zip.entries.filter((e) => /^xl\/worksheets\/[^/]+\.xml$/.test(e.name));
     let nonEmpty = 0;
     for (const sheet of sheets) {
-      const xml = (await readCapped(zip, sheet.name, MAX_PART_BYTES))!;
+      const xml = (await zip.readText(sheet.name, MAX_PART_BYTES))!;
       if (/<c\b[^>]*>\s*<(v|is)\b/.test(xml)) nonEmpty++;
     }
     return Math.max(1, nonEmpty);
@@ -72,18 +58,13 @@ export function countSheets(path: string, displayName: string): Promise<number> 
 async function readOffice(
   path: string,
   displayName: string,
+  limits: DecompressionLimits,
   count: (zip: ZipReader) => Promise<number>,
 ): Promise<number> {
   try {
-    return await withZip(path, count);
+    return await withZip(path, count, new DecompressionBudget(displayName, limits));
   } catch (error) {
     if (error instanceof DomainError) throw error;
-    if (error instanceof PartTooLarge) {
-      throw new DomainError(
-        'payload_too_large',
-        `${displayName} holds more content in ${error.message} than one document we convert (its limit is the size of a thousands-of-pages document). Split it into smaller files.`,
-      );
-    }
     // Spec rule 2: when the estimate fails, the count is 1 page — but a file we cannot open at all is refused.
     if (error instanceof Error && /no (presentation|document) part/.test(error.message)) return 1;
     throw new DomainError(

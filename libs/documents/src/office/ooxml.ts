@@ -135,8 +135,6 @@ export function nsAttr(node: XmlNode | undefined, local: string): string | undef
 export async function readPart(zip: ZipReader, name: string): Promise<string | undefined> {
   const entry = zip.find(name) ?? zip.entries.find((e) => e.name.toLowerCase() === name.toLowerCase());
   if (!entry) return undefined;
-  if (entry.uncompressedSize > MAX_PART_BYTES)
-    throw new OfficeReadError(`${name} is larger than ${MAX_PART_BYTES / 1024 / 1024} MB uncompressed`);
   const bytes = await zip.read(entry, MAX_PART_BYTES);
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.subarray(2).toString('utf16le');
   const text = bytes.toString('utf8');

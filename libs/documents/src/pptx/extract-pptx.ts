@@ -18,6 +18,7 @@ import {
   chartMarkdown,
   escapeLineStart,
 } from '../office/ooxml';
+import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
 import { withZip, type ZipReader } from '../zip/zip-reader';
 
 /**
@@ -26,9 +27,13 @@ import { withZip, type ZipReader } from '../zip/zip-reader';
  * tables, charts and SmartArt in reading order (top to bottom, then left to right), bullet
  * levels as nested lists, then the speaker notes and the reviewers' comments.
  */
-export async function extractPptx(path: string, displayName: string): Promise<string> {
+export async function extractPptx(
+  path: string,
+  displayName: string,
+  limits: DecompressionLimits = DEFAULT_DECOMPRESSION_LIMITS,
+): Promise<string> {
   try {
-    return await withZip(path, readPresentation);
+    return await withZip(path, readPresentation, new DecompressionBudget(displayName, limits));
   } catch (error) {
     throw unreadable(error, displayName, 'PowerPoint', 'Check that it opens in PowerPoint, save it again as .pptx');
   }

@@ -1,3 +1,4 @@
+import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
 import { withZip, type ZipReader } from '../zip/zip-reader';
 import {
   chartMarkdown,
@@ -27,9 +28,13 @@ import {
  * header, values as Excel displays them, followed by the sheet's charts, pictures, text
  * boxes and cell comments in their places. Chart sheets and hidden sheets are left out.
  */
-export async function extractXlsx(path: string, displayName: string): Promise<string> {
+export async function extractXlsx(
+  path: string,
+  displayName: string,
+  limits: DecompressionLimits = DEFAULT_DECOMPRESSION_LIMITS,
+): Promise<string> {
   try {
-    return await withZip(path, readWorkbook);
+    return await withZip(path, readWorkbook, new DecompressionBudget(displayName, limits));
   } catch (error) {
     throw unreadable(error, displayName, 'Excel', 'Check that it opens in Excel, save it again as .xlsx');
   }

@@ -1,5 +1,7 @@
 import iconv from 'iconv-lite';
+import { basename } from 'node:path';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import { DecompressionBudget } from '../decompression';
 
 export interface ZipEntryInfo {
   /** The entry name, decoded: UTF-8 when flagged or valid, else CP949 (Korean Windows zips). */
@@ -22,14 +24,19 @@ export function decodeEntryName(raw: Buffer, flags: number): string {
   return iconv.decode(raw, 'cp949');
 }
 
-/** A zip opened for reading, entries listed up front; entries are read one at a time with a byte cap. */
+/**
+ * A zip opened for reading, entries listed up front. Entries are read one at a time, each held to
+ * the file's decompression budget (ratio, total) and to the caller's ceiling for that part.
+ */
 export class ZipReader {
   private constructor(
     private readonly zip: ZipFile,
     readonly entries: ZipEntryInfo[],
+    readonly budget: DecompressionBudget,
   ) {}
 
-  static open(path: string): Promise<ZipReader> {
+  /** Opens `path`; its entries draw on `budget` (by default the default limits, named after the file). */
+  static open(path: string, budget = new DecompressionBudget(basename(path))): Promise<ZipReader> {
     return new Promise((resolve, reject) => {
       yauzl.open(
         path,
@@ -50,7 +57,7 @@ export class ZipReader {
             });
             zip.readEntry();
           });
-          zip.on('end', () => resolve(new ZipReader(zip, entries)));
+          zip.on('end', () => resolve(new ZipReader(zip, entries, budget)));
           zip.on('error', (e: Error) => {
             zip.close();
             reject(e);
@@ -65,25 +72,32 @@ export class ZipReader {
     return this.entries.find((e) => e.name === name);
   }
 
-  /** The whole entry, refusing to inflate more than `maxBytes`. */
-  async read(entry: ZipEntryInfo, maxBytes: number): Promise<Buffer> {
+  /**
+   * The whole entry, inflated no further than its cap: `ceiling`, the ratio limit and what is
+   * left of the file's total. Past the cap it throws the budget's 413 naming the file and entry.
+   */
+  async read(entry: ZipEntryInfo, ceiling: number): Promise<Buffer> {
+    const cap = this.budget.capFor(entry.compressedSize, ceiling);
+    const refusal = () => this.budget.refusal(entry.name, entry.compressedSize, ceiling);
+    if (entry.uncompressedSize > cap) throw refusal();
     const stream = await this.openStream(entry);
     const chunks: Buffer[] = [];
     let total = 0;
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       total += chunk.length;
-      if (total > maxBytes) {
+      if (total > cap) {
         stream.destroy();
-        throw new Error(`entry ${entry.name} is larger than ${maxBytes} bytes`);
+        throw refusal();
       }
       chunks.push(chunk);
     }
+    this.budget.charge(total);
     return Buffer.concat(chunks);
   }
 
-  async readText(name: string, maxBytes = 64 * 1024 * 1024): Promise<string | undefined> {
+  async readText(name: string, ceiling: number): Promise<string | undefined> {
     const entry = this.find(name);
-    return entry ? (await this.read(entry, maxBytes)).toString('utf8') : undefined;
+    return entry ? (await this.read(entry, ceiling)).toString('utf8') : undefined;
   }
 
   openStream(entry: ZipEntryInfo): Promise<NodeJS.ReadableStream & { destroy(): void }> {
@@ -100,8 +114,12 @@ export class ZipReader {
 }
 
 /** Opens, uses and always closes a zip. */
-export async function withZip<T>(path: string, use: (zip: ZipReader) => Promise<T>): Promise<T> {
-  const zip = await ZipReader.open(path);
+export async function withZip<T>(
+  path: string,
+  use: (zip: ZipReader) => Promise<T>,
+  budget?: DecompressionBudget,
+): Promise<T> {
+  const zip = await ZipReader.open(path, budget);
   try {
     return await use(zip);
   } finally {
