@@ -11,6 +11,15 @@ export interface ZipEntrySpec {
   store?: boolean;
   /** Overrides the declared uncompressed size (to lie about it). */
   declaredSize?: number;
+  /** Data deflated ahead of time (too large to hold), with its size and CRC-32; replaces `data`. */
+  deflated?: DeflatedData;
+}
+
+/** Raw-deflated bytes and what they inflate to. */
+export interface DeflatedData {
+  body: Buffer;
+  size: number;
+  crc: number;
 }
 
 /** A zip writer that does exactly what it is told, including what a safe writer refuses. */
@@ -21,11 +30,11 @@ export function makeZip(entries: ZipEntrySpec[]): Buffer {
   for (const spec of entries) {
     const name = Buffer.isBuffer(spec.name) ? spec.name : Buffer.from(spec.name, 'utf8');
     const data = Buffer.isBuffer(spec.data) ? spec.data : Buffer.from(spec.data ?? '', 'utf8');
-    const body = spec.store ? data : deflateRawSync(data);
-    const method = spec.store ? 0 : 8;
+    const body = spec.deflated?.body ?? (spec.store ? data : deflateRawSync(data));
+    const method = spec.store && !spec.deflated ? 0 : 8;
     const flags = (spec.utf8 ?? !Buffer.isBuffer(spec.name)) ? 0x800 : 0;
-    const crc = crc32(data);
-    const size = spec.declaredSize ?? data.length;
+    const crc = spec.deflated?.crc ?? crc32(data);
+    const size = spec.declaredSize ?? spec.deflated?.size ?? data.length;
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);

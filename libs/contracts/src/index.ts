@@ -3,3 +3,4 @@ export * from './domain-error';
 export * from './queues';
 export * from './scopes';
 export * from './capabilities';
+export * from './thread-entry';

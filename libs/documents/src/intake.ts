@@ -27,13 +27,19 @@ export const MAX_ARCHIVE_DEPTH = 2;
  * archives unpacked (nested up to two levels, within the limits), and each resulting file
  * measured. Files keep the upload's order; an archive's files take its place in it.
  */
-export async function intake(inputs: IntakeInput[], workFolder: string, limits: ArchiveLimits): Promise<IntakeFile[]> {
+export async function intake(
+  inputs: IntakeInput[],
+  workFolder: string,
+  limits: ArchiveLimits,
+  onFile: (displayPath: string) => void = () => undefined,
+): Promise<IntakeFile[]> {
   const budget: ArchiveBudget = { files: limits.maxFiles, bytes: limits.maxTotalBytes };
   let counter = 0;
   const nextId = () => ++counter;
   const files: IntakeFile[] = [];
 
   const take = async (path: string, displayPath: string, depth: number): Promise<void> => {
+    onFile(displayPath);
     const detected = await detect(path, displayPath);
     if (detected.kind === 'archive') {
       if (depth >= MAX_ARCHIVE_DEPTH) {
@@ -52,7 +58,7 @@ export async function intake(inputs: IntakeInput[], workFolder: string, limits: 
         throw new DomainError('payload_too_large', `An upload may hold at most ${limits.maxFiles} files.`);
       }
     }
-    const inspection = await inspect(path, detected.kind, detected.mime, displayPath);
+    const inspection = await inspect(path, detected.kind, detected.mime, displayPath, limits);
     files.push({ path, displayPath, kind: detected.kind, mime: detected.mime, inspection, fromArchive: depth > 0 });
   };
 

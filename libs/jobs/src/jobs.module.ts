@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { BillingModule } from '@docconv/billing';
+import { IntakeService } from './intake.service';
 import { JobsService } from './jobs.service';
 import { JobsMaintenanceService } from './maintenance.service';
 import { ConversionsService } from './conversions.service';
@@ -10,7 +11,15 @@ import { XlsxAdvancedRunner } from './xlsx-advanced.runner';
 /** Needs the queues (QueueModule) and storage registered by the app. */
 @Module({
   imports: [BillingModule],
-  providers: [JobsService, ParseRunner, JobsMaintenanceService, ConversionsService, XlsxAdvancedRunner, JobEvents],
+  providers: [
+    IntakeService,
+    JobsService,
+    ParseRunner,
+    JobsMaintenanceService,
+    ConversionsService,
+    XlsxAdvancedRunner,
+    JobEvents,
+  ],
   exports: [JobsService, ParseRunner, JobsMaintenanceService, ConversionsService, XlsxAdvancedRunner, JobEvents],
 })
 export class JobsModule {}

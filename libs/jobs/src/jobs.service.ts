@@ -5,7 +5,7 @@ import { LedgerService, quote } from '@docconv/billing';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { DomainError, parseQueueJobId, type JobPayload } from '@docconv/contracts';
 import { JobEntity, JobFileEntity, type JobStatus } from '@docconv/db';
-import { intake, jobFileType, type IntakeFile } from '@docconv/documents';
+import { jobFileType, type IntakeFile } from '@docconv/documents';
 import { Storage } from '@docconv/storage';
 import { assertCallbackUrlAllowed } from '@docconv/webhooks';
 import type { Queue } from 'bullmq';
@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { DataSource, type EntityManager } from 'typeorm';
 import { invalidState, jobNotFound } from './job-errors';
 import { safeName } from './safe-name';
+import { IntakeService } from './intake.service';
 import { JobEvents } from './job-events';
 import type { Caller, ReceivedFile, UploadOptions } from './upload.types';
 
@@ -52,6 +53,7 @@ export class JobsService {
     private readonly ledger: LedgerService,
     private readonly storage: Storage,
     private readonly events: JobEvents,
+    private readonly intakeService: IntakeService,
   ) {}
 
   /** Checks the callback URL, inspects the files, stores them and creates the pending job with its binding quote. */
@@ -67,15 +69,7 @@ export class JobsService {
 
   private async intake(received: ReceivedFile[], work: string): Promise<IntakeFile[]> {
     const { limits } = this.config;
-    const files = await intake(
-      received.map((f) => ({ path: f.tempPath, displayName: f.relativePath ?? f.filename })),
-      work,
-      {
-        maxFiles: limits.maxFilesPerUpload,
-        maxTotalBytes: limits.maxUncompressedBytes,
-        maxRatio: limits.maxCompressionRatio,
-      },
-    );
+    const files = await this.intakeService.inspect(received, work);
     const pages = files.reduce((sum, f) => sum + f.inspection.pages, 0);
     if (pages > limits.maxPagesPerUpload) {
       throw new DomainError(

@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { compiledThreadEntry } from '@docconv/contracts';
 import { Worker } from 'node:worker_threads';
 
 export interface RenderRequest {
@@ -9,24 +8,12 @@ export interface RenderRequest {
 }
 
 /**
- * The compiled thread entry: beside this file in a build, or in `dist` when this module runs
- * from its TypeScript sources (the tests' in-process API; the test command builds first).
- */
-function threadEntry(): string {
-  const beside = join(__dirname, 'render-thread.js');
-  if (existsSync(beside)) return beside;
-  const built = resolve(__dirname, '..', '..', '..', 'dist', 'libs', 'render', 'src', 'render-thread.js');
-  if (existsSync(built)) return built;
-  throw new Error(`the render thread entry ${beside} is missing; build the project`);
-}
-
-/**
  * Renders DOCX, PPTX or XLSX Basic in a worker thread: a long document takes seconds of CPU,
  * which must not stall the API's other requests.
  */
 export function renderInThread(request: RenderRequest): Promise<Buffer> {
   return new Promise((resolvePromise, reject) => {
-    const thread = new Worker(threadEntry(), { workerData: request });
+    const thread = new Worker(compiledThreadEntry(__dirname, 'render-thread.js'), { workerData: request });
     let settled = false;
     thread.once('message', (message: { ok: true; bytes: Uint8Array } | { ok: false; message: string }) => {
       settled = true;
