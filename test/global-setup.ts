@@ -35,6 +35,10 @@ export default async function globalSetup(): Promise<void> {
     JWT_SECRET: randomBytes(32).toString('hex'),
     FILE_URL_SECRET: randomBytes(32).toString('hex'),
     STORAGE_DIR: mkdtempSync(join(tmpdir(), 'docconv-storage-')),
+    SCRATCH_DIR: mkdtempSync(join(tmpdir(), 'docconv-scratch-')),
+    // Every test signs up and fails logins from 127.0.0.1: the per-client limits are tested with their own settings.
+    SIGNUP_MAX_PER_ADDRESS: '1000000',
+    LOGIN_MAX_FAILURES_PER_ADDRESS: '1000000',
     WORKER_CONCURRENCY: '2',
     STRIPE_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('hex')}`,
     USAGE_FLUSH_INTERVAL_MS: '300',

@@ -25,4 +25,5 @@ export default async function globalTeardown(): Promise<void> {
   await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   await admin.end();
   if (process.env.STORAGE_DIR) await rm(process.env.STORAGE_DIR, { recursive: true, force: true });
+  if (process.env.SCRATCH_DIR) await rm(process.env.SCRATCH_DIR, { recursive: true, force: true });
 }

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from '@docconv/config';
+import { claimScratchFolder, closeOnSignals, ConfigError, loadConfig } from '@docconv/config';
 import { createApiApp } from './api.factory';
 
 async function main(): Promise<void> {
@@ -13,7 +13,9 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  claimScratchFolder(config.scratchDir, 'api');
   const app = await createApiApp(config);
+  closeOnSignals(app, (error) => process.stderr.write(`docconv api: stopping failed: ${String(error)}\n`));
   await app.listen(config.http.port, '0.0.0.0');
   process.stdout.write(
     JSON.stringify({ level: 30, msg: `API listening on http://localhost:${config.http.port} (docs at /api/docs)` }) +

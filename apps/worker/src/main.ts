@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError, loadConfig } from '@docconv/config';
+import { claimScratchFolder, closeOnSignals, ConfigError, loadConfig } from '@docconv/config';
 import { createRootLogger, PinoNestLogger } from '@docconv/logging';
 import { WorkerModule } from './worker.module';
 
@@ -19,9 +19,10 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  claimScratchFolder(config.scratchDir, 'worker');
   const logger = new PinoNestLogger(createRootLogger(config.logLevel, 'worker'));
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger, abortOnError: false });
-  app.enableShutdownHooks();
+  closeOnSignals(app, (error) => logger.error(`Stopping failed: ${String(error)}`, 'Worker'));
   await app.init();
   logger.log(`Worker ready with concurrency ${config.worker.concurrency}`, 'Worker');
 }

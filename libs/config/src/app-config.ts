@@ -49,7 +49,17 @@ export interface S3Settings {
 export interface AppConfig {
   env: 'development' | 'test' | 'production';
   logLevel: string;
-  http: { port: number };
+  http: {
+    port: number;
+    /** A client must have sent its request line and headers within this long. */
+    headersTimeoutMs: number;
+    /** A client must have sent its whole request (an upload's body included) within this long. */
+    requestTimeoutMs: number;
+    /** An upload whose body stops arriving for this long is cut off. */
+    bodyStallMs: number;
+  };
+  /** Each process's temporary files live in a folder of its own under this root (see claimScratchFolder). */
+  scratchDir: string;
   database: { url: string };
   redis: { url: string; prefix: string };
   auth: { jwtSecret: string; jwtTtlSeconds: number };
@@ -60,6 +70,8 @@ export interface AppConfig {
     maxFilesPerUpload: number;
     maxUncompressedBytes: number;
     maxCompressionRatio: number;
+    /** Upload inspection: threads, the heap each may use, and how long one upload's inspection may take. */
+    intake: { threads: number; memoryMb: number; timeoutMs: number };
   };
   pricing: { prices: PriceTable; freePagesPerMonth: number };
   worker: {
@@ -87,7 +99,16 @@ export interface AppConfig {
   };
   payments: { stripeWebhookSecret: string | null; stripePointsPerUsd: number };
   usage: { flushIntervalMs: number };
-  login: { maxAttemptsPerEmail: number; maxAttemptsPerAddress: number; windowSeconds: number };
+  login: {
+    /** Failed logins for one email from one client before each further attempt has to wait. */
+    freeFailures: number;
+    /** The longest such wait; waits double from one second up to it. */
+    maxDelaySeconds: number;
+    /** Failed logins one client may make, whatever the emails, within the window. */
+    maxFailuresPerAddress: number;
+    windowSeconds: number;
+  };
+  signup: { maxPerAddress: number; windowSeconds: number };
   webhooks: WebhookSettings;
   /** The web console's static build, served at `/` beside the API when it holds an index.html. */
   console: { dir: string };
@@ -124,6 +145,7 @@ export const DEFAULT_PRICES: PriceTable = {
 };
 
 export const DEFAULT_STORAGE_DIR = resolve('.data', 'storage');
+export const DEFAULT_SCRATCH_DIR = resolve('.data', 'scratch');
 
 /** Where the web console's build is looked for unless CONSOLE_DIR says otherwise. */
 export const DEFAULT_CONSOLE_DIR = resolve('dist', 'console');

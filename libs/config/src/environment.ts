@@ -175,6 +175,53 @@ export class Environment {
   @IsOptional()
   @Transform(toInt)
   @IsInt()
+  @Min(1)
+  @Max(64)
+  INTAKE_THREADS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(64)
+  @Max(16384)
+  INTAKE_MEMORY_MB?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  INTAKE_TIMEOUT_SECONDS?: number;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  SCRATCH_DIR?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(600)
+  HTTP_HEADERS_TIMEOUT_SECONDS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(86400)
+  HTTP_REQUEST_TIMEOUT_SECONDS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  HTTP_BODY_STALL_SECONDS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
   @Min(0)
   FREE_PAGES_PER_MONTH?: number;
 
@@ -217,13 +264,27 @@ export class Environment {
   @Transform(toInt)
   @IsInt()
   @Min(1)
-  LOGIN_MAX_ATTEMPTS_PER_EMAIL?: number;
+  @Max(100)
+  LOGIN_FREE_FAILURES?: number;
 
   @IsOptional()
   @Transform(toInt)
   @IsInt()
   @Min(1)
-  LOGIN_MAX_ATTEMPTS_PER_ADDRESS?: number;
+  @Max(86400)
+  LOGIN_MAX_DELAY_SECONDS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  LOGIN_MAX_FAILURES_PER_ADDRESS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  SIGNUP_MAX_PER_ADDRESS?: number;
 
   @IsOptional()
   @Transform(toInt)

@@ -2,3 +2,4 @@ export * from './app-config';
 export * from './config.module';
 export * from './load-config';
 export * from './local-stack';
+export * from './process-lifecycle';

@@ -6,6 +6,7 @@ import { validateSync, type ValidationError } from 'class-validator';
 import {
   DEFAULT_CONSOLE_DIR,
   DEFAULT_PRICES,
+  DEFAULT_SCRATCH_DIR,
   DEFAULT_STORAGE_DIR,
   type AppConfig,
   type HostRule,
@@ -46,7 +47,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     env: (e.NODE_ENV as AppConfig['env'] | undefined) ?? 'development',
     logLevel: e.LOG_LEVEL ?? 'info',
-    http: { port: e.PORT ?? 3000 },
+    http: {
+      port: e.PORT ?? 3000,
+      headersTimeoutMs: (e.HTTP_HEADERS_TIMEOUT_SECONDS ?? 20) * 1000,
+      requestTimeoutMs: (e.HTTP_REQUEST_TIMEOUT_SECONDS ?? 900) * 1000,
+      bodyStallMs: (e.HTTP_BODY_STALL_SECONDS ?? 60) * 1000,
+    },
+    scratchDir: resolve(e.SCRATCH_DIR ?? DEFAULT_SCRATCH_DIR),
     database: { url: e.DATABASE_URL },
     redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX ?? 'docconv' },
     auth: { jwtSecret: e.JWT_SECRET, jwtTtlSeconds: e.JWT_TTL_SECONDS ?? 3600 },
@@ -57,6 +64,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxFilesPerUpload: e.MAX_FILES_PER_UPLOAD ?? 1_000,
       maxUncompressedBytes: e.MAX_UNCOMPRESSED_BYTES ?? 1024 * 1024 * 1024,
       maxCompressionRatio: e.MAX_COMPRESSION_RATIO ?? 200,
+      intake: {
+        threads: e.INTAKE_THREADS ?? Math.min(2, availableParallelism()),
+        memoryMb: e.INTAKE_MEMORY_MB ?? 512,
+        timeoutMs: (e.INTAKE_TIMEOUT_SECONDS ?? 60) * 1000,
+      },
     },
     pricing: {
       prices: {
@@ -94,10 +106,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     usage: { flushIntervalMs: e.USAGE_FLUSH_INTERVAL_MS ?? 5_000 },
     login: {
-      maxAttemptsPerEmail: e.LOGIN_MAX_ATTEMPTS_PER_EMAIL ?? 10,
-      maxAttemptsPerAddress: e.LOGIN_MAX_ATTEMPTS_PER_ADDRESS ?? 100,
+      freeFailures: e.LOGIN_FREE_FAILURES ?? 5,
+      maxDelaySeconds: e.LOGIN_MAX_DELAY_SECONDS ?? 15 * 60,
+      maxFailuresPerAddress: e.LOGIN_MAX_FAILURES_PER_ADDRESS ?? 30,
       windowSeconds: 15 * 60,
     },
+    signup: { maxPerAddress: e.SIGNUP_MAX_PER_ADDRESS ?? 10, windowSeconds: 60 * 60 },
     webhooks: {
       allowedHttpHosts: hostRules('WEBHOOK_ALLOWED_HTTP_HOSTS', e.WEBHOOK_ALLOWED_HTTP_HOSTS),
       allowedPrivateHosts: hostRules('WEBHOOK_ALLOWED_PRIVATE_HOSTS', e.WEBHOOK_ALLOWED_PRIVATE_HOSTS),

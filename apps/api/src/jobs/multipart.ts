@@ -6,11 +6,14 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 export interface MultipartLimits {
   maxBytes: number;
   maxFiles: number;
+  /** An upload whose body stops arriving for this long is cut off. */
+  stallMs: number;
 }
 
 export interface ReceivedUpload {
@@ -22,11 +25,16 @@ export interface ReceivedUpload {
 
 const FILE_FIELD = 'files';
 const MAX_FIELD_BYTES = 64 * 1024;
+const MAX_FIELDS = 50;
+/** What a multipart body may add to its files: part headers, boundaries and the form fields. */
+const FRAMING_ALLOWANCE_BYTES = MAX_FIELDS * MAX_FIELD_BYTES + 1024 * 1024;
 
 /**
- * Streams a multipart upload to a temporary folder, counting bytes as they arrive: the size
- * limit is enforced before anything is buffered, and on any failure the folder is removed
- * and the rest of the request is read and discarded so the client gets a clean answer.
+ * Streams a multipart upload into a temporary folder of its own (under the process's scratch
+ * folder), counting bytes as they arrive: a declared length over the limit is refused before any
+ * byte is read, the size limit is enforced before anything is buffered, and on any failure —
+ * a limit, a malformed body, a client that hangs up or stalls — the folder is removed and the
+ * rest of the request is discarded so the client gets a clean answer.
  */
 export async function receiveMultipart(request: Request, limits: MultipartLimits): Promise<ReceivedUpload> {
   if (!request.is('multipart/form-data')) {
@@ -35,7 +43,12 @@ export async function receiveMultipart(request: Request, limits: MultipartLimits
       'Send the upload as multipart/form-data with one or more `files` parts.',
     );
   }
-  const folder = await mkdtemp(join(tmpdir(), 'docconv-upload-'));
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limits.maxBytes + FRAMING_ALLOWANCE_BYTES) {
+    request.res?.setHeader('Connection', 'close');
+    throw tooLarge(limits.maxBytes);
+  }
+  const folder = await mkdtemp(join(tmpdir(), 'upload-'));
   const cleanup = () => rm(folder, { recursive: true, force: true });
   try {
     return { ...(await parse(request, folder, limits)), cleanup };
@@ -50,6 +63,7 @@ function parse(request: Request, folder: string, limits: MultipartLimits): Promi
     const files: ReceivedFile[] = [];
     const fields: Record<string, string> = {};
     const writes: Promise<void>[] = [];
+    const streaming = new Set<Readable>();
     let total = 0;
     let failure: DomainError | undefined;
 
@@ -58,7 +72,12 @@ function parse(request: Request, folder: string, limits: MultipartLimits): Promi
       parser = busboy({
         headers: request.headers,
         defParamCharset: 'utf8',
-        limits: { fieldSize: MAX_FIELD_BYTES, fields: 50, files: limits.maxFiles + 1, parts: limits.maxFiles + 51 },
+        limits: {
+          fieldSize: MAX_FIELD_BYTES,
+          fields: MAX_FIELDS,
+          files: limits.maxFiles + 1,
+          parts: limits.maxFiles + MAX_FIELDS + 1,
+        },
       });
     } catch {
       reject(
@@ -72,9 +91,25 @@ function parse(request: Request, folder: string, limits: MultipartLimits): Promi
       if (failure) return;
       failure = error;
       request.unpipe(parser);
-      if (request.complete) finish();
+      if (request.complete || request.destroyed) finish();
       else request.resume(); // read and discard the rest, so the answer reaches the client
     };
+    /** The client is gone (or stalled): nothing more will arrive, so stop the files being written. */
+    const abandon = (error: DomainError): void => {
+      fail(error);
+      for (const stream of streaming) stream.destroy();
+      finish();
+    };
+
+    request.setTimeout(limits.stallMs, () => {
+      abandon(
+        new DomainError(
+          'malformed_request',
+          `The upload stalled: nothing arrived for ${Math.round(limits.stallMs / 1000)} s. Send it again.`,
+        ),
+      );
+      request.destroy();
+    });
 
     parser.on('file', (field, stream, info) => {
       if (failure) return stream.resume();
@@ -100,20 +135,22 @@ function parse(request: Request, folder: string, limits: MultipartLimits): Promi
         bytes: 0,
       };
       files.push(file);
+      streaming.add(stream);
       stream.on('data', (chunk: Buffer) => {
         file.bytes += chunk.length;
         total += chunk.length;
         if (total > limits.maxBytes) {
-          stream.destroy();
-          fail(
-            new DomainError(
-              'payload_too_large',
-              `The upload is larger than the ${formatBytes(limits.maxBytes)} limit. Split it into smaller uploads.`,
-            ),
-          );
+          // Reading the rest only to discard it could take as long as the client cares to send:
+          // answer now and close the connection after the answer.
+          request.res?.setHeader('Connection', 'close');
+          abandon(tooLarge(limits.maxBytes));
         }
       });
-      writes.push(pipeline(stream, createWriteStream(file.tempPath)).catch(() => undefined));
+      writes.push(
+        pipeline(stream, createWriteStream(file.tempPath))
+          .catch(() => undefined)
+          .finally(() => streaming.delete(stream)),
+      );
     });
 
     parser.on('field', (name, value, info) => {
@@ -130,6 +167,7 @@ function parse(request: Request, folder: string, limits: MultipartLimits): Promi
     function finish(): void {
       if (finished) return;
       finished = true;
+      request.setTimeout(0); // the body is in; inspecting it may take longer than a stall
       void Promise.all(writes).then(() => {
         if (failure) return reject(failure);
         if (files.length === 0) {
@@ -160,9 +198,18 @@ function parse(request: Request, folder: string, limits: MultipartLimits): Promi
     request.on('end', () => {
       if (failure) finish();
     });
-    request.on('aborted', () => fail(new DomainError('malformed_request', 'The upload was interrupted.')));
+    request.on('close', () => {
+      if (!request.complete) abandon(new DomainError('malformed_request', 'The upload was interrupted.'));
+    });
     request.pipe(parser);
   });
+}
+
+function tooLarge(maxBytes: number): DomainError {
+  return new DomainError(
+    'payload_too_large',
+    `The upload is larger than the ${formatBytes(maxBytes)} limit. Split it into smaller uploads.`,
+  );
 }
 
 function invalidField(field: string, message: string): DomainError {

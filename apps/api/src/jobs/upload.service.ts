@@ -31,6 +31,7 @@ export class UploadService {
     const received = await receiveMultipart(request, {
       maxBytes: this.config.limits.maxUploadBytes,
       maxFiles: this.config.limits.maxFilesPerUpload,
+      stallMs: this.config.http.bodyStallMs,
     });
     try {
       const create = async () => {
