@@ -217,18 +217,75 @@ describe('accounts and access', () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(10);
   });
 
-  it('login attempts are limited per email', async () => {
-    const limited = await createTestApp({}, { ...process.env, LOGIN_MAX_ATTEMPTS_PER_EMAIL: '3' });
+  it('failed logins slow down one email from one client with growing waits, never locking the owner out', async () => {
+    const limited = await createTestApp(
+      {},
+      { ...process.env, LOGIN_FREE_FAILURES: '3', LOGIN_MAX_DELAY_SECONDS: '60' },
+    );
+    // The API trusts X-Forwarded-For from loopback (a proxy in front of it), so each header value is a client.
+    const from = (address: string, email: string, password: string) =>
+      limited.http.post('/api/v1/auth/login').set('X-Forwarded-For', address).send({ email, password });
+    const attacker = '203.0.113.7';
     try {
       const user = await signup(limited.http, 'brute');
-      for (let i = 0; i < 3; i++) {
-        await limited.http.post('/api/v1/auth/login').send({ email: user.email, password: 'guess-guess' }).expect(401);
-      }
-      const blocked = await limited.http
+      for (let i = 0; i < 4; i++) expect((await from(attacker, user.email, 'guess-guess')).status).toBe(401);
+      // Past the three free failures, the fourth set a wait of 1 s for this email from this client, right password or not.
+      const held = await from(attacker, user.email, user.password);
+      expect({ status: held.status, retryAfter: held.headers['retry-after'] }).toEqual({
+        status: 429,
+        retryAfter: '1',
+      });
+      expect(held.body.detail).toMatch(/Try again in 1 s/);
+      // The owner, from anywhere else, is not held back.
+      expect((await from('198.51.100.9', user.email, user.password)).status).toBe(200);
+      // The wait doubles with each further failure.
+      await new Promise((r) => setTimeout(r, 1_100));
+      expect((await from(attacker, user.email, 'guess-guess')).status).toBe(401);
+      expect((await from(attacker, user.email, 'guess-guess')).headers['retry-after']).toBe('2');
+      // After the wait, the right password works, and clears the pair's failures.
+      await new Promise((r) => setTimeout(r, 2_100));
+      expect((await from(attacker, user.email, user.password)).status).toBe(200);
+      for (let i = 0; i < 3; i++) expect((await from(attacker, user.email, 'guess-guess')).status).toBe(401);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('one client is capped on failed logins across every email, and on sign-ups, taken emails included', async () => {
+    const limited = await createTestApp(
+      {},
+      { ...process.env, LOGIN_MAX_FAILURES_PER_ADDRESS: '5', SIGNUP_MAX_PER_ADDRESS: '3' },
+    );
+    const client = '203.0.113.44';
+    try {
+      const users = [];
+      for (let i = 0; i < 2; i++) users.push(await signup(t.http, 'spread'));
+      const signupFrom = (address: string, email: string) =>
+        limited.http
+          .post('/api/v1/auth/signup')
+          .set('X-Forwarded-For', address)
+          .send({ email, password: 'correct horse battery' });
+      // Sign-ups per client: new and taken emails alike count.
+      expect((await signupFrom(client, uniqueEmail('new'))).status).toBe(201);
+      expect((await signupFrom(client, users[0].email)).status).toBe(409);
+      expect((await signupFrom(client, uniqueEmail('new'))).status).toBe(201);
+      const capped = await signupFrom(client, users[1].email);
+      expect({ status: capped.status, code: capped.body.code }).toEqual({ status: 429, code: 'rate_limited' });
+      expect(Number(capped.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await signupFrom('203.0.113.45', uniqueEmail('other'))).status).toBe(201);
+
+      // Failed logins spread over many emails from one client.
+      const login = (email: string) =>
+        limited.http.post('/api/v1/auth/login').set('X-Forwarded-For', client).send({ email, password: 'wrong-wrong' });
+      for (let i = 0; i < 5; i++) expect((await login(uniqueEmail(`spray${i}`))).status).toBe(401);
+      const blocked = await login(users[1].email);
+      expect({ status: blocked.status, code: blocked.body.code }).toEqual({ status: 429, code: 'rate_limited' });
+      // Another client is not affected.
+      const elsewhere = await limited.http
         .post('/api/v1/auth/login')
-        .send({ email: user.email, password: user.password });
-      expect(blocked.status).toBe(429);
-      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+        .set('X-Forwarded-For', '198.51.100.10')
+        .send({ email: users[1].email, password: users[1].password });
+      expect(elsewhere.status).toBe(200);
     } finally {
       await limited.close();
     }

@@ -28,6 +28,7 @@ import { IdempotencyService } from './idempotency/idempotency.service';
 import { IdempotentInterceptor } from './idempotency/idempotent.interceptor';
 import { PricingController } from './pricing/pricing.controller';
 import { SlidingWindowLimiter } from './rate-limit/sliding-window.limiter';
+import { LoginThrottle } from './auth/login-throttle';
 import { RequestCounter } from './usage/request-counter.service';
 import { WebhooksApiModule } from './webhooks/webhooks-api.module';
 
@@ -63,6 +64,7 @@ export class ApiModule {
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_GUARD, useClass: AccessGuard },
         SlidingWindowLimiter,
+        LoginThrottle,
         RequestCounter,
         AuthService,
         AccountViewService,

@@ -2,7 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DomainError } from '@docconv/contracts';
 import { CreditTransactionEntity, PaymentEntity, UserEntity } from '@docconv/db';
+import { isISO8601, isUUID } from 'class-validator';
 import { DataSource } from 'typeorm';
+
+/** Authenticated requests of one user on one UTC day (`YYYY-MM-DD`), as the API counted them. */
+export interface RequestCount {
+  userId: string;
+  day: string;
+  requests: number;
+}
 
 export interface DailyUsage {
   day: string;
@@ -62,13 +70,27 @@ export class AccountService {
   }
 
   /** Adds request counts per (user, UTC day); called by the API's periodic flush. */
-  async addRequests(counts: { userId: string; day: string; requests: number }[]): Promise<void> {
-    if (counts.length === 0) return;
-    await this.dataSource.query(
-      `INSERT INTO daily_usage (user_id, day, requests)
-       SELECT * FROM unnest($1::uuid[], $2::date[], $3::bigint[])
-       ON CONFLICT (user_id, day) DO UPDATE SET requests = daily_usage.requests + EXCLUDED.requests`,
-      [counts.map((c) => c.userId), counts.map((c) => c.day), counts.map((c) => c.requests)],
+  /**
+   * Adds request counts to the users' daily usage in one statement. Counts that cannot be saved
+   * (a malformed user id, day or number, or a user that no longer exists) are left out, so one
+   * bad count never holds back the rest; they are returned for the caller to report.
+   */
+  async addRequests(counts: RequestCount[]): Promise<RequestCount[]> {
+    const valid = counts.filter(
+      (c) =>
+        isUUID(c.userId) && isISO8601(c.day, { strict: true }) && Number.isSafeInteger(c.requests) && c.requests > 0,
     );
+    if (valid.length === 0) return counts;
+    const saved: { user_id: string; day: string }[] = await this.dataSource.query(
+      `INSERT INTO daily_usage (user_id, day, requests)
+       SELECT c.user_id, c.day, c.requests
+       FROM unnest($1::uuid[], $2::date[], $3::bigint[]) AS c(user_id, day, requests)
+       JOIN users ON users.id = c.user_id
+       ON CONFLICT (user_id, day) DO UPDATE SET requests = daily_usage.requests + EXCLUDED.requests
+       RETURNING user_id, to_char(day, 'YYYY-MM-DD') AS day`,
+      [valid.map((c) => c.userId), valid.map((c) => c.day), valid.map((c) => c.requests)],
+    );
+    const done = new Set(saved.map((row) => `${row.user_id}|${row.day}`));
+    return counts.filter((c) => !done.has(`${c.userId.toLowerCase()}|${c.day}`));
   }
 }

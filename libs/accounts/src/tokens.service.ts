@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
+import { isUUID } from 'class-validator';
 import * as jwt from 'jsonwebtoken';
 
 export interface IssuedToken {
@@ -24,11 +25,15 @@ export class TokensService {
     return { access_token: token, token_type: 'Bearer', expires_in: ttl };
   }
 
-  /** The user id the token was issued to, or null when it is invalid or expired. */
+  /**
+   * The user id the token was issued to, or null when it is invalid, expired, has no expiry, or
+   * names its user by anything but a user id: every token this service issues has both.
+   */
   verify(token: string): string | null {
     try {
       const payload = jwt.verify(token, this.config.auth.jwtSecret, { algorithms: ['HS256'], issuer: 'docconv' });
-      return typeof payload === 'object' && typeof payload.sub === 'string' ? payload.sub : null;
+      if (typeof payload !== 'object' || typeof payload.exp !== 'number') return null;
+      return typeof payload.sub === 'string' && isUUID(payload.sub) ? payload.sub : null;
     } catch {
       return null;
     }

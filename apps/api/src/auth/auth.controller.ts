@@ -19,8 +19,9 @@ export class AuthController {
   @Public()
   @ApiOperation({ summary: 'Create an account and receive a session token.' })
   @ApiConflictResponse({ description: 'An account with this email already exists.' })
-  signup(@Body() body: CredentialsDto): Promise<SignupResponse> {
-    return this.auth.signup(body.email, body.password);
+  @ApiTooManyRequestsResponse({ description: 'Too many sign-ups from this address.' })
+  signup(@Body() body: CredentialsDto, @Ip() address: string): Promise<SignupResponse> {
+    return this.auth.signup(body.email, body.password, address);
   }
 
   @Post('login')
@@ -28,7 +29,9 @@ export class AuthController {
   @Public()
   @ApiOperation({ summary: 'Exchange email and password for a session token (JWT).' })
   @ApiUnauthorizedResponse({ description: 'The email or password is wrong.' })
-  @ApiTooManyRequestsResponse({ description: 'Too many attempts for this email or from this address.' })
+  @ApiTooManyRequestsResponse({
+    description: 'Too many failed logins for this email from this address (a growing wait), or from this address.',
+  })
   login(@Body() body: CredentialsDto, @Ip() address: string): Promise<TokenResponse> {
     return this.auth.login(body.email, body.password, address);
   }

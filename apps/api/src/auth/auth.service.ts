@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { normaliseEmail, TokensService, UsersService } from '@docconv/accounts';
+import { TokensService, UsersService } from '@docconv/accounts';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { DomainError } from '@docconv/contracts';
 import { SlidingWindowLimiter } from '../rate-limit/sliding-window.limiter';
 import type { SignupResponse, TokenResponse } from './dto/credentials.dto';
+import { LoginThrottle } from './login-throttle';
 
 @Injectable()
 export class AuthService {
@@ -11,30 +12,44 @@ export class AuthService {
     private readonly users: UsersService,
     private readonly tokens: TokensService,
     private readonly limiter: SlidingWindowLimiter,
+    private readonly throttle: LoginThrottle,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async signup(email: string, password: string): Promise<SignupResponse> {
+  /**
+   * Sign-ups are limited per client address, whether they succeed or find the email taken, so
+   * that neither creating accounts nor probing which emails have one is cheap.
+   */
+  async signup(email: string, password: string, clientAddress: string): Promise<SignupResponse> {
+    const { maxPerAddress, windowSeconds } = this.config.signup;
+    const decision = await this.limiter.hit(`signup:address:${clientAddress}`, maxPerAddress, windowSeconds);
+    if (decision && !decision.allowed) {
+      throw new DomainError(
+        'rate_limited',
+        `Too many sign-ups from this address. Try again in ${decision.resetSeconds} s, or log in to an existing account.`,
+        { retryAfterSeconds: decision.resetSeconds },
+      );
+    }
     const user = await this.users.create(email, password);
     return { user_id: user.id, email: user.email, ...this.tokens.issue(user.id) };
   }
 
   /** A wrong password and an unknown email get the same answer after the same work. */
   async login(email: string, password: string, clientAddress: string): Promise<TokenResponse> {
-    const { maxAttemptsPerEmail, maxAttemptsPerAddress, windowSeconds } = this.config.login;
-    for (const [subject, limit] of [
-      [`login:email:${normaliseEmail(email)}`, maxAttemptsPerEmail],
-      [`login:address:${clientAddress}`, maxAttemptsPerAddress],
-    ] as const) {
-      const decision = await this.limiter.hit(subject, limit, windowSeconds);
-      if (decision && !decision.allowed) {
-        throw new DomainError('rate_limited', `Too many login attempts. Try again in ${decision.resetSeconds} s.`, {
-          retryAfterSeconds: decision.resetSeconds,
-        });
-      }
+    const wait = await this.throttle.waitSeconds(email, clientAddress);
+    if (wait > 0) {
+      throw new DomainError(
+        'rate_limited',
+        `Too many failed logins from this address. Try again in ${wait} s; a correct password works after the wait.`,
+        { retryAfterSeconds: wait },
+      );
     }
     const user = await this.users.verify(email, password);
-    if (!user) throw new DomainError('invalid_credentials', 'The email or password is wrong.');
+    if (!user) {
+      await this.throttle.failed(email, clientAddress);
+      throw new DomainError('invalid_credentials', 'The email or password is wrong.');
+    }
+    await this.throttle.succeeded(email, clientAddress);
     return this.tokens.issue(user.id);
   }
 }

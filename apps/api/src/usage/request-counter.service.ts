@@ -61,8 +61,14 @@ export class RequestCounter implements OnModuleInit, OnApplicationShutdown {
       return { userId, day, requests: Number(value) };
     });
     try {
-      await this.accounts.addRequests(counts);
+      const unsaved = await this.accounts.addRequests(counts);
       await this.redis.del(batch);
+      if (unsaved.length > 0) {
+        this.logger.warn(
+          { unsaved: unsaved.slice(0, 20), count: unsaved.length },
+          'Request counts dropped: no such user',
+        );
+      }
     } catch (error) {
       this.logger.warn({ err: error }, 'Request counts not saved; keeping them for the next flush');
       const restore = this.redis.multi();

@@ -7,7 +7,7 @@ import { WebhooksViewService } from './webhooks-view.service';
 
 @ApiTags('account')
 @Controller('account/webhook-secret')
-@Access({ credential: 'api_key_or_jwt' })
+@Access({ credential: 'api_key_or_jwt', scope: 'jobs:write' })
 export class WebhookSecretController {
   constructor(private readonly view: WebhooksViewService) {}
 
