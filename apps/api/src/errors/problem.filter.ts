@@ -30,7 +30,8 @@ function codeForHttpStatus(status: number): ErrorCode {
 /** Readable details for body-parser failures, by the parser's error type. */
 const MIDDLEWARE_DETAIL: Record<string, string> = {
   'entity.parse.failed': 'The request body is not valid JSON. Check the syntax and send it again.',
-  'entity.too.large': 'The request body is too large.',
+  'entity.too.large': 'The request body is larger than 1 MB. Send a smaller body.',
+  'entity.too.deep': 'The request body nests arrays or objects more than 32 levels deep. Send a flatter body.',
   'encoding.unsupported': 'The request body uses an unsupported character encoding; send UTF-8.',
 };
 

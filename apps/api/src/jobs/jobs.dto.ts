@@ -1,14 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { JOB_STATUSES, type JobEntity, type JobStatus } from '@docconv/db';
 import { CONVERSION_FORMATS, units, type ConversionFormat } from '@docconv/jobs';
-import { wireTime } from '../common/wire';
+import { NO_CONTROL_CHARACTERS, wireTime } from '../common/wire';
 
 export class TitleDto {
   @ApiProperty({ minLength: 1, maxLength: 200 })
   @IsString()
   @Length(1, 200, { message: 'must be 1 to 200 characters' })
+  @Matches(NO_CONTROL_CHARACTERS, { message: 'must not contain control characters' })
   title!: string;
 }
 

@@ -2,6 +2,7 @@ import { DomainError, type FieldError } from '@docconv/contracts';
 import type { OcrEngine, OcrModel } from '@docconv/db';
 import type { ReceivedFile, UploadOptions } from '@docconv/jobs';
 import { parseCallbackUrl } from '@docconv/webhooks';
+import { fieldsWithNul } from '../errors/validation';
 
 export const UPLOAD_FIELDS = [
   'ocr_model',
@@ -40,6 +41,9 @@ export function parseUploadOptions(
     if (!(UPLOAD_FIELDS as readonly string[]).includes(name))
       bad(name, `is not a field of this endpoint (${UPLOAD_FIELDS.join(', ')})`);
   }
+  for (const { field, message } of fieldsWithNul(fields)) bad(field, message);
+  const nulName = files.find((f) => f.filename.includes('\0'));
+  if (nulName) bad('files', `the file name ${JSON.stringify(nulName.filename)} contains a NUL character`);
 
   const model = (fields.ocr_model ?? 'premium') as OcrModel;
   if (!MODELS.includes(model)) bad('ocr_model', `must be one of ${MODELS.join(', ')}`);

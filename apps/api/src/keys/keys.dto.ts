@@ -1,48 +1,46 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayUnique,
-  IsArray,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-  ValidateIf,
-} from 'class-validator';
+import { ArrayUnique, IsArray, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { SCOPES, type Scope } from '@docconv/contracts';
 import type { ApiKeyEntity } from '@docconv/db';
-import { wireTime } from '../common/wire';
+import { NO_CONTROL_CHARACTERS, wireTime } from '../common/wire';
+import { Omittable } from '../errors/validation';
 
 export const MAX_RATE_LIMIT_RPM = 100_000;
+/** A trillion points (a billion dollars) a day: more than any key spends, and well inside a safe integer. */
+export const MAX_DAILY_QUOTA = 1_000_000_000_000;
 
 export class CreateKeyDto {
   @ApiPropertyOptional({ default: '', maxLength: 100 })
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MaxLength(100)
+  @Matches(NO_CONTROL_CHARACTERS, { message: 'must not contain control characters' })
   name?: string;
 
   @ApiPropertyOptional({ enum: SCOPES, isArray: true, default: SCOPES })
-  @IsOptional()
+  @Omittable()
   @IsArray()
   @ArrayUnique()
   @IsIn(SCOPES, { each: true, message: `each value must be one of ${SCOPES.join(', ')}` })
   scopes?: Scope[];
 
   @ApiPropertyOptional({ default: 60, minimum: 1, maximum: MAX_RATE_LIMIT_RPM })
-  @IsOptional()
+  @Omittable()
   @IsInt()
   @Min(1)
   @Max(MAX_RATE_LIMIT_RPM)
   rate_limit_rpm?: number;
 
-  @ApiPropertyOptional({ nullable: true, minimum: 0, description: 'Points per UTC day; null means unlimited.' })
+  @ApiPropertyOptional({
+    nullable: true,
+    minimum: 0,
+    maximum: MAX_DAILY_QUOTA,
+    description: 'Points per UTC day; null means unlimited.',
+  })
   @IsOptional()
-  @ValidateIf((_, value) => value !== null)
   @IsInt()
   @Min(0)
+  @Max(MAX_DAILY_QUOTA)
   daily_quota?: number | null;
 }
 
