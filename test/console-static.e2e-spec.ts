@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { API_CSP } from '../apps/api/src/http/security-headers';
 import { createTestApp, type TestApp } from './support/test-app';
 
 const CSP =
@@ -47,18 +48,37 @@ describe('the web console served at / beside the API', () => {
   });
 
   it('does not serve dotfiles or missing files, and leaves /api to the API', async () => {
-    await t.http.get('/.env').expect(404);
-    await t.http.get('/assets/missing.js').expect(404);
+    for (const path of ['/.env', '/assets/missing.js', '/no/such/page']) {
+      // The console's own not-found page: a page of its own, under its policy, with no script.
+      const missing = await t.http.get(path);
+      expect({ path, status: missing.status }).toEqual({ path, status: 404 });
+      expect(missing.headers['content-type']).toMatch(/^text\/html/);
+      expect(missing.headers['content-security-policy']).toBe(CSP);
+      expect(missing.headers['x-content-type-options']).toBe('nosniff');
+      expect(missing.text).toContain('Page not found');
+      expect(missing.text).not.toMatch(/<script/i);
+    }
+    // Under /api, whatever the version, a missing address is a problem like every other error.
+    for (const path of ['/api/nope', '/api/v2/jobs', '/api']) {
+      const missing = await t.http.get(path);
+      expect({ path, status: missing.status, code: missing.body.code }).toEqual({
+        path,
+        status: 404,
+        code: 'not_found',
+      });
+      expect(missing.headers['content-type']).toMatch(/^application\/problem\+json/);
+    }
 
     const unknown = await t.http.get('/api/v1/nope');
     expect(unknown.status).toBe(404);
     expect(unknown.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(unknown.body.code).toBe('not_found');
-    expect(unknown.headers['content-security-policy']).toBeUndefined();
+    expect(unknown.headers['content-security-policy']).toBe(API_CSP);
 
     const health = await t.http.get('/api/v1/health');
     expect(health.status).toBe(200);
-    expect(health.headers['content-security-policy']).toBeUndefined();
+    expect(health.headers['content-security-policy']).toBe(API_CSP);
+    expect(health.headers['cache-control']).toBe('private, no-store');
   });
 });
 
@@ -78,8 +98,9 @@ describe('without a console build', () => {
   it('serves nothing at / and the API as before', async () => {
     const root = await t.http.get('/');
     expect(root.status).toBe(404);
+    expect(root.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(root.body.code).toBe('not_found');
     expect(root.headers['content-security-policy']).not.toBe(CSP);
-    expect(root.headers['cache-control']).toBeUndefined();
     const unknown = await t.http.get('/api/v1/nope');
     expect(unknown.status).toBe(404);
     expect(unknown.headers['content-type']).toMatch(/^application\/problem\+json/);

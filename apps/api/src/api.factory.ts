@@ -4,7 +4,11 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { AppConfig } from '@docconv/config';
 import { createRootLogger, PinoNestLogger } from '@docconv/logging';
 import { ApiModule } from './api.module';
+import { ApiHttpAdapter } from './http/http-adapter';
 import { mountConsole } from './console/console-static';
+import { jsonBodyParser } from './errors/json-body';
+import { notFound } from './http/not-found';
+import { securityHeaders } from './http/security-headers';
 import { createValidationPipe } from './errors/validation';
 import { requestLogging } from './logging/request-logging';
 import { API_PREFIX, mountOpenApi } from './openapi/openapi';
@@ -16,24 +20,30 @@ export interface ApiAppOptions {
   extraModules?: Type[];
 }
 
-/** Builds the HTTP application exactly as production runs it; tests and main.ts share it. */
+/** Builds and initialises the HTTP application exactly as production runs it; tests and main.ts share it. */
 export async function createApiApp(config: AppConfig, options: ApiAppOptions = {}): Promise<INestApplication> {
   const root = createRootLogger(config.logLevel, 'api');
-  const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(config, options.extraModules), {
-    logger: new PinoNestLogger(root),
-    bodyParser: true,
-    rawBody: true,
-    preview: options.preview ?? false,
-    abortOnError: false,
-  });
+  const app = await NestFactory.create<NestExpressApplication>(
+    ApiModule.forRoot(config, options.extraModules),
+    new ApiHttpAdapter(config.http),
+    {
+      logger: new PinoNestLogger(root),
+      bodyParser: false,
+      preview: options.preview ?? false,
+      abortOnError: false,
+    },
+  );
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
-  app.useBodyParser('json', { limit: '1mb' });
+  app.use(...securityHeaders());
   app.use(...requestLogging(root));
+  app.use(jsonBodyParser());
   app.setGlobalPrefix(API_PREFIX);
   app.useGlobalPipes(createValidationPipe());
-  app.enableShutdownHooks();
   mountOpenApi(app);
-  if (!options.preview) mountConsole(app, config.console.dir, root);
+  if (options.preview) return app;
+  const consoleServed = mountConsole(app, config.console.dir, root);
+  await app.init();
+  app.use(notFound(consoleServed)); // after every route the application registered
   return app;
 }

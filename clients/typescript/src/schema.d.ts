@@ -986,6 +986,13 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description Too many sign-ups from this address. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
   Auth_login: {
@@ -1008,7 +1015,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Too many attempts for this email or from this address. */
+      /** @description Too many failed logins for this email from this address (a growing wait), or from this address. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -2103,6 +2110,13 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description The API key lacks the `jobs:write` scope. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
   WebhookSecret_rotate: {
@@ -2124,6 +2138,13 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or deactivated credential. */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The API key lacks the `jobs:write` scope. */
+      403: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,4 +1,4 @@
-import { attachmentDisposition, contentTypeOf, resolveTtlSeconds } from './download-link';
+import { attachmentDisposition, contentTypeOf, resolveTtlSeconds, safeDownloadName } from './download-link';
 
 describe('contentTypeOf', () => {
   it.each([
@@ -21,8 +21,19 @@ describe('attachmentDisposition', () => {
 
   it('keeps a non-ASCII name in filename* with an ASCII fallback', () => {
     expect(attachmentDisposition('보고서 "final".md')).toBe(
-      `attachment; filename="___ _final_.md"; filename*=UTF-8''%EB%B3%B4%EA%B3%A0%EC%84%9C%20%22final%22.md`,
+      `attachment; filename="___ _final_.md"; filename*=UTF-8''%EB%B3%B4%EA%B3%A0%EC%84%9C%20_final_.md`,
     );
+  });
+
+  it('drops characters that hide or reorder what a name shows, and what no file system allows', () => {
+    // U+202E (right-to-left override) would show `report‮fdp.exe` as `reportexe.pdf`.
+    expect(safeDownloadName('report\u202efdp.exe')).toBe('reportfdp.exe');
+    expect(safeDownloadName('in\u200bvoice\ufeff.md')).toBe('invoice.md');
+    expect(safeDownloadName('a/b\\c:d*e?"f"<g>|.md')).toBe('a_b_c_d_e__f__g__.md');
+    expect(safeDownloadName('  ..hidden. ')).toBe('hidden');
+    expect(safeDownloadName('CON.md')).toBe('_CON.md');
+    expect(safeDownloadName('\u202e\u200b')).toBe('download');
+    expect(attachmentDisposition('report\u202efdp.exe')).toBe('attachment; filename="reportfdp.exe"');
   });
 });
 

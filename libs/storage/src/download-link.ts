@@ -46,11 +46,34 @@ export function resolveTtlSeconds(asked: number | undefined, fallback: number): 
   return ttl;
 }
 
+/** Characters that show nothing or reorder what is shown: controls, format characters (bidirectional overrides, zero-width spaces, byte order marks), line separators and Hangul fillers. */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u115f\u1160\u3164\uffa0]/gu;
+/** Characters that some operating system does not allow in a file name. */
+const FORBIDDEN_IN_NAMES = /[/\\:*?"<>|]/g;
+/** Names Windows reserves for devices, whatever their extension. */
+const RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\.|$)/i;
+
 /**
- * `attachment` with an ASCII fallback name and, for names outside ASCII, the RFC 5987
- * `filename*` form that browsers and curl use to keep the real name.
+ * A file name that saves the same on every operating system and shows what it is: invisible and
+ * reordering characters removed, separators and other forbidden characters replaced, leading and
+ * trailing dots and spaces trimmed, device names defused; never empty.
  */
-export function attachmentDisposition(filename: string): string {
+export function safeDownloadName(filename: string): string {
+  const cleaned = filename
+    .normalize('NFC')
+    .replace(INVISIBLE, '')
+    .replace(FORBIDDEN_IN_NAMES, '_')
+    .replace(/^[\s.]+|[\s.]+$/g, '');
+  const named = cleaned === '' ? 'download' : RESERVED.test(cleaned) ? `_${cleaned}` : cleaned;
+  return [...named].slice(0, 240).join('');
+}
+
+/**
+ * `attachment` with the name made safe (`safeDownloadName`), an ASCII fallback and, for names
+ * outside ASCII, the RFC 5987 `filename*` form that browsers and curl use to keep the real name.
+ */
+export function attachmentDisposition(name: string): string {
+  const filename = safeDownloadName(name);
   const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   const header = `attachment; filename="${ascii}"`;
   if (ascii === filename) return header;

@@ -26,15 +26,16 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  * exist in `dir` are answered (GET and HEAD); every other request, and every path under `/api`,
  * falls through to the API exactly as before. The console routes by URL hash, so there is no
  * fallback to index.html. Without a build (no index.html) nothing is mounted and one line says so.
+ * Returns whether the console is served.
  */
-export function mountConsole(app: NestExpressApplication, dir: string, logger: Logger): void {
+export function mountConsole(app: NestExpressApplication, dir: string, logger: Logger): boolean {
   if (!existsSync(join(dir, 'index.html'))) {
     logger.info({ dir }, 'The web console is not built (no index.html in CONSOLE_DIR): serving the API only');
-    return;
+    return false;
   }
   if (existsSync(join(dir, 'api'))) {
     logger.warn({ dir }, 'The web console build has an api entry that would shadow the API: not serving the console');
-    return;
+    return false;
   }
   app.useStaticAssets(dir, {
     index: 'index.html',
@@ -51,4 +52,5 @@ export function mountConsole(app: NestExpressApplication, dir: string, logger: L
     },
   });
   logger.info({ dir }, 'Serving the web console at /');
+  return true;
 }

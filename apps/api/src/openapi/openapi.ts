@@ -27,5 +27,7 @@ export function mountOpenApi(app: INestApplication): void {
     jsonDocumentUrl: `${API_PREFIX}/openapi.json`,
     yamlDocumentUrl: `${API_PREFIX}/openapi.yaml`,
     customSiteTitle: 'docconv API',
+    // No validator badge: it would send the document to validator.swagger.io from the reader's browser.
+    swaggerOptions: { validatorUrl: null },
   });
 }
