@@ -9,6 +9,8 @@ export default tseslint.config(
       'coverage/',
       'test-output/',
       '.data/',
+      '.venv/',
+      '.schemathesis/',
       '*.js',
       '*.mjs',
       'clients/**/dist/',

@@ -27,5 +27,19 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   npm install --no-audit --no-fund --loglevel=error
 fi
 
+# Python tools in .venv, from requirements pinned by version and hash (python/requirements/*.txt);
+# reinstalled only when those files change. Today: schemathesis, which fuzzes the API in the
+# reliability suite.
+requirements=(python/requirements/test-tools.txt)
+stamp=$(cat "${requirements[@]}" | sha256sum | cut -d' ' -f1)
+if [ ! -x .venv/bin/python ] || [ "$(cat .venv/.requirements.sha256 2>/dev/null)" != "$stamp" ]; then
+  echo "[docconv] installing Python tools into .venv"
+  [ -x .venv/bin/python ] || python3 -m venv .venv
+  for file in "${requirements[@]}"; do
+    .venv/bin/pip install --quiet --disable-pip-version-check --require-hashes -r "$file"
+  done
+  echo "$stamp" > .venv/.requirements.sha256
+fi
+
 echo "[docconv] building"
 npm run --silent build

@@ -11,6 +11,7 @@ import { hostileInputs, type HostileInput } from '../test/support/hostile';
 import { upload } from '../test/support/jobs';
 import { isGone, spawnApi, type ApiProcess } from './support/api-process';
 import { inParallel } from './support/concurrency';
+import { filesLeftUnder } from './support/disk';
 import { formatHistogram, histogram, ms, printFigures } from './support/figures';
 
 /** Uploads in flight at once: enough to keep the API busy on two cores. */
@@ -70,9 +71,9 @@ describe('hostile uploads at volume', () => {
   let key: TestKey;
 
   beforeAll(async () => {
-    // A temporary folder of its own, so what the API leaves there (or escapes into) is its doing alone.
+    // A scratch folder of its own, so what the API leaves there (or escapes into) is its doing alone.
     apiTmp = await mkdtemp(join(tmpdir(), 'docconv-reliability-api-tmp-'));
-    api = await spawnApi({ ...process.env, TMPDIR: apiTmp, LOG_LEVEL: 'error' }, 'api-hostile');
+    api = await spawnApi({ ...process.env, SCRATCH_DIR: apiTmp, LOG_LEVEL: 'error' }, 'api-hostile');
     const http = request(api.baseUrl);
     const user = await signup(http, 'hostile');
     key = await createKey(http, user, { rate_limit_rpm: 100_000 });
@@ -130,7 +131,7 @@ describe('hostile uploads at volume', () => {
 
   /**
    * No file the escaping entries aimed at exists; the storage root holds only its own folders,
-   * and inputs only of jobs that exist; the API's temporary folder empties once requests end.
+   * and inputs only of jobs that exist; the API's scratch folder holds no file once requests end.
    */
   async function expectNothingOutsideStorage(tag: string): Promise<void> {
     const storageRoot = process.env.STORAGE_DIR!;
@@ -149,17 +150,6 @@ describe('hostile uploads at volume', () => {
     } finally {
       await db.end();
     }
-    expect(await waitUntilEmpty(apiTmp)).toEqual([]);
+    expect(await filesLeftUnder(apiTmp)).toEqual({ files: 0, bytes: 0 });
   }
 });
-
-/** What is left in `dir` once it is empty or 10 s have passed (temporary folders go when their request ends). */
-async function waitUntilEmpty(dir: string): Promise<string[]> {
-  const deadline = Date.now() + 10_000;
-  let left = await readdir(dir);
-  while (left.length > 0 && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 250));
-    left = await readdir(dir);
-  }
-  return left;
-}

@@ -3,10 +3,12 @@ import { writeFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { LOCAL_STACK_FILE } from '@docconv/config';
 import { ensureServices, stopChild, type RunningServices } from './services';
+import { Supervised } from './supervisor';
 
 /**
  * `start`: the API (port 3000 unless PORT says otherwise) and one worker, on the servers the
- *          environment names or on the embedded default. Ctrl-C stops everything it started.
+ *          environment names or on the embedded default; either is started again if it stops.
+ *          Ctrl-C stops everything it started.
  * `run -- <command…>`: the same servers (ephemeral when embedded) for one command, e.g. the
  *          test suite; its exit code is passed on.
  */
@@ -20,21 +22,32 @@ async function start(): Promise<number> {
   const services = await ensureServices({ ephemeral: false, say });
   const env = { ...process.env, ...services.env };
   await writeFile(LOCAL_STACK_FILE, JSON.stringify(services.env, null, 2), { mode: 0o600 });
-  const withStackFile: RunningServices = {
-    env: services.env,
-    stop: async () => {
+  return new Promise((done) => {
+    let stopping = false;
+    const stopAll = async (code: number): Promise<void> => {
+      if (stopping) return;
+      stopping = true;
+      await Promise.all(processes.map((p) => p.stop()));
       await rm(LOCAL_STACK_FILE, { force: true });
       await services.stop();
-    },
-  };
-  const children: ChildProcess[] = [
-    spawn(process.execPath, [join(DIST, 'apps/api/src/main.js')], { env, stdio: 'inherit' }),
-    spawn(process.execPath, [join(DIST, 'apps/worker/src/main.js')], { env, stdio: 'inherit' }),
-  ];
-  say(
-    `API on http://localhost:${env.PORT ?? 3000} — docs at /api/docs, readiness at /api/v1/health/ready. Ctrl-C stops everything.`,
-  );
-  return superviseUntilDone(children, withStackFile);
+      done(code);
+    };
+    const processes = [
+      new Supervised('API', join(DIST, 'apps/api/src/main.js'), env, say, (code) => void stopAll(code)),
+      new Supervised('worker', join(DIST, 'apps/worker/src/main.js'), env, say, (code) => void stopAll(code)),
+    ];
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+      process.on(signal, () => {
+        say(`${signal} received: stopping`);
+        void stopAll(130);
+      });
+    }
+    for (const p of processes) p.start();
+    say(
+      `API on http://localhost:${env.PORT ?? 3000} — docs at /api/docs, readiness at /api/v1/health/ready. ` +
+        'A process that stops is started again. Ctrl-C stops everything.',
+    );
+  });
 }
 
 async function run(command: string[]): Promise<number> {
@@ -44,7 +57,7 @@ async function run(command: string[]): Promise<number> {
   return superviseUntilDone([child], services);
 }
 
-/** Waits for a signal or for any child to exit, then stops the rest and the services. */
+/** Waits for a signal or for the child to exit, then stops it and the services. */
 function superviseUntilDone(children: ChildProcess[], services: RunningServices): Promise<number> {
   return new Promise((done) => {
     let stopping = false;

@@ -82,6 +82,8 @@ export interface AppConfig {
     stalledIntervalMs: number;
     /** A job still running after this long fails as refundable. */
     maxRuntimeSeconds: number;
+    /** Heap of one extraction thread: a file that needs more fails alone, the worker goes on. */
+    threadMemoryMb: number;
   };
   conversions: {
     /** How long `POST /jobs/{id}/convert` waits for an XLSX Advanced run before answering "still running". */

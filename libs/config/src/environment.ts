@@ -307,6 +307,13 @@ export class Environment {
   @IsOptional()
   @Transform(toInt)
   @IsInt()
+  @Min(128)
+  @Max(65_536)
+  WORKER_THREAD_MEMORY_MB?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
   @Min(1)
   @Max(600)
   XLSX_ADVANCED_WAIT_SECONDS?: number;

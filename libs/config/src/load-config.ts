@@ -89,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       lockMs: e.WORKER_LOCK_MS ?? 30_000,
       stalledIntervalMs: e.WORKER_STALLED_INTERVAL_MS ?? 30_000,
       maxRuntimeSeconds: e.JOB_MAX_RUNTIME_SECONDS ?? 3600,
+      threadMemoryMb: e.WORKER_THREAD_MEMORY_MB ?? 3072,
     },
     conversions: { xlsxAdvancedWaitSeconds: e.XLSX_ADVANCED_WAIT_SECONDS ?? 60 },
     engines: {

@@ -142,6 +142,7 @@ export class ParseRunner {
                 },
                 (done) => progress.update(pagesBefore + (kind === 'pdf' ? done : 0), index),
                 deadline,
+                this.config.worker.threadMemoryMb,
               );
         const markdown =
           job.doclingRefinement && REFINABLE.has(kind)

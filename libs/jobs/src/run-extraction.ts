@@ -11,17 +11,22 @@ const THREAD_ENTRY = join(__dirname, 'extraction-thread.js');
 /**
  * Extracts one file in a worker thread. Resolves with the Markdown and its page report; rejects with the thread's
  * DomainError (a problem with the file) or a plain Error (a fault of ours, worth retrying).
- * At `deadline` the thread is terminated and the extraction fails as too slow.
+ * At `deadline` the thread is terminated and the extraction fails as too slow; a file that needs more than
+ * `memoryMb` of heap costs the thread, not the worker, and fails the same way.
  */
 export function runExtraction(
   input: ExtractInput,
   onProgress: (done: number) => void,
   deadline: number,
+  memoryMb: number,
 ): Promise<Extraction> {
   if (!existsSync(THREAD_ENTRY))
     throw new Error(`extraction thread entry ${THREAD_ENTRY} is missing; build the project`);
   return new Promise((resolve, reject) => {
-    const thread = new Worker(THREAD_ENTRY, { workerData: input });
+    const thread = new Worker(THREAD_ENTRY, {
+      workerData: input,
+      resourceLimits: { maxOldGenerationSizeMb: memoryMb },
+    });
     let settled = false;
     const settle = (action: () => void): void => {
       if (settled) return;
@@ -52,7 +57,18 @@ export function runExtraction(
           ),
         );
     });
-    thread.on('error', (error) => settle(() => reject(error)));
+    thread.on('error', (error) =>
+      settle(() =>
+        reject(
+          (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? new DomainError(
+                'file_processing_failed',
+                `${input.displayName} needs more than ${memoryMb} MB of memory to convert, more than a job may use. Ask for a refund, or split the file.`,
+              )
+            : error,
+        ),
+      ),
+    );
     thread.on('exit', (code) => settle(() => reject(new Error(`extraction thread exited with code ${code}`))));
   });
 }

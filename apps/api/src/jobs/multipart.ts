@@ -48,7 +48,7 @@ export async function receiveMultipart(request: Request, limits: MultipartLimits
     request.res?.setHeader('Connection', 'close');
     throw tooLarge(limits.maxBytes);
   }
-  const folder = await mkdtemp(join(tmpdir(), 'upload-'));
+  const folder = await mkdtemp(join(tmpdir(), 'docconv-upload-'));
   const cleanup = () => rm(folder, { recursive: true, force: true });
   try {
     return { ...(await parse(request, folder, limits)), cleanup };
