@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT, stopProcess } from '@docconv/testing';
 import request from 'supertest';
@@ -58,6 +59,7 @@ function fuzz(
       ...headers.flatMap((h) => ['--header', h]),
     ];
     const child = spawn(SCHEMATHESIS, args, {
+      cwd: tmpdir(), // its example cache lands there, not in the clone
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -5,13 +5,16 @@ import { conversionPoints, LedgerService } from '@docconv/billing';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { conversionQueueJobId, DomainError, type JobPayload } from '@docconv/contracts';
 import { JobEntity } from '@docconv/db';
-import { renderInThread } from '@docconv/render';
+import { RenderLimitError, renderInThread } from '@docconv/render';
 import { Storage } from '@docconv/storage';
 import type { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { invalidState } from './job-errors';
 import type { Caller } from './upload.types';
+
+/** The largest Markdown rendered to an office file in the API (a document of thousands of pages). */
+const MAX_RENDER_MARKDOWN_BYTES = 64 * 1024 * 1024;
 
 export const CONVERSION_FORMATS = ['xlsx_basic', 'xlsx_advanced', 'docx', 'pptx'] as const;
 export type ConversionFormat = (typeof CONVERSION_FORMATS)[number];
@@ -114,8 +117,14 @@ export class ConversionsService {
     const result = { format, storagePath: path, title: job.filename };
     if (this.recorded(job, format)) return result;
 
-    const markdown = (await this.storage.read(job.resultPath!)).toString('utf8');
-    const file = await this.render(format, markdown, job);
+    const bytes = await this.storage.read(job.resultPath!);
+    if (bytes.length > MAX_RENDER_MARKDOWN_BYTES) {
+      throw new DomainError(
+        'payload_too_large',
+        `This result's Markdown is ${Math.round(bytes.length / 1024 / 1024)} MB; ${formatLabel(format)} conversions take at most ${MAX_RENDER_MARKDOWN_BYTES / 1024 / 1024} MB. Download the Markdown instead.`,
+      );
+    }
+    const file = await this.render(format, bytes.toString('utf8'), job);
     await this.storage.put(path, file);
 
     const price = format === 'xlsx_basic' ? this.config.pricing.prices.xlsxBasicUnit : '0';
@@ -149,6 +158,12 @@ export class ConversionsService {
     try {
       return await renderInThread({ format, markdown, title: job.filename });
     } catch (error) {
+      if (error instanceof RenderLimitError) {
+        throw new DomainError(
+          'conversion_failed',
+          `The ${formatLabel(format)} conversion stopped: ${error.message} for this document. Download the Markdown instead.`,
+        );
+      }
       this.logger.error({ err: error, job_id: job.id, format }, 'Conversion failed');
       throw new DomainError(
         'conversion_failed',

@@ -15,4 +15,4 @@ export { renderPptx, type PptxOptions } from './render-pptx';
 export { renderXlsxBasic, type XlsxBasicOptions } from './render-xlsx-basic';
 export { renderXlsxAdvanced, matchColumns, type ColumnMapper, type XlsxAdvancedOptions } from './render-xlsx-advanced';
 export { typedValue, type TypedValue } from './typed-value';
-export { renderInThread, type RenderRequest } from './render-in-thread';
+export { renderInThread, RenderLimitError, type RenderRequest } from './render-in-thread';

@@ -7,26 +7,48 @@ export interface RenderRequest {
   title: string;
 }
 
+/** The heap one render may use, and how long it may take: past either, the thread is stopped. */
+export const RENDER_MEMORY_MB = 1024;
+export const RENDER_TIMEOUT_MS = 120_000;
+
+/** A render stopped at one of its limits: the document is too large to render, not broken. */
+export class RenderLimitError extends Error {}
+
 /**
  * Renders DOCX, PPTX or XLSX Basic in a worker thread: a long document takes seconds of CPU,
- * which must not stall the API's other requests.
+ * which must not stall the API's other requests. The thread's heap is capped and it has a
+ * deadline, so a pathological document costs that thread, never the API process.
  */
 export function renderInThread(request: RenderRequest): Promise<Buffer> {
   return new Promise((resolvePromise, reject) => {
-    const thread = new Worker(compiledThreadEntry(__dirname, 'render-thread.js'), { workerData: request });
+    const thread = new Worker(compiledThreadEntry(__dirname, 'render-thread.js'), {
+      workerData: request,
+      resourceLimits: { maxOldGenerationSizeMb: RENDER_MEMORY_MB },
+    });
     let settled = false;
-    thread.once('message', (message: { ok: true; bytes: Uint8Array } | { ok: false; message: string }) => {
+    const settle = (outcome: () => void): void => {
+      if (settled) return;
       settled = true;
-      if (message.ok) resolvePromise(Buffer.from(message.bytes));
-      else reject(new Error(message.message));
+      clearTimeout(timer);
+      outcome();
       void thread.terminate();
-    });
-    thread.once('error', (error) => {
-      settled = true;
-      reject(error);
-    });
-    thread.once('exit', (code) => {
-      if (!settled) reject(new Error(`the render thread exited with code ${code}`));
-    });
+    };
+    const timer = setTimeout(
+      () => settle(() => reject(new RenderLimitError(`it takes longer than ${RENDER_TIMEOUT_MS / 1000} s`))),
+      RENDER_TIMEOUT_MS,
+    );
+    thread.once('message', (message: { ok: true; bytes: Uint8Array } | { ok: false; message: string }) =>
+      settle(() => (message.ok ? resolvePromise(Buffer.from(message.bytes)) : reject(new Error(message.message)))),
+    );
+    thread.once('error', (error) =>
+      settle(() =>
+        reject(
+          (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? new RenderLimitError(`it needs more than ${RENDER_MEMORY_MB} MB of memory`)
+            : error,
+        ),
+      ),
+    );
+    thread.once('exit', (code) => settle(() => reject(new Error(`the render thread exited with code ${code}`))));
   });
 }
