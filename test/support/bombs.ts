@@ -1,5 +1,6 @@
 import { crc32, createDeflateRaw } from 'node:zlib';
 import { makeZip, type DeflatedData } from './archives';
+import { compressedHwp, greyTiff } from './fixtures';
 
 const CHUNK = 16 * 1024 * 1024;
 
@@ -31,17 +32,7 @@ export const GIB = 1024 * 1024 * 1024;
 
 /** An HWP 5 file whose body section inflates to `bytes` of zeros (its page count reads the section). */
 export async function hwpBomb(bytes = GIB): Promise<Buffer> {
-  const { default: CFB } = await import('cfb');
-  const { deflateRawSync } = await import('node:zlib');
-  const fileHeader = Buffer.alloc(256);
-  fileHeader.write('HWP Document File', 0, 'latin1');
-  fileHeader.writeUInt32LE(0x05000300, 32);
-  fileHeader.writeUInt32LE(1, 36); // compressed
-  const container = CFB.utils.cfb_new();
-  CFB.utils.cfb_add(container, '/FileHeader', fileHeader);
-  CFB.utils.cfb_add(container, '/DocInfo', deflateRawSync(Buffer.alloc(0)));
-  CFB.utils.cfb_add(container, '/BodyText/Section0', (await deflatedZeros(bytes)).body);
-  return Buffer.from(CFB.write(container, { type: 'buffer' }) as Uint8Array);
+  return compressedHwp((await deflatedZeros(bytes)).body);
 }
 
 /** An HWPX file whose one section inflates to `bytes` of zeros. */
@@ -112,42 +103,5 @@ function zlibWrap(raw: DeflatedData): Buffer {
  */
 export async function tiffBomb(frames = 8, side = 30_000): Promise<Buffer> {
   const strip = zlibWrap(await deflatedZeros(side * side));
-  const parts: Buffer[] = [];
-  const header = Buffer.alloc(8);
-  header.write('II', 0, 'latin1');
-  header.writeUInt16LE(42, 2);
-  header.writeUInt32LE(8, 4);
-  parts.push(header);
-  let offset = 8;
-  const entries = (stripOffset: number): [number, number, number][] => [
-    [256, 4, side], // width
-    [257, 4, side], // height
-    [258, 3, 8], // bits per sample
-    [259, 3, 8], // deflate
-    [262, 3, 1], // black is zero
-    [273, 4, stripOffset],
-    [277, 3, 1], // samples per pixel
-    [278, 4, side], // rows per strip
-    [279, 4, strip.length],
-  ];
-  for (let frame = 0; frame < frames; frame++) {
-    const count = entries(0).length;
-    const ifdSize = 2 + count * 12 + 4;
-    const stripOffset = offset + ifdSize;
-    const next = frame === frames - 1 ? 0 : stripOffset + strip.length;
-    const ifd = Buffer.alloc(ifdSize);
-    ifd.writeUInt16LE(count, 0);
-    entries(stripOffset).forEach(([tag, type, value], i) => {
-      const at = 2 + i * 12;
-      ifd.writeUInt16LE(tag, at);
-      ifd.writeUInt16LE(type, at + 2);
-      ifd.writeUInt32LE(1, at + 4);
-      if (type === 3) ifd.writeUInt16LE(value, at + 8);
-      else ifd.writeUInt32LE(value, at + 8);
-    });
-    ifd.writeUInt32LE(next, 2 + count * 12);
-    parts.push(ifd, strip);
-    offset = stripOffset + strip.length;
-  }
-  return Buffer.concat(parts);
+  return greyTiff(Array.from({ length: frames }, () => ({ width: side, height: side, strip, deflated: true })));
 }

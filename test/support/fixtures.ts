@@ -125,7 +125,6 @@ async function rezip(zip: Buffer, transform: (name: string, data: Buffer) => Buf
 
 /** An HWP 5 file whose saved layout has one page per entry of `pages` (each a list of paragraphs). */
 export async function makeHwp(pages: string[][]): Promise<Buffer> {
-  const { default: CFB } = await import('cfb');
   const { deflateRawSync } = await import('node:zlib');
   const record = (tag: number, level: number, data: Buffer) => {
     const header = Buffer.alloc(4);
@@ -145,6 +144,13 @@ export async function makeHwp(pages: string[][]): Promise<Buffer> {
       records.push(record(0x45, 1, seg));
     });
   }
+  return compressedHwp(deflateRawSync(Buffer.concat(records)));
+}
+
+/** An HWP 5 compound file, marked compressed, whose one body section is `section` (raw-deflated records). */
+export async function compressedHwp(section: Buffer): Promise<Buffer> {
+  const { default: CFB } = await import('cfb');
+  const { deflateRawSync } = await import('node:zlib');
   const fileHeader = Buffer.alloc(256);
   fileHeader.write('HWP Document File', 0, 'latin1');
   fileHeader.writeUInt32LE(0x05000300, 32);
@@ -152,7 +158,7 @@ export async function makeHwp(pages: string[][]): Promise<Buffer> {
   const container = CFB.utils.cfb_new();
   CFB.utils.cfb_add(container, '/FileHeader', fileHeader);
   CFB.utils.cfb_add(container, '/DocInfo', deflateRawSync(Buffer.alloc(0)));
-  CFB.utils.cfb_add(container, '/BodyText/Section0', deflateRawSync(Buffer.concat(records)));
+  CFB.utils.cfb_add(container, '/BodyText/Section0', section);
   return Buffer.from(CFB.write(container, { type: 'buffer' }) as Uint8Array);
 }
 
@@ -200,6 +206,21 @@ export async function makeImage(format: 'png' | 'jpeg' | 'webp' | 'gif', text: s
 /** An uncompressed greyscale TIFF with one page (IFD) per text. */
 export async function makeTiff(pages: string[]): Promise<Buffer> {
   const images = await Promise.all(pages.map(greyPixels));
+  return greyTiff(
+    images.map((image) => ({ width: image.width, height: image.height, strip: image.data, deflated: false })),
+  );
+}
+
+/** One frame of `greyTiff`: its size and its pixels as one strip, stored as they are or zlib-deflated. */
+export interface TiffFrame {
+  width: number;
+  height: number;
+  strip: Buffer;
+  deflated: boolean;
+}
+
+/** An 8-bit greyscale TIFF (little-endian), one page (IFD) per frame, each frame one strip. */
+export function greyTiff(frames: TiffFrame[]): Buffer {
   const parts: Buffer[] = [];
   const header = Buffer.alloc(8);
   header.write('II', 0, 'latin1');
@@ -207,21 +228,21 @@ export async function makeTiff(pages: string[]): Promise<Buffer> {
   header.writeUInt32LE(8, 4);
   parts.push(header);
   let offset = 8;
-  images.forEach((image, index) => {
+  frames.forEach((frame, index) => {
     const tags: [number, number, number][] = [
-      [256, 4, image.width],
-      [257, 4, image.height],
+      [256, 4, frame.width],
+      [257, 4, frame.height],
       [258, 3, 8],
-      [259, 3, 1],
+      [259, 3, frame.deflated ? 8 : 1],
       [262, 3, 1],
       [273, 4, 0], // strip offset, filled below
       [277, 3, 1],
-      [278, 4, image.height],
-      [279, 4, image.data.length],
+      [278, 4, frame.height],
+      [279, 4, frame.strip.length],
     ];
     const ifdSize = 2 + tags.length * 12 + 4;
     const dataOffset = offset + ifdSize;
-    const next = index === images.length - 1 ? 0 : dataOffset + image.data.length;
+    const next = index === frames.length - 1 ? 0 : dataOffset + frame.strip.length;
     const ifd = Buffer.alloc(ifdSize);
     ifd.writeUInt16LE(tags.length, 0);
     tags.forEach(([tag, type, value], i) => {
@@ -233,8 +254,8 @@ export async function makeTiff(pages: string[]): Promise<Buffer> {
       else ifd.writeUInt32LE(tag === 273 ? dataOffset : value, at + 8);
     });
     ifd.writeUInt32LE(next, ifdSize - 4);
-    parts.push(ifd, image.data);
-    offset = dataOffset + image.data.length;
+    parts.push(ifd, frame.strip);
+    offset = dataOffset + frame.strip.length;
   });
   return Buffer.concat(parts);
 }
