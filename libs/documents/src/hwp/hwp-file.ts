@@ -71,7 +71,7 @@ export class HwpFile {
     if (!this.compressed) return;
     for (const [index, name] of this.container.FullPaths.entries()) {
       const node = this.container.FileIndex[index];
-      if (node.type !== 2 || PLAIN_STREAMS.test(name.replace(/^Root Entry/, '')) || /\/BodyText\//.test(name)) continue;
+      if (node.type !== 2 || PLAIN_STREAMS.test(`/${streamName(name)}`) || /\/BodyText\//.test(name)) continue;
       await this.measure(streamName(name), this.stream(name));
     }
   }
