@@ -1,17 +1,9 @@
 import { DomainError } from '@docconv/contracts';
 import { readFile } from 'node:fs/promises';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api';
-import {
-  buildLines,
-  splitAtGutter,
-  marginKey,
-  readingOrder,
-  repeatedMargins,
-  toMarkdown,
-  type Line,
-  type PageLines,
-  type TextRun,
-} from './layout';
+import { withoutFurniture } from './furniture';
+import { buildLines, toMarkdown, type Line, type PageLines, type TextRun } from './layout';
+import { orderLines } from './reading-order';
 import { ruledTables, tableMarkdown, type RuledTable } from './lattice';
 import { ocrPageLines, type PageReport } from '../ocr/ocr-page';
 import type { PageReader } from '../ocr/page-reader';
@@ -78,6 +70,7 @@ export async function extractPdf(
         };
         const runs: TextRun[] = content.items
           .filter((item): item is TextItem => 'str' in item)
+          .filter((item) => !sidewaysInMargin(item, x0, x1 - x0))
           .map((item) => {
             const [a, b, , , e, f] = item.transform as number[];
             return {
@@ -93,7 +86,7 @@ export async function extractPdf(
         scanned = reader !== undefined && !usableTextLayer(runs) && paintsImages(operators.fnArray, lib.OPS);
         if (!scanned) {
           const { tables, rest } = ruledTables(rules, runs);
-          const lines = splitAtGutter(buildLines(rest), x1 - x0);
+          const lines = buildLines(rest);
           pages.push({ width: x1 - x0, height, lines: placeTables(lines, tables) });
           reports.push({ page: n, source: 'text' });
         }
@@ -141,18 +134,7 @@ export function layoutDocument(pages: PageLines[]): string {
   const headingSizes = [...weights.keys()].filter((s) => s >= bodySize * 1.15);
   const used = [...new Set(headingSizes.map(bucket))].sort((a, b) => a - b);
   const headingLevels = new Map(headingSizes.map((s) => [s, used.indexOf(bucket(s)) + 1]));
-  const margins = repeatedMargins(pages);
-  const ordered = pages.map((page) =>
-    (page.ordered ? (p: PageLines) => p.lines : readingOrder)({
-      ...page,
-      lines: page.lines.filter((line) => {
-        if (line.block) return true;
-        if (line === page.lines[0] && isRunningHead(line, page, bodySize)) return false;
-        const inMargin = line.y < page.height * 0.09 || line.y > page.height * 0.92;
-        return !(inMargin && (margins.has(marginKey(line.text)) || isPageNumber(line.text)));
-      }),
-    }),
-  );
+  const ordered = withoutFurniture(pages, bodySize).map((page) => (page.ordered ? page.lines : orderLines(page)));
   return toMarkdown(ordered, bodySize, headingLevels);
 }
 
@@ -189,6 +171,16 @@ function paintsImages(fnArray: number[], ops: Record<string, number>): boolean {
   return fnArray.some((fn) => painters.has(fn));
 }
 
+/**
+ * Text set sideways in a side margin: an arXiv stamp, a repository's download notice, a line-number
+ * gutter turned on its side. It is page furniture, never part of the reading.
+ */
+function sidewaysInMargin(item: TextItem, left: number, width: number): boolean {
+  const [a, b] = item.transform as number[];
+  const x = (item.transform as number[])[4] - left;
+  return Math.abs(b) > Math.abs(a) && (x < width * 0.12 || x > width * 0.88);
+}
+
 /** Ruled tables take their place among the page's lines, by their top edge. */
 function placeTables(lines: Line[], tables: RuledTable[]): Line[] {
   if (tables.length === 0) return lines;
@@ -203,20 +195,7 @@ function placeTables(lines: Line[], tables: RuledTable[]): Line[] {
     runs: [],
     bold: false,
     block: tableMarkdown(table.rows),
+    bottom: table.bottom,
   }));
   return [...lines, ...tableLines].sort((a, b) => a.y - b.y);
-}
-
-function isPageNumber(text: string): boolean {
-  return /^\s*[-–]?\s*\d{1,4}\s*[-–]?\s*$/.test(text);
-}
-
-/** A page's first line, near the top, in type no larger than the body, starting or ending with a page number. */
-function isRunningHead(line: Line, page: PageLines, bodySize: number): boolean {
-  return (
-    !/(?:\.\s*){4,}/.test(line.text) && // a contents entry (entry . . . page) is not a running head
-    line.y < page.height * 0.2 &&
-    line.size <= bodySize + 0.5 &&
-    /^(\d{1,4}\s+\S.{8,}|\S.{8,}\s\d{1,4})$/.test(line.text)
-  );
 }

@@ -1,5 +1,5 @@
 import { layoutDocument } from './extract-pdf';
-import { buildLines, splitAtGutter, type PageLines, type TextRun } from './layout';
+import { buildLines, type PageLines, type TextRun } from './layout';
 
 const run = (text: string, x: number, y: number, size = 10): TextRun => ({
   text,
@@ -11,7 +11,7 @@ const run = (text: string, x: number, y: number, size = 10): TextRun => ({
 });
 
 function page(runs: TextRun[], width = 600, height = 800): PageLines {
-  return { width, height, lines: splitAtGutter(buildLines(runs), width) };
+  return { width, height, lines: buildLines(runs) };
 }
 
 describe('PDF layout', () => {

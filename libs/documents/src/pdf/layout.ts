@@ -34,6 +34,8 @@ export interface Line {
    * stands for the whole block.
    */
   block?: string;
+  /** Where a block ends on the page (its top is `y`). */
+  bottom?: number;
 }
 
 export interface PageLines {
@@ -53,10 +55,21 @@ export function buildLines(runs: TextRun[]): Line[] {
   for (const run of sorted) {
     const group = groups[groups.length - 1];
     const last = group?.[group.length - 1];
-    if (last && Math.abs(run.y - last.y) <= Math.max(1.5, Math.min(run.size, last.size) * 0.35)) group.push(run);
+    if (last && Math.abs(run.y - last.y) <= sameLine(run, last)) group.push(run);
     else groups.push([run]);
   }
   return groups.map((group) => toLine(group)).filter((line) => line.text.trim() !== '');
+}
+
+/**
+ * How far apart two runs' baselines may be on one line: a third of the type, or, next to
+ * smaller type (a superscript, a footnote marker, an index), most of the larger type's x-height,
+ * so that `χ²` and `word¹` stay on their line.
+ */
+function sameLine(a: TextRun, b: TextRun): number {
+  const small = Math.min(a.size, b.size);
+  const large = Math.max(a.size, b.size);
+  return Math.max(1.5, small < large * 0.85 ? large * 0.45 : small * 0.35);
 }
 
 /**
@@ -74,7 +87,7 @@ function withoutOverprint(runs: TextRun[]): TextRun[] {
   });
 }
 
-function toLine(group: TextRun[]): Line {
+export function toLine(group: TextRun[]): Line {
   const rtl = group.filter((r) => r.rtl).length > group.length / 2;
   const runs = [...group].sort((a, b) => (rtl ? b.x - a.x : a.x - b.x));
   const size = median(runs.map((r) => r.size));
@@ -127,77 +140,6 @@ function toLine(group: TextRun[]): Line {
     runs,
     bold: runs.every((r) => r.bold === true || r.text.trim() === ''),
   };
-}
-
-/**
- * On a two-column page, lines of both columns share baselines and arrive joined. When many
- * wide lines have a gap over the page's middle, that gap is a gutter: split them there.
- */
-const textOf = (runs: TextRun[]) =>
-  runs
-    .map((r) => r.text)
-    .join('')
-    .trim();
-
-export function splitAtGutter(lines: Line[], width: number): Line[] {
-  const middle = width / 2;
-  const band = width * 0.06;
-  const gutterAt = (line: Line, prose: boolean): number => {
-    const runs = [...line.runs].sort((a, b) => a.x - b.x);
-    for (let i = 1; i < runs.length; i++) {
-      const gapStart = runs[i - 1].x + runs[i - 1].width;
-      const gapEnd = runs[i].x;
-      const wordy = !prose || (textOf(runs.slice(0, i)).length >= 15 && textOf(runs.slice(i)).length >= 15);
-      if (wordy && gapEnd - gapStart >= line.size * 0.9 && gapStart < middle + band && gapEnd > middle - band) return i;
-    }
-    return -1;
-  };
-  // The page has two columns when many wide lines hold prose on both sides of a middle gap
-  // (a table's short cells do not count); then every line with that gap is split.
-  const wide = lines.filter((l) => l.right - l.x > width * 0.45);
-  const split = wide.filter((l) => gutterAt(l, true) >= 0);
-  if (split.length < Math.max(3, wide.length * 0.3)) return lines;
-  return lines.flatMap((line) => {
-    const at = gutterAt(line, false);
-    if (at < 0) return [line];
-    const runs = [...line.runs].sort((a, b) => a.x - b.x);
-    return [toLine(runs.slice(0, at)), toLine(runs.slice(at))];
-  });
-}
-
-/**
- * Reading order for one page: full-width lines split the page into bands; inside a band,
- * when the lines fall into two columns separated by a gutter, the left column is read
- * before the right one (mirrored for right-to-left text).
- */
-export function readingOrder(page: PageLines): Line[] {
-  const middle = page.width / 2;
-  const spans = (line: Line) => line.x < middle - page.width * 0.02 && line.right > middle + page.width * 0.02;
-  const ordered: Line[] = [];
-  let band: Line[] = [];
-  const flush = () => {
-    if (band.length === 0) return;
-    const left = band.filter((l) => l.right <= middle + page.width * 0.02);
-    const right = band.filter((l) => l.x >= middle - page.width * 0.02 && !left.includes(l));
-    const twoColumns = left.length >= 3 && right.length >= 3 && left.length + right.length === band.length;
-    if (twoColumns) {
-      const rtl = band.filter((l) => l.rtl).length > band.length / 2;
-      ordered.push(...(rtl ? [...right, ...left] : [...left, ...right]));
-    } else {
-      ordered.push(...band);
-    }
-    band = [];
-  };
-  for (const line of page.lines) {
-    if (spans(line)) {
-      flush();
-      ordered.push(line);
-    } else {
-      band.push(line);
-    }
-  }
-  flush();
-  return ordered;
 }
 
 /** Text that repeats at the top or bottom of most pages (running heads, page numbers). */

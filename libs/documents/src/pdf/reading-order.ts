@@ -1,0 +1,156 @@
+import { median, toLine, type Line, type PageLines } from './layout';
+
+/**
+ * Reading order of a page by recursive XY-cut over its line segments. A page is cut at a
+ * column gutter when one runs through it from top to bottom and the text on both sides of it
+ * reads as prose (a table's columns are not a page's columns); otherwise it is cut into bands
+ * at its widest horizontal whitespace, and each part is ordered the same way. Columns are read
+ * left to right (right to left on a right-to-left page), bands top to bottom.
+ */
+
+/** Runs of one line further apart than this (in ems of the line's type) are separate segments. */
+const SEGMENT_GAP_EM = 1.0;
+/** A gutter is at least this wide, in ems of the body type around it. */
+const MIN_GUTTER_EM = 0.8;
+/** Text shorter than this (characters) on either side of a gap reads as a table cell, not a line of prose. */
+const PROSE_CHARS = 20;
+
+interface Box {
+  line: Line;
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+}
+
+/** Every line split at its wide gaps: a two-column page's lines, joined across the gutter, come apart here. */
+export function segmentLines(lines: Line[]): Line[] {
+  return lines.flatMap((line) => {
+    if (line.block || line.runs.length < 2) return [line];
+    const runs = [...line.runs].sort((a, b) => a.x - b.x);
+    const groups = [[runs[0]]];
+    for (let i = 1; i < runs.length; i++) {
+      const previous = runs[i - 1];
+      const gap = runs[i].x - (previous.x + previous.width);
+      if (gap > line.size * SEGMENT_GAP_EM && runs[i].text.trim() !== '') groups.push([runs[i]]);
+      else groups[groups.length - 1].push(runs[i]);
+    }
+    return groups.length === 1 ? [line] : groups.map((group) => ({ ...toLine(group), paragraph: line.paragraph }));
+  });
+}
+
+function boxOf(line: Line): Box {
+  return {
+    line,
+    x0: line.x,
+    x1: Math.max(line.right, line.x + 0.1),
+    y0: line.y - (line.block ? 0 : line.size * 0.8),
+    y1: Math.max(line.bottom ?? line.y + line.size * 0.2, line.y + 0.1),
+  };
+}
+
+/** The page's lines in reading order, segments of one row in one reading cell joined back into a line. */
+export function orderLines(page: PageLines): Line[] {
+  const segments = segmentLines(page.lines);
+  const rtl = segments.filter((l) => l.rtl).length > segments.length / 2;
+  return joinRows(order(segments.map(boxOf), rtl));
+}
+
+function order(boxes: Box[], rtl: boolean): Line[] {
+  if (boxes.length <= 1) return boxes.map((b) => b.line);
+  const column = columnCut(boxes);
+  if (column !== undefined) {
+    const left = boxes.filter((b) => b.x1 <= column);
+    const right = boxes.filter((b) => b.x0 >= column);
+    return rtl ? [...order(right, rtl), ...order(left, rtl)] : [...order(left, rtl), ...order(right, rtl)];
+  }
+  const bands = rowBands(boxes);
+  if (bands.length > 1) return bands.flatMap((band) => order(band, rtl));
+  return [...boxes].sort((a, b) => a.line.y - b.line.y || (rtl ? b.x0 - a.x0 : a.x0 - b.x0)).map((b) => b.line);
+}
+
+/** Free stretches between the boxes' extents along one axis, widest first: [start, end]. */
+function gaps(boxes: Box[], from: (b: Box) => number, to: (b: Box) => number): [number, number][] {
+  const sorted = [...boxes].sort((a, b) => from(a) - from(b));
+  const found: [number, number][] = [];
+  let reach = to(sorted[0]);
+  for (const box of sorted.slice(1)) {
+    if (from(box) > reach) found.push([reach, from(box)]);
+    reach = Math.max(reach, to(box));
+  }
+  return found.sort((a, b) => b[1] - b[0] - (a[1] - a[0]));
+}
+
+/**
+ * The x of a column gutter through every box of the region, or undefined. The gutter must be
+ * wide enough, leave text on both sides, and not run between the cells of a table: where rows
+ * have text on both sides, most of them must be prose on both sides.
+ */
+function columnCut(boxes: Box[]): number | undefined {
+  const size = median(boxes.filter((b) => !b.line.block).map((b) => b.line.size)) || 10;
+  for (const [start, end] of gaps(
+    boxes,
+    (b) => b.x0,
+    (b) => b.x1,
+  )) {
+    if (end - start < size * MIN_GUTTER_EM) break;
+    const left = boxes.filter((b) => b.x1 <= start);
+    const right = boxes.filter((b) => b.x0 >= end);
+    if (chars(left) < 12 || chars(right) < 12) continue;
+    if (!tableAcross(left, right, size)) return (start + end) / 2;
+  }
+  return undefined;
+}
+
+/** Whether the two sides of a gap look like the columns of one table: rows sharing baselines, mostly short cells. */
+function tableAcross(left: Box[], right: Box[], size: number): boolean {
+  let paired = 0;
+  let short = 0;
+  for (const l of left) {
+    const r = right.find((b) => Math.abs(b.line.y - l.line.y) < size * 0.5);
+    if (!r) continue;
+    paired++;
+    if (l.line.text.length < PROSE_CHARS || r.line.text.length < PROSE_CHARS) short++;
+  }
+  return paired >= 3 && short >= paired * 0.5;
+}
+
+/** The region cut at its widest horizontal whitespace (and at every gap nearly as wide), top to bottom. */
+function rowBands(boxes: Box[]): Box[][] {
+  const found = gaps(
+    boxes,
+    (b) => b.y0,
+    (b) => b.y1,
+  );
+  if (found.length === 0) return [boxes];
+  const widest = found[0][1] - found[0][0];
+  const cuts = found
+    .filter(([start, end]) => end - start >= widest * 0.75)
+    .map(([start, end]) => (start + end) / 2)
+    .sort((a, b) => a - b);
+  const bands: Box[][] = cuts.map(() => []);
+  bands.push([]);
+  for (const box of boxes) bands[cuts.filter((c) => c < box.y0).length].push(box);
+  return bands.filter((band) => band.length > 0);
+}
+
+/** Consecutive segments on one baseline (a table's cells read in a row) become one line again. */
+function joinRows(lines: Line[]): Line[] {
+  const out: Line[] = [];
+  for (const line of lines) {
+    const previous = out[out.length - 1];
+    if (
+      previous &&
+      !previous.block &&
+      !line.block &&
+      Math.abs(previous.y - line.y) < Math.min(previous.size, line.size) * 0.5
+    ) {
+      out[out.length - 1] = { ...toLine([...previous.runs, ...line.runs]), paragraph: previous.paragraph };
+    } else {
+      out.push(line);
+    }
+  }
+  return out;
+}
+
+const chars = (boxes: Box[]) => boxes.reduce((n, b) => n + b.line.text.length, 0);
