@@ -1,3 +1,5 @@
+import { alignedTableAt } from './aligned-tables';
+
 /**
  * Page layout from a PDF's text layer: items → lines → columns → blocks (paragraphs,
  * headings, list items, tables), in reading order. Pure functions over positioned text,
@@ -55,21 +57,23 @@ export function buildLines(runs: TextRun[]): Line[] {
   for (const run of sorted) {
     const group = groups[groups.length - 1];
     const last = group?.[group.length - 1];
-    if (last && Math.abs(run.y - last.y) <= sameLine(run, last)) group.push(run);
+    if (last && run.y - last.y <= sameLine(last, run)) group.push(run);
     else groups.push([run]);
   }
   return groups.map((group) => toLine(group)).filter((line) => line.text.trim() !== '');
 }
 
 /**
- * How far apart two runs' baselines may be on one line: a third of the type, or, next to
- * smaller type (a superscript, a footnote marker, an index), most of the larger type's x-height,
- * so that `χ²` and `word¹` stay on their line.
+ * How far below `upper`'s baseline `lower`'s may sit on the same line: a third of the type; for
+ * smaller type raised above the line (a superscript, a footnote marker) most of the larger
+ * type's height, so that `χ²` and `word¹` stay on their line; for smaller type set below it, a
+ * subscript's drop only (smaller type a line below is a line of its own).
  */
-function sameLine(a: TextRun, b: TextRun): number {
-  const small = Math.min(a.size, b.size);
-  const large = Math.max(a.size, b.size);
-  return Math.max(1.5, small < large * 0.85 ? large * 0.45 : small * 0.35);
+function sameLine(upper: TextRun, lower: TextRun): number {
+  const small = Math.min(upper.size, lower.size);
+  const large = Math.max(upper.size, lower.size);
+  if (small >= large * 0.85) return Math.max(1.5, small * 0.35);
+  return Math.max(1.5, upper.size < lower.size ? large * 0.6 : large * 0.25);
 }
 
 /**
@@ -94,11 +98,12 @@ export function toLine(group: TextRun[]): Line {
   let text = '';
   const cells: { text: string; x: number }[] = [];
   let cell = { text: '', x: runs[0].x };
-  for (let i = 0; i < runs.length; i++) {
-    const run = runs[i];
-    if (i > 0) {
-      const previous = runs[i - 1];
-      const gap = rtl ? previous.x - (run.x + run.width) : run.x - (previous.x + previous.width);
+  // Gaps are measured between inked runs: producers often fill a gap with a wide run of spaces.
+  let ink: TextRun | undefined;
+  for (const run of runs) {
+    const blank = run.text.trim() === '';
+    if (ink && !blank) {
+      const gap = rtl ? ink.x - (run.x + run.width) : run.x - (ink.x + ink.width);
       if (gap > size * 1.2) {
         cells.push({ text: cell.text.trim(), x: cell.x });
         cell = { text: '', x: run.x };
@@ -111,6 +116,7 @@ export function toLine(group: TextRun[]): Line {
     }
     text += run.text;
     cell.text += run.text;
+    if (!blank) ink = run;
   }
   cells.push({ text: cell.text.trim(), x: cell.x });
   // A table-of-contents line (entry, dot leaders, page) reads as two cells, without the dots.
@@ -210,7 +216,7 @@ export function toMarkdown(pages: Line[][], bodySize: number, headingLevels: Map
         lastLine = line;
         continue;
       }
-      const table = tableAt(lines, i);
+      const table = alignedTableAt(lines, i);
       if (table) {
         endParagraph();
         blocks.push(table.markdown);
@@ -311,44 +317,4 @@ function joinLines(lines: string[]): string {
 function mend(text: string, next: string): string {
   if (/[a-zà-ÿ]-$/i.test(text) && /^[a-zà-ÿ]/.test(next)) return text.slice(0, -1) + next;
   return `${text} ${next}`;
-}
-
-/**
- * A table: at least three consecutive lines that each split into two or more cells at wide
- * gaps. Columns are the clusters of the cells' left edges over the whole run; a row's cells
- * go to their nearest column, so rows with merged or missing cells keep their alignment.
- */
-function tableAt(lines: Line[], start: number): { markdown: string; end: number } | undefined {
-  if (lines[start].cells.length < 2 || lines[start].block) return undefined;
-  let end = start + 1;
-  while (
-    end < lines.length &&
-    lines[end].cells.length >= 2 &&
-    !lines[end].block &&
-    lines[end].y - lines[end - 1].y < lines[end].size * 3
-  )
-    end++;
-  if (end - start < 3) return undefined;
-  const rows = lines.slice(start, end);
-  const tolerance = median(rows.map((r) => r.size)) * 1.5;
-  const anchors: number[] = [];
-  for (const x of rows.flatMap((r) => r.cells.map((c) => c.x)).sort((a, b) => a - b)) {
-    if (anchors.length === 0 || x - anchors[anchors.length - 1] > tolerance) anchors.push(x);
-  }
-  if (anchors.length < 2 || anchors.length > 20) return undefined;
-  const grid = rows.map((row) => {
-    const cells: string[] = anchors.map(() => '');
-    for (const cell of row.cells) {
-      let best = 0;
-      for (let i = 1; i < anchors.length; i++)
-        if (Math.abs(anchors[i] - cell.x) < Math.abs(anchors[best] - cell.x)) best = i;
-      cells[best] = cells[best] ? `${cells[best]} ${cell.text}` : cell.text;
-    }
-    return cells.map((c) => c.replace(/\|/g, '\\|'));
-  });
-  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
-  return {
-    markdown: [line(grid[0]), line(anchors.map(() => '---')), ...grid.slice(1).map(line)].join('\n'),
-    end,
-  };
 }

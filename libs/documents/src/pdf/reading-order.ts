@@ -14,6 +14,8 @@ const SEGMENT_GAP_EM = 1.0;
 const MIN_GUTTER_EM = 0.8;
 /** Text shorter than this (characters) on either side of a gap reads as a table cell, not a line of prose. */
 const PROSE_CHARS = 20;
+/** A column of the page holds at least this many lines, unless nothing beside it shares its height. */
+const MIN_COLUMN_LINES = 3;
 
 interface Box {
   line: Line;
@@ -29,11 +31,13 @@ export function segmentLines(lines: Line[]): Line[] {
     if (line.block || line.runs.length < 2) return [line];
     const runs = [...line.runs].sort((a, b) => a.x - b.x);
     const groups = [[runs[0]]];
-    for (let i = 1; i < runs.length; i++) {
-      const previous = runs[i - 1];
-      const gap = runs[i].x - (previous.x + previous.width);
-      if (gap > line.size * SEGMENT_GAP_EM && runs[i].text.trim() !== '') groups.push([runs[i]]);
-      else groups[groups.length - 1].push(runs[i]);
+    let ink = runs[0].text.trim() === '' ? undefined : runs[0];
+    for (const run of runs.slice(1)) {
+      const blank = run.text.trim() === '';
+      // Measured from the last inked run: a gap may be filled with a wide run of spaces.
+      if (!blank && ink && run.x - (ink.x + ink.width) > line.size * SEGMENT_GAP_EM) groups.push([run]);
+      else groups[groups.length - 1].push(run);
+      if (!blank) ink = run;
     }
     return groups.length === 1 ? [line] : groups.map((group) => ({ ...toLine(group), paragraph: line.paragraph }));
   });
@@ -97,22 +101,33 @@ function columnCut(boxes: Box[]): number | undefined {
     const left = boxes.filter((b) => b.x1 <= start);
     const right = boxes.filter((b) => b.x0 >= end);
     if (chars(left) < 12 || chars(right) < 12) continue;
+    // A few lines beside a few others are as likely a table's columns as the page's: columns have lines.
+    if ((rows(left, size) < MIN_COLUMN_LINES || rows(right, size) < MIN_COLUMN_LINES) && overlapping(left, right)) {
+      continue;
+    }
     if (!tableAcross(left, right, size)) return (start + end) / 2;
   }
   return undefined;
 }
 
-/** Whether the two sides of a gap look like the columns of one table: rows sharing baselines, mostly short cells. */
+/**
+ * Whether the two sides of a gap look like the columns of one table: most rows have text on both
+ * sides at the same baseline, and next to the gap mostly short cells. (Columns of prose have
+ * their own leading; where their baselines meet, their lines are long.)
+ */
 function tableAcross(left: Box[], right: Box[], size: number): boolean {
   let paired = 0;
   let short = 0;
   for (const l of left) {
-    const r = right.find((b) => Math.abs(b.line.y - l.line.y) < size * 0.5);
-    if (!r) continue;
+    const row = (b: Box) => Math.abs(b.line.y - l.line.y) < size * 0.5;
+    // Each row once, by the pieces that face each other across the gap.
+    if (left.some((other) => row(other) && other.x1 > l.x1)) continue;
+    const facing = right.filter(row).sort((a, b) => a.x0 - b.x0)[0];
+    if (!facing) continue;
     paired++;
-    if (l.line.text.length < PROSE_CHARS || r.line.text.length < PROSE_CHARS) short++;
+    if (l.line.text.length < PROSE_CHARS || facing.line.text.length < PROSE_CHARS) short++;
   }
-  return paired >= 3 && short >= paired * 0.5;
+  return paired >= 3 && paired >= Math.min(rows(left, size), rows(right, size)) * 0.6 && short >= paired * 0.5;
 }
 
 /** The region cut at its widest horizontal whitespace (and at every gap nearly as wide), top to bottom. */
@@ -154,3 +169,12 @@ function joinRows(lines: Line[]): Line[] {
 }
 
 const chars = (boxes: Box[]) => boxes.reduce((n, b) => n + b.line.text.length, 0);
+
+/** How many distinct baselines the boxes sit on. */
+function rows(boxes: Box[], size: number): number {
+  const baselines = boxes.map((b) => b.line.y).sort((a, b) => a - b);
+  return baselines.filter((y, i) => i === 0 || y - baselines[i - 1] > size * 0.5).length;
+}
+
+/** Whether some box of one side shares height with some box of the other. */
+const overlapping = (a: Box[], b: Box[]) => a.some((x) => b.some((y) => x.y0 < y.y1 && y.y0 < x.y1));

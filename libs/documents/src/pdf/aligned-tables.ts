@@ -1,0 +1,181 @@
+import { tableMarkdown, type TableCell } from './lattice';
+import { median, toLine, type Line, type TextRun } from './layout';
+
+/**
+ * Tables without rules, from how their text is aligned. A run of lines whose text breaks into
+ * pieces at wide gaps is a table candidate; its columns are the vertical whitespace the pieces
+ * leave free, its rows the lines, with lines set closer than the rows' own pitch joined into one
+ * row (a cell that wraps, a label on two lines). A piece over several columns spans them. A
+ * column of nothing but currency signs joins the numbers beside it.
+ */
+
+/** Runs further apart than this (ems) are separate cells of a row. */
+const CELL_GAP_EM = 0.8;
+/** Whitespace at least this wide (ems) between the cells of every row is a column boundary. */
+const RIVER_EM = 0.5;
+/** Lines closer than this share of the row pitch belong to the same row. */
+const SAME_ROW_PITCH = 0.75;
+const CURRENCY = /^[$€£¥₩]$/;
+const LIST_MARKER = /^(?:[•◦▪▫‣∙·●○■□►▶✓✔–—*-]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)])$/i;
+/** A piece this many words long is running text. */
+const PROSE_WORDS = 8;
+
+interface Piece {
+  text: string;
+  x0: number;
+  x1: number;
+}
+
+interface Row {
+  lines: Line[];
+  pieces: Piece[];
+}
+
+/** A table found at `start`: its Markdown, and the index of the first line after it. */
+export interface AlignedTable {
+  markdown: string;
+  end: number;
+}
+
+/** The line's text in pieces, split where runs are more than CELL_GAP_EM apart. */
+export function piecesOf(line: Line): Piece[] {
+  const runs = [...line.runs].filter((r) => r.text.trim() !== '').sort((a, b) => a.x - b.x);
+  if (runs.length === 0) return [];
+  const groups: TextRun[][] = [[runs[0]]];
+  for (let i = 1; i < runs.length; i++) {
+    const previous = runs[i - 1];
+    if (runs[i].x - (previous.x + previous.width) > line.size * CELL_GAP_EM) groups.push([runs[i]]);
+    else groups[groups.length - 1].push(runs[i]);
+  }
+  const pieces = groups.map((group) => {
+    const piece = toLine(group);
+    return { text: piece.text, x0: piece.x, x1: piece.right };
+  });
+  // A list item's marker, set off from its text, is not a cell of its own.
+  if (pieces.length >= 2 && LIST_MARKER.test(pieces[0].text)) {
+    pieces.splice(0, 2, { text: `${pieces[0].text} ${pieces[1].text}`, x0: pieces[0].x0, x1: pieces[1].x1 });
+  }
+  return pieces;
+}
+
+/**
+ * The aligned table that starts at `lines[start]`, if one does: at least three rows, two or more
+ * columns, and rows that hold text in two or more columns — not two columns of prose.
+ */
+export function alignedTableAt(lines: Line[], start: number): AlignedTable | undefined {
+  const first = lines[start];
+  if (first.block || piecesOf(first).length < 2) return undefined;
+  const size = first.size;
+  // The candidate: lines in pieces, and single lines between them (wrapped cells, section rows).
+  let end = start + 1;
+  let lastMulti = start;
+  while (end < lines.length && !lines[end].block && lines[end].y - lines[end - 1].y < size * 3.5) {
+    const pieces = piecesOf(lines[end]);
+    if (pieces.length >= 2) lastMulti = end;
+    else if (end - lastMulti > 2 || isProse(lines[end], lines, start, end)) break;
+    end++;
+  }
+  end = lastMulti + 1;
+  const span = lines.slice(start, end);
+  const multi = span.filter((l) => piecesOf(l).length >= 2);
+  if (multi.length < 3 || proseColumns(multi)) return undefined;
+
+  const boundaries = columnBoundaries(multi.flatMap(piecesOf), size);
+  if (boundaries.length === 0 || boundaries.length > 24) return undefined;
+  const rows = groupRows(span);
+  if (rows.length < 3) return undefined;
+  const grid = rows.map((row) => cellsOf(row, boundaries));
+  if (grid.filter((cells) => cells.filter((c) => c.text !== '').length >= 2).length < 2) return undefined;
+  return { markdown: tableMarkdown(withCurrencyJoined(grid)), end };
+}
+
+/** A single line that reads as running text: as wide as the candidate's widest line and long. */
+function isProse(line: Line, lines: Line[], start: number, end: number): boolean {
+  const widest = Math.max(...lines.slice(start, end).map((l) => l.right - l.x));
+  return line.text.length > 60 && line.right - line.x > widest * 0.8;
+}
+
+/**
+ * Columns of prose rather than a table: most lines hold a piece of running text, and there are
+ * few columns (a wide table of figures may have a long label on every row).
+ */
+function proseColumns(lines: Line[]): boolean {
+  const pieces = lines.map(piecesOf);
+  const wordy = pieces.filter((p) => p.some((piece) => piece.text.split(/\s+/).length >= PROSE_WORDS));
+  const columns = median(pieces.map((p) => p.length));
+  return wordy.length >= lines.length * 0.5 && columns <= 3;
+}
+
+/** The x of each column boundary: the middle of each free stretch at least RIVER_EM wide between the pieces. */
+function columnBoundaries(pieces: Piece[], size: number): number[] {
+  // Pieces wider than a third of the table (a title row, a note) would close every river; they are placed later.
+  const left = Math.min(...pieces.map((p) => p.x0));
+  const right = Math.max(...pieces.map((p) => p.x1));
+  const narrow = pieces.filter((p) => p.x1 - p.x0 < (right - left) / 3 || pieces.length < 6);
+  const sorted = [...narrow].sort((a, b) => a.x0 - b.x0);
+  if (sorted.length === 0) return [];
+  const boundaries: number[] = [];
+  let reach = sorted[0].x1;
+  for (const piece of sorted.slice(1)) {
+    if (piece.x0 - reach >= size * RIVER_EM) boundaries.push((reach + piece.x0) / 2);
+    reach = Math.max(reach, piece.x1);
+  }
+  return boundaries;
+}
+
+/** Lines grouped into rows: a line closer to the one above than most rows are to each other continues its row. */
+function groupRows(lines: Line[]): Row[] {
+  const pitches: number[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    if (piecesOf(lines[i]).length >= 2 && piecesOf(lines[i - 1]).length >= 2) pitches.push(lines[i].y - lines[i - 1].y);
+  }
+  const pitch = pitches.length > 0 ? median(pitches) : median(lines.map((l) => l.size)) * 1.5;
+  const rows: Row[] = [];
+  for (const [i, line] of lines.entries()) {
+    const joins = i > 0 && line.y - lines[i - 1].y < pitch * SAME_ROW_PITCH;
+    if (joins) {
+      rows[rows.length - 1].lines.push(line);
+      rows[rows.length - 1].pieces.push(...piecesOf(line));
+    } else {
+      rows.push({ lines: [line], pieces: piecesOf(line) });
+    }
+  }
+  return rows;
+}
+
+/** A row's cells: each piece in the columns it covers, pieces of one column joined top to bottom. */
+function cellsOf(row: Row, boundaries: number[]): TableCell[] {
+  const columns = boundaries.length + 1;
+  const column = (x: number) => boundaries.filter((b) => b < x).length;
+  const texts: string[] = Array.from({ length: columns }, () => '');
+  const spans: number[] = Array.from({ length: columns }, () => 1);
+  for (const piece of row.pieces) {
+    const from = column(piece.x0 + 0.5);
+    const to = column(piece.x1 - 0.5);
+    texts[from] = texts[from] ? `${texts[from]} ${piece.text}` : piece.text;
+    if (to > from) spans[from] = Math.max(spans[from], to - from + 1);
+  }
+  const cells: TableCell[] = [];
+  for (let c = 0; c < columns; c++) {
+    cells.push({ text: texts[c], rowspan: 1, colspan: spans[c] });
+    c += spans[c] - 1; // the columns a spanning piece covers are part of its cell
+  }
+  return cells;
+}
+
+/** A column of currency signs alone (`$` set apart from its figures) joins the column to its right. */
+function withCurrencyJoined(grid: TableCell[][]): TableCell[][] {
+  const width = Math.max(...grid.map((r) => r.length));
+  let rows = grid;
+  for (let c = width - 2; c >= 0; c--) {
+    const signs = rows.map((r) => r[c]?.text ?? '').filter((t) => t !== '');
+    if (signs.length === 0 || !signs.every((t) => CURRENCY.test(t))) continue;
+    if (!rows.every((r) => r.length === width && r[c].colspan === 1 && r[c + 1]?.colspan === 1)) continue;
+    rows = rows.map((r) => [
+      ...r.slice(0, c),
+      { ...r[c + 1], text: r[c].text && r[c + 1].text ? `${r[c].text}${r[c + 1].text}` : r[c + 1].text || r[c].text },
+      ...r.slice(c + 2),
+    ]);
+  }
+  return rows;
+}
