@@ -89,10 +89,19 @@ describe('evaluate', () => {
     expect(item.status).toBe('scored');
     expect(item.errors).toEqual([]);
     expect(item.references).toHaveLength(4);
-    expect(item.metrics.docling).toEqual({ similarity: 1, teds: 1 });
+    // The output's `# Report` is a heading the reference does not have: heading structure 0.
+    expect(item.metrics.docling).toEqual({ similarity: 1, nid: 1, headings: 0, teds: 1 });
+    expect(item.details?.headings).toMatchObject({ predicted: 1, reference: 0, precision: 0 });
     expect(item.metrics.independent).toEqual({ tests: 1, checks: 1 });
     expect(item.details?.tests?.map((t) => t.status)).toEqual(['passed', 'passed', 'skipped']);
     expect(item.seconds).toBeGreaterThanOrEqual(item.extractSeconds);
+    expect(item.hygiene?.counts).toEqual({
+      controlCharacters: 0,
+      replacementCharacters: 0,
+      privateUse: 0,
+      literalEmphasis: 0,
+      pageNumberLines: 0,
+    });
   });
 
   it('reports an unreadable reference without failing the input', async () => {
@@ -108,7 +117,11 @@ describe('evaluate', () => {
     const item = await evaluate(letter, set);
     expect(item.status).toBe('failed');
     expect(item.errors[0]).toContain('letter.docx');
-    expect(item.metrics).toEqual({ docling: { similarity: 0 }, independent: { similarity: 0 } });
+    expect(item.metrics).toEqual({
+      docling: { similarity: 0, nid: 0, headings: 0 },
+      independent: { similarity: 0, nid: 0 },
+    });
+    expect(item.hygiene).toBeUndefined();
   });
 
   it('skips audio, which this worker cannot transcribe, instead of scoring it 0', async () => {

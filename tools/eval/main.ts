@@ -3,8 +3,10 @@
  * the fidelity scorer. Runs our extractors in-process over every input of an evaluation set laid
  * out as `<format>/<name>.<ext>` with references beside it (`<name>.ref.md`, `.ref.txt`,
  * `.ref.json`, `.ref.html`, `.tests.jsonl`, `.checks.json`), scores the Markdown against each
- * reference, prints a table per format and writes a JSON report. A low score never fails the
- * run: it exits 0 unless the arguments are wrong (2) or the scorer itself breaks (1).
+ * reference (text similarity, reading order, heading structure, tables, unit tests, checks),
+ * counts the defects a reader sees in it whatever the reference (hygiene), prints a table per
+ * format and writes a JSON report. A low score never fails the run: it exits 0 unless the
+ * arguments are wrong (2) or the scorer itself breaks (1).
  */
 import { DomainError } from '@docconv/contracts';
 import type { OcrEngine, OcrModel } from '@docconv/db';
@@ -15,12 +17,15 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { cer, similarity, wer } from './metrics';
+import { headingStructure, markdownHeadings } from './headings';
+import { hygiene } from './hygiene';
+import { cer, nid, similarity, wer } from './metrics';
 import { parseChecks, parseTests, runChecks, runTests, type Checks } from './olmocr';
 import {
   formatItems,
   formatSummary,
   summarise,
+  summariseHygiene,
   type ItemMetrics,
   type ItemReport,
   type ReferenceGroup,
@@ -185,6 +190,8 @@ interface References {
   files: string[];
   errors: string[];
   text: Partial<Record<ReferenceGroup, string>>;
+  /** The `.ref.md` (docling group), for heading structure: only a Markdown reference has headings to compare. */
+  markdown?: string;
   tables: Partial<Record<ReferenceGroup, Table[]>>;
   tests?: Record<string, unknown>[];
   checks?: Checks;
@@ -223,7 +230,8 @@ async function loadReferences(input: Input, set: string): Promise<References> {
 
   const markdown = await read('.ref.md');
   if (markdown !== undefined) {
-    refs.text.docling = input.format === 'hwp' || input.format === 'hwpx' ? withoutHwpjsPreamble(markdown) : markdown;
+    refs.markdown = input.format === 'hwp' || input.format === 'hwpx' ? withoutHwpjsPreamble(markdown) : markdown;
+    refs.text.docling = refs.markdown;
   }
   const text = await read('.ref.txt');
   if (text !== undefined) refs.text.independent = text;
@@ -271,11 +279,18 @@ function score(markdown: string, refs: References, transcript: boolean): Scored 
   const details: Scored['details'] = {};
   for (const group of ['docling', 'independent'] as const) {
     const text = refs.text[group];
-    if (text !== undefined) metrics[group].similarity = similarity(markdown, text);
+    if (text !== undefined) {
+      metrics[group].similarity = similarity(markdown, text);
+      metrics[group].nid = nid(markdown, text);
+    }
     if (text !== undefined && transcript && group === 'independent') {
       metrics[group].wer = wer(text, markdown);
       metrics[group].cer = cer(text, markdown);
     }
+  }
+  if (refs.markdown !== undefined) {
+    details.headings = headingStructure(markdownHeadings(markdown), markdownHeadings(refs.markdown));
+    metrics.docling.headings = details.headings.score;
   }
   const predicted = refs.tables.docling || refs.tables.independent ? parseMarkdownTables(markdown) : [];
   for (const group of ['docling', 'independent'] as const) {
@@ -390,6 +405,7 @@ export async function evaluate(
     status: 'scored',
     errors: refs.errors,
     metrics,
+    hygiene: hygiene(markdown),
     details,
     seconds: (performance.now() - started) / 1000,
   };
@@ -449,6 +465,7 @@ async function main(): Promise<number> {
   await transcriber?.close();
   const wallSeconds = (performance.now() - started) / 1000;
   const summary = summarise(items);
+  const hygieneSummary = summariseHygiene(items);
 
   const count = (status: ItemReport['status']): number => items.filter((i) => i.status === status).length;
   const report = {
@@ -459,6 +476,7 @@ async function main(): Promise<number> {
     wallSeconds,
     counts: { inputs: items.length, scored: count('scored'), failed: count('failed'), skipped: count('skipped') },
     summary,
+    hygiene: hygieneSummary,
     items,
   };
   if (!isDirectory(dirname(options.out))) await mkdir(dirname(options.out), { recursive: true });
@@ -471,7 +489,7 @@ async function main(): Promise<number> {
       '',
       formatItems(items),
       '',
-      formatSummary(items, summary),
+      formatSummary(items, summary, hygieneSummary),
       '',
       `Total wall time ${wallSeconds.toFixed(2)}s (extraction ${extraction.toFixed(2)}s, ` +
         `scoring ${(items.reduce((s, i) => s + i.seconds, 0) - extraction).toFixed(2)}s).`,

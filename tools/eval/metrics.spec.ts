@@ -3,9 +3,12 @@ import {
   codePoints,
   decodeEntities,
   editDistance,
+  lcsLength,
   levenshtein,
   normalise,
+  nid,
   normalisedSimilarity,
+  readingOrderWords,
   similarity,
   substringDistances,
   transcriptWords,
@@ -123,6 +126,152 @@ describe('similarity', () => {
     expect(normalisedSimilarity('abcd', 'abcx')).toBeCloseTo(0.75);
     expect(similarity('abcd', 'ab')).toBeCloseTo(0.5);
     expect(similarity('군위신강 임금과 신하', '군위신강 임금과 신화')).toBeCloseTo(1 - 1 / 9);
+  });
+});
+
+/** Textbook LCS table, the oracle for the bit-parallel version. */
+function naiveLcs(a: number[], b: number[]): number {
+  let prev = new Array<number>(b.length + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [0];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = a[i - 1] === b[j - 1] ? prev[j - 1] + 1 : Math.max(prev[j], cur[j - 1]);
+    }
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/** `count` words of 2–7 letters from an alphabet without q, x, y and z. */
+function words(next: () => number, count: number): string[] {
+  const letters = 'abcdefghijklmnoprstuvw';
+  return Array.from({ length: count }, () =>
+    Array.from({ length: 2 + Math.floor(next() * 6) }, () => letters[Math.floor(next() * letters.length)]).join(''),
+  );
+}
+
+describe('lcsLength', () => {
+  it('knows small cases', () => {
+    expect(lcsLength([], [])).toBe(0);
+    expect(lcsLength([1, 2, 3], [])).toBe(0);
+    expect(lcsLength([1, 2, 3], [1, 2, 3])).toBe(3);
+    expect(lcsLength([1, 2, 3, 4], [2, 1, 4, 3])).toBe(2);
+    expect(lcsLength([7, 7, 7], [7, 8, 7])).toBe(2);
+  });
+
+  it('agrees with the plain dynamic programme on random sequences with repeats, across block boundaries', () => {
+    const next = random(2024);
+    for (let round = 0; round < 400; round++) {
+      const alphabet = 1 + Math.floor(next() * 8);
+      const a = Array.from({ length: Math.floor(next() * 160) }, () => Math.floor(next() * alphabet));
+      const b = Array.from({ length: Math.floor(next() * 160) }, () => Math.floor(next() * alphabet));
+      expect(lcsLength(a, b)).toBe(naiveLcs(a, b));
+      expect(lcsLength(b, a)).toBe(naiveLcs(a, b));
+    }
+  });
+
+  it('handles lengths of exactly 31, 32, 33, 64, 65 and 97 words', () => {
+    const next = random(5);
+    for (const la of [31, 32, 33, 64, 65, 97]) {
+      for (const lb of [1, 32, 33, 65, 130]) {
+        const a = Array.from({ length: la }, () => Math.floor(next() * 5));
+        const b = Array.from({ length: lb }, () => Math.floor(next() * 5));
+        expect(lcsLength(a, b)).toBe(naiveLcs(a, b));
+      }
+    }
+  });
+
+  it('carries across every block when a long run matches', () => {
+    const a = Array.from({ length: 200 }, (_, i) => i % 3);
+    expect(lcsLength(a, a)).toBe(200);
+    expect(lcsLength(a, [...a].reverse())).toBe(naiveLcs(a, [...a].reverse()));
+  });
+});
+
+describe('readingOrderWords', () => {
+  it('drops Markdown syntax and trims punctuation and symbols from the ends of words only', () => {
+    expect(readingOrderWords('# Title\n\n**Bold**, "don’t" stop — 3.14!\n\n| A | B |\n|---|---|')).toEqual([
+      'title',
+      'bold',
+      'don’t',
+      'stop',
+      '3.14',
+      'a',
+      'b',
+    ]);
+    expect(readingOrderWords('ＡＢＣ 삼강오륜은. [link](https://x.y)')).toEqual(['abc', '삼강오륜은', 'link']);
+  });
+
+  it('reads emphasis inside a word as the word', () => {
+    expect(readingOrderWords('새로운 **발사체**의 _이름_ snake_case **bold** text')).toEqual([
+      '새로운',
+      '발사체의',
+      '이름',
+      'snakecase',
+      'bold',
+      'text',
+    ]);
+  });
+});
+
+describe('nid', () => {
+  it('is 1 − indel / (|a| + |b|) over words', () => {
+    // LCS 3 of 4 + 4 words: indel 2.
+    expect(nid('a b c d', 'b a c d')).toBeCloseTo(1 - 2 / 8);
+    expect(nid('The **quick** brown fox.', 'the quick brown fox')).toBe(1);
+    expect(nid('', '')).toBe(1);
+    expect(nid('', 'one word')).toBe(0);
+    expect(nid('one', 'two')).toBe(0);
+  });
+
+  it('agrees with the plain dynamic programme on texts longer than a block', () => {
+    const next = random(11);
+    for (let round = 0; round < 50; round++) {
+      const vocabulary = words(next, 1 + Math.floor(next() * 12));
+      const pick = (): string => vocabulary[Math.floor(next() * vocabulary.length)];
+      const a = Array.from({ length: 30 + Math.floor(next() * 120) }, pick);
+      const b = Array.from({ length: 30 + Math.floor(next() * 120) }, pick);
+      const ids = (ws: string[]): number[] => ws.map((w) => vocabulary.indexOf(w));
+      const expected = 1 - (a.length + b.length - 2 * naiveLcs(ids(a), ids(b))) / (a.length + b.length);
+      expect(nid(a.join(' '), b.join(' '))).toBeCloseTo(expected, 12);
+    }
+  });
+
+  it('sees paragraphs in another order where similarity sees the same characters', () => {
+    // Both orders spell the same letters once whitespace is gone, so similarity cannot tell them apart.
+    const reference = 'Front matter\n\nThe data base\n\nThe database';
+    const reordered = 'Front matter\n\nThe database\n\nThe data base';
+    expect(similarity(reordered, reference)).toBe(1);
+    // Words: front matter the data base the database; the longest common run in order keeps 5 of 7.
+    expect(nid(reordered, reference)).toBeCloseTo(1 - (14 - 10) / 14);
+  });
+
+  it('charges a moved paragraph twice its words, wherever it moves to', () => {
+    const next = random(3);
+    const paragraphs = Array.from({ length: 10 }, () => words(next, 30).join(' '));
+    const reference = paragraphs.join('\n\n');
+    const movedNear = [paragraphs[1], paragraphs[0], ...paragraphs.slice(2)].join('\n\n');
+    const movedFar = [...paragraphs.slice(1), paragraphs[0]].join('\n\n');
+    // 300 words a side; 30 of them fall out of the common subsequence on each side.
+    expect(nid(movedNear, reference)).toBeCloseTo(1 - 60 / 600, 2);
+    expect(nid(movedFar, reference)).toBeCloseTo(1 - 60 / 600, 2);
+    expect(similarity(movedNear, reference)).toBeLessThan(1);
+  });
+
+  it('compares two 50,000-word texts within a few seconds', () => {
+    const next = random(8);
+    const vocabulary = words(next, 3000);
+    const paragraphs = Array.from({ length: 1000 }, () =>
+      Array.from({ length: 50 }, () => vocabulary[Math.floor(next() * vocabulary.length)]).join(' '),
+    );
+    const reference = paragraphs.join('\n\n');
+    const moved = [...paragraphs.slice(500), ...paragraphs.slice(0, 500)].join('\n\n');
+    const started = Date.now();
+    const score = nid(moved, reference);
+    expect(Date.now() - started).toBeLessThan(5000);
+    // Half the words stay in order; chance matches add a little.
+    expect(score).toBeGreaterThanOrEqual(0.5);
+    expect(score).toBeLessThan(0.6);
   });
 });
 

@@ -1,14 +1,17 @@
 /**
  * The fidelity scorer's report: per-item records, their aggregation per format, and the plain
  * text tables printed at the end of a run. Scores against docling snapshots and scores against
- * independent references are kept apart everywhere.
+ * independent references are kept apart everywhere; hygiene counts need no reference and stand
+ * on their own.
  */
+import type { HeadingScore } from './headings';
+import { HYGIENE_KINDS, type Hygiene, type HygieneKind } from './hygiene';
 import type { CheckOutcome, TestOutcome } from './olmocr';
 
 /** Where a reference comes from: a peer tool's snapshot, or something nobody tuned a converter to. */
 export type ReferenceGroup = 'docling' | 'independent';
 
-export const METRICS = ['similarity', 'teds', 'tests', 'checks', 'wer', 'cer'] as const;
+export const METRICS = ['similarity', 'nid', 'headings', 'teds', 'tests', 'checks', 'wer', 'cer'] as const;
 export type MetricName = (typeof METRICS)[number];
 
 export type ItemMetrics = Partial<Record<MetricName, number>>;
@@ -27,11 +30,15 @@ export interface ItemReport {
   /** Reference files found for the input, relative to the set. */
   references: string[];
   metrics: Record<ReferenceGroup, ItemMetrics>;
+  /** Defects of the output itself; absent when there is no output. */
+  hygiene?: Hygiene;
   /** Seconds spent extracting (detection, inspection, conversion) and in total with scoring. */
   extractSeconds: number;
   seconds: number;
   details?: {
     tables?: Partial<Record<ReferenceGroup, { scores: number[]; predicted: number; exact: boolean }>>;
+    /** The heading structure against the `.ref.md`. */
+    headings?: HeadingScore;
     tests?: TestOutcome[];
     checks?: CheckOutcome[];
   };
@@ -52,6 +59,8 @@ export interface SummaryRow {
 export const METRIC_LABELS: Record<ReferenceGroup, Record<MetricName, string>> = {
   docling: {
     similarity: 'text similarity (.ref.md)',
+    nid: 'reading order NID (.ref.md)',
+    headings: 'heading structure (.ref.md)',
     teds: 'TEDS (.ref.json / .ref.html)',
     tests: 'unit tests pass rate',
     checks: 'string checks pass rate',
@@ -60,6 +69,8 @@ export const METRIC_LABELS: Record<ReferenceGroup, Record<MetricName, string>> =
   },
   independent: {
     similarity: 'text similarity (.ref.txt)',
+    nid: 'reading order NID (.ref.txt)',
+    headings: 'heading structure',
     teds: 'TEDS (Hancom .ref.html)',
     tests: 'olmOCR tests pass rate',
     checks: 'string checks pass rate',
@@ -69,6 +80,28 @@ export const METRIC_LABELS: Record<ReferenceGroup, Record<MetricName, string>> =
 };
 
 const GROUPS: ReferenceGroup[] = ['docling', 'independent'];
+
+/** One hygiene count over the outputs of a format: its total, and its mean, least and most per output. */
+export interface HygieneRow {
+  /** A format, or `all`. */
+  format: string;
+  kind: HygieneKind;
+  /** Outputs counted: items that produced Markdown. */
+  items: number;
+  total: number;
+  mean: number;
+  min: number;
+  max: number;
+}
+
+/** What each hygiene count is, as printed. */
+export const HYGIENE_LABELS: Record<HygieneKind, string> = {
+  controlCharacters: 'control characters',
+  replacementCharacters: 'U+FFFD replacement characters',
+  privateUse: 'private-use characters',
+  literalEmphasis: 'literal emphasis markers',
+  pageNumberLines: 'page-number lines',
+};
 
 /** Items, mean, min and max of every metric, per format (in order of first appearance) and over `all`. */
 export function summarise(items: ItemReport[]): SummaryRow[] {
@@ -97,6 +130,30 @@ export function summarise(items: ItemReport[]): SummaryRow[] {
   return rows;
 }
 
+/** Every hygiene count summed per format (in order of first appearance) and over `all`, zero totals included. */
+export function summariseHygiene(items: ItemReport[]): HygieneRow[] {
+  const formats = [...new Set(items.map((i) => i.format)), 'all'];
+  const rows: HygieneRow[] = [];
+  for (const format of formats) {
+    const chosen = items.filter((i) => (format === 'all' || i.format === format) && i.hygiene !== undefined);
+    if (chosen.length === 0) continue;
+    for (const kind of HYGIENE_KINDS) {
+      const values = chosen.map((i) => i.hygiene!.counts[kind]);
+      const total = values.reduce((s, v) => s + v, 0);
+      rows.push({
+        format,
+        kind,
+        items: values.length,
+        total,
+        mean: total / values.length,
+        min: Math.min(...values),
+        max: Math.max(...values),
+      });
+    }
+  }
+  return rows;
+}
+
 function counts(items: ItemReport[]): string {
   const n = (status: ItemStatus): number => items.filter((i) => i.status === status).length;
   return `${items.length} input${items.length === 1 ? '' : 's'}: ${n('scored')} scored, ${n('failed')} failed, ${n('skipped')} skipped`;
@@ -114,29 +171,46 @@ function grid(header: string[], rows: string[][], numeric: boolean[]): string {
 
 const fixed = (v: number): string => v.toFixed(3);
 
-/** One table per format and one over all formats: reference group, metric, items, mean, min, max. */
-export function formatSummary(items: ItemReport[], summary: SummaryRow[]): string {
+/**
+ * One table per format and one over all formats: per reference group and metric its items,
+ * mean, min and max; then the hygiene counts of the outputs (reference `output`), per output
+ * and in total.
+ */
+export function formatSummary(items: ItemReport[], summary: SummaryRow[], hygiene: HygieneRow[]): string {
   const formats = [...new Set(items.map((i) => i.format)), 'all'];
   const blocks: string[] = [];
   for (const format of formats) {
     const chosen = items.filter((i) => format === 'all' || i.format === format);
     const rows = summary.filter((r) => r.format === format);
+    const hygieneRows = hygiene.filter((r) => r.format === format);
     const title = `${format === 'all' ? 'ALL FORMATS' : format} (${counts(chosen)})`;
-    if (rows.length === 0) {
+    if (rows.length === 0 && hygieneRows.length === 0) {
       blocks.push(`${title}\n  nothing scored`);
       continue;
     }
     const table = grid(
-      ['reference', 'metric', 'items', 'mean', 'min', 'max'],
-      rows.map((r) => [
-        r.group,
-        METRIC_LABELS[r.group][r.metric],
-        String(r.items),
-        fixed(r.mean),
-        fixed(r.min),
-        fixed(r.max),
-      ]),
-      [false, false, true, true, true, true],
+      ['reference', 'metric', 'items', 'mean', 'min', 'max', 'total'],
+      [
+        ...rows.map((r) => [
+          r.group,
+          METRIC_LABELS[r.group][r.metric],
+          String(r.items),
+          fixed(r.mean),
+          fixed(r.min),
+          fixed(r.max),
+          '',
+        ]),
+        ...hygieneRows.map((r) => [
+          'output',
+          HYGIENE_LABELS[r.kind],
+          String(r.items),
+          fixed(r.mean),
+          String(r.min),
+          String(r.max),
+          String(r.total),
+        ]),
+      ],
+      [false, false, true, true, true, true, true],
     );
     blocks.push(`${title}\n${table.replace(/^/gm, '  ')}`);
   }
@@ -145,6 +219,8 @@ export function formatSummary(items: ItemReport[], summary: SummaryRow[]): strin
 
 const SHORT: Record<MetricName, string> = {
   similarity: 'sim',
+  nid: 'nid',
+  headings: 'head',
   teds: 'teds',
   tests: 'tests',
   checks: 'checks',
@@ -152,18 +228,34 @@ const SHORT: Record<MetricName, string> = {
   cer: 'cer',
 };
 
-/** One line per item: path, status, seconds, its scores (d: docling, i: independent), and its first error. */
+const SHORT_HYGIENE: Record<HygieneKind, string> = {
+  controlCharacters: 'ctrl',
+  replacementCharacters: 'fffd',
+  privateUse: 'pua',
+  literalEmphasis: 'emph',
+  pageNumberLines: 'pageno',
+};
+
+/**
+ * One line per item: path, status, seconds, its scores (d: docling, i: independent) followed by
+ * its non-zero hygiene counts, and its first error.
+ */
 export function formatItems(items: ItemReport[]): string {
   const rows = items.map((item) => {
-    const scores = GROUPS.flatMap((group) =>
-      METRICS.filter((m) => item.metrics[group][m] !== undefined).map(
-        (m) => `${SHORT[m]}(${group[0]})=${fixed(item.metrics[group][m]!)}`,
+    const scores = [
+      ...GROUPS.flatMap((group) =>
+        METRICS.filter((m) => item.metrics[group][m] !== undefined).map(
+          (m) => `${SHORT[m]}(${group[0]})=${fixed(item.metrics[group][m]!)}`,
+        ),
       ),
-    ).join(' ');
+      ...HYGIENE_KINDS.filter((k) => (item.hygiene?.counts[k] ?? 0) > 0).map(
+        (k) => `${SHORT_HYGIENE[k]}=${item.hygiene!.counts[k]}`,
+      ),
+    ].join(' ');
     const note = item.errors[0] ? oneLine(item.errors[0], 100) : '';
     return [item.path, item.status, `${item.seconds.toFixed(2)}s`, scores, note];
   });
-  return grid(['input', 'status', 'time', 'scores (d = docling, i = independent)', 'note'], rows, [
+  return grid(['input', 'status', 'time', 'scores (d = docling, i = independent) and hygiene', 'note'], rows, [
     false,
     false,
     true,
