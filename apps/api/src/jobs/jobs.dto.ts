@@ -88,9 +88,9 @@ export class PageReportEntry {
   @ApiProperty({ description: 'The file (its relative path in the upload)' }) file!: string;
   @ApiProperty({ description: 'Page or image frame number in the file, from 1' }) page!: number;
   @ApiProperty({
-    enum: ['text', 'ocr', 'refinement'],
+    enum: ['text', 'ocr', 'text+ocr', 'refinement'],
     description:
-      'text: read from the text layer; ocr: rendered and read by OCR; refinement: a page sent to the language model',
+      'text: read from the text layer; ocr: rendered and read by OCR; text+ocr: the text layer, with areas where it is unreadable (a font without a Unicode map) read by OCR; refinement: a page sent to the language model',
   })
   source!: string;
   @ApiPropertyOptional({ description: 'The OCR engine that read the page' }) engine?: string;

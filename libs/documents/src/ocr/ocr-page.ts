@@ -4,7 +4,8 @@ import { buildLines, type Line, type PageLines, type TextRun } from '../pdf/layo
 /** What one page (or image frame) was read from, for the job's page report. */
 export interface PageReport {
   page: number;
-  source: 'text' | 'ocr';
+  /** `text+ocr`: the text layer, with areas whose text layer is unreadable read by OCR. */
+  source: 'text' | 'ocr' | 'text+ocr';
   engine?: string;
   /** Mean OCR word confidence, 0…100. */
   confidence?: number;

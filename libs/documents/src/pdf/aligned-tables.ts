@@ -1,5 +1,5 @@
 import { tableMarkdown, type TableCell } from './lattice';
-import { median, toLine, type Line, type TextRun } from './layout';
+import { inked, median, toLine, type Line, type TextRun } from './layout';
 
 /**
  * Tables without rules, from how their text is aligned. A run of lines whose text breaks into
@@ -16,6 +16,7 @@ const RIVER_EM = 0.5;
 /** Lines closer than this share of the row pitch belong to the same row. */
 const SAME_ROW_PITCH = 0.75;
 const CURRENCY = /^[$€£¥₩]$/;
+const LEADER = /^(.*?\S)\s*(?:\.\s*){4,}(\S{1,8})$/;
 const LIST_MARKER = /^(?:[•◦▪▫‣∙·●○■□►▶✓✔–—*-]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)])$/i;
 /** A piece this many words long is running text. */
 const PROSE_WORDS = 8;
@@ -37,9 +38,24 @@ export interface AlignedTable {
   end: number;
 }
 
-/** The line's text in pieces, split where runs are more than CELL_GAP_EM apart. */
+/**
+ * A contents entry (`Title . . . . . 17`) as two pieces, the title and the page number at the
+ * right end, without the dot leader between them.
+ */
+function withoutLeader(piece: Piece, size: number): Piece[] {
+  const leader = LEADER.exec(piece.text);
+  if (!leader) return [{ ...piece, text: piece.text.replace(/(?:\s*\.){4,}\s*$/, '').trim() || piece.text }];
+  const [, title, page] = leader;
+  const glyph = size * 0.5; // an average glyph's width, for where the two parts end and start
+  return [
+    { text: title.trim(), x0: piece.x0, x1: Math.min(piece.x1, piece.x0 + title.length * glyph) },
+    { text: page, x0: Math.max(piece.x0, piece.x1 - page.length * glyph * 1.2), x1: piece.x1 },
+  ];
+}
+
+/** The line's text in pieces, split where runs are more than CELL_GAP_EM apart and at dot leaders. */
 export function piecesOf(line: Line): Piece[] {
-  const runs = [...line.runs].filter((r) => r.text.trim() !== '').sort((a, b) => a.x - b.x);
+  const runs = [...line.runs].filter(inked).sort((a, b) => a.x - b.x);
   if (runs.length === 0) return [];
   const groups: TextRun[][] = [[runs[0]]];
   for (let i = 1; i < runs.length; i++) {
@@ -47,9 +63,9 @@ export function piecesOf(line: Line): Piece[] {
     if (runs[i].x - (previous.x + previous.width) > line.size * CELL_GAP_EM) groups.push([runs[i]]);
     else groups[groups.length - 1].push(runs[i]);
   }
-  const pieces = groups.map((group) => {
+  const pieces = groups.flatMap((group) => {
     const piece = toLine(group);
-    return { text: piece.text, x0: piece.x, x1: piece.right };
+    return withoutLeader({ text: piece.text, x0: piece.x, x1: piece.right }, line.size);
   });
   // A list item's marker, set off from its text, is not a cell of its own.
   if (pieces.length >= 2 && LIST_MARKER.test(pieces[0].text)) {
@@ -154,6 +170,15 @@ function cellsOf(row: Row, boundaries: number[]): TableCell[] {
     const to = column(piece.x1 - 0.5);
     texts[from] = texts[from] ? `${texts[from]} ${piece.text}` : piece.text;
     if (to > from) spans[from] = Math.max(spans[from], to - from + 1);
+  }
+  // A piece spans only columns that hold nothing of their own in this row.
+  for (let c = 0; c < columns; c++) {
+    for (let k = 1; k < spans[c]; k++) {
+      if (texts[c + k] !== '') {
+        spans[c] = k;
+        break;
+      }
+    }
   }
   const cells: TableCell[] = [];
   for (let c = 0; c < columns; c++) {

@@ -2,20 +2,15 @@ import { DomainError } from '@docconv/contracts';
 import { readFile } from 'node:fs/promises';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api';
 import { withoutFurniture } from './furniture';
+import { cleanText, fontTraits, isGlyphMark, type FontTraits } from './glyphs';
 import { buildLines, toMarkdown, type Line, type PageLines, type TextRun } from './layout';
 import { orderLines } from './reading-order';
 import { ruledTables, tableMarkdown, type RuledTable } from './lattice';
-import { ocrPageLines, type PageReport } from '../ocr/ocr-page';
+import { ocrPageLines, ocrRuns, type PageReport } from '../ocr/ocr-page';
 import type { PageReader } from '../ocr/page-reader';
 import { PDF_OPTIONS, pdfjs } from './pdfjs';
-import { renderPage } from './render-page';
+import { renderPage, type PageArea } from './render-page';
 import { pageRules } from './rules';
-
-/**
- * Font names of bold faces: Bold, Black, Heavy, Semibold, Demi, Medium ("Medi", "Md"), and TeX's
- * bold extended fonts (CMBX, SFBX, LMRoman…-Bold).
- */
-const BOLD_FACE = /bold|black|heavy|semibold|demi|medi|[-,+]md\b|(?:cm|sf|ec|lm)bx|[-,]bd\b/i;
 
 export type PageProgress = (donePages: number) => void;
 
@@ -55,40 +50,47 @@ export async function extractPdf(
         const content = await page.getTextContent();
         const operators = await page.getOperatorList();
         const rules = pageRules(operators, lib.OPS, page.view);
-        // The operator list has loaded the page's fonts; their names tell the bold faces.
-        const bold = new Map<string, boolean>();
-        const isBold = (fontName: string) => {
-          let known = bold.get(fontName);
-          if (known === undefined) {
+        // The operator list has loaded the page's fonts; their names tell bold, fixed-width and symbol faces.
+        const traits = new Map<string, FontTraits>();
+        const traitsOf = (fontName: string) => {
+          let known = traits.get(fontName);
+          if (!known) {
             const font = page.commonObjs.has(fontName)
               ? (page.commonObjs.get(fontName) as { name?: unknown })
               : undefined;
-            known = typeof font?.name === 'string' && BOLD_FACE.test(font.name);
-            bold.set(fontName, known);
+            known = fontTraits(typeof font?.name === 'string' ? font.name : undefined);
+            traits.set(fontName, known);
           }
           return known;
         };
-        const runs: TextRun[] = content.items
-          .filter((item): item is TextItem => 'str' in item)
-          .filter((item) => !sidewaysInMargin(item, x0, x1 - x0))
-          .map((item) => {
-            const [a, b, , , e, f] = item.transform as number[];
-            return {
-              text: item.str,
-              x: e - x0,
-              y: y1 - f,
-              width: item.width,
-              size: Math.hypot(a, b) || item.height,
-              rtl: item.dir === 'rtl',
-              bold: isBold(item.fontName),
-            };
-          });
+        const garbage: TextRun[] = [];
+        const runs: TextRun[] = [];
+        for (const item of content.items) {
+          if (!('str' in item) || sidewaysInMargin(item, x0, x1 - x0)) continue;
+          const [a, b, , , e, f] = item.transform as number[];
+          const face = traitsOf(item.fontName);
+          const { text, garbage: unreadable } = cleanText(item.str);
+          const run: TextRun = {
+            text,
+            x: e - x0,
+            y: y1 - f,
+            width: item.width,
+            size: Math.hypot(a, b) || item.height,
+            rtl: item.dir === 'rtl',
+            bold: face.bold,
+            mono: face.mono,
+            mark: isGlyphMark(item.str, face),
+          };
+          if (unreadable && !run.mark) garbage.push(run);
+          else runs.push(run);
+        }
         scanned = reader !== undefined && !usableTextLayer(runs) && paintsImages(operators.fnArray, lib.OPS);
         if (!scanned) {
-          const { tables, rest } = ruledTables(rules, runs);
+          const read = reader && garbage.length > 0 ? await readUnreadable(path, n, garbage, reader) : undefined;
+          const { tables, rest } = ruledTables(rules, [...runs, ...(read?.runs ?? [])]);
           const lines = buildLines(rest);
           pages.push({ width: x1 - x0, height, lines: placeTables(lines, tables) });
-          reports.push({ page: n, source: 'text' });
+          reports.push(read ? read.report(n) : { page: n, source: 'text' });
         }
         page.cleanup();
       } catch (error) {
@@ -169,6 +171,73 @@ function paintsImages(fnArray: number[], ops: Record<string, number>): boolean {
       .filter((op) => op !== undefined),
   );
   return fnArray.some((fn) => painters.has(fn));
+}
+
+/** Unreadable text this short (characters) is not worth an OCR pass: a stray symbol or two. */
+const MIN_UNREADABLE_CHARS = 8;
+
+/**
+ * Areas of a page whose text layer is garbage (a font without a usable Unicode map), read by
+ * the job's OCR engine: each area is rendered on its own and its words take the garbage's place.
+ */
+async function readUnreadable(
+  path: string,
+  page: number,
+  garbage: TextRun[],
+  reader: PageReader,
+): Promise<{ runs: TextRun[]; report: (page: number) => PageReport } | undefined> {
+  if (garbage.reduce((n, r) => n + r.text.length, 0) < MIN_UNREADABLE_CHARS) return undefined;
+  const { dpi } = reader.options;
+  const runs: TextRun[] = [];
+  const confidences: number[] = [];
+  let engine = '';
+  for (const area of areasOf(garbage)) {
+    const result = await reader.read(await renderPage(path, page, dpi, area));
+    engine = result.engine;
+    if (result.lines.length > 0) confidences.push(result.confidence);
+    for (const line of ocrRuns(result, 72 / dpi)) {
+      runs.push(...line.map((run) => ({ ...run, x: run.x + area.x, y: run.y + area.y })));
+    }
+  }
+  const confidence = confidences.length > 0 ? confidences.reduce((a, b) => a + b) / confidences.length : 0;
+  return {
+    runs,
+    report: (n) => ({
+      page: n,
+      source: 'text+ocr',
+      engine,
+      confidence: Math.round(confidence * 10) / 10,
+      notes: ['Some text on this page has no readable text layer (its font has no Unicode map); it was read by OCR.'],
+    }),
+  };
+}
+
+/** The areas unreadable runs cover: their boxes, a line's height around each, merged where they touch. */
+function areasOf(runs: TextRun[]): PageArea[] {
+  const areas: PageArea[] = [];
+  for (const run of [...runs].sort((a, b) => a.y - b.y)) {
+    const pad = run.size;
+    const box = {
+      x: run.x - pad,
+      y: run.y - run.size - pad,
+      width: run.width + 2 * pad,
+      height: run.size * 1.3 + 2 * pad,
+    };
+    const touching = areas.find(
+      (a) => box.x < a.x + a.width && a.x < box.x + box.width && box.y < a.y + a.height && a.y < box.y + box.height,
+    );
+    if (!touching) {
+      areas.push(box);
+      continue;
+    }
+    const right = Math.max(touching.x + touching.width, box.x + box.width);
+    const bottom = Math.max(touching.y + touching.height, box.y + box.height);
+    touching.x = Math.min(touching.x, box.x);
+    touching.y = Math.min(touching.y, box.y);
+    touching.width = right - touching.x;
+    touching.height = bottom - touching.y;
+  }
+  return areas.map((a) => ({ ...a, x: Math.max(0, a.x), y: Math.max(0, a.y) }));
 }
 
 /**

@@ -15,7 +15,14 @@ export interface TextRun {
   rtl: boolean;
   /** Set in a bold (or black, heavy, semibold) face. */
   bold?: boolean;
+  /** Set in a fixed-width face. */
+  mono?: boolean;
+  /** A glyph drawn as a mark (a symbol font's bullet): at the start of a line it is the line's bullet. */
+  mark?: boolean;
 }
+
+/** Whether a run puts something on the page: text, or a mark drawn with a glyph. */
+export const inked = (run: TextRun): boolean => run.mark === true || run.text.trim() !== '';
 
 export interface Line {
   text: string;
@@ -94,14 +101,23 @@ function withoutOverprint(runs: TextRun[]): TextRun[] {
 export function toLine(group: TextRun[]): Line {
   const rtl = group.filter((r) => r.rtl).length > group.length / 2;
   const runs = [...group].sort((a, b) => (rtl ? b.x - a.x : a.x - b.x));
-  const size = median(runs.map((r) => r.size));
+  // The line's type is its text's: a bullet glyph or an empty run in another size does not count.
+  const glyphs = runs.filter((r) => r.text.trim() !== '' && !r.mark);
+  const size = median((glyphs.length > 0 ? glyphs : runs).map((r) => r.size));
   let text = '';
   const cells: { text: string; x: number }[] = [];
   let cell = { text: '', x: runs[0].x };
   // Gaps are measured between inked runs: producers often fill a gap with a wide run of spaces.
   let ink: TextRun | undefined;
-  for (const run of runs) {
-    const blank = run.text.trim() === '';
+  for (const [i, run] of runs.entries()) {
+    if (!ink && run.mark && i < runs.length - 1) {
+      // A glyph bullet opening the line reads as a bullet, whatever codes its font gave it.
+      text += '• ';
+      cell.text += '• ';
+      ink = run;
+      continue;
+    }
+    const blank = !inked(run);
     if (ink && !blank) {
       const gap = rtl ? ink.x - (run.x + run.width) : run.x - (ink.x + ink.width);
       if (gap > size * 1.2) {

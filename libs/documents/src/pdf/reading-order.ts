@@ -1,4 +1,4 @@
-import { median, toLine, type Line, type PageLines } from './layout';
+import { inked, median, toLine, type Line, type PageLines } from './layout';
 
 /**
  * Reading order of a page by recursive XY-cut over its line segments. A page is cut at a
@@ -31,9 +31,9 @@ export function segmentLines(lines: Line[]): Line[] {
     if (line.block || line.runs.length < 2) return [line];
     const runs = [...line.runs].sort((a, b) => a.x - b.x);
     const groups = [[runs[0]]];
-    let ink = runs[0].text.trim() === '' ? undefined : runs[0];
+    let ink = inked(runs[0]) ? runs[0] : undefined;
     for (const run of runs.slice(1)) {
-      const blank = run.text.trim() === '';
+      const blank = !inked(run);
       // Measured from the last inked run: a gap may be filled with a wide run of spaces.
       if (!blank && ink && run.x - (ink.x + ink.width) > line.size * SEGMENT_GAP_EM) groups.push([run]);
       else groups[groups.length - 1].push(run);
@@ -119,7 +119,7 @@ function tableAcross(left: Box[], right: Box[], size: number): boolean {
   let paired = 0;
   let short = 0;
   for (const l of left) {
-    const row = (b: Box) => Math.abs(b.line.y - l.line.y) < size * 0.5;
+    const row = (b: Box) => Math.abs(b.line.y - l.line.y) < size * 0.2;
     // Each row once, by the pieces that face each other across the gap.
     if (left.some((other) => row(other) && other.x1 > l.x1)) continue;
     const facing = right.filter(row).sort((a, b) => a.x0 - b.x0)[0];

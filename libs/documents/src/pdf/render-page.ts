@@ -1,15 +1,30 @@
 import type { GreyImage } from '@docconv/ocr';
 import { spawn } from 'node:child_process';
 
+/** A part of a page, in points from its top-left corner. */
+export interface PageArea {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
 /**
- * One PDF page as a greyscale image at `dpi`, rendered by poppler's `pdftoppm -gray` straight
- * to PGM on its standard output (PNG output is far slower to write and to read back).
+ * One PDF page (or an area of it) as a greyscale image at `dpi`, rendered by poppler's
+ * `pdftoppm -gray` straight to PGM on its standard output (PNG output is far slower to write
+ * and to read back).
  */
-export function renderPage(path: string, page: number, dpi: number): Promise<GreyImage> {
+export function renderPage(path: string, page: number, dpi: number, area?: PageArea): Promise<GreyImage> {
+  const px = (points: number) => String(Math.max(0, Math.round((points * dpi) / 72)));
+  const crop = area ? ['-x', px(area.x), '-y', px(area.y), '-W', px(area.width), '-H', px(area.height)] : [];
   return new Promise((resolve, reject) => {
-    const child = spawn('pdftoppm', ['-gray', '-r', String(dpi), '-f', String(page), '-l', String(page), path], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      'pdftoppm',
+      ['-gray', '-r', String(dpi), ...crop, '-f', String(page), '-l', String(page), path],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));
