@@ -767,10 +767,10 @@ export interface components {
       /** @description Page or image frame number in the file, from 1 */
       page: number;
       /**
-       * @description text: read from the text layer; ocr: rendered and read by OCR; refinement: a page sent to the language model
+       * @description text: read from the text layer; ocr: rendered and read by OCR; text+ocr: the text layer, with areas where it is unreadable (a font without a Unicode map) read by OCR; refinement: a page sent to the language model
        * @enum {string}
        */
-      source: 'text' | 'ocr' | 'refinement';
+      source: 'text' | 'ocr' | 'text+ocr' | 'refinement';
       /** @description The OCR engine that read the page */
       engine?: string;
       /** @description Mean OCR word confidence, 0–100 */
