@@ -47,9 +47,11 @@ function withoutLeader(piece: Piece, size: number): Piece[] {
   if (!leader) return [{ ...piece, text: piece.text.replace(/(?:\s*\.){4,}\s*$/, '').trim() || piece.text }];
   const [, title, page] = leader;
   const glyph = size * 0.5; // an average glyph's width, for where the two parts end and start
+  const pageX0 = Math.max(piece.x0, piece.x1 - page.length * glyph * 1.2);
+  // The leader lies between them: the title ends well before the page number starts.
   return [
-    { text: title.trim(), x0: piece.x0, x1: Math.min(piece.x1, piece.x0 + title.length * glyph) },
-    { text: page, x0: Math.max(piece.x0, piece.x1 - page.length * glyph * 1.2), x1: piece.x1 },
+    { text: title.trim(), x0: piece.x0, x1: Math.min(piece.x0 + title.length * glyph, pageX0 - size * 1.5) },
+    { text: page, x0: pageX0, x1: piece.x1 },
   ];
 }
 
@@ -98,6 +100,20 @@ export function alignedTableAt(lines: Line[], start: number): AlignedTable | und
 
   const boundaries = columnBoundaries(multi.flatMap(piecesOf), size);
   if (boundaries.length === 0 || boundaries.length > 24) return undefined;
+  // Justified prose splits at random wide gaps: its long pieces run over text that other lines
+  // have in the next "column". A table's cells keep clear of each other, but for the odd one that spans.
+  const all = multi.flatMap((line) => piecesOf(line).map((piece) => ({ line, piece })));
+  const intruding = multi.filter((line) =>
+    piecesOf(line).some((p) =>
+      boundaries.some(
+        (b) =>
+          p.x0 < b - 1 &&
+          p.x1 > b + 1 &&
+          all.some((o) => o.line !== line && o.piece.x0 >= b && o.piece.x0 < p.x1 - 1),
+      ),
+    ),
+  );
+  if (intruding.length > multi.length * 0.25) return undefined;
   const rows = groupRows(span);
   if (rows.length < 3) return undefined;
   const grid = rows.map((row) => cellsOf(row, boundaries));

@@ -14,6 +14,8 @@ const SEGMENT_GAP_EM = 1.0;
 const MIN_GUTTER_EM = 0.8;
 /** Text shorter than this (characters) on either side of a gap reads as a table cell, not a line of prose. */
 const PROSE_CHARS = 20;
+/** Boxes sharing this share of the shorter one's height are on one row. */
+const ROW_OVERLAP = 0.7;
 /** A column of the page holds at least this many lines, unless nothing beside it shares its height. */
 const MIN_COLUMN_LINES = 3;
 
@@ -119,7 +121,9 @@ function tableAcross(left: Box[], right: Box[], size: number): boolean {
   let paired = 0;
   let short = 0;
   for (const l of left) {
-    const row = (b: Box) => Math.abs(b.line.y - l.line.y) < size * 0.2;
+    // On one row: most of the shorter box's height shared (a form's label and its value may sit a point or two apart).
+    const row = (b: Box) =>
+      Math.min(b.y1, l.y1) - Math.max(b.y0, l.y0) >= Math.min(b.y1 - b.y0, l.y1 - l.y0) * ROW_OVERLAP;
     // Each row once, by the pieces that face each other across the gap.
     if (left.some((other) => row(other) && other.x1 > l.x1)) continue;
     const facing = right.filter(row).sort((a, b) => a.x0 - b.x0)[0];
