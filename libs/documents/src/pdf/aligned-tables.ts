@@ -1,4 +1,4 @@
-import { tableMarkdown, type TableCell } from './lattice';
+import { tableMarkdown, type TableCell } from '../markdown/tables';
 import { inked, median, toLine, type Line, type TextRun } from './layout';
 
 /**
@@ -107,16 +107,16 @@ export function alignedTableAt(lines: Line[], start: number): AlignedTable | und
     piecesOf(line).some((p) =>
       boundaries.some(
         (b) =>
-          p.x0 < b - 1 &&
-          p.x1 > b + 1 &&
-          all.some((o) => o.line !== line && o.piece.x0 >= b && o.piece.x0 < p.x1 - 1),
+          p.x0 < b - 1 && p.x1 > b + 1 && all.some((o) => o.line !== line && o.piece.x0 >= b && o.piece.x0 < p.x1 - 1),
       ),
     ),
   );
   if (intruding.length > multi.length * 0.25) return undefined;
   const rows = groupRows(span);
   if (rows.length < 3) return undefined;
-  const grid = rows.map((row) => cellsOf(row, boundaries));
+  // A right-to-left table is read from its rightmost column.
+  const rtl = span.filter((l) => l.rtl).length > span.length / 2;
+  const grid = rows.map((row) => (rtl ? cellsOf(row, boundaries).reverse() : cellsOf(row, boundaries)));
   if (grid.filter((cells) => cells.filter((c) => c.text !== '').length >= 2).length < 2) return undefined;
   return { markdown: tableMarkdown(withCurrencyJoined(grid)), end };
 }

@@ -57,6 +57,17 @@ export interface CleanText {
   garbage: boolean;
 }
 
+/**
+ * Arabic and Persian text whose lam-alef ligatures came out reversed. A right-to-left line is
+ * stored in visual order; a ligature glyph carries its two letters in reading order, and
+ * reversing the line letter by letter swaps them: `الأ` (the article before alef-hamza) comes out
+ * `األ`, Persian `کالا` as `کاال`. Two alefs never follow each other in either language, so an
+ * alef, another alef and a lam is such a swap, and is put back.
+ */
+export function mendLamAlef(text: string): string {
+  return text.replace(/ا([اأإآ])ل/g, 'ال$1');
+}
+
 /** A run's text as a reader would see it. */
 export function cleanText(raw: string): CleanText {
   const visible = raw.replace(/\s+/g, '');
@@ -69,7 +80,7 @@ export function cleanText(raw: string): CleanText {
     .replace(ODD_SPACE, ' ')
     .replace(/[\t\n\r]/g, ' ')
     .replace(CONTROL, '');
-  return { text, garbage };
+  return { text: /[\u0600-\u06ff]/.test(text) ? mendLamAlef(text) : text, garbage };
 }
 
 /**

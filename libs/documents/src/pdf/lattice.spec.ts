@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import PDFDocument from 'pdfkit';
 import { extractPdf } from './extract-pdf';
-import { ruledTables, tableMarkdown } from './lattice';
+import { tableMarkdown } from '../markdown/tables';
+import { ruledTables } from './lattice';
 import type { TextRun } from './layout';
 import { pageRules, type DrawingOps, type Rule } from './rules';
 

@@ -5,13 +5,8 @@
  * inside the grid are handed to its cells and taken out of the page's running text.
  */
 import type { Rule } from './rules';
-import type { TextRun } from './layout';
-
-export interface TableCell {
-  text: string;
-  rowspan: number;
-  colspan: number;
-}
+import { buildLines, mend, type TextRun } from './layout';
+import type { TableCell } from '../markdown/tables';
 
 export interface RuledTable {
   top: number;
@@ -204,10 +199,14 @@ function buildTable(horizontals: Horizontal[], verticals: Vertical[], runs: Text
   const filled = [...bounds.values()].filter((b) => b.runs.some((run) => run.text.trim() !== ''));
   if (filled.length < 2) return undefined;
 
+  // A right-to-left table is read from its rightmost column.
+  const texts = filled.flatMap((b) => b.runs).filter((run) => run.text.trim() !== '');
+  const rtl = texts.filter((run) => run.rtl).length > texts.length / 2;
   const rows: TableCell[][] = Array.from({ length: rowCount }, () => []);
   const placed = new Set<number>();
   for (let r = 0; r < rowCount; r++) {
-    for (let c = 0; c < columnCount; c++) {
+    for (let i = 0; i < columnCount; i++) {
+      const c = rtl ? columnCount - 1 - i : i;
       const root = find(slot(r, c));
       if (placed.has(root)) continue;
       placed.add(root);
@@ -229,55 +228,16 @@ function words(run: TextRun): TextRun[] {
   const perChar = run.width / run.text.length;
   const out: TextRun[] = [];
   for (const match of run.text.matchAll(/\S+/g)) {
-    out.push({ ...run, text: match[0], x: run.x + match.index * perChar, width: match[0].length * perChar });
+    const width = match[0].length * perChar;
+    // Right-to-left text starts at the run's right edge.
+    const x = run.rtl ? run.x + run.width - match.index * perChar - width : run.x + match.index * perChar;
+    out.push({ ...run, text: match[0], x, width });
   }
   return out;
 }
 
-/** A cell's runs read line by line, top to bottom, joined with single spaces. */
+/** A cell's runs read as lines, top to bottom, joined with single spaces (hyphenation mended). */
 function cellText(runs: TextRun[]): string {
-  const sorted = [...runs].sort((a, b) => a.y - b.y || a.x - b.x);
-  const lines: TextRun[][] = [];
-  for (const run of sorted) {
-    const line = lines[lines.length - 1];
-    if (line && Math.abs(line[0].y - run.y) <= Math.max(1.5, run.size * 0.35)) line.push(run);
-    else lines.push([run]);
-  }
-  return lines
-    .map((line) => {
-      const ordered = line.sort((a, b) => a.x - b.x);
-      let text = '';
-      ordered.forEach((run, i) => {
-        const previous = ordered[i - 1];
-        const gap = previous ? run.x - (previous.x + previous.width) : 0;
-        if (previous && !text.endsWith(' ') && !run.text.startsWith(' ') && gap > run.size * 0.15) text += ' ';
-        text += run.text;
-      });
-      return text.trim();
-    })
-    .filter((text) => text !== '')
-    .reduce(
-      (text, line) => (/[a-z]-$/i.test(text) && /^[a-z]/.test(line) ? text.slice(0, -1) + line : `${text} ${line}`),
-      '',
-    )
-    .trim();
-}
-
-/** A table as Markdown: GFM when no cell spans, otherwise an HTML table (GFM has no spans). */
-export function tableMarkdown(rows: TableCell[][]): string {
-  const spans = rows.some((row) => row.some((cell) => cell.rowspan > 1 || cell.colspan > 1));
-  if (spans) {
-    const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-    const cell = (c: TableCell, tag: string) =>
-      `<${tag}${c.rowspan > 1 ? ` rowspan="${c.rowspan}"` : ''}${c.colspan > 1 ? ` colspan="${c.colspan}"` : ''}>${escape(c.text)}</${tag}>`;
-    return [
-      '<table>',
-      ...rows.map((row, r) => `<tr>${row.map((c) => cell(c, r === 0 ? 'th' : 'td')).join('')}</tr>`),
-      '</table>',
-    ].join('\n');
-  }
-  const width = Math.max(...rows.map((row) => row.length));
-  const line = (row: TableCell[]) =>
-    `| ${Array.from({ length: width }, (_, i) => (row[i]?.text ?? '').replace(/\|/g, '\\|')).join(' | ')} |`;
-  return [line(rows[0]), `|${' --- |'.repeat(width)}`, ...rows.slice(1).map(line)].join('\n');
+  const lines = buildLines(runs).map((line) => line.text);
+  return lines.length === 0 ? '' : lines.reduce(mend).trim();
 }

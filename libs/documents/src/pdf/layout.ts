@@ -99,7 +99,9 @@ function withoutOverprint(runs: TextRun[]): TextRun[] {
 }
 
 export function toLine(group: TextRun[]): Line {
-  const rtl = group.filter((r) => r.rtl).length > group.length / 2;
+  // Spaces carry no direction: the line's is that of most of its text.
+  const texts = group.filter((r) => r.text.trim() !== '');
+  const rtl = texts.filter((r) => r.rtl).length > texts.length / 2;
   const runs = [...group].sort((a, b) => (rtl ? b.x - a.x : a.x - b.x));
   // The line's type is its text's: a bullet glyph or an empty run in another size does not count.
   const glyphs = runs.filter((r) => r.text.trim() !== '' && !r.mark);
@@ -330,7 +332,8 @@ function joinLines(lines: string[]): string {
   return lines.reduce((text, line) => mend(text, line));
 }
 
-function mend(text: string, next: string): string {
+/** Two lines of one paragraph joined: a word hyphenated at the end of the first is mended. */
+export function mend(text: string, next: string): string {
   if (/[a-zà-ÿ]-$/i.test(text) && /^[a-zà-ÿ]/.test(next)) return text.slice(0, -1) + next;
   return `${text} ${next}`;
 }
