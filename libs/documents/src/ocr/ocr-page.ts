@@ -37,7 +37,6 @@ export function ocrPageLines(result: OcrResult, model: OcrModelName, scale: numb
     y: 0,
     size: 0,
     rtl: false,
-    cells: [],
     runs: [],
     bold: false,
     block: markdown,

@@ -16,7 +16,7 @@ const RIVER_EM = 0.5;
 /** Lines closer than this share of the row pitch belong to the same row. */
 const SAME_ROW_PITCH = 0.75;
 const CURRENCY = /^[$€£¥₩]$/;
-const LEADER = /^(.*?\S)\s*(?:\.\s*){4,}(\S{1,8})$/;
+const LEADER = /^(.*?\S)\s*(?:\.\s*){4,}([^.\s]\S{0,7})$/;
 const LIST_MARKER = /^(?:[•◦▪▫‣∙·●○■□►▶✓✔–—*-]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)])$/i;
 /** A piece this many words long is running text. */
 const PROSE_WORDS = 8;

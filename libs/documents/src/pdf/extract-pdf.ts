@@ -261,7 +261,6 @@ function placeTables(lines: Line[], tables: RuledTable[]): Line[] {
     y: table.top,
     size: table.size,
     rtl: false,
-    cells: [],
     runs: [],
     bold: false,
     block: tableMarkdown(table.rows),

@@ -31,8 +31,6 @@ export interface Line {
   y: number;
   size: number;
   rtl: boolean;
-  /** Cells when the line has wide gaps between its runs (a table row candidate). */
-  cells: { text: string; x: number }[];
   runs: TextRun[];
   /** The OCR engine's paragraph this line belongs to, when it said. */
   paragraph?: string;
@@ -107,50 +105,23 @@ export function toLine(group: TextRun[]): Line {
   const glyphs = runs.filter((r) => r.text.trim() !== '' && !r.mark);
   const size = median((glyphs.length > 0 ? glyphs : runs).map((r) => r.size));
   let text = '';
-  const cells: { text: string; x: number }[] = [];
-  let cell = { text: '', x: runs[0].x };
   // Gaps are measured between inked runs: producers often fill a gap with a wide run of spaces.
   let ink: TextRun | undefined;
   for (const [i, run] of runs.entries()) {
     if (!ink && run.mark && i < runs.length - 1) {
       // A glyph bullet opening the line reads as a bullet, whatever codes its font gave it.
       text += '• ';
-      cell.text += '• ';
       ink = run;
       continue;
     }
     const blank = !inked(run);
     if (ink && !blank) {
       const gap = rtl ? ink.x - (run.x + run.width) : run.x - (ink.x + ink.width);
-      if (gap > size * 1.2) {
-        cells.push({ text: cell.text.trim(), x: cell.x });
-        cell = { text: '', x: run.x };
-      }
-      const joined = text.endsWith(' ') || run.text.startsWith(' ');
-      if (!joined && gap > size * 0.15) {
-        text += ' ';
-        cell.text += ' ';
-      }
+      if (!text.endsWith(' ') && !run.text.startsWith(' ') && gap > size * 0.15) text += ' ';
     }
     text += run.text;
-    cell.text += run.text;
     if (!blank) ink = run;
   }
-  cells.push({ text: cell.text.trim(), x: cell.x });
-  // A table-of-contents line (entry, dot leaders, page) reads as two cells, without the dots.
-  const leader = cells.length === 1 ? /^(.*?\S)\s*(?:\.\s*){4,}(\S{1,8})$/.exec(cells[0].text) : null;
-  if (leader) {
-    // The page number sits at the right end of the line, whether or not it is a run of its own.
-    const end = Math.max(...runs.map((r) => r.x + r.width));
-    cells.splice(
-      0,
-      1,
-      { text: leader[1].trim(), x: cells[0].x },
-      { text: leader[2], x: end - size * leader[2].length * 0.6 },
-    );
-  }
-  for (const c of cells) c.text = c.text.replace(/(?:\s*\.){4,}\s*$/, '').replace(/^(?:\.\s*){2,}/, '');
-  const kept = cells.filter((c) => c.text !== '');
   const left = Math.min(...runs.map((r) => r.x));
   const right = Math.max(...runs.map((r) => r.x + r.width));
   return {
@@ -160,7 +131,6 @@ export function toLine(group: TextRun[]): Line {
     y: median(runs.map((r) => r.y)),
     size,
     rtl,
-    cells: kept.length > 0 ? kept : cells,
     runs,
     bold: runs.every((r) => r.bold === true || r.text.trim() === ''),
   };
