@@ -86,4 +86,12 @@ describe('renderInline, as a CommonMark parse reads it', () => {
     expect(leftoverDelimiters(markdown, '*note* snake_case 5 * 3 1~2, 3~4 **')).toEqual([]);
     expect(escapeMarkdown('*not emphasis* and __init__')).toBe('\\*not emphasis\\* and \\_\\_init\\_\\_');
   });
+
+  it('escapes single tildes when a link separates two that could pair', () => {
+    const link = { id: 1, href: 'https://example.com/' };
+    const markdown = renderInline([text('1~2 '), { ...text('see'), link }, text(' 3~4')]);
+    expect(markdown).toBe('1\\~2 [see](https://example.com/) 3\\~4');
+    expect(leftoverDelimiters(markdown, '~~')).toEqual([]);
+    expect(renderInline([text('600km~800km')])).toBe('600km~800km');
+  });
 });

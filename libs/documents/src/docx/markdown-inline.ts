@@ -1,4 +1,4 @@
-import { emphasisMarkdown, escapeEmphasis, type InlineRun } from '../markdown/emphasis';
+import { emphasisMarkdown, escapeEmphasis, tildesCouldPair, type InlineRun } from '../markdown/emphasis';
 
 /** A hyperlink; `id` tells two adjacent links to the same address apart. */
 export interface Link {
@@ -20,12 +20,13 @@ export type Piece =
  * the caller decides how a break is written (a hard break in the body, a space in a table cell).
  */
 export function renderInline(pieces: Piece[]): string {
+  const tildesPair = tildesCouldPair(pieces.map((p) => (p.kind === 'text' ? p.text : '')));
   let out = '';
   for (let i = 0; i < pieces.length;) {
     const link = pieces[i].link;
     let j = i;
     while (j < pieces.length && pieces[j].link?.id === link?.id) j++;
-    const inner = emphasisMarkdown(pieces.slice(i, j).map(inlineRun));
+    const inner = emphasisMarkdown(pieces.slice(i, j).map(inlineRun), { tildesPair });
     if (link && inner.trim() !== '') {
       const lead = /^\s*/.exec(inner)?.[0] ?? '';
       const trail = /\s*$/.exec(inner)?.[0] ?? '';

@@ -232,6 +232,15 @@ describe('cleanHwpMarkdown emphasis, as a CommonMark parse reads it', () => {
     expect(readBack(line, line)).toEqual([[line, '']]);
   });
 
+  it('escapes single tildes only when another in the same paragraph could pair with them', () => {
+    expect(cleanHwpMarkdown('지구 저궤도(600km~800km)까지\n\n기간은 1~2주')).toBe(
+      '지구 저궤도(600km~800km)까지\n\n기간은 1~2주',
+    );
+    const paragraph = cleanHwpMarkdown('기간은 1~2주  \n또는 3~4주');
+    expect(paragraph).toBe('기간은 1\\~2주  \n또는 3\\~4주');
+    expect(leftoverDelimiters(paragraph, '~~')).toEqual([]);
+  });
+
   it('writes emphasis in headings and table cells the same way', () => {
     expect(readBack('# 1. **개요**및 목적')).toEqual([
       ['1. ', ''],

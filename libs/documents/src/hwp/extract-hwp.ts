@@ -2,7 +2,7 @@ import { DomainError } from '@docconv/contracts';
 import { fileHeader, toMarkdown } from '@ohah/hwpjs';
 import { readFile } from 'node:fs/promises';
 import { DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
-import { emphasisMarkdown } from '../markdown/emphasis';
+import { emphasisMarkdown, tildesCouldPair, type EmphasisContext } from '../markdown/emphasis';
 import { checkHwpExpansion } from './hwp-file';
 import { hwpjsInlineRuns } from './hwpjs-inline';
 
@@ -61,7 +61,9 @@ export function cleanHwpMarkdown(markdown: string): string {
     table = [];
   };
 
-  for (const raw of lines.slice(start)) {
+  const body = lines.slice(start);
+  const tildesPair = paragraphTildes(body);
+  for (const [index, raw] of body.entries()) {
     if (TABLE_ROW.test(raw)) {
       table.push(raw.replace(IMAGE, ''));
       continue;
@@ -73,7 +75,7 @@ export function cleanHwpMarkdown(markdown: string): string {
       out.push('', '---', '');
       continue;
     }
-    const line = rewriteEmphasis(withoutImages);
+    const line = rewriteEmphasis(withoutImages, { tildesPair: tildesPair[index] });
     if (line.trim() === '') {
       if (!hadText) out.push('');
       continue;
@@ -140,9 +142,24 @@ function cleanCell(cell: string): string {
  * placed or dropped as `emphasisMarkdown` decides, literal `*`, `_` and `~` escaped. A heading,
  * quote or list marker at the start of the line stays as it is.
  */
-function rewriteEmphasis(line: string): string {
+function rewriteEmphasis(line: string, context: EmphasisContext = {}): string {
   const prefix = BLOCK_PREFIX.exec(line)?.[0] ?? '';
-  return prefix + emphasisMarkdown(hwpjsInlineRuns(line.slice(prefix.length)));
+  return prefix + emphasisMarkdown(hwpjsInlineRuns(line.slice(prefix.length)), context);
+}
+
+/**
+ * For every line, whether the paragraph it belongs to (the lines up to the nearest blank line or
+ * table row on either side) holds single tildes that could pair into strikethrough.
+ */
+function paragraphTildes(lines: string[]): boolean[] {
+  const out: boolean[] = [];
+  while (out.length < lines.length) {
+    let end = out.length;
+    while (end < lines.length && lines[end].trim() !== '' && !TABLE_ROW.test(lines[end])) end++;
+    const pair = tildesCouldPair(lines.slice(out.length, end));
+    for (let n = Math.max(1, end - out.length); n > 0; n--) out.push(pair);
+  }
+  return out;
 }
 
 function lockReason(data: Buffer): string | undefined {

@@ -321,14 +321,16 @@ describe('extractHwpx', () => {
   it('keeps literal asterisks, underscores and tildes from becoming emphasis or strikethrough', async () => {
     const lines = [
       '*주의* 기간 4월 27일~5월 31일, 6월~7월',
-      '변수 snake_case, __init__, 5 * 3',
-      '표 안 *별표*와 1~2, 3~4',
+      '변수 snake_case, __init__, 5 * 3, 1~2',
+      '표 안 *별표*와 3~4',
+      '저궤도(600km~800km)',
     ];
-    const file = hwpx([section([p(lines[0]), p(run(lines[1], '<hp:lineBreak/>', lines[2]))])]);
+    const file = hwpx([section([p(lines[0]), p(run(lines[1], '<hp:lineBreak/>', lines[2])), p(lines[3])])]);
     const markdown = await extractHwpx(await write('literal.hwpx', file), 'literal.hwpx');
     expect(markdown).toBe(
       '\\*주의\\* 기간 4월 27일\\~5월 31일, 6월\\~7월\n\n' +
-        '변수 snake_case, \\_\\_init\\_\\_, 5 * 3  \n표 안 \\*별표\\*와 1\\~2, 3\\~4\n',
+        '변수 snake_case, \\_\\_init\\_\\_, 5 * 3, 1\\~2  \n표 안 \\*별표\\*와 3\\~4\n\n' +
+        '저궤도(600km~800km)\n',
     );
     expect(formattedSpans(markdown)).toEqual([[lines.join(''), '']]);
     expect(leftoverDelimiters(markdown, lines.join(''))).toEqual([]);

@@ -434,7 +434,7 @@ function pageText(raw: string, role: ParagraphRole): string {
     const heading = lines.join(' ');
     if (heading.length <= MAX_HEADING_CHARS) return `${'#'.repeat(role.level)} ${escapeInline(heading)}`;
   }
-  const text = lines.map((line) => escapeLineStart(escapeInline(line))).join('  \n');
+  const text = escapeInline(lines.join('\n')).split('\n').map(escapeLineStart).join('  \n');
   switch (role.kind) {
     case 'bullet':
       return `- ${text}`;

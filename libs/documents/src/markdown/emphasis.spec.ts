@@ -1,4 +1,4 @@
-import { emphasisMarkdown, escapeEmphasis, type InlineRun } from './emphasis';
+import { emphasisMarkdown, escapeEmphasis, tildesCouldPair, type InlineRun } from './emphasis';
 import { type FormattedChar, formattedChars, formattedSpans, leftoverDelimiters } from './testing/read-back';
 
 const text = (value: string, style: { bold?: boolean; italic?: boolean; strike?: boolean } = {}): InlineRun => ({
@@ -177,6 +177,28 @@ describe('emphasisMarkdown', () => {
       '4월 27일\\~5월 31일, 6월\\~7월',
     );
     expect(check([text('a ** b')], [['a ** b', '']])).toBe('a \\*\\* b');
+  });
+
+  it('leaves a single tilde alone unless another in the paragraph could pair with it', () => {
+    expect(check([text('저궤도(600km~800km)')], [['저궤도(600km~800km)', '']])).toBe('저궤도(600km~800km)');
+    expect(emphasisMarkdown([text('600km~800km')], { tildesPair: true })).toBe('600km\\~800km');
+    expect(escapeEmphasis('1~2', { tildesPair: true })).toBe('1\\~2');
+    expect(check([text('a ~~ b~')], [['a ~~ b~', '']])).toBe('a \\~\\~ b~');
+    expect(
+      check(
+        [text('a~', { strike: true }), text('b')],
+        [
+          ['a', 's'],
+          ['~b', ''],
+        ],
+      ),
+    ).toBe('~~a~~\\~b');
+  });
+
+  it('tells whether single tildes in a paragraph could pair', () => {
+    expect(tildesCouldPair(['1~2', '3~4'])).toBe(true);
+    expect(tildesCouldPair(['600~800km', 'a ~ b', 'c ~~ d'])).toBe(false);
+    expect(tildesCouldPair(['끝~', '~시작'])).toBe(true);
   });
 
   it('escapes literal asterisks beside delimiters', () => {

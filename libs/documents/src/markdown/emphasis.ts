@@ -10,7 +10,7 @@
  * placement can express (a span of punctuation only, `~~` and `**` meeting inside a word) is
  * dropped rather than written as literal markers. Only `*`, `**` and `~~` are written: `_` cannot
  * open or close inside a word. Literal `*`, `_` and `~` are escaped wherever they could be read as
- * delimiters.
+ * delimiters, a single tilde only when another in the paragraph could pair with it.
  */
 
 /** Character formatting that Markdown writes with delimiters. */
@@ -84,31 +84,57 @@ interface Boundary {
 
 const NO_DELIMITERS: Boundary = { closing: [], opening: [] };
 
+/** What the text being written belongs to, beyond the runs given. */
+export interface EmphasisContext {
+  /**
+   * Whether the paragraph holds two or more single tildes that could be delimiters, which GFM
+   * would pair into strikethrough (`1~2 and 3~4`); a single tilde alone is left as it is. Judged
+   * from the runs when absent; a caller writing one paragraph in several parts judges it for the
+   * whole paragraph with `tildesCouldPair`.
+   */
+  tildesPair?: boolean;
+}
+
 /**
  * Inline Markdown for runs of formatted text. Adjacent runs with the same formatting share one
  * pair of delimiters, whitespace at a span's ends stays outside it, and empty runs vanish. The
  * result reads as meant wherever it follows whitespace, punctuation or the start of a line and
  * precedes whitespace, punctuation or the end of a line (brackets of a link included).
  */
-export function emphasisMarkdown(runs: readonly InlineRun[]): string {
+export function emphasisMarkdown(runs: readonly InlineRun[], context: EmphasisContext = {}): string {
   if (runs.every(isPlain)) return runs.map((r) => (r.kind === 'text' ? r.text : r.markdown)).join('');
+  const tildesPair = context.tildesPair ?? tildesCouldPair(runs.map((r) => (r.kind === 'text' ? r.text : '')));
   const units = runs.flatMap(toUnits);
   const removed = new Array<number>(units.length).fill(0);
   for (;;) {
     const styles = resolveStyles(units, removed);
     const boundaries = placeDelimiters(units, styles);
-    if (!refuseUnreadable(units, styles, boundaries, removed)) return write(units, boundaries);
+    if (!refuseUnreadable(units, styles, boundaries, removed)) return write(units, boundaries, tildesPair);
   }
 }
 
 /**
  * Escapes the `*`, `_` and `~` of Markdown-ready text wherever they could be read as delimiters:
- * an asterisk or tilde is left alone only between spaces (`5 * 3`), an underscore only between
- * spaces or inside a word (`snake_case`).
+ * an asterisk is left alone only between spaces (`5 * 3`), an underscore only between spaces or
+ * inside a word (`snake_case`), a single tilde also when no other could pair with it (`600~800km`).
  */
-export function escapeEmphasis(markdown: string): string {
+export function escapeEmphasis(markdown: string, context: EmphasisContext = {}): string {
   if (!/[*_~]/.test(markdown)) return markdown;
-  return emphasisMarkdown([{ kind: 'text', text: markdown }]);
+  return emphasisMarkdown([{ kind: 'text', text: markdown }], context);
+}
+
+/**
+ * Whether texts that end up in one paragraph hold two or more single tildes that could open or
+ * close strikethrough: a tilde between two spaces cannot, and a tilde at either end of a text
+ * counts, since what comes next is unknown.
+ */
+export function tildesCouldPair(texts: readonly string[]): boolean {
+  const couldBeDelimiters = texts.flatMap((text) =>
+    [...text.matchAll(/(?<![~\\])~(?!~)/g)].filter(
+      (m) => !/\s/.test(text[m.index - 1] ?? '') || !/\s/.test(text[m.index + 1] ?? ''),
+    ),
+  );
+  return couldBeDelimiters.length >= 2;
 }
 
 function isPlain(run: InlineRun): boolean {
@@ -264,14 +290,16 @@ function delimiterRuns(boundary: Boundary): { closing: Mark[]; opening: Mark[] }
   return runs;
 }
 
-function write(units: readonly Unit[], boundaries: readonly Boundary[]): string {
+function write(units: readonly Unit[], boundaries: readonly Boundary[], tildesPair: boolean): string {
   const delimiters = boundaries.map((b) =>
     b === NO_DELIMITERS ? '' : [...b.closing, ...b.opening].map((m) => m.delimiter).join(''),
   );
   let out = delimiters[0];
   let lineStart = delimiters[0] === '';
   units.forEach((unit, i) => {
-    if (unit.literal) {
+    if (unit.literal && unit.markdown === '~' && !tildesPair && loneTilde(units, delimiters, i)) {
+      out += unit.markdown;
+    } else if (unit.literal) {
       const before = lineStart ? undefined : delimiters[i] !== '' ? 'punctuation' : units[i - 1].tail;
       const after = delimiters[i + 1] !== '' ? 'punctuation' : i + 1 < units.length ? units[i + 1].head : undefined;
       out += literalMarkdown(unit.markdown, before, after);
@@ -283,6 +311,12 @@ function write(units: readonly Unit[], boundaries: readonly Boundary[]): string 
     else if (unit.head !== 'space' || delimiters[i + 1] !== '') lineStart = false;
   });
   return out;
+}
+
+/** Whether the tilde at `i` touches neither another tilde nor a delimiter, so that it forms a run of its own. */
+function loneTilde(units: readonly Unit[], delimiters: readonly string[], i: number): boolean {
+  const tilde = (unit: Unit | undefined) => unit?.literal === true && unit.markdown === '~';
+  return delimiters[i] === '' && delimiters[i + 1] === '' && !tilde(units[i - 1]) && !tilde(units[i + 1]);
 }
 
 /**

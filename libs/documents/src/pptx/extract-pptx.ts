@@ -19,7 +19,7 @@ import {
   chartMarkdown,
   escapeLineStart,
 } from '../office/ooxml';
-import { emphasisMarkdown, type InlineRun } from '../markdown/emphasis';
+import { emphasisMarkdown, tildesCouldPair, type InlineRun } from '../markdown/emphasis';
 import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
 import { withZip, type ZipReader } from '../zip/zip-reader';
 
@@ -486,12 +486,13 @@ function isOn(value: string | undefined): boolean {
 
 /** A paragraph's runs as inline Markdown: emphasis and escapes by `emphasisMarkdown`, links around them. */
 function inlineMarkdown(runs: Run[]): string {
+  const tildesPair = tildesCouldPair(runs.map((r) => r.text));
   let out = '';
   for (let i = 0; i < runs.length;) {
     const link = runs[i].link;
     let j = i + 1;
     while (j < runs.length && runs[j].link === link) j++;
-    const inner = emphasisMarkdown(runs.slice(i, j).map(inlineRun));
+    const inner = emphasisMarkdown(runs.slice(i, j).map(inlineRun), { tildesPair });
     if (link && inner.trim() !== '') {
       const lead = /^\s*/.exec(inner)?.[0] ?? '';
       const trail = /\s*$/.exec(inner)?.[0] ?? '';
