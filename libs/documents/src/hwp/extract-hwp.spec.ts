@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeHwp } from '../../../../test/support/fixtures';
+import { formattedSpans, leftoverDelimiters } from '../markdown/testing/read-back';
 import { cleanHwpMarkdown, extractHwp } from './extract-hwp';
 
 const SECTOR = 512;
@@ -170,5 +171,84 @@ describe('cleanHwpMarkdown', () => {
 
   it('keeps page breaks as rules with blank lines around them', () => {
     expect(cleanHwpMarkdown('첫 쪽\n---\n둘째 쪽')).toBe('첫 쪽\n\n---\n\n둘째 쪽');
+  });
+});
+
+describe('cleanHwpMarkdown emphasis, as a CommonMark parse reads it', () => {
+  /**
+   * Cleans hwpjs Markdown, checks that the parse shows no delimiter as text (`literal` holds the
+   * `*`, `_` and `~` the reader should see, none by default) and returns its formatted spans.
+   */
+  function readBack(hwpjs: string, literal = ''): [string, string][] {
+    const markdown = cleanHwpMarkdown(hwpjs);
+    expect(leftoverDelimiters(markdown, literal)).toEqual([]);
+    return formattedSpans(markdown);
+  }
+
+  it('closes bold before a Korean particle and keeps a quotation mark out when a letter touches it', () => {
+    const line = '개발 중인 **한국형발사체****(KSLV-2)****의 새로운 이름**으로**“누리”가 선정**되었다고 밝혔다.';
+    expect(cleanHwpMarkdown(line)).toBe(
+      '개발 중인 **한국형발사체(KSLV-2)의 새로운 이름**으로“**누리”가 선정**되었다고 밝혔다.',
+    );
+    expect(readBack(line)).toEqual([
+      ['개발 중인 ', ''],
+      ['한국형발사체(KSLV-2)의 새로운 이름', 'b'],
+      ['으로“', ''],
+      ['누리”가 선정', 'b'],
+      ['되었다고 밝혔다.', ''],
+    ]);
+  });
+
+  it('reads bold that starts after an opening quotation mark and ends before a particle', () => {
+    expect(readBack('학생은 ‘**누리’는 ‘세상’의 옛말**로 **새로운 세상을 ****연다는****의미**로,')).toEqual([
+      ['학생은 ‘', ''],
+      ['누리’는 ‘세상’의 옛말', 'b'],
+      ['로 ', ''],
+      ['새로운 세상을 연다는의미', 'b'],
+      ['로,', ''],
+    ]);
+  });
+
+  it('moves spaces out of the delimiters', () => {
+    expect(readBack('발사체인** ‘한국형발사체’의**** 공식 명칭으로 사용**될 예정')).toEqual([
+      ['발사체인 ', ''],
+      ['‘한국형발사체’의 공식 명칭으로 사용', 'b'],
+      ['될 예정', ''],
+    ]);
+  });
+
+  it('nests bold and italic and keeps strikethrough', () => {
+    expect(readBack('***굵고 기울임***과 *기울임*, ~~지운 말~~')).toEqual([
+      ['굵고 기울임', 'bi'],
+      ['과 ', ''],
+      ['기울임', 'i'],
+      [', ', ''],
+      ['지운 말', 's'],
+    ]);
+  });
+
+  it('keeps literal asterisks, underscores and tildes as text', () => {
+    const line = '면적 5*3 m, 변수 snake_case, 기간 600~800km, 1~2주';
+    expect(readBack(line, line)).toEqual([[line, '']]);
+  });
+
+  it('escapes single tildes only when another in the same paragraph could pair with them', () => {
+    expect(cleanHwpMarkdown('지구 저궤도(600km~800km)까지\n\n기간은 1~2주')).toBe(
+      '지구 저궤도(600km~800km)까지\n\n기간은 1~2주',
+    );
+    const paragraph = cleanHwpMarkdown('기간은 1~2주  \n또는 3~4주');
+    expect(paragraph).toBe('기간은 1\\~2주  \n또는 3\\~4주');
+    expect(leftoverDelimiters(paragraph, '~~')).toEqual([]);
+  });
+
+  it('writes emphasis in headings and table cells the same way', () => {
+    expect(readBack('# 1. **개요**및 목적')).toEqual([
+      ['1. ', ''],
+      ['개요', 'b'],
+      ['및 목적', ''],
+    ]);
+    const table = cleanHwpMarkdown('| **구분** | **“발사”**일<br>**비고** |\n| --- | --- |');
+    expect(table).toBe('| **구분** | **“발사**”일<br>**비고** |\n| --- | --- |');
+    expect(leftoverDelimiters(table)).toEqual([]);
   });
 });

@@ -2,13 +2,17 @@ import { DomainError } from '@docconv/contracts';
 import { fileHeader, toMarkdown } from '@ohah/hwpjs';
 import { readFile } from 'node:fs/promises';
 import { DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
+import { emphasisMarkdown, tildesCouldPair, type EmphasisContext } from '../markdown/emphasis';
 import { checkHwpExpansion } from './hwp-file';
+import { hwpjsInlineRuns } from './hwpjs-inline';
 
 /** Lines hwpjs writes about the file rather than from it, in the block before the document's own text. */
 const PREAMBLE_LINE = /^(#\s+HWP 문서|\*\*(버전|용지 크기|페이지[^*]*)\*\*\s*:.*)$/;
 const IMAGE = /!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>/g;
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
 const DELIMITER_ROW = /^\s*\|(\s*:?-+:?\s*\|)+\s*$/;
+/** Leading whitespace and the heading, quote or list marker a line starts with. */
+const BLOCK_PREFIX = /^\s*(#{1,6}\s+|>\s?|[-+]\s+|\d{1,9}[.)]\s+)?/;
 
 /**
  * Markdown from an HWP 5 document: paragraphs in reading order, tables as GFM tables, the
@@ -39,7 +43,10 @@ export async function extractHwp(
   return `${cleaned}\n`;
 }
 
-/** Tidies hwpjs Markdown: no preamble or pictures, uniform tables, bold runs merged, blank lines collapsed. */
+/**
+ * Tidies hwpjs Markdown: no preamble or pictures, uniform tables, emphasis written again so that
+ * CommonMark reads it, blank lines collapsed.
+ */
 export function cleanHwpMarkdown(markdown: string): string {
   const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
   let start = 0;
@@ -54,20 +61,23 @@ export function cleanHwpMarkdown(markdown: string): string {
     table = [];
   };
 
-  for (const raw of lines.slice(start)) {
+  const body = lines.slice(start);
+  const tildesPair = paragraphTildes(body);
+  for (const [index, raw] of body.entries()) {
     if (TABLE_ROW.test(raw)) {
       table.push(raw.replace(IMAGE, ''));
       continue;
     }
     flushTable();
     const hadText = raw.trim() !== '';
-    const line = mergeBold(raw.replace(IMAGE, ''));
-    if (line.trim() === '') {
-      if (!hadText) out.push('');
+    const withoutImages = raw.replace(IMAGE, '');
+    if (/^\s*(-{3,}|\*{3,}|_{3,})\s*$/.test(withoutImages)) {
+      out.push('', '---', '');
       continue;
     }
-    if (/^\s*(-{3,}|\*{3,}|_{3,})\s*$/.test(line)) {
-      out.push('', '---', '');
+    const line = rewriteEmphasis(withoutImages, { tildesPair: tildesPair[index] });
+    if (line.trim() === '') {
+      if (!hadText) out.push('');
       continue;
     }
     out.push(/\S {2,}$/.test(line) ? line.replace(/ +$/, '  ') : line.trimEnd());
@@ -115,7 +125,7 @@ function splitRow(row: string): string[] {
 }
 
 function cleanCell(cell: string): string {
-  return mergeBold(
+  return rewriteEmphasis(
     cell
       .replace(/\s*<br\s*\/?>\s*/gi, '<br>')
       .replace(/(<br>)+/g, '<br>')
@@ -127,15 +137,29 @@ function cleanCell(cell: string): string {
 }
 
 /**
- * Joins bold runs that hwpjs writes back to back (`**a****b**`) and moves spaces out of the
- * markers (`** a **` is not bold in CommonMark).
+ * A line of hwpjs Markdown with its emphasis re-read and written again: stretches of the same
+ * formatting joined, spaces moved out of the delimiters, delimiters CommonMark would not read
+ * placed or dropped as `emphasisMarkdown` decides, literal `*`, `_` and `~` escaped. A heading,
+ * quote or list marker at the start of the line stays as it is.
  */
-function mergeBold(line: string): string {
-  return line
-    .replace(/(?<=[^*])\*\*\*\*(?=[^*])/g, '')
-    .replace(/\*\*(\s*)([^*]*?)(\s*)\*\*/g, (_match, before: string, text: string, after: string) =>
-      text === '' ? `${before}${after}` : `${before}**${text}**${after}`,
-    );
+function rewriteEmphasis(line: string, context: EmphasisContext = {}): string {
+  const prefix = BLOCK_PREFIX.exec(line)?.[0] ?? '';
+  return prefix + emphasisMarkdown(hwpjsInlineRuns(line.slice(prefix.length)), context);
+}
+
+/**
+ * For every line, whether the paragraph it belongs to (the lines up to the nearest blank line or
+ * table row on either side) holds single tildes that could pair into strikethrough.
+ */
+function paragraphTildes(lines: string[]): boolean[] {
+  const out: boolean[] = [];
+  while (out.length < lines.length) {
+    let end = out.length;
+    while (end < lines.length && lines[end].trim() !== '' && !TABLE_ROW.test(lines[end])) end++;
+    const pair = tildesCouldPair(lines.slice(out.length, end));
+    for (let n = Math.max(1, end - out.length); n > 0; n--) out.push(pair);
+  }
+  return out;
 }
 
 function lockReason(data: Buffer): string | undefined {

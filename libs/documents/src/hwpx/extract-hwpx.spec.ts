@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeZip } from '../../../../test/support/archives';
 import { makeHwpx } from '../../../../test/support/fixtures';
+import { formattedSpans, leftoverDelimiters } from '../markdown/testing/read-back';
 import { extractHwpx } from './extract-hwpx';
 
 // ---- a richer OWPML generator: styles, tables with merged cells, notes, text boxes ---------
@@ -315,6 +316,24 @@ describe('extractHwpx', () => {
     ]);
     const markdown = await extractHwpx(await write('syntax.hwpx', file), 'syntax.hwpx');
     expect(markdown).toBe('\\# 해시로 시작\n\n\\---\n\n\\> 인용 아님\n\n\\<b>굵게\\</b> 아님\n');
+  });
+
+  it('keeps literal asterisks, underscores and tildes from becoming emphasis or strikethrough', async () => {
+    const lines = [
+      '*주의* 기간 4월 27일~5월 31일, 6월~7월',
+      '변수 snake_case, __init__, 5 * 3, 1~2',
+      '표 안 *별표*와 3~4',
+      '저궤도(600km~800km)',
+    ];
+    const file = hwpx([section([p(lines[0]), p(run(lines[1], '<hp:lineBreak/>', lines[2])), p(lines[3])])]);
+    const markdown = await extractHwpx(await write('literal.hwpx', file), 'literal.hwpx');
+    expect(markdown).toBe(
+      '\\*주의\\* 기간 4월 27일\\~5월 31일, 6월\\~7월\n\n' +
+        '변수 snake_case, \\_\\_init\\_\\_, 5 * 3, 1\\~2  \n표 안 \\*별표\\*와 3\\~4\n\n' +
+        '저궤도(600km~800km)\n',
+    );
+    expect(formattedSpans(markdown)).toEqual([[lines.join(''), '']]);
+    expect(leftoverDelimiters(markdown, lines.join(''))).toEqual([]);
   });
 
   it('refuses a file that is not a zip', async () => {

@@ -1,5 +1,6 @@
 import { DomainError } from '@docconv/contracts';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { escapeEmphasis } from '../markdown/emphasis';
 import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
 import { withZip } from '../zip/zip-reader';
 import { readHwpxSections } from './hwpx-file';
@@ -433,7 +434,7 @@ function pageText(raw: string, role: ParagraphRole): string {
     const heading = lines.join(' ');
     if (heading.length <= MAX_HEADING_CHARS) return `${'#'.repeat(role.level)} ${escapeInline(heading)}`;
   }
-  const text = lines.map((line) => escapeLineStart(escapeInline(line))).join('  \n');
+  const text = escapeInline(lines.join('\n')).split('\n').map(escapeLineStart).join('  \n');
   switch (role.kind) {
     case 'bullet':
       return `- ${text}`;
@@ -448,9 +449,9 @@ function cellMarkdown(text: string): string {
   return escapeInline(text).replace(/\|/g, '\\|').replace(/\n/g, '<br>');
 }
 
-/** Keeps text from turning into HTML tags. */
+/** Keeps text from turning into HTML tags, emphasis or strikethrough. */
 function escapeInline(text: string): string {
-  return text.replace(/<(?=[A-Za-z/!?])/g, '\\<');
+  return escapeEmphasis(text.replace(/<(?=[A-Za-z/!?])/g, '\\<'));
 }
 
 /** Keeps a line of text from turning into a heading, quote or rule. */

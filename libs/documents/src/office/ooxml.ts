@@ -1,6 +1,7 @@
 import { DomainError } from '@docconv/contracts';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { posix } from 'node:path';
+import { emphasisMarkdown, escapeEmphasis } from '../markdown/emphasis';
 import type { ZipReader } from '../zip/zip-reader';
 
 /** Reading OOXML packages (PowerPoint and Excel): parts, relationships, XML trees, tables and charts as Markdown. */
@@ -189,7 +190,15 @@ export function relsOfType(rels: Map<string, Relationship>, type: string): Relat
 
 /** Escapes the characters that would otherwise start Markdown syntax inside running text. */
 export function escapeInline(text: string): string {
-  return text.replace(/[\\`*[\]<]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\$&');
+  return escapeEmphasis(escapeInlineSyntax(text));
+}
+
+/**
+ * Escapes Markdown syntax in running text other than emphasis: `*`, `_` and `~` stay literal for
+ * `emphasisMarkdown`, which escapes them where the delimiters around them make it necessary.
+ */
+export function escapeInlineSyntax(text: string): string {
+  return text.replace(/[\\`[\]<]/g, '\\$&');
 }
 
 /** Escapes what would make a line a heading, quote or rule. */
@@ -243,7 +252,11 @@ export function chartMarkdown(chart: XmlNode): string {
     }
   }
   const kind = kinds.size === 1 ? [...kinds][0] : kinds.size > 1 ? 'Combined' : 'Other';
-  const parts = [title ? `**${escapeInline(title)}** (${kind.toLowerCase()} chart)` : `*${kind} chart*`];
+  const parts = [
+    title
+      ? `${emphasisMarkdown([{ kind: 'text', text: escapeInlineSyntax(title), bold: true }])} (${kind.toLowerCase()} chart)`
+      : emphasisMarkdown([{ kind: 'text', text: `${kind} chart`, italic: true }]),
+  ];
   const length = Math.max(0, ...series.map((s) => Math.max(s.categories.length, s.values.length)));
   if (series.length > 0 && length > 0) {
     const categories = series.find((s) => s.categories.length > 0)?.categories ?? [];

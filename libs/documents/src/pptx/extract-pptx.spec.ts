@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeZip, type ZipEntrySpec } from '../../../../test/support/archives';
 import { makePptx } from '../../../../test/support/fixtures';
+import { formattedSpans, leftoverDelimiters } from '../markdown/testing/read-back';
 import { withZip } from '../zip/zip-reader';
 import { extractPptx } from './extract-pptx';
 
@@ -143,6 +144,45 @@ describe('extractPptx', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('writes emphasis that a CommonMark parse reads: particles, quotation marks, links, literal asterisks', async () => {
+    const slide =
+      `<p:sld ${NS}><p:cSld><p:spTree>` +
+      shape(
+        [
+          run('새로운 ') + run('이름', ' b="1"') + run('으로') + run('“누리”', ' b="1"') + run('가 선정'),
+          run('both', ' b="1" i="1"') +
+            run(' and ') +
+            '<a:r><a:rPr lang="en-US" b="1"><a:hlinkClick r:id="rId9"/></a:rPr><a:t>“link”</a:t></a:r>' +
+            run('s'),
+          run('5 * 3, snake_case, *not emphasis*'),
+        ],
+        [0, 0],
+      ) +
+      '</p:spTree></p:cSld></p:sld>';
+    const entries = deckEntries().map((e) => (e.name === 'ppt/slides/slide1.xml' ? { ...e, data: slide } : e));
+    const blocks = (await extract(makeZip(entries))).split('\n\n');
+    expect(blocks.slice(1, 4)).toEqual([
+      '새로운 **이름**으로“**누리**”가 선정',
+      '***both*** and [**“link”**](https://example.com/x)s',
+      '5 * 3, snake_case, \\*not emphasis\\*',
+    ]);
+    expect(formattedSpans(blocks[1])).toEqual([
+      ['새로운 ', ''],
+      ['이름', 'b'],
+      ['으로“', ''],
+      ['누리', 'b'],
+      ['”가 선정', ''],
+    ]);
+    expect(formattedSpans(blocks[2])).toEqual([
+      ['both', 'bi'],
+      [' and ', ''],
+      ['“link”', 'b'],
+      ['s', ''],
+    ]);
+    expect(formattedSpans(blocks[3])).toEqual([['5 * 3, snake_case, *not emphasis*', '']]);
+    for (const block of blocks.slice(1, 3)) expect(leftoverDelimiters(block)).toEqual([]);
   });
 
   it('refuses a file that is not a zip with file_processing_failed', async () => {

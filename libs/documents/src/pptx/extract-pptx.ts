@@ -14,10 +14,12 @@ import {
   readRels,
   relsOfType,
   escapeInline,
+  escapeInlineSyntax,
   gfmTable,
   chartMarkdown,
   escapeLineStart,
 } from '../office/ooxml';
+import { emphasisMarkdown, tildesCouldPair, type InlineRun } from '../markdown/emphasis';
 import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
 import { withZip, type ZipReader } from '../zip/zip-reader';
 
@@ -482,29 +484,30 @@ function isOn(value: string | undefined): boolean {
   return value === '1' || value === 'true';
 }
 
+/** A paragraph's runs as inline Markdown: emphasis and escapes by `emphasisMarkdown`, links around them. */
 function inlineMarkdown(runs: Run[]): string {
-  const merged: Run[] = [];
-  for (const run of runs) {
-    const last = merged[merged.length - 1];
-    const plainBreak = run.text === '\n';
-    if (last && (plainBreak || (last.bold === run.bold && last.italic === run.italic && last.link === run.link)))
-      last.text += run.text;
-    else merged.push({ ...run });
+  const tildesPair = tildesCouldPair(runs.map((r) => r.text));
+  let out = '';
+  for (let i = 0; i < runs.length;) {
+    const link = runs[i].link;
+    let j = i + 1;
+    while (j < runs.length && runs[j].link === link) j++;
+    const inner = emphasisMarkdown(runs.slice(i, j).map(inlineRun), { tildesPair });
+    if (link && inner.trim() !== '') {
+      const lead = /^\s*/.exec(inner)?.[0] ?? '';
+      const trail = /\s*$/.exec(inner)?.[0] ?? '';
+      out += `${lead}[${inner.trim()}](${link.replace(/[()\s]/g, encodeURIComponent)})${trail}`;
+    } else {
+      out += inner;
+    }
+    i = j;
   }
-  return merged
-    .map((run) => {
-      const escaped = escapeInline(run.text.replace(/\t/g, ' '));
-      const match = /^(\s*)([\s\S]*?)(\s*)$/.exec(escaped);
-      const [, lead = '', core = '', trail = ''] = match ?? [];
-      if (!core) return escaped;
-      let out = core;
-      if (run.bold && run.italic) out = `***${out}***`;
-      else if (run.bold) out = `**${out}**`;
-      else if (run.italic) out = `*${out}*`;
-      if (run.link) out = `[${out}](${run.link.replace(/[()\s]/g, encodeURIComponent)})`;
-      return `${lead}${out}${trail}`;
-    })
-    .join('');
+  return out;
+}
+
+function inlineRun(run: Run): InlineRun {
+  if (run.text === '\n') return { kind: 'break', markdown: '\n' };
+  return { kind: 'text', text: escapeInlineSyntax(run.text.replace(/\t/g, ' ')), bold: run.bold, italic: run.italic };
 }
 
 /** Paragraphs to Markdown: plain paragraphs separated by blank lines, bulleted ones as (nested) lists. */

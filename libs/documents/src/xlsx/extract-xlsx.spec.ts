@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeZip } from '../../../../test/support/archives';
 import { makeXlsx } from '../../../../test/support/fixtures';
+import { formattedSpans, leftoverDelimiters } from '../markdown/testing/read-back';
 import { extractXlsx, formatNumber } from './extract-xlsx';
 
 let folder: string;
@@ -108,6 +109,18 @@ describe('extractXlsx', () => {
       '</sheetData></worksheet>';
     const markdown = await extract(minimalWorkbook(sheet));
     expect(markdown).toBe('## Only\n\n| Name & kind | TRUE |\n| --- | --- |\n\n| x<br>y | #DIV/0! |\n| --- | --- |\n');
+  });
+
+  it('keeps literal asterisks, underscores and tildes in cells from becoming emphasis or strikethrough', async () => {
+    const values = ['*draft*', 'snake_case', '__init__', '1~2, 3~4', '5 * 3'];
+    const cells = values.map((v, i) => `<c r="${'ABCDE'[i]}1" t="inlineStr"><is><t>${v}</t></is></c>`).join('');
+    const sheet =
+      '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>' +
+      `<row r="1">${cells}</row></sheetData></worksheet>`;
+    const markdown = await extract(minimalWorkbook(sheet));
+    expect(markdown.split('\n')[2]).toBe('| \\*draft\\* | snake_case | \\_\\_init\\_\\_ | 1\\~2, 3\\~4 | 5 * 3 |');
+    expect(formattedSpans(markdown)).toEqual([[`Only${values.join('')}`, '']]);
+    expect(leftoverDelimiters(markdown, values.join(''))).toEqual([]);
   });
 
   it('repeats a merged value in every cell of the merge and keeps the columns it spans in one table', async () => {

@@ -1,0 +1,56 @@
+import type { Nodes, Root } from 'mdast';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+
+/** Markdown as the renderers and the console read it: CommonMark with GFM. */
+export function parseMarkdown(markdown: string): Root {
+  return unified().use(remarkParse).use(remarkGfm).parse(markdown);
+}
+
+/** A character as the parse shows it, with its formatting: `b` strong, `i` emphasis, `s` delete (sorted). */
+export interface FormattedChar {
+  char: string;
+  flags: string;
+}
+
+/** Every character of the parse's text nodes, in order, with the formatting around it. */
+export function formattedChars(markdown: string): FormattedChar[] {
+  const chars: FormattedChar[] = [];
+  const visit = (node: Nodes, flags: string): void => {
+    if (node.type === 'text') {
+      const sorted = [...flags].sort().join('');
+      for (const char of node.value) chars.push({ char, flags: sorted });
+      return;
+    }
+    const own = node.type === 'strong' ? 'b' : node.type === 'emphasis' ? 'i' : node.type === 'delete' ? 's' : '';
+    if ('children' in node) for (const child of node.children) visit(child, flags + own);
+  };
+  visit(parseMarkdown(markdown), '');
+  return chars;
+}
+
+/** The parse as spans of equally formatted text, e.g. `[['이름', 'b'], ['으로', '']]`. */
+export function formattedSpans(markdown: string): [string, string][] {
+  const spans: [string, string][] = [];
+  for (const { char, flags } of formattedChars(markdown)) {
+    const last = spans.at(-1);
+    if (last && last[1] === flags) last[0] += char;
+    else spans.push([char, flags]);
+  }
+  return spans;
+}
+
+/**
+ * Delimiters the parse shows as text: each of `**`, `*`, `_` and `~` that its text nodes hold more
+ * (or fewer) times than `literal`, the text the reader should see (none of them by default), does.
+ */
+export function leftoverDelimiters(markdown: string, literal = ''): string[] {
+  const shown = formattedChars(markdown)
+    .map((c) => c.char)
+    .join('');
+  const count = (text: string, delimiter: string) => text.split(delimiter).length - 1;
+  return ['**', '*', '_', '~']
+    .filter((d) => count(shown, d) !== count(literal, d))
+    .map((d) => `${d} shown ${count(shown, d)} times for ${count(literal, d)}`);
+}
