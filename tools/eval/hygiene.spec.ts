@@ -108,7 +108,7 @@ describe('hygiene', () => {
 
   describe('page-number lines', () => {
     it('counts lines holding only an arabic or roman page number, with or without dashes around', () => {
-      const markdown = 'text\n\n- 12 -\n\n  7  \n\nxiv\n\n— IV —\n\n2024\n';
+      const markdown = 'text\n\n- 12 -\n\n  7  \n\nxiv\n\n— IV —\n\n1024\n';
       const result = hygiene(markdown);
       expect(result.counts.pageNumberLines).toBe(5);
       expect(result.examples.pageNumberLines).toEqual([
@@ -127,6 +127,8 @@ describe('hygiene', () => {
         'Mix',
         'mild',
         '12345',
+        '2002',
+        '1899',
         '| 12 |',
         '```',
         '42',

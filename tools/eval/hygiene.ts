@@ -42,9 +42,12 @@ const PRIVATE_USE = /\p{Co}/gu;
 // eslint-disable-next-line no-control-regex -- shown escaped in snippets
 const INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|\p{Co}/gu;
 
-/** An arabic number of 1–4 digits, or a roman numeral written in one case. */
+/**
+ * An arabic number of 1–4 digits that is not a year (1800–2099: a year alone on a line is a date,
+ * not a page number), or a roman numeral written in one case.
+ */
 const NUMERAL =
-  '(?:\\d{1,4}|(?=[ivxlcdm])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})' +
+  '(?:(?!1[89]\\d\\d\\b|20\\d\\d\\b)\\d{1,4}|(?=[ivxlcdm])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})' +
   '|(?=[IVXLCDM])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3}))';
 /** A numeral alone, or between dashes (`- 12 -`, `— xiv —`); a numeral after a dash only is a list item. */
 const PAGE_NUMBER = new RegExp(`^(?:${NUMERAL}|[-–—]\\s*${NUMERAL}\\s*[-–—])$`);

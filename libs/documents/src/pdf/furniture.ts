@@ -11,6 +11,8 @@ import { marginKey, repeatedMargins, type Line, type PageLines } from './layout'
 
 /** How far into the page (share of its height) a running head or foot may reach. */
 const EDGE = 0.12;
+/** How far a page number alone on the page's outermost line may sit from the edge (A4 text set for letter paper). */
+const PAGE_NUMBER_EDGE = 0.2;
 /** Lines at the edge that are set apart from the rest by at least this many body leadings form the edge cluster. */
 const APART_LEADINGS = 1.8;
 /** An edge cluster of more lines than this is body text, not furniture. */
@@ -57,6 +59,10 @@ export function withoutFurniture(pages: PageLines[], bodySize: number): PageLine
     const furniture = new Set<Line>();
     for (const edge of ['top', 'bottom'] as const) {
       const lines = page.lines.filter((l) => !l.block).sort((a, b) => (edge === 'top' ? a.y - b.y : b.y - a.y));
+      const outermost = lines[0];
+      const fromEdge = outermost && (edge === 'top' ? outermost.y - outermost.size : page.height - outermost.y);
+      if (outermost && fromEdge < page.height * PAGE_NUMBER_EDGE && isPageNumber(outermost.text))
+        furniture.add(outermost);
       const band = edgeBand(lines, page.height, edge, bodySize);
       for (const line of band) {
         // At the edge, a line without a letter or digit, a page number or a line seen on many pages goes.
@@ -69,10 +75,10 @@ export function withoutFurniture(pages: PageLines[], bodySize: number): PageLine
       if (edge === 'top' && first && isNumberedHead(first.text) && first.size <= bodySize + 0.5) furniture.add(first);
       const rest = lines.filter((l) => !furniture.has(l));
       const cluster = apartCluster(rest, band.filter((l) => !furniture.has(l)).length, bodySize);
-      for (const line of cluster) {
-        if (line.size < bodySize * 0.92 || FURNITURE.some((p) => p.test(line.text)) || isNumberedHead(line.text)) {
-          furniture.add(line);
-        }
+      for (const [i, line] of cluster.entries()) {
+        // A page number ends (or starts) the outermost line only: further in, a number ending a line is text.
+        const numbered = i === 0 && isNumberedHead(line.text);
+        if (line.size < bodySize * 0.92 || FURNITURE.some((p) => p.test(line.text)) || numbered) furniture.add(line);
       }
     }
     return { ...page, lines: page.lines.filter((line) => line.block || !furniture.has(line)) };

@@ -27,8 +27,16 @@ interface Box {
   y1: number;
 }
 
-/** Every line split at its wide gaps: a two-column page's lines, joined across the gutter, come apart here. */
+/**
+ * Every line split at its wide gaps: a two-column page's lines, joined across the gutter, come
+ * apart here. A superscript or index that came apart from its word (it was set on another
+ * column's baseline) goes back to it.
+ */
 export function segmentLines(lines: Line[]): Line[] {
+  return withScriptsAttached(splitAtGaps(lines));
+}
+
+function splitAtGaps(lines: Line[]): Line[] {
   return lines.flatMap((line) => {
     if (line.block || line.runs.length < 2) return [line];
     const runs = [...line.runs].sort((a, b) => a.x - b.x);
@@ -43,6 +51,43 @@ export function segmentLines(lines: Line[]): Line[] {
     }
     return groups.length === 1 ? [line] : groups.map((group) => ({ ...toLine(group), paragraph: line.paragraph }));
   });
+}
+
+/** Script text: at most three characters in type at least a sixth smaller than the lines around it. */
+const SCRIPT_CHARS = 3;
+const SCRIPT_SIZE = 0.85;
+
+/**
+ * A segment of a few characters in small type, standing alone, joins the segment with a word it
+ * follows (ending within an em to its left) and whose baseline lies just below it (a superscript)
+ * or just above it (an index).
+ */
+function withScriptsAttached(segments: Line[]): Line[] {
+  const moved = new Set<Line>();
+  const joined = new Map<Line, Line>();
+  for (const script of segments) {
+    if (script.block || script.text.length > SCRIPT_CHARS) continue;
+    const host = segments.find(
+      (s) =>
+        s !== script &&
+        !s.block &&
+        !moved.has(s) &&
+        script.size < s.size * SCRIPT_SIZE &&
+        s.runs.some(
+          (r) => inked(r) && script.x - (r.x + r.width) > -s.size * 0.2 && script.x - (r.x + r.width) < s.size,
+        ) &&
+        s.y - script.y < s.size * 0.7 &&
+        script.y - s.y < s.size * 0.3,
+    );
+    if (!host) continue;
+    moved.add(script);
+    const current = joined.get(host) ?? host;
+    joined.set(host, {
+      ...toLine([...current.runs, ...script.runs.map((r) => ({ ...r, y: host.y }))]),
+      paragraph: host.paragraph,
+    });
+  }
+  return segments.filter((s) => !moved.has(s)).map((s) => joined.get(s) ?? s);
 }
 
 function boxOf(line: Line): Box {
