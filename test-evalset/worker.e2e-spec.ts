@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { similarity } from '../tools/eval/metrics';
+import { hygiene, type HygieneCounts } from '../tools/eval/hygiene';
+import { nid, similarity } from '../tools/eval/metrics';
 import { parseChecks, parseTests, runChecks, runTests } from '../tools/eval/olmocr';
 import type { TestKey } from '../test/support/accounts';
 import { upload, waitForJob } from '../test/support/jobs';
@@ -11,42 +12,56 @@ const OCR_INPUTS = new Set(['pdf/ocr_test_scanned.pdf']);
 const needsOcr = (path: string) => path.startsWith('image/') || OCR_INPUTS.has(path);
 
 /**
- * Floors under each format's mean scores over its dev-set items, run through the worker: text
- * similarity against the item's reference text, and the share of olmOCR-bench unit tests and
- * string checks passed. They sit just under the figures measured when they were set, so a
- * regression in any format fails the suite; `npm run eval` measures the same items closely.
+ * Floors under each format's scores over its dev-set items, run through the worker: mean text
+ * similarity against the item's reference text, mean reading-order NID against the same text, and
+ * the share of olmOCR-bench unit tests and string checks passed (pooled over the format's items).
+ * 0.95 for the formats with a text layer; where a format is below that, the floor sits just under
+ * the figure measured when it was set, so a regression in any format fails the suite.
  */
-const FLOORS: Record<string, { similarity?: number; tests?: number; checks?: number }> = {
-  pdf: { similarity: 0.92, tests: 0.36 },
-  docx: { similarity: 0.935 },
-  pptx: { similarity: 0.935 },
-  xlsx: { similarity: 0.9 },
-  hwp: { similarity: 0.945 },
-  hwpx: { similarity: 0.955 },
+const FLOORS: Record<string, { similarity?: number; nid?: number; tests?: number; checks?: number }> = {
+  pdf: { similarity: 0.95, nid: 0.94, tests: 0.7 },
+  docx: { similarity: 0.94, nid: 0.95 },
+  pptx: { similarity: 0.94, nid: 0.93 },
+  xlsx: { similarity: 0.905, nid: 0.9 },
+  hwp: { similarity: 0.95, nid: 0.95 },
+  hwpx: { similarity: 0.96, nid: 0.96 },
   image: { similarity: 0.91 },
 };
 
-type MetricName = 'similarity' | 'tests' | 'checks';
+/** Defects no output may have, whatever its format: they are never part of a document. */
+const NEVER: (keyof HygieneCounts)[] = ['controlCharacters', 'replacementCharacters', 'literalEmphasis'];
 
-/** One run's scores, kept for the per-format means at the end. */
+type MetricName = 'similarity' | 'nid';
+
+/** One run's scores, kept for the per-format figures at the end. */
 interface Scored {
   run: string;
   format: string;
   metrics: Partial<Record<MetricName, number>>;
+  /** Unit tests and string checks: passed and counted (skipped ones are not counted). */
+  tests?: { passed: number; counted: number };
+  checks?: { passed: number; counted: number };
+  hygiene: HygieneCounts;
 }
 
-/** Scores the Markdown against every reference the input has: text similarity, olmOCR tests, string checks. */
-function score(path: string, markdown: string): Partial<Record<MetricName, number>> {
+/** Scores the Markdown against every reference the input has: text similarity and order, olmOCR tests, string checks. */
+function score(path: string, markdown: string): Omit<Scored, 'run' | 'format'> {
   const base = path.replace(/\.[^.]+$/, '');
   const read = (suffix: string) => (existsSync(base + suffix) ? readFileSync(base + suffix, 'utf8') : undefined);
-  const metrics: Partial<Record<MetricName, number>> = {};
+  const scored: Omit<Scored, 'run' | 'format'> = { metrics: {}, hygiene: hygiene(markdown).counts };
   const text = read('.ref.txt') ?? read('.ref.md');
-  if (text !== undefined) metrics.similarity = similarity(markdown, text);
+  if (text !== undefined) scored.metrics = { similarity: similarity(markdown, text), nid: nid(markdown, text) };
   const tests = read('.tests.jsonl');
-  if (tests !== undefined) metrics.tests = runTests(parseTests(tests).tests, markdown).passRate.rate;
+  if (tests !== undefined) {
+    const { passed, failed } = runTests(parseTests(tests).tests, markdown).passRate;
+    if (passed + failed > 0) scored.tests = { passed, counted: passed + failed };
+  }
   const checks = read('.checks.json');
-  if (checks !== undefined) metrics.checks = runChecks(parseChecks(JSON.parse(checks)), markdown).passRate.rate;
-  return metrics;
+  if (checks !== undefined) {
+    const { passed, failed } = runChecks(parseChecks(JSON.parse(checks)), markdown).passRate;
+    if (passed + failed > 0) scored.checks = { passed, counted: passed + failed };
+  }
+  return scored;
 }
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
@@ -83,32 +98,48 @@ describe('evalset through the running worker: upload → confirm → done → do
     const job = await waitForJob(t.http, key.key, res.body.job_id, ['done', 'error'], 120_000);
     expect({ status: job.status, error: job.error_log }).toEqual({ status: 'done', error: null });
     const markdown = (await t.http.get(`/api/v1/jobs/${res.body.job_id}/download`).set('X-API-Key', key.key)).text;
-    const metrics = score(path, markdown);
-    expect(Object.keys(metrics).length).toBeGreaterThan(0);
-    scored.push({ run: `${relative} (${engine}, ${model})`, format: formatOf(relative), metrics });
+    const result = score(path, markdown);
+    expect(Object.keys(result.metrics).length + (result.tests ? 1 : 0) + (result.checks ? 1 : 0)).toBeGreaterThan(0);
+    // No output may carry a control character, a replacement character or an emphasis marker a
+    // CommonMark parser leaves as text.
+    const found = hygiene(markdown);
+    expect(Object.fromEntries(NEVER.map((k) => [k, found.examples[k] ?? []]))).toEqual(
+      Object.fromEntries(NEVER.map((k) => [k, []])),
+    );
+    scored.push({ run: `${relative} (${engine}, ${model})`, format: formatOf(relative), ...result });
   });
 
-  it('each format holds its floors on the mean of its items', () => {
+  it('each format holds its floors; private-use characters are counted per format', () => {
     expect(scored.length).toBe(runs.length);
     const lines: string[] = [];
     const below: string[] = [];
+    const check = (format: string, metric: string, value: number, items: number, note: string) => {
+      const floor = FLOORS[format]?.[metric as keyof (typeof FLOORS)[string]];
+      lines.push(
+        `  ${format.padEnd(6)} ${metric.padEnd(10)} ${items.toString().padStart(3)} items  ${value.toFixed(3)}  ` +
+          `floor ${floor === undefined ? ' none' : floor.toFixed(3)}  ${note}`,
+      );
+      if (floor === undefined) below.push(`${format} ${metric} has no floor`);
+      else if (value < floor) below.push(`${format} ${metric} ${value.toFixed(3)} < floor ${floor}`);
+    };
     for (const format of [...new Set(scored.map((s) => s.format))].sort()) {
       const items = scored.filter((s) => s.format === format);
-      for (const metric of ['similarity', 'tests', 'checks'] as const) {
-        const values = items.map((s) => s.metrics[metric]).filter((v): v is number => v !== undefined);
+      for (const metric of ['similarity', 'nid'] as const) {
+        const values = items.filter((s) => s.metrics[metric] !== undefined);
         if (values.length === 0) continue;
-        const value = mean(values);
-        const floor = FLOORS[format]?.[metric];
-        const worst = items
-          .filter((s) => s.metrics[metric] !== undefined)
-          .sort((a, b) => a.metrics[metric]! - b.metrics[metric]!)[0];
-        lines.push(
-          `  ${format.padEnd(6)} ${metric.padEnd(10)} ${values.length.toString().padStart(3)} items  mean ${value.toFixed(3)}  ` +
-            `floor ${floor === undefined ? ' none' : floor.toFixed(3)}  lowest ${worst.metrics[metric]!.toFixed(3)} ${worst.run}`,
-        );
-        if (floor === undefined) below.push(`${format} ${metric} has no floor`);
-        else if (value < floor) below.push(`${format} ${metric} mean ${value.toFixed(3)} < floor ${floor}`);
+        const lowest = [...values].sort((a, b) => a.metrics[metric]! - b.metrics[metric]!)[0];
+        const value = mean(values.map((s) => s.metrics[metric]!));
+        check(format, metric, value, values.length, `mean; lowest ${lowest.metrics[metric]!.toFixed(3)} ${lowest.run}`);
       }
+      for (const metric of ['tests', 'checks'] as const) {
+        const counted = items.filter((s) => s[metric] !== undefined);
+        if (counted.length === 0) continue;
+        const passed = counted.reduce((n, s) => n + s[metric]!.passed, 0);
+        const total = counted.reduce((n, s) => n + s[metric]!.counted, 0);
+        check(format, metric, passed / total, counted.length, `passed ${passed} of ${total}`);
+      }
+      const privateUse = items.reduce((n, s) => n + s.hygiene.privateUse, 0);
+      lines.push(`  ${format.padEnd(6)} private-use characters in ${items.length} outputs: ${privateUse}`);
     }
     process.stdout.write(`\nEvalset through the worker, per format\n${lines.join('\n')}\n`);
     expect(below).toEqual([]);

@@ -108,6 +108,26 @@ describe('table', () => {
   });
 });
 
+describe('baseline', () => {
+  const run = (test: Record<string, unknown>, markdown: string): string =>
+    runTest({ ...base, id: 'b', type: 'baseline', ...test }, markdown).status;
+
+  it('checks a blank page by its count of letters and digits', () => {
+    expect(run({ max_length: 10 }, '')).toBe('passed');
+    expect(run({ max_length: 10 }, '# 12\n\n- - -\n\n가나다')).toBe('passed');
+    expect(run({ max_length: 10 }, 'eleven letters')).toBe('failed');
+  });
+
+  it('fails an output with no text, a trailing repetition, or characters no document shows', () => {
+    expect(run({}, 'A page of text.')).toBe('passed');
+    expect(run({}, '---\n\n| |\n|---|')).toBe('failed');
+    expect(run({}, `Intro ${'the end '.repeat(30)}`)).toBe('failed');
+    expect(run({}, `Intro ${'the end '.repeat(29)}`)).toBe('passed');
+    expect(run({}, 'Arrow \uF0AE here')).toBe('failed');
+    expect(run({}, 'Bell \u0007 here')).toBe('failed');
+  });
+});
+
 describe('runTests', () => {
   it('skips math and rejected tests and leaves them out of the rate', () => {
     const { tests, errors } = parseTests(

@@ -1,10 +1,13 @@
 /**
- * Unit-test references: olmOCR-bench tests (`.tests.jsonl`: present, absent, order, table,
- * math) and markitdown-style string checks (`.checks.json`). Semantics follow olmOCR-bench:
+ * Unit-test references: olmOCR-bench tests (`.tests.jsonl`: baseline, present, absent, order,
+ * table, math) and markitdown-style string checks (`.checks.json`). Semantics follow olmOCR-bench:
  * texts are compared after its normalisation (emphasis markers and `<br>` removed, whitespace
  * collapsed, NFC, typographic quotes and dashes folded), case-sensitively unless a test says
  * otherwise. In present, absent and order tests `max_diffs` allows that many edits
- * (Levenshtein) in an approximate substring match.
+ * (Levenshtein) in an approximate substring match. A baseline test with `max_length` is a
+ * blank-page check (at most that many letters and digits); without it, the output must have
+ * letters or digits, must not end in a run of one phrase repeated, and must not carry characters
+ * no document shows (controls, U+FFFD, private use).
  */
 import { codePoints, substringDistances } from './metrics';
 import { parseGfmTables, parseHtmlTables, type Table } from './tables';
@@ -276,6 +279,46 @@ function order(test: Record<string, unknown>, markdown: string): Omit<TestOutcom
     : { status: 'failed', reason: 'found, but in the wrong order' };
 }
 
+/** A phrase repeated this many times in a row at the end of an output is a degenerate output. */
+const MAX_REPEATS = 30;
+/** Longest phrase, in characters, looked for by the repetition check. */
+const MAX_REPEATED_PHRASE = 64;
+// eslint-disable-next-line no-control-regex -- characters no document shows
+const NEVER_SHOWN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFD\uE000-\uF8FF]|[\u{F0000}-\u{10FFFF}]/u;
+
+/** Length of the shortest phrase repeated at least MAX_REPEATS times at the very end, if any. */
+function trailingRepeat(text: string): number | undefined {
+  const trimmed = text.trimEnd();
+  for (let size = 1; size <= MAX_REPEATED_PHRASE; size++) {
+    if (trimmed.length < size * MAX_REPEATS) return undefined;
+    const phrase = trimmed.slice(-size);
+    if (phrase.trim() === '') continue;
+    if (trimmed.endsWith(phrase.repeat(MAX_REPEATS))) return size;
+  }
+  return undefined;
+}
+
+function baseline(test: Record<string, unknown>, markdown: string): Omit<TestOutcome, 'id' | 'type'> {
+  const alphanumerics = (markdown.match(/[\p{L}\p{N}]/gu) ?? []).length;
+  const maxLength = test.max_length;
+  if (typeof maxLength === 'number' && maxLength >= 0) {
+    return alphanumerics <= maxLength
+      ? { status: 'passed' }
+      : { status: 'failed', reason: `${alphanumerics} letters and digits on a page expected to be blank` };
+  }
+  if (alphanumerics === 0) return { status: 'failed', reason: 'the output has no letters or digits' };
+  const repeated = trailingRepeat(markdown);
+  if (repeated !== undefined) {
+    return { status: 'failed', reason: `the output ends in a ${repeated}-character phrase repeated ${MAX_REPEATS}+ times` };
+  }
+  const shown = NEVER_SHOWN.exec(markdown);
+  if (shown) {
+    const code = shown[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    return { status: 'failed', reason: `the output contains U+${code}` };
+  }
+  return { status: 'passed' };
+}
+
 const RELATIONS = ['up', 'down', 'left', 'right', 'top_heading', 'left_heading'] as const;
 
 /**
@@ -327,6 +370,8 @@ function run(test: Record<string, unknown>, markdown: string, tables: () => Layo
   const base = { id, type };
   if (test.checked === 'rejected') return { ...base, status: 'skipped', reason: 'the test was rejected by review' };
   switch (type) {
+    case 'baseline':
+      return { ...base, ...baseline(test, markdown) };
     case 'present':
     case 'absent':
       return { ...base, ...presence(test, markdown) };
