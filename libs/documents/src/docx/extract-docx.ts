@@ -1,11 +1,12 @@
 import { DomainError } from '@docconv/contracts';
 import { open } from 'node:fs/promises';
 import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
+import { gridRows, tableMarkdown, withoutLines, type PlacedCell, type TableCell } from '../markdown/tables';
 import { withZip } from '../zip/zip-reader';
 import { Numbering, type ListLabel } from './docx-numbering';
 import { DocxPackageError, readDocxPackage, type DocxPackage, type DocxPart, type Relationship } from './docx-package';
 import { StyleBook } from './docx-styles';
-import { escapeLineStart, escapeMarkdown, renderInline, renderTable, type Link, type Piece } from './markdown-inline';
+import { escapeLineStart, escapeMarkdown, renderInline, type Link, type Piece } from './markdown-inline';
 import { ommlToLatex } from './omml-latex';
 import { attr, child, descendant, elements, intVal, isElement, onOff, textOf, val, type XmlElement } from './xml-tree';
 
@@ -22,7 +23,21 @@ type Block =
       list?: { ilvl: number; label: ListLabel };
     }
   | { type: 'math'; latex: string }
-  | { type: 'table'; rows: string[][] };
+  | { type: 'table'; rows: TableCell[][] };
+
+/** A row of a Word table as read: the grid columns left empty before and after its cells. */
+interface WordRow {
+  before: number;
+  after: number;
+  cells: WordCell[];
+}
+
+/** A cell of a Word table as read: the grid columns it spans and whether it continues a merged cell. */
+interface WordCell {
+  span: number;
+  merge?: 'vertical' | 'horizontal';
+  blocks: Block[];
+}
 
 /** What a paragraph collects while its content is read. */
 interface ParagraphContent {
@@ -50,8 +65,8 @@ interface OpenField {
 /**
  * Markdown from a Word document (.docx, .docm): headings from the heading, title and outline
  * styles, nested bulleted and numbered lists with Word's own numbering, bold, italic and
- * strikethrough, links, GFM tables (merged cells repeated across the cells they cover, every
- * row as wide as the widest), text boxes after the paragraph they are anchored in, equations
+ * strikethrough, links, tables (GFM, or HTML with row and column spans when cells are merged;
+ * every row as wide as the widest), text boxes after the paragraph they are anchored in, equations
  * as LaTeX, footnotes and endnotes as GFM footnotes. Images become a short placeholder when
  * they have alternative text; headers, footers and comments are left out.
  */
@@ -228,15 +243,10 @@ class DocxConverter {
   }
 
   private table(tbl: XmlElement): Block[] {
-    interface Cell {
-      span: number;
-      merge?: 'vertical' | 'horizontal';
-      blocks: Block[];
-    }
-    const rows: { before: number; after: number; cells: Cell[] }[] = [];
+    const rows: WordRow[] = [];
     for (const tr of nested(tbl, 'w:tr')) {
       const trPr = child(tr, 'w:trPr');
-      const cells: Cell[] = [];
+      const cells: WordCell[] = [];
       for (const tc of nested(tr, 'w:tc')) {
         const tcPr = child(tc, 'w:tcPr');
         const vMerge = child(tcPr, 'w:vMerge');
@@ -257,7 +267,7 @@ class DocxConverter {
     // A table of one cell is a frame drawn around its content: keep the content as it is.
     if (rows.length === 1 && rows[0].cells.length === 1) return rows[0].cells[0].blocks;
 
-    // A table nested in a cell is written after the table that holds it: GFM cells hold one
+    // A table nested in a cell is written after the table that holds it: table cells hold one
     // line, and a table flattened into a line of text loses the rows a reader needs.
     const hoisted: Block[] = [];
     for (const row of rows) {
@@ -267,28 +277,7 @@ class DocxConverter {
       }
     }
 
-    const grid: string[][] = [];
-    for (const row of rows) {
-      const line: string[] = [];
-      for (let i = 0; i < Math.min(row.before, 64); i++) line.push('');
-      for (const cell of row.cells) {
-        const column = line.length;
-        const text =
-          cell.merge === 'vertical'
-            ? (grid.at(-1)?.[column] ?? '')
-            : cell.merge === 'horizontal'
-              ? (line.at(-1) ?? '')
-              : flatten(cell.blocks);
-        for (let i = 0; i < cell.span; i++) line.push(text);
-      }
-      for (let i = 0; i < Math.min(row.after, 64); i++) line.push('');
-      grid.push(line);
-    }
-    const width = Math.max(0, ...grid.map((r) => r.length));
-    const keep = Array.from({ length: width }, (_, c) => grid.some((r) => (r[c] ?? '') !== ''));
-    const table = grid
-      .filter((r) => r.some((c) => c !== ''))
-      .map((r) => Array.from({ length: width }, (_, c) => r[c] ?? '').filter((_, c) => keep[c]));
+    const table = withoutEmptyLines(placeCells(rows));
     return table.length === 0 ? hoisted : [{ type: 'table', rows: table }, ...hoisted];
   }
 
@@ -590,6 +579,72 @@ function unbold(piece: Piece): Piece {
   return piece.kind === 'text' ? { ...piece, bold: false } : piece;
 }
 
+/**
+ * The cells of a Word table on its grid. A cell continuing a vertical merge makes the cell above
+ * it a row taller, one continuing a horizontal merge makes the cell before it wider; their own
+ * content is not shown, as in Word.
+ */
+function placeCells(rows: WordRow[]): { cells: PlacedCell[]; height: number; width: number } {
+  const cells: PlacedCell[] = [];
+  let above: (PlacedCell | undefined)[] = [];
+  let width = 0;
+  rows.forEach((row, r) => {
+    const here: (PlacedCell | undefined)[] = [];
+    let col = Math.min(row.before, 64);
+    let previous: PlacedCell | undefined;
+    for (const cell of row.cells) {
+      const up = above[col];
+      let target: PlacedCell;
+      if (cell.merge === 'vertical' && up && up.row + up.rowspan === r) {
+        up.rowspan++;
+        target = up;
+      } else if (cell.merge === 'horizontal' && previous?.row === r && previous.rowspan === 1) {
+        previous.colspan += cell.span;
+        target = previous;
+      } else {
+        target = {
+          row: r,
+          col,
+          rowspan: 1,
+          colspan: cell.span,
+          text: flatten(cell.blocks).replace(/\s+/g, ' ').trim(),
+        };
+        cells.push(target);
+      }
+      for (let k = col; k < col + cell.span; k++) here[k] = target;
+      col += cell.span;
+      previous = target;
+    }
+    width = Math.max(width, col + Math.min(row.after, 64));
+    above = here;
+  });
+  return { cells, height: rows.length, width };
+}
+
+/** The rows of a table without the rows and columns where no cell shows text: those are spacing, not content. */
+function withoutEmptyLines({
+  cells,
+  height,
+  width,
+}: {
+  cells: PlacedCell[];
+  height: number;
+  width: number;
+}): TableCell[][] {
+  const keepRows = Array<boolean>(height).fill(false);
+  const keepCols = Array<boolean>(width).fill(false);
+  for (const cell of cells) {
+    if (cell.text === '') continue;
+    for (let r = cell.row; r < cell.row + cell.rowspan; r++) keepRows[r] = true;
+    for (let c = cell.col; c < cell.col + cell.colspan; c++) keepCols[c] = true;
+  }
+  return gridRows(
+    withoutLines(cells, keepRows, keepCols),
+    keepRows.filter(Boolean).length,
+    keepCols.filter(Boolean).length,
+  );
+}
+
 /** Blocks as one line of inline Markdown, for a table cell or a note. */
 function flatten(blocks: Block[]): string {
   return blocks
@@ -598,7 +653,7 @@ function flatten(blocks: Block[]): string {
         case 'math':
           return `$${block.latex}$`;
         case 'table':
-          return block.rows.map((row) => row.join(' ')).join(' ');
+          return block.rows.map((row) => row.map((cell) => cell.text).join(' ')).join(' ');
         case 'paragraph': {
           const label = block.list?.label;
           const marker = !label ? '' : label.kind === 'ordered' ? `${label.number}${label.delimiter} ` : '• ';
@@ -655,7 +710,7 @@ function renderBlocks(blocks: Block[]): string {
         text = `$$${block.latex}$$`;
         break;
       case 'table':
-        text = renderTable(block.rows);
+        text = tableMarkdown(block.rows);
         break;
       case 'paragraph': {
         const oneLine = block.text.replace(/\n/g, ' ').replace(/(\s)(#+)$/, '$1\\$2');

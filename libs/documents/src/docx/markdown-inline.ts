@@ -110,13 +110,3 @@ export function escapeLineStart(line: string): string {
   if (/^(~~~|```)/.test(line)) return `\\${line}`;
   return line;
 }
-
-/** A GFM table: the first row is the header, every row has the same number of cells. */
-export function renderTable(rows: string[][]): string {
-  const width = Math.max(...rows.map((r) => r.length));
-  const cell = (text: string | undefined): string => (text ?? '').replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|');
-  const line = (row: string[]): string =>
-    `| ${Array.from({ length: width }, (_, i) => cell(row[i])).join(' | ')} |`.replace(/ {2}\|/g, ' |');
-  const [header, ...body] = rows;
-  return [line(header), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n');
-}

@@ -196,10 +196,11 @@ const EXPECTED = `# 보도 자료
 
 표 앞
 
-| 구 분 |  | 비고 |
-| --- | --- | --- |
-| 한국형발사체 | 총 길이 | 47.2 m<br>(3단) |
-|  | 이륙 중량 | 200 톤 \\| 최대<br>안쪽 가 안쪽 나 |
+<table>
+<tr><th colspan="2">구 분</th><th>비고</th></tr>
+<tr><td rowspan="2">한국형발사체</td><td>총 길이</td><td>47.2 m<br>(3단)</td></tr>
+<tr><td>이륙 중량</td><td>200 톤 | 최대<br>안쪽 가 안쪽 나</td></tr>
+</table>
 
 표 1 발사체 비교
 
@@ -259,31 +260,68 @@ describe('extractHwpx', () => {
     expect(markdown).not.toMatch(/대 한|한 민|민 국/);
   });
 
-  it('gives every row of a table with merged cells the same number of cells', async () => {
-    const markdown = await extractHwpx(await write('doc.hwpx', DOCUMENT), 'doc.hwpx');
-    const rows = markdown.split('\n').filter((line) => line.startsWith('|'));
-    expect(rows).toHaveLength(4);
-    const counts = rows.map((row) => row.replace(/\\\|/g, '').split('|').length - 2);
-    expect(counts).toEqual([3, 3, 3, 3]);
+  it('writes a table without merged cells as GFM', async () => {
+    const table = tbl([
+      [
+        { row: 0, col: 0, paragraphs: ['구 분'] },
+        { row: 0, col: 1, paragraphs: ['비고'] },
+      ],
+      [
+        { row: 1, col: 0, paragraphs: ['총 길이'] },
+        { row: 1, col: 1, paragraphs: ['47.2 m | 25.8 m', '(3단)'] },
+      ],
+    ]);
+    const markdown = await extractHwpx(await write('gfm.hwpx', hwpx([section([p(run(table))])])), 'gfm.hwpx');
+    expect(markdown).toBe('| 구 분 | 비고 |\n| --- | --- |\n| 총 길이 | 47.2 m \\| 25.8 m<br>(3단) |\n');
   });
 
-  it('places cells that carry no address one after another, padding short rows', async () => {
+  it('places cells that carry no address after the columns taken from above, padding short rows', async () => {
     const table = tbl(
       [
         [
-          { row: 0, col: 0, paragraphs: ['가'] },
+          { row: 0, col: 0, rowSpan: 2, paragraphs: ['가'] },
           { row: 0, col: 1, paragraphs: ['나'] },
           { row: 0, col: 2, paragraphs: ['다'] },
         ],
-        [{ row: 1, col: 0, colSpan: 2, paragraphs: ['라마'] }],
+        [
+          { row: 1, col: 1, paragraphs: ['라'] },
+          { row: 1, col: 2, paragraphs: ['마'] },
+        ],
+        [{ row: 2, col: 0, colSpan: 2, paragraphs: ['바사'] }],
       ],
       { addresses: false },
     );
     const markdown = await extractHwpx(await write('plain.hwpx', hwpx([section([p(run(table))])])), 'plain.hwpx');
-    expect(markdown).toBe('| 가 | 나 | 다 |\n| --- | --- | --- |\n| 라마 |  |  |\n');
+    expect(markdown).toBe(
+      [
+        '<table>',
+        '<tr><th rowspan="2">가</th><th>나</th><th>다</th></tr>',
+        '<tr><td>라</td><td>마</td></tr>',
+        '<tr><td colspan="2">바사</td><td></td></tr>',
+        '</table>',
+        '',
+      ].join('\n'),
+    );
   });
 
-  it('keeps spans that reach past the table inside it', async () => {
+  it('leaves out rows where no cell starts, with the spans over them', async () => {
+    const table = tbl([
+      [
+        { row: 0, col: 0, rowSpan: 3, paragraphs: ['구 분'] },
+        { row: 0, col: 1, rowSpan: 2, paragraphs: ['내용'] },
+      ],
+      [],
+      [{ row: 2, col: 1, paragraphs: ['끝'] }],
+    ]);
+    const markdown = await extractHwpx(await write('rows.hwpx', hwpx([section([p(run(table))])])), 'rows.hwpx');
+    expect(markdown).toBe(
+      ['<table>', '<tr><th rowspan="2">구 분</th><th>내용</th></tr>', '<tr><td>끝</td></tr>', '</table>', ''].join(
+        '\n',
+      ),
+    );
+  });
+
+  it('keeps spans that reach past the table inside it, and the text of cells they cover', async () => {
     const table = tbl([
       [
         { row: 0, col: 0, rowSpan: 90_000, colSpan: 90_000, paragraphs: ['넓은 칸'] },
@@ -294,14 +332,15 @@ describe('extractHwpx', () => {
     const started = Date.now();
     const markdown = await extractHwpx(await write('wide.hwpx', hwpx([section([p(run(table))])])), 'wide.hwpx');
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(
-      markdown
-        .split('\n')
-        .filter((line) => line.startsWith('|'))
-        .map((line) => line.split('|').length - 2),
-    ).toEqual(Array(3).fill(1000));
-    expect(markdown).toContain('넓은 칸');
-    expect(markdown).toContain('아래 칸');
+    expect(markdown).toBe(
+      [
+        '<table>',
+        '<tr><th rowspan="2" colspan="1000">넓은 칸 옆 칸 아래 칸</th></tr>',
+        '<tr></tr>',
+        '</table>',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('reads the minimal HWPX of the test fixtures, every page in order', async () => {

@@ -1,6 +1,7 @@
 import { DomainError } from '@docconv/contracts';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { escapeEmphasis } from '../markdown/emphasis';
+import { gridRows, tableMarkdown, withoutLines, type PlacedCell, type TableCell } from '../markdown/tables';
 import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
 import { withZip } from '../zip/zip-reader';
 import { readHwpxSections } from './hwpx-file';
@@ -8,7 +9,7 @@ import { readHwpxSections } from './hwpx-file';
 /** A node of fast-xml-parser's ordered tree: `{ tag: children, ':@': attributes }` or `{ '#text': text }`. */
 type XmlNode = Record<string, unknown>;
 
-type Block = { type: 'text'; text: string } | { type: 'table'; rows: string[][] } | { type: 'rule' };
+type Block = { type: 'text'; text: string } | { type: 'table'; rows: TableCell[][] } | { type: 'rule' };
 
 type ParagraphRole =
   { kind: 'body' } | { kind: 'heading'; level: number } | { kind: 'bullet'; char: string } | { kind: 'number' };
@@ -38,8 +39,8 @@ const parser = new XMLParser({
 
 /**
  * Markdown from an HWPX (OWPML) document: paragraphs in document order, outline and title
- * paragraphs as headings, bullets and numbered paragraphs as list items, tables as GFM tables
- * with merged cells spread over a full grid, footnotes and endnotes as GFM footnotes.
+ * paragraphs as headings, bullets and numbered paragraphs as list items, tables as GFM (or as
+ * HTML with row and column spans when cells are merged), footnotes and endnotes as GFM footnotes.
  * Pictures, headers, footers and page numbers are left out.
  */
 export async function extractHwpx(
@@ -371,16 +372,21 @@ class HwpxConverter {
   /** A table inside a cell or note, as lines of text: cells of a row joined by spaces. */
   private flatTable(table: XmlNode): string {
     return this.grid(table, false)
-      .map((row) => row.filter((cell) => cell !== '').join(' '))
+      .map((row) =>
+        row
+          .map((cell) => cell.text)
+          .filter((text) => text !== '')
+          .join(' '),
+      )
       .filter((row) => row !== '')
       .join('\n');
   }
 
   /**
-   * The cells of a table on a full grid: each cell at its address, the places its spans cover
-   * left empty, so that every row has as many cells as the table has columns.
+   * The rows of a table: each cell at its address (or, without one, at the next free column)
+   * with its spans. Rows where no cell starts are left out, with the spans over them.
    */
-  private grid(table: XmlNode, forMarkdown = true): string[][] {
+  private grid(table: XmlNode, forMarkdown = true): TableCell[][] {
     const trs = kids(table)
       .filter((k) => localName(tagOf(k)) === 'tr')
       .map((tr) => kids(tr).filter((k) => localName(tagOf(k)) === 'tc'));
@@ -394,31 +400,33 @@ class HwpxConverter {
     const width = Math.min(MAX_TABLE_COLUMNS, Math.max(widest, whole(attr(table, 'colCnt'), 0), ...reach));
     if (height === 0 || width === 0) return [];
 
-    const rows = Array.from({ length: height }, () => Array<string>(width).fill(''));
-    const starts = new Set<number>();
+    const cells: PlacedCell[] = [];
     /** Columns taken in later rows by cells spanning down, for cells that carry no address. */
     const covered = Array.from({ length: height }, () => [] as [number, number][]);
-    trs.forEach((cells, rowIndex) => {
+    trs.forEach((tcs, rowIndex) => {
       let cursor = 0;
-      for (const tc of cells) {
+      for (const tc of tcs) {
         const parts = kids(tc);
         const address = parts.find((k) => localName(tagOf(k)) === 'cellAddr');
         const span = parts.find((k) => localName(tagOf(k)) === 'cellSpan');
         for (const [from, to] of covered[rowIndex]) if (cursor >= from && cursor < to) cursor = to;
         const row = Math.min(height - 1, whole(address && attr(address, 'rowAddr'), rowIndex));
         const col = Math.min(width - 1, whole(address && attr(address, 'colAddr'), cursor));
-        const rowSpan = Math.min(height - row, Math.max(1, whole(span && attr(span, 'rowSpan'), 1)));
-        const colSpan = Math.min(width - col, Math.max(1, whole(span && attr(span, 'colSpan'), 1)));
-        if (!address) for (let r = row + 1; r < row + rowSpan; r++) covered[r].push([col, col + colSpan]);
+        const rowspan = Math.min(height - row, Math.max(1, whole(span && attr(span, 'rowSpan'), 1)));
+        const colspan = Math.min(width - col, Math.max(1, whole(span && attr(span, 'colSpan'), 1)));
+        if (!address) for (let r = row + 1; r < row + rowspan; r++) covered[r].push([col, col + colspan]);
         const plain = this.plain(subListParagraphs(tc));
-        const text = forMarkdown ? cellMarkdown(plain) : plain.replace(/\n/g, ' ');
-        const target = rows[row];
-        target[col] = target[col] === '' ? text : `${target[col]} ${text}`.trim();
-        starts.add(row);
-        cursor = col + colSpan;
+        cells.push({ row, col, rowspan, colspan, text: forMarkdown ? escapeInline(plain) : plain.replace(/\n/g, ' ') });
+        cursor = col + colspan;
       }
     });
-    return rows.filter((row, i) => i === 0 || starts.has(i) || row.some((cell) => cell !== ''));
+    const starts = Array.from({ length: height }, (_, r) => r === 0);
+    for (const cell of cells) starts[cell.row] = true;
+    return gridRows(
+      withoutLines(cells, starts, Array<boolean>(width).fill(true)),
+      starts.filter(Boolean).length,
+      width,
+    );
   }
 }
 
@@ -443,10 +451,6 @@ function pageText(raw: string, role: ParagraphRole): string {
     default:
       return text;
   }
-}
-
-function cellMarkdown(text: string): string {
-  return escapeInline(text).replace(/\|/g, '\\|').replace(/\n/g, '<br>');
 }
 
 /** Keeps text from turning into HTML tags, emphasis or strikethrough. */
@@ -480,18 +484,12 @@ function renderBlocks(blocks: Block[]): string {
         if (out.length > 0 && out[out.length - 1] !== '---') out.push('---');
         break;
       case 'table':
-        out.push(renderTable(block.rows));
+        out.push(tableMarkdown(block.rows));
         break;
     }
   }
   while (out[out.length - 1] === '---') out.pop();
   return out.join('\n\n');
-}
-
-function renderTable(rows: string[][]): string {
-  const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
-  const [head, ...body] = rows;
-  return [line(head), `|${' --- |'.repeat(head.length)}`, ...body.map(line)].join('\n');
 }
 
 // ---- XML tree ----------------------------------------------------------------------------

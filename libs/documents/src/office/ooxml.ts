@@ -2,9 +2,10 @@ import { DomainError } from '@docconv/contracts';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { posix } from 'node:path';
 import { emphasisMarkdown, escapeEmphasis } from '../markdown/emphasis';
+import { tableMarkdown } from '../markdown/tables';
 import type { ZipReader } from '../zip/zip-reader';
 
-/** Reading OOXML packages (PowerPoint and Excel): parts, relationships, XML trees, tables and charts as Markdown. */
+/** Reading OOXML packages (PowerPoint and Excel): parts, relationships, XML trees, charts as Markdown. */
 
 /** Largest part read from a package; the zip reader refuses to inflate more. */
 export const MAX_PART_BYTES = 64 * 1024 * 1024;
@@ -206,16 +207,6 @@ export function escapeLineStart(line: string): string {
   return /^\s*(#|>|[-=*_+]{3,}\s*$)/.test(line) ? line.replace(/^(\s*)/, '$1\\') : line;
 }
 
-/** A GFM table; the first row is the header. Cells are escaped for pipes and newlines. */
-export function gfmTable(rows: string[][]): string {
-  const width = rows.reduce((widest, row) => Math.max(widest, row.length), 1);
-  const cell = (value: string | undefined) =>
-    (value ?? '').replace(/\r\n?/g, '\n').replace(/\|/g, '\\|').replace(/\n/g, '<br>').trim();
-  const line = (row: string[]) => `| ${Array.from({ length: width }, (_, i) => cell(row[i])).join(' | ')} |`;
-  const [header, ...body] = rows;
-  return [line(header ?? []), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n');
-}
-
 // ---- charts (shared with the XLSX extractor) ----------------------------------------------------
 
 const CHART_KINDS: Record<string, string> = {
@@ -263,7 +254,7 @@ export function chartMarkdown(chart: XmlNode): string {
     const rows = [['', ...series.map((s, i) => escapeInline(s.name || `Series ${i + 1}`))]];
     for (let i = 0; i < length; i++)
       rows.push([escapeInline(categories[i] ?? ''), ...series.map((s) => s.values[i] ?? '')]);
-    parts.push(gfmTable(rows));
+    parts.push(tableMarkdown(rows.map((row) => row.map((text) => ({ text, rowspan: 1, colspan: 1 })))));
   }
   return parts.join('\n\n');
 }

@@ -31,7 +31,7 @@ async function extract(bytes: Buffer, name = 'deck.pptx'): Promise<string> {
 
 /**
  * A deck written by pptxgenjs (in a child: it loads modules dynamically) on a master with title
- * and body placeholders: Alpha (bullets, notes), Beta (a table with merged cells), Gamma.
+ * and body placeholders: Alpha (bullets, notes), Beta (a table with merged cells), Gamma (a table without).
  */
 function pptxgenjsDeck(): Buffer {
   const script = `
@@ -59,6 +59,11 @@ function pptxgenjsDeck(): Buffer {
     ], { x: 0.5, y: 1.5, w: 9 });
     const gamma = pptx.addSlide({ masterName: 'M' });
     gamma.addText('Gamma', { placeholder: 'title' });
+    gamma.addTable([
+      [{ text: 'Item' }, { text: 'Note' }],
+      [{ text: 'a|b' }, { text: 'one\\ntwo' }],
+      [{ text: 'c' }, { text: '' }],
+    ], { x: 0.5, y: 1.5, w: 9 });
     pptx.write({ outputType: 'base64' }).then((b64) => process.stdout.write(b64));`;
   const b64 = execFileSync(process.execPath, ['-e', script], { cwd: __dirname, maxBuffer: 64 * 1024 * 1024 });
   return Buffer.from(b64.toString(), 'base64');
@@ -92,19 +97,27 @@ describe('extractPptx', () => {
     expect(markdown.match(/^## .*$/gm)).toEqual(['## Gamma', '## Beta', '## Alpha']);
   });
 
-  it('renders bullets as nested lists, tables as GFM with merged cells left empty, and speaker notes', async () => {
+  it('renders bullets as nested lists, tables with merged cells as HTML with their spans, and speaker notes', async () => {
     const markdown = await extract(pptxgenjsDeck());
     expect(markdown).toContain('## Alpha\n\n- Intro\n  - Details\n- Wrap up\n\n### Notes\n\nSpeak slowly\n\n## Beta');
     expect(markdown).toContain(
       [
         '## Beta',
         '',
-        '| Region | Q1 | Q2 |',
-        '| --- | --- | --- |',
-        '| North | 10 | 20 |',
-        '|  | 11 | a\\|b |',
-        '| Total |  | 41 |',
+        '<table>',
+        '<tr><th>Region</th><th>Q1</th><th>Q2</th></tr>',
+        '<tr><td rowspan="2">North</td><td>10</td><td>20</td></tr>',
+        '<tr><td>11</td><td>a|b</td></tr>',
+        '<tr><td colspan="2">Total</td><td>41</td></tr>',
+        '</table>',
       ].join('\n'),
+    );
+  });
+
+  it('renders a table without merged cells as GFM, paragraphs of a cell on lines of their own', async () => {
+    const markdown = await extract(pptxgenjsDeck());
+    expect(markdown).toContain(
+      ['## Gamma', '', '| Item | Note |', '| --- | --- |', '| a\\|b | one<br>two |', '| c |  |'].join('\n'),
     );
   });
 

@@ -15,19 +15,20 @@ import {
   relsOfType,
   escapeInline,
   escapeInlineSyntax,
-  gfmTable,
   chartMarkdown,
   escapeLineStart,
 } from '../office/ooxml';
 import { emphasisMarkdown, tildesCouldPair, type InlineRun } from '../markdown/emphasis';
+import { gridRows, tableMarkdown, type PlacedCell, type TableCell } from '../markdown/tables';
 import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
 import { withZip, type ZipReader } from '../zip/zip-reader';
 
 /**
  * Markdown from a PowerPoint file, read straight from its OOXML parts: one `##` heading per
- * slide in presentation order carrying the slide's title, then the slide's text boxes,
- * tables, charts and SmartArt in reading order (top to bottom, then left to right), bullet
- * levels as nested lists, then the speaker notes and the reviewers' comments.
+ * slide in presentation order carrying the slide's title, then the slide's text boxes, tables
+ * (GFM, or HTML with row and column spans when cells are merged), charts and SmartArt in
+ * reading order (top to bottom, then left to right), bullet levels as nested lists, then the
+ * speaker notes and the reviewers' comments.
  */
 export async function extractPptx(
   path: string,
@@ -322,7 +323,7 @@ async function shapeMarkdown(
   }
   const data = pathOf(node, 'graphic', 'graphicData');
   const table = child(data, 'tbl');
-  if (table) return tableMarkdown(table, context);
+  if (table) return tableMarkdown(tableRows(table, context));
   const chartRef = child(data, 'chart');
   if (chartRef) {
     const rel = context.rels.get(nsAttr(chartRef, 'id') ?? '');
@@ -353,26 +354,38 @@ function diagramMarkdown(model: XmlNode | undefined): string {
   return lines.join('\n');
 }
 
-function tableMarkdown(table: XmlNode, context: ShapeContext): string {
-  const rows: string[][] = [];
-  for (const tr of childrenNamed(table, 'tr')) {
-    rows.push(
-      childrenNamed(tr, 'tc').map((tc) => {
-        if (
-          tc.attrs.hMerge === '1' ||
-          tc.attrs.vMerge === '1' ||
-          tc.attrs.hMerge === 'true' ||
-          tc.attrs.vMerge === 'true'
-        )
-          return '';
-        return paragraphsOf(tc, context, undefined)
+/**
+ * A table's cells on its grid. Every row holds one cell per grid column; a cell that starts a
+ * merge carries its spans, and the cells it covers are marked as continuing a merge.
+ */
+function tableRows(table: XmlNode, context: ShapeContext): TableCell[][] {
+  const trs = childrenNamed(table, 'tr');
+  const cells: PlacedCell[] = [];
+  let width = 0;
+  trs.forEach((tr, row) => {
+    const tcs = childrenNamed(tr, 'tc');
+    width = Math.max(width, tcs.length);
+    tcs.forEach((tc, col) => {
+      if (isOn(tc.attrs.hMerge) || isOn(tc.attrs.vMerge)) return;
+      cells.push({
+        row,
+        col,
+        rowspan: span(tc.attrs.rowSpan),
+        colspan: span(tc.attrs.gridSpan),
+        text: paragraphsOf(tc, context, undefined)
           .map((p) => p.inline.trim())
           .filter(Boolean)
-          .join('\n');
-      }),
-    );
-  }
-  return rows.length === 0 ? '' : gfmTable(rows);
+          .join('\n'),
+      });
+    });
+  });
+  return gridRows(cells, trs.length, width);
+}
+
+/** A span attribute: a whole number of rows or columns, at least one. */
+function span(value: string | undefined): number {
+  const n = Number(value ?? 1);
+  return Number.isInteger(n) && n > 1 ? Math.min(n, 1000) : 1;
 }
 
 // ---- text --------------------------------------------------------------------------------------

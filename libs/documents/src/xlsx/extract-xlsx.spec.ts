@@ -67,15 +67,16 @@ describe('extractXlsx', () => {
     expect(markdown).toContain('## Second\n\n| b |\n| --- |\n| 2 |');
   });
 
-  it('trims empty edges, repeats a merged value across its cells and shows values as Excel displays them', async () => {
+  it('trims empty edges, writes a table with a merged cell as HTML and shows values as Excel displays them', async () => {
     const markdown = await extract(await reportWorkbook());
     expect(markdown).toContain(
       [
-        '| Region | Sales | Sales |',
-        '| --- | --- | --- |',
-        '| North | 2024-03-15 | 25.6% |',
-        '| South | 1,234,567.89 | 51% |',
-        '| Docs | a\\|b<br>c | ($42.50) |',
+        '<table>',
+        '<tr><th>Region</th><th colspan="2">Sales</th></tr>',
+        '<tr><td>North</td><td>2024-03-15</td><td>25.6%</td></tr>',
+        '<tr><td>South</td><td>1,234,567.89</td><td>51%</td></tr>',
+        '<tr><td>Docs</td><td>a|b<br>c</td><td>($42.50)</td></tr>',
+        '</table>',
       ].join('\n'),
     );
   });
@@ -123,14 +124,37 @@ describe('extractXlsx', () => {
     expect(leftoverDelimiters(markdown, values.join(''))).toEqual([]);
   });
 
-  it('repeats a merged value in every cell of the merge and keeps the columns it spans in one table', async () => {
+  it('writes a merged area once with its spans, hides the values under it and keeps the columns it spans in one table', async () => {
     const sheet =
       '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>' +
       '<row r="1"><c r="A1" t="inlineStr"><is><t>Title</t></is></c><c r="B1" t="inlineStr"><is><t>stale</t></is></c></row>' +
       '<row r="2"><c r="A2" t="inlineStr"><is><t>x</t></is></c><c r="C2" t="inlineStr"><is><t>y</t></is></c></row>' +
-      '</sheetData><mergeCells count="1"><mergeCell ref="A1:C1"/></mergeCells></worksheet>';
+      '<row r="3"><c r="A3" t="inlineStr"><is><t>z</t></is></c></row>' +
+      '</sheetData><mergeCells count="2"><mergeCell ref="A1:C1"/><mergeCell ref="C2:C3"/></mergeCells></worksheet>';
     const markdown = await extract(minimalWorkbook(sheet));
-    expect(markdown).toBe('## Only\n\n| Title | Title | Title |\n| --- | --- | --- |\n| x |  | y |\n');
+    expect(markdown).toBe(
+      [
+        '## Only',
+        '',
+        '<table>',
+        '<tr><th colspan="3">Title</th></tr>',
+        '<tr><td>x</td><td></td><td rowspan="2">y</td></tr>',
+        '<tr><td>z</td><td></td></tr>',
+        '</table>',
+        '',
+      ].join('\n'),
+    );
+    expect(markdown).not.toContain('stale');
+  });
+
+  it('leaves a merged area whose first cell is empty out, with the values under it', async () => {
+    const sheet =
+      '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>' +
+      '<row r="1"><c r="A1" t="inlineStr"><is><t>a</t></is></c><c r="B1" t="inlineStr"><is><t>b</t></is></c></row>' +
+      '<row r="2"><c r="A2" t="inlineStr"><is><t>1</t></is></c><c r="C2" t="inlineStr"><is><t>hidden</t></is></c></row>' +
+      '</sheetData><mergeCells count="1"><mergeCell ref="B2:C2"/></mergeCells></worksheet>';
+    const markdown = await extract(minimalWorkbook(sheet));
+    expect(markdown).toBe('## Only\n\n| a | b |\n| --- | --- |\n| 1 |  |\n');
   });
 
   it('separates tables that touch only at a corner but keeps a lone cell that shares columns with its table', async () => {

@@ -1,4 +1,5 @@
 import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
+import { gridRows, tableMarkdown, type PlacedCell } from '../markdown/tables';
 import { withZip, type ZipReader } from '../zip/zip-reader';
 import {
   chartMarkdown,
@@ -6,7 +7,6 @@ import {
   childrenNamed,
   descendants,
   escapeInline,
-  gfmTable,
   nsAttr,
   OfficeReadError,
   pathOf,
@@ -24,9 +24,10 @@ import {
 /**
  * Markdown from an Excel workbook (XLSX or XLSM), read straight from its OOXML parts: one
  * `##` heading per visible worksheet that holds something, then each block of cells (cells
- * separated from the rest by empty rows or columns) as a GFM table whose first row is the
- * header, values as Excel displays them, followed by the sheet's charts, pictures, text
- * boxes and cell comments in their places. Chart sheets and hidden sheets are left out.
+ * separated from the rest by empty rows or columns) as a table whose first row is the header
+ * (GFM, or HTML with row and column spans when cells are merged), values as Excel displays
+ * them, followed by the sheet's charts, pictures, text boxes and cell comments in their places.
+ * Chart sheets and hidden sheets are left out.
  */
 export async function extractXlsx(
   path: string,
@@ -165,7 +166,24 @@ function blockMarkdown(grid: Grid, block: Block & { filled: number }): string {
     }
     return lines.join('\n');
   }
-  return gfmTable(rows.map((r) => cols.map((c) => escapeInline(grid.cells.get(r)?.get(c) ?? ''))));
+  const cells: PlacedCell[] = [];
+  for (const r of rows) {
+    const line = grid.cells.get(r);
+    if (!line) continue;
+    for (const c of cols) {
+      const value = line.get(c);
+      if (value === undefined) continue;
+      const merge = grid.merges.get(`${r}:${c}`);
+      cells.push({
+        row: r - block.top,
+        col: c - block.left,
+        rowspan: merge ? merge.bottom - r + 1 : 1,
+        colspan: merge ? merge.right - c + 1 : 1,
+        text: escapeInline(value),
+      });
+    }
+  }
+  return tableMarkdown(gridRows(cells, rows.length, cols.length));
 }
 
 function columnName(col: number): string {
@@ -177,8 +195,8 @@ function columnName(col: number): string {
 interface Grid {
   /** Displayed text by row, then column (both 1-based); only cells that show something. */
   cells: Map<number, Map<number, string>>;
-  /** Merged areas, whose cells after the first show nothing but belong to the same block. */
-  merges: Block[];
+  /** Merged areas by their first cell (`row:col`); the other cells of an area show nothing. */
+  merges: Map<string, Block>;
 }
 
 /** Reads a worksheet's cells with a streaming scan: worksheets are by far the largest parts. */
@@ -258,35 +276,44 @@ function readSheet(book: Workbook, xml: string, part: string): { grid: Grid; dra
 }
 
 /**
- * Keeps the merged areas whose first cell shows something, clipped to the cells in use, and
- * repeats that value in every cell of the area, so each row of a table reads on its own
- * (a category merged down a column belongs to every row beside it).
+ * The merged areas whose first cell shows something, clipped to the cells in use, by their
+ * first cell. The other cells of every merged area are emptied: Excel shows only the first.
  */
-function clipMerges(cells: Map<number, Map<number, string>>, areas: Block[]): Block[] {
-  if (areas.length === 0 || cells.size === 0) return [];
+function clipMerges(cells: Map<number, Map<number, string>>, areas: Block[]): Map<string, Block> {
+  const merges = new Map<string, Block>();
+  if (areas.length === 0 || cells.size === 0) return merges;
   let lastRow = 0;
   let lastCol = 0;
   for (const [row, line] of cells) {
     lastRow = Math.max(lastRow, row);
     for (const col of line.keys()) lastCol = Math.max(lastCol, col);
   }
-  const merges: Block[] = [];
   for (const area of areas) {
-    const value = cells.get(area.top)?.get(area.left);
-    const bottom = Math.min(area.bottom, lastRow);
-    const right = Math.min(area.right, lastCol);
-    for (let row = area.top; row <= bottom; row++) {
-      let line = cells.get(row);
-      if (!line && value !== undefined) cells.set(row, (line = new Map<number, string>()));
-      if (!line) continue;
-      for (let col = area.left; col <= right; col++) {
-        if (value === undefined) line.delete(col);
-        else line.set(col, value);
-      }
-    }
-    if (value !== undefined) merges.push({ ...area, bottom, right });
+    const clipped = { ...area, bottom: Math.min(area.bottom, lastRow), right: Math.min(area.right, lastCol) };
+    clearCovered(cells, clipped);
+    if (cells.get(area.top)?.has(area.left)) merges.set(`${area.top}:${area.left}`, clipped);
   }
   return merges;
+}
+
+/**
+ * Deletes the values of a merged area but its first cell's. Visits whichever is fewer, the
+ * area's rows or the rows in use (and likewise for columns), so a merged header over a long
+ * sheet costs no more than the sheet.
+ */
+function clearCovered(cells: Map<number, Map<number, string>>, area: Block): void {
+  for (const row of within(cells, area.top, area.bottom)) {
+    const line = cells.get(row);
+    if (!line) continue;
+    for (const col of within(line, area.left, area.right)) if (row !== area.top || col !== area.left) line.delete(col);
+  }
+}
+
+/** The keys of a map from `from` to `to`, from the shorter of the range and the map's keys. */
+function within(map: Map<number, unknown>, from: number, to: number): number[] {
+  if (to < from) return [];
+  if (to - from + 1 <= map.size) return range(from, to).filter((key) => map.has(key));
+  return [...map.keys()].filter((key) => key >= from && key <= to);
 }
 
 function parseRef(ref: string): { row: number; col: number } | undefined {
@@ -340,11 +367,10 @@ function range(from: number, to: number): number[] {
  * each block is trimmed of empty edges.
  */
 function blocksOf(grid: Grid): (Block & { filled: number })[] {
-  const spans = new Map(grid.merges.map((m) => [`${m.top}:${m.left}`, m]));
   const cells: Block[] = [];
   for (const [row, line] of grid.cells) {
     for (const col of line.keys()) {
-      const merge = spans.get(`${row}:${col}`);
+      const merge = grid.merges.get(`${row}:${col}`);
       cells.push({ top: row, left: col, bottom: merge?.bottom ?? row, right: merge?.right ?? col });
     }
   }
@@ -368,7 +394,7 @@ function blocksOf(grid: Grid): (Block & { filled: number })[] {
     else {
       const groups = cornerGroups(group);
       if (groups.length > 1) work.push(...groups.map((g) => ({ group: g, byRows: true, triedOther: false })));
-      else blocks.push({ ...boundsOf(group), filled: group.length });
+      else blocks.push({ ...boundsOf(group), filled: group.reduce((n, cell) => n + areaOf(cell), 0) });
     }
   }
   return blocks;
@@ -385,7 +411,7 @@ function cornerGroups(cells: Block[]): Block[][] {
   const key = (row: number, col: number) => row * 20_000 + col; // columns stop at 16,384
   const owner = new Map<number, number>();
   cells.forEach((cell, i) => {
-    const whole = (cell.bottom - cell.top + 1) * (cell.right - cell.left + 1) <= MAX_MERGE_LINKS;
+    const whole = areaOf(cell) <= MAX_MERGE_LINKS;
     for (let r = cell.top; r <= (whole ? cell.bottom : cell.top); r++)
       for (let c = cell.left; c <= (whole ? cell.right : cell.left); c++) owner.set(key(r, c), i);
   });
@@ -439,6 +465,11 @@ function joinOverlapping(parts: Part[], axis: 'rows' | 'columns'): Part[] {
     } else joined.push({ members: [...part.members], bounds: part.bounds });
   }
   return joined;
+}
+
+/** How many cells a block covers. */
+function areaOf(block: Block): number {
+  return (block.bottom - block.top + 1) * (block.right - block.left + 1);
 }
 
 function boundsOf(cells: Block[]): Block {
