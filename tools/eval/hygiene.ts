@@ -115,7 +115,8 @@ interface Run {
 
 /**
  * Emphasis delimiters a CommonMark parse left as text, that is, printed to the reader as `*` or
- * `_`. Only text nodes are read, so code, inline code, raw HTML and autolinks never count, nor
+ * `_`. Text nodes are read, and the text between the tags of raw HTML blocks (where a backslash
+ * escape of a marker shows too); code, inline code, inline HTML and autolinks never count, nor
  * does TeX math (`a_{0}`), and only unescaped characters, so a deliberate `\*` does not. Within
  * what is left:
  * - a run that stands apart, with whitespace on both sides (`2 * 3`), is a symbol, not a marker;
@@ -132,14 +133,24 @@ function literalEmphasis(markdown: string, tree: Nodes): Occurrence[] {
   const math = matches(markdown, MATH);
   const inMath = (run: Run): boolean => math.some((m) => run.offset >= m.offset && run.offset < m.offset + m.length);
   const found: Occurrence[] = [];
+  const judge = (runs: Run[]): void => {
+    for (const run of runs) if (run.length >= 2) found.push(run);
+    for (const char of ['*', '_']) found.push(...pairedSingles(runs.filter((r) => r.length === 1 && r.char === char)));
+  };
   const visit = (node: Nodes): void => {
     if (INLINE_BLOCKS.has(node.type)) {
-      const runs = textNodes(markdown, node)
-        .flatMap((text) => delimiterRuns(markdown, text))
-        .filter((run) => !inMath(run));
-      for (const run of runs) if (run.length >= 2) found.push(run);
-      for (const char of ['*', '_'])
-        found.push(...pairedSingles(runs.filter((r) => r.length === 1 && r.char === char)));
+      judge(
+        textNodes(markdown, node)
+          .flatMap((text) => delimiterRuns(markdown, text.position?.start.offset, text.position?.end.offset))
+          .filter((run) => !inMath(run)),
+      );
+      return;
+    }
+    if (node.type === 'html') {
+      for (const cell of htmlTextStretches(markdown, node)) {
+        found.push(...htmlEscapes(markdown, cell));
+        judge(delimiterRuns(markdown, cell.offset, cell.offset + cell.length).filter((run) => !inMath(run)));
+      }
       return;
     }
     if ('children' in node) for (const child of node.children as Nodes[]) visit(child);
@@ -155,10 +166,33 @@ function textNodes(markdown: string, node: Nodes): Text[] {
   return 'children' in node ? (node.children as Nodes[]).flatMap((child) => textNodes(markdown, child)) : [];
 }
 
-/** The unescaped `*` and `_` runs in the source of a text node that can be taken for markers. */
-function delimiterRuns(markdown: string, text: Text): Run[] {
-  const start = text.position?.start.offset;
-  const end = text.position?.end.offset;
+/**
+ * The text between the tags of a raw HTML block, where CommonMark reads no Markdown: a table
+ * written as HTML shows its cells' `**`, `*` and backslash escapes exactly as typed.
+ */
+function htmlTextStretches(markdown: string, node: Nodes): Occurrence[] {
+  const start = node.position?.start.offset;
+  const end = node.position?.end.offset;
+  if (start === undefined || end === undefined) return [];
+  const stretches: Occurrence[] = [];
+  let from = start;
+  for (const tag of markdown.slice(start, end).matchAll(/<[^>]*>|<!--[\s\S]*?-->/g)) {
+    const at = start + tag.index;
+    if (at > from) stretches.push({ offset: from, length: at - from });
+    from = at + tag[0].length;
+  }
+  if (end > from) stretches.push({ offset: from, length: end - from });
+  return stretches;
+}
+
+/** Backslash escapes of `*`, `_` and `~` in HTML text, which a reader sees with their backslash. */
+function htmlEscapes(markdown: string, stretch: Occurrence): Occurrence[] {
+  const text = markdown.slice(stretch.offset, stretch.offset + stretch.length);
+  return [...text.matchAll(/\\[*_~]/g)].map((m) => ({ offset: stretch.offset + m.index, length: 2 }));
+}
+
+/** The unescaped `*` and `_` runs in a stretch of source text that can be taken for markers. */
+function delimiterRuns(markdown: string, start: number | undefined, end: number | undefined): Run[] {
   if (start === undefined || end === undefined) return [];
   const runs: Run[] = [];
   for (let i = start; i < end; i++) {

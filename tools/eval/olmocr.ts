@@ -309,7 +309,10 @@ function baseline(test: Record<string, unknown>, markdown: string): Omit<TestOut
   if (alphanumerics === 0) return { status: 'failed', reason: 'the output has no letters or digits' };
   const repeated = trailingRepeat(markdown);
   if (repeated !== undefined) {
-    return { status: 'failed', reason: `the output ends in a ${repeated}-character phrase repeated ${MAX_REPEATS}+ times` };
+    return {
+      status: 'failed',
+      reason: `the output ends in a ${repeated}-character phrase repeated ${MAX_REPEATS}+ times`,
+    };
   }
   const shown = NEVER_SHOWN.exec(markdown);
   if (shown) {

@@ -39,6 +39,30 @@ describe('tableMarkdown', () => {
     );
   });
 
+  it('writes the inline Markdown of an HTML cell as HTML, since CommonMark reads none inside HTML', () => {
+    expect(
+      tableMarkdown([
+        [cell('**Total** and *net*', 1, 2)],
+        [cell('\\*not emphasis\\* ~~gone~~ `a<b`'), cell('[site](https://example.org) [x](javascript:alert(1))')],
+      ]),
+    ).toBe(
+      [
+        '<table>',
+        '<tr><th colspan="2"><strong>Total</strong> and <em>net</em></th></tr>',
+        '<tr><td>*not emphasis* <del>gone</del> <code>a&lt;b</code></td><td><a href="https://example.org">site</a> x</td></tr>',
+        '</table>',
+      ].join('\n'),
+    );
+    expect(tableMarkdown([[cell('1. Revenue | net', 1, 2)], [cell('# not a heading'), cell('<b>raw</b>')]])).toBe(
+      [
+        '<table>',
+        '<tr><th colspan="2">1. Revenue | net</th></tr>',
+        '<tr><td># not a heading</td><td>&lt;b&gt;raw&lt;/b&gt;</td></tr>',
+        '</table>',
+      ].join('\n'),
+    );
+  });
+
   it('writes nothing for a table without rows, and handles a very long one', () => {
     expect(tableMarkdown([])).toBe('');
     const rows = Array.from({ length: 300_000 }, (_, i) => [cell(String(i))]);

@@ -1,3 +1,5 @@
+import { inlineHtml } from './inline-html';
+
 /** One cell of a table: its text, and how many rows and columns it covers. */
 export interface TableCell {
   text: string;
@@ -15,7 +17,8 @@ export interface PlacedCell extends TableCell {
  * A table as Markdown: GFM when no cell spans, otherwise an HTML table (GFM has no spans).
  * Each row holds the cells anchored in it, left to right; the slots a spanning cell covers
  * are not repeated. A line break in a cell is written `<br>` in both forms, since a GFM row
- * is one line; in the HTML form the text is escaped so that it stays text.
+ * is one line. A cell's text is inline Markdown; in the HTML form it is written as HTML
+ * (CommonMark reads no Markdown inside an HTML block), so emphasis and links still show.
  */
 export function tableMarkdown(rows: TableCell[][]): string {
   if (rows.length === 0) return '';
@@ -24,10 +27,8 @@ export function tableMarkdown(rows: TableCell[][]): string {
 }
 
 function htmlTable(rows: TableCell[][]): string {
-  const escape = (text: string) =>
-    /[&<>]/.test(text) ? text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;') : text;
   const cell = (c: TableCell, tag: string) =>
-    `<${tag}${c.rowspan > 1 ? ` rowspan="${c.rowspan}"` : ''}${c.colspan > 1 ? ` colspan="${c.colspan}"` : ''}>${oneLine(c.text, escape)}</${tag}>`;
+    `<${tag}${c.rowspan > 1 ? ` rowspan="${c.rowspan}"` : ''}${c.colspan > 1 ? ` colspan="${c.colspan}"` : ''}>${oneLine(c.text, inlineHtml)}</${tag}>`;
   return [
     '<table>',
     ...rows.map((row, r) => `<tr>${row.map((c) => cell(c, r === 0 ? 'th' : 'td')).join('')}</tr>`),
