@@ -87,14 +87,15 @@ export function withoutFurniture(pages: PageLines[], bodySize: number): PageLine
 
 /**
  * The lines (given outermost first) within EDGE of one edge of the page, up to the first line
- * set larger than running text.
+ * of text set larger than running text.
  */
 function edgeBand(lines: Line[], height: number, edge: 'top' | 'bottom', bodySize: number): Line[] {
   const limit = height * EDGE;
   const band: Line[] = [];
   for (const line of lines) {
     const inEdge = edge === 'top' ? line.y - line.size < limit : line.y > height - limit;
-    if (!inEdge || line.size > bodySize * 1.3) break;
+    // A rule or a stray mark in large type is not a heading: it does not end the band.
+    if (!inEdge || (line.size > bodySize * 1.3 && /[\p{L}\p{N}]/u.test(line.text))) break;
     band.push(line);
   }
   return band;

@@ -95,3 +95,44 @@ export function isGlyphMark(raw: string, traits: FontTraits): boolean {
   const letters = visible.join('').replace(CONTROL, '');
   return letters.length < visible.length && letters.length <= 1;
 }
+
+/**
+ * Spacing accents and the combining marks they stand for. TeX and other producers draw an accented
+ * letter as the letter and an accent glyph moved over it, so the text layer reads `J´an` for `Ján`.
+ */
+const COMBINING: Record<string, string> = {
+  '\u00b4': '\u0301', // ´ acute
+  '\u0060': '\u0300', // ` grave
+  '\u00a8': '\u0308', // ¨ diaeresis
+  '\u02c6': '\u0302', // ˆ circumflex
+  '\u005e': '\u0302', // ^ circumflex
+  '\u02dc': '\u0303', // ˜ tilde
+  '\u007e': '\u0303', // ~ tilde
+  '\u02c7': '\u030c', // ˇ caron
+  '\u02d8': '\u0306', // ˘ breve
+  '\u00af': '\u0304', // ¯ macron
+  '\u02c9': '\u0304', // ˉ macron
+  '\u02d9': '\u0307', // ˙ dot above
+  '\u02da': '\u030a', // ˚ ring above
+  '\u00b8': '\u0327', // ¸ cedilla
+  '\u02db': '\u0328', // ˛ ogonek
+  '\u02dd': '\u030b', // ˝ double acute
+};
+
+/**
+ * Two runs whose glyphs overlap on the page, joined: an accent at the end of the first is put on
+ * the letter that opens the second, and an accent opening the second on the letter that ends the
+ * first (producers draw either first). Undefined when neither holds, and the runs join as text.
+ */
+export function joinOverlapping(first: string, second: string): string | undefined {
+  const accent = first.at(-1) ?? '';
+  const opening = second.match(/^\p{L}/u)?.[0];
+  if (COMBINING[accent] && opening) {
+    return first.slice(0, -1) + (opening + COMBINING[accent]).normalize('NFC') + second.slice(opening.length);
+  }
+  const trailing = first.match(/\p{L}$/u)?.[0];
+  if (trailing && COMBINING[second[0] ?? '']) {
+    return first.slice(0, -1) + (trailing + COMBINING[second[0]]).normalize('NFC') + second.slice(1);
+  }
+  return undefined;
+}

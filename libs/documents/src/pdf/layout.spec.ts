@@ -56,6 +56,17 @@ describe('PDF layout', () => {
     expect(markdown).toMatch(/paragraph\.\n\nA second paragraph/);
   });
 
+  it('puts accents drawn over a letter on that letter', () => {
+    // TeX draws `á` as an acute accent moved back over the `a`: the runs overlap.
+    const lines = buildLines([
+      { ...run('We thank J\u00b4', 72, 100), width: 42 },
+      { ...run('an Min\u00b4', 109, 100), width: 43 },
+      { ...run('a\u02c7', 147, 100), width: 10 },
+      { ...run('c for his support.', 153, 100), width: 80 },
+    ]);
+    expect(lines.map((l) => l.text)).toEqual(['We thank Ján Mináč for his support.']);
+  });
+
   it('turns bullets into list items', () => {
     const markdown = layoutDocument([page([run('• first point', 40, 100), run('• second point', 40, 112)])]);
     expect(markdown).toContain('- first point\n- second point');

@@ -1,4 +1,5 @@
 import { alignedTableAt } from './aligned-tables';
+import { joinOverlapping } from './glyphs';
 
 /**
  * Page layout from a PDF's text layer: items → lines → columns → blocks (paragraphs,
@@ -117,13 +118,21 @@ export function toLine(group: TextRun[]): Line {
     const blank = !inked(run);
     if (ink && !blank) {
       const gap = rtl ? ink.x - (run.x + run.width) : run.x - (ink.x + ink.width);
+      const joined = gap < 0 && text === text.trimEnd() ? joinOverlapping(text, run.text) : undefined;
+      if (joined !== undefined) {
+        text = joined;
+        ink = run;
+        continue;
+      }
       if (!text.endsWith(' ') && !run.text.startsWith(' ') && gap > size * 0.15) text += ' ';
     }
     text += run.text;
     if (!blank) ink = run;
   }
-  const left = Math.min(...runs.map((r) => r.x));
-  const right = Math.max(...runs.map((r) => r.x + r.width));
+  // A line reaches as far as its ink: a run of spaces may stretch across the page.
+  const extent = runs.some(inked) ? runs.filter(inked) : runs;
+  const left = Math.min(...extent.map((r) => r.x));
+  const right = Math.max(...extent.map((r) => r.x + r.width));
   return {
     text: text.replace(/\s+/g, ' ').trim(),
     x: left,
