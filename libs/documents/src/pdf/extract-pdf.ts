@@ -1,6 +1,7 @@
 import { DomainError } from '@docconv/contracts';
 import { readFile } from 'node:fs/promises';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api';
+import { withFootnotes, writeReferences } from './footnotes';
 import { withoutFurniture } from './furniture';
 import { cleanText, fontTraits, isGlyphMark, type FontTraits } from './glyphs';
 import { buildLines, toMarkdown, type Line, type PageLines, type TextRun } from './layout';
@@ -137,8 +138,10 @@ export function layoutDocument(pages: PageLines[]): string {
   const headingSizes = [...weights.keys()].filter((s) => s >= bodySize * 1.15);
   const used = [...new Set(headingSizes.map(bucket))].sort((a, b) => a - b);
   const headingLevels = new Map(headingSizes.map((s) => [s, used.indexOf(bucket(s)) + 1]));
-  const ordered = withoutFurniture(pages, bodySize).map((page) => (page.ordered ? page.lines : orderLines(page)));
-  return toMarkdown(ordered, bodySize, headingLevels);
+  const ordered = withFootnotes(withoutFurniture(pages, bodySize), bodySize).map((page) =>
+    page.ordered ? page.lines : orderLines(page),
+  );
+  return writeReferences(toMarkdown(ordered, bodySize, headingLevels));
 }
 
 /**

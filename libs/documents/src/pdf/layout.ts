@@ -104,7 +104,14 @@ export function toLine(group: TextRun[]): Line {
   const runs = [...group].sort((a, b) => (rtl ? b.x - a.x : a.x - b.x));
   // The line's type is its text's: a bullet glyph or an empty run in another size does not count.
   const glyphs = runs.filter((r) => r.text.trim() !== '' && !r.mark);
-  const size = median((glyphs.length > 0 ? glyphs : runs).map((r) => r.size));
+  // Size and baseline are those of most of the line's characters: two raised markers after a
+  // name do not make the line small type.
+  const measured = glyphs.length > 0 ? glyphs : runs;
+  const weights = measured.map((r) => Math.max(1, r.text.trim().length));
+  const size = weightedMedian(
+    measured.map((r) => r.size),
+    weights,
+  );
   let text = '';
   // Gaps are measured between inked runs: producers often fill a gap with a wide run of spaces.
   let ink: TextRun | undefined;
@@ -137,7 +144,10 @@ export function toLine(group: TextRun[]): Line {
     text: text.replace(/\s+/g, ' ').trim(),
     x: left,
     right,
-    y: median(runs.map((r) => r.y)),
+    y: weightedMedian(
+      measured.map((r) => r.y),
+      weights,
+    ),
     size,
     rtl,
     runs,
@@ -178,6 +188,18 @@ export function marginKey(text: string): string {
     .replace(/\s+/g, ' ')
     .trim()
     .toLowerCase();
+}
+
+/** The value at which half the total weight lies on either side. */
+function weightedMedian(values: number[], weights: number[]): number {
+  const order = values.map((_, i) => i).sort((a, b) => values[a] - values[b]);
+  const half = weights.reduce((a, b) => a + b, 0) / 2;
+  let seen = 0;
+  for (const i of order) {
+    seen += weights[i];
+    if (seen > half) return values[i];
+  }
+  return values[order[order.length - 1]] ?? 0;
 }
 
 export function median(values: number[]): number {

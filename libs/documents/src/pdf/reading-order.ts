@@ -102,9 +102,14 @@ function boxOf(line: Line): Box {
 
 /** The page's lines in reading order, segments of one row in one reading cell joined back into a line. */
 export function orderLines(page: PageLines): Line[] {
+  return joinRows(readingOrder(page));
+}
+
+/** The page's line segments in reading order, each as it stands. */
+export function readingOrder(page: PageLines): Line[] {
   const segments = segmentLines(page.lines);
   const rtl = segments.filter((l) => l.rtl).length > segments.length / 2;
-  return joinRows(order(segments.map(boxOf), rtl));
+  return order(segments.map(boxOf), rtl);
 }
 
 function order(boxes: Box[], rtl: boolean): Line[] {
