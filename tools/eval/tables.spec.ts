@@ -144,6 +144,25 @@ describe('parseDoclingTables', () => {
     expect(second.rows).toEqual([[{ text: 'wide', rowspan: 1, colspan: 2, header: false }]]);
   });
 
+  it('fills the slots table_cells leaves out with empty cells, as the grid shows them', () => {
+    const cell = (r: number, c: number, text: string): object => ({
+      start_row_offset_idx: r,
+      end_row_offset_idx: r + 1,
+      start_col_offset_idx: c,
+      end_col_offset_idx: c + 1,
+      text,
+    });
+    const [only] = parseDoclingTables({
+      tables: [
+        { data: { num_rows: 2, num_cols: 3, table_cells: [cell(0, 0, 'a'), cell(0, 2, 'c'), cell(1, 1, 'x')] } },
+      ],
+    });
+    expect(only.rows.map((row) => row.map((c) => c.text))).toEqual([
+      ['a', '', 'c'],
+      ['', 'x', ''],
+    ]);
+  });
+
   it('returns nothing for documents without tables', () => {
     expect(parseDoclingTables({})).toEqual([]);
     expect(parseDoclingTables(null)).toEqual([]);

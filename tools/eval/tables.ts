@@ -256,8 +256,22 @@ export function parseDoclingTables(document: unknown): Table[] {
       });
     }
     if (anchored.size === 0) continue;
+    // `table_cells` leaves out empty cells; the grid has them, as the table shows them.
+    let numCols = whole(data.num_cols) ?? 0;
+    for (const { col, cell } of anchored.values()) numCols = Math.max(numCols, col + cell.colspan);
+    const covered = Array.from({ length: numRows }, () => new Array<boolean>(numCols).fill(false));
+    for (const { row, col, cell } of anchored.values()) {
+      for (let r = row; r < Math.min(numRows, row + cell.rowspan); r++) {
+        for (let c = col; c < Math.min(numCols, col + cell.colspan); c++) covered[r][c] = true;
+      }
+    }
     const rows: { col: number; cell: TableCell }[][] = Array.from({ length: numRows }, () => []);
     for (const { row, col, cell } of anchored.values()) rows[row].push({ col, cell });
+    covered.forEach((slots, row) =>
+      slots.forEach((taken, col) => {
+        if (!taken) rows[row].push({ col, cell: { text: '', rowspan: 1, colspan: 1, header: false } });
+      }),
+    );
     out.push({ rows: rows.map((r) => r.sort((a, b) => a.col - b.col).map((x) => x.cell)) });
   }
   return out;

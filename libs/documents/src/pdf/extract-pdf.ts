@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api';
 import { withFootnotes, writeReferences } from './footnotes';
 import { withoutFurniture } from './furniture';
-import { cleanText, fontTraits, isGlyphMark, type FontTraits } from './glyphs';
+import { cleanText, fixedPitch, fontTraits, isGlyphMark, type FontTraits } from './glyphs';
 import { buildLines, toMarkdown, type Line, type PageLines, type TextRun } from './layout';
 import { orderLines } from './reading-order';
 import { tableMarkdown } from '../markdown/tables';
@@ -65,27 +65,30 @@ export async function extractPdf(
           }
           return known;
         };
+        // The invisible text an OCR program lays over a scan is set in some font stretched to the words
+        // it covers: its face says nothing about the page (a Courier there is not code).
+        const overlay = drawsInvisibleText(operators, lib.OPS) && paintsImages(operators.fnArray, lib.OPS);
         const garbage: TextRun[] = [];
         const runs: TextRun[] = [];
+        const byFont = new Map<string, TextRun[]>();
         for (const item of content.items) {
           if (!('str' in item) || sidewaysInMargin(item, x0, x1 - x0)) continue;
-          const [a, b, , , e, f] = item.transform as number[];
           const face = traitsOf(item.fontName);
           const { text, garbage: unreadable } = cleanText(item.str);
           const run: TextRun = {
             text,
-            x: e - x0,
-            y: y1 - f,
-            width: item.width,
-            size: Math.hypot(a, b) || item.height,
+            ...placement(item, x0, y1),
             rtl: item.dir === 'rtl',
-            bold: face.bold,
-            mono: face.mono,
+            bold: face.bold && !overlay,
+            mono: face.mono && !overlay,
             mark: isGlyphMark(item.str, face),
           };
           if (unreadable && !run.mark) garbage.push(run);
           else runs.push(run);
+          byFont.set(item.fontName, [...(byFont.get(item.fontName) ?? []), run]);
         }
+        // A face whose letters all take one width is fixed-width, whatever its name says.
+        if (!overlay) for (const set of byFont.values()) if (fixedPitch(set)) for (const run of set) run.mono = true;
         scanned = reader !== undefined && !usableTextLayer(runs) && paintsImages(operators.fnArray, lib.OPS);
         if (!scanned) {
           const read = reader && garbage.length > 0 ? await readUnreadable(path, n, garbage, reader) : undefined;
@@ -177,6 +180,20 @@ function paintsImages(fnArray: number[], ops: Record<string, number>): boolean {
   return fnArray.some((fn) => painters.has(fn));
 }
 
+/** Text rendering mode 3: glyphs neither filled nor stroked. */
+const INVISIBLE_RENDERING = 3;
+
+/** Whether a page sets text to be drawn invisibly (an OCR text layer over a scan). */
+function drawsInvisibleText(
+  operators: { fnArray: number[]; argsArray: unknown[] },
+  ops: Record<string, number>,
+): boolean {
+  const setMode = ops.setTextRenderingMode;
+  return operators.fnArray.some(
+    (fn, i) => fn === setMode && (operators.argsArray[i] as number[] | null)?.[0] === INVISIBLE_RENDERING,
+  );
+}
+
 /** Unreadable text this short (characters) is not worth an OCR pass: a stray symbol or two. */
 const MIN_UNREADABLE_CHARS = 8;
 
@@ -242,6 +259,26 @@ function areasOf(runs: TextRun[]): PageArea[] {
     touching.height = bottom - touching.y;
   }
   return areas.map((a) => ({ ...a, x: Math.max(0, a.x), y: Math.max(0, a.y) }));
+}
+
+/**
+ * Where a run of text sits on the page, in page space measured from the top left. Text set
+ * sideways (a table's turned column heads) covers a column one line high and as tall as the
+ * text is long: its `y` is its lowest point, `top` its highest.
+ */
+function placement(item: TextItem, left: number, pageTop: number): Pick<TextRun, 'x' | 'y' | 'width' | 'size' | 'top'> {
+  const [a, b, , , e, f] = item.transform as number[];
+  const size = Math.hypot(a, b) || item.height;
+  if (Math.abs(b) <= Math.abs(a)) return { x: e - left, y: pageTop - f, width: item.width, size };
+  // Turned a quarter: reading upwards (b > 0) the glyphs stand to the left of the baseline, downwards to the right.
+  const up = b > 0;
+  return {
+    x: e - left - (up ? size * 0.8 : size * 0.2),
+    width: size,
+    y: pageTop - (up ? f : f - item.width),
+    top: pageTop - (up ? f + item.width : f),
+    size,
+  };
 }
 
 /**

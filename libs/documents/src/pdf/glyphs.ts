@@ -20,7 +20,7 @@ export interface FontTraits {
  */
 const BOLD_FACE = /bold|black|heavy|semibold|demi|medi|[-,+]md\b|(?:cm|sf|ec|lm)bx|[-,]bd\b/i;
 const MONO_FACE = /courier|mono|consol|menlo|inconsolata|typewriter|cmtt|sfmono|lucida ?console|\bcode\b|fixed/i;
-const SYMBOL_FACE = /dingbat|wingding|webding|symbol|bookmaster|marlett|\bmt ?extra\b/i;
+const SYMBOL_FACE = /dingbat|wingding|webding|symbol|bookmaster(?!gothic)|marlett|\bmt ?extra\b/i;
 
 export function fontTraits(name: string | undefined): FontTraits {
   const face = name ?? '';
@@ -135,4 +135,24 @@ export function joinOverlapping(first: string, second: string): string | undefin
     return first.slice(0, -1) + (trailing + COMBINING[second[0]]).normalize('NFC') + second.slice(1);
   }
   return undefined;
+}
+
+/** Runs of one face needed to judge its pitch, each of at least MIN_PITCH_LETTERS letters. */
+const PITCH_SAMPLES = 4;
+const MIN_PITCH_LETTERS = 3;
+/** Largest spread of a fixed-width face's width per character, as a share of the mean. */
+const FIXED_PITCH_SPREAD = 0.03;
+
+/**
+ * Whether the runs of one face show a fixed-width face: their letters all take one width. Runs of
+ * letters only are measured, since digits take one width in most faces.
+ */
+export function fixedPitch(runs: { text: string; width: number }[]): boolean {
+  const widths = runs
+    .filter((r) => !/\s/.test(r.text) && (r.text.match(/\p{L}/gu)?.length ?? 0) >= MIN_PITCH_LETTERS)
+    .map((r) => r.width / [...r.text].length);
+  if (widths.length < PITCH_SAMPLES) return false;
+  const mean = widths.reduce((a, b) => a + b, 0) / widths.length;
+  const spread = Math.sqrt(widths.reduce((a, w) => a + (w - mean) ** 2, 0) / widths.length);
+  return mean > 0 && spread <= mean * FIXED_PITCH_SPREAD;
 }

@@ -224,7 +224,8 @@ function buildTable(horizontals: Horizontal[], verticals: Vertical[], runs: Text
  * that a producer wrote across several cells lands in each of them.
  */
 function words(run: TextRun): TextRun[] {
-  if (!/\S\s+\S/.test(run.text) || run.text.length === 0) return [run];
+  // Text set sideways runs down its cell, not across cells.
+  if (run.top !== undefined || !/\S\s+\S/.test(run.text) || run.text.length === 0) return [run];
   const perChar = run.width / run.text.length;
   const out: TextRun[] = [];
   for (const match of run.text.matchAll(/\S+/g)) {

@@ -67,6 +67,60 @@ describe('PDF layout', () => {
     expect(lines.map((l) => l.text)).toEqual(['We thank Ján Mináč for his support.']);
   });
 
+  it('writes lines set in a fixed-width face as a fenced code block, keeping their indentation', () => {
+    const code = (text: string, x: number, y: number): TextRun => ({
+      ...run(text, x, y),
+      width: text.length * 6,
+      mono: true,
+    });
+    const markdown = layoutDocument([
+      page([
+        run('The function adds its arguments:', 40, 100),
+        code('function', 40, 120),
+        code('add(a, b) {', 94, 120),
+        code('return', 64, 132),
+        code('a + b;', 106, 132),
+        code('}', 40, 144),
+        run('It returns their sum.', 40, 170),
+      ]),
+    ]);
+    expect(markdown).toContain('```\nfunction add(a, b) {\n    return a + b;\n}\n```');
+    expect(markdown).toContain('It returns their sum.');
+  });
+
+  it('does not take a face named fixed-width for code when its letters differ in width', () => {
+    // An OCR layer's Courier, stretched to each word it covers.
+    const stretched = (text: string, x: number, y: number, width: number): TextRun => ({
+      ...run(text, x, y),
+      width,
+      mono: true,
+    });
+    const markdown = layoutDocument([
+      page([
+        stretched('minimum', 40, 100, 70),
+        stretched('ill', 115, 100, 9),
+        stretched('wavelengths', 40, 112, 90),
+        stretched('tilt', 135, 112, 12),
+      ]),
+    ]);
+    expect(markdown).not.toContain('```');
+  });
+
+  it('puts text set sideways on the line it stands beside', () => {
+    const turned = (text: string, x: number, bottom: number): TextRun => ({
+      ...run(text, x, bottom),
+      width: 10,
+      top: bottom - text.length * 5,
+    });
+    const lines = buildLines([
+      run('User action', 40, 200),
+      turned('Authority', 300, 230),
+      turned('Admin', 320, 230),
+      run('Next row', 40, 250),
+    ]);
+    expect(lines.map((l) => l.text)).toEqual(['User action Authority Admin', 'Next row']);
+  });
+
   it('turns bullets into list items', () => {
     const markdown = layoutDocument([page([run('• first point', 40, 100), run('• second point', 40, 112)])]);
     expect(markdown).toContain('- first point\n- second point');

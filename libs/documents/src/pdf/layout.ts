@@ -1,4 +1,5 @@
 import { alignedTableAt } from './aligned-tables';
+import { codeBlockAt } from './code-blocks';
 import { joinOverlapping } from './glyphs';
 
 /**
@@ -20,6 +21,8 @@ export interface TextRun {
   mono?: boolean;
   /** A glyph drawn as a mark (a symbol font's bullet): at the start of a line it is the line's bullet. */
   mark?: boolean;
+  /** Set sideways: the highest point of the text, which runs from here down to `y`. */
+  top?: number;
 }
 
 /** Whether a run puts something on the page: text, or a mark drawn with a glyph. */
@@ -54,19 +57,42 @@ export interface PageLines {
   ordered?: boolean;
 }
 
-/** Groups runs sharing a baseline into lines, left to right (right to left for RTL lines). */
+/** Groups runs sharing a baseline into lines, left to right (right to left for RTL lines), top to bottom. */
 export function buildLines(runs: TextRun[]): Line[] {
-  const sorted = withoutOverprint(runs.filter((r) => r.text.trim() !== '' || r.width > 0)).sort(
-    (a, b) => a.y - b.y || a.x - b.x,
-  );
+  const kept = withoutOverprint(runs.filter((r) => r.text.trim() !== '' || r.width > 0));
+  const groups = byBaseline(kept.filter((r) => r.top === undefined));
+  // Text set sideways, grouped by its lowest points (turned column heads standing in a row),
+  // joins the line it stands beside (the row of the table's header); the rest are lines of their own.
+  const baselines = groups.map((group) => median(group.map((r) => r.y)));
+  const alone: TextRun[][] = [];
+  for (const turned of byBaseline(kept.filter((r) => r.top !== undefined))) {
+    const top = Math.min(...turned.map((r) => r.top!));
+    const bottom = Math.max(...turned.map((r) => r.y + r.size * 0.3));
+    const middle = (top + bottom) / 2;
+    let best = -1;
+    for (const [i, y] of baselines.entries()) {
+      if (y < top || y > bottom) continue;
+      if (best < 0 || Math.abs(y - middle) < Math.abs(baselines[best] - middle)) best = i;
+    }
+    if (best >= 0) groups[best].push(...turned.map((run) => ({ ...run, y: baselines[best] })));
+    else alone.push(turned);
+  }
+  return [...groups, ...alone]
+    .map((group) => toLine(group))
+    .filter((line) => line.text.trim() !== '')
+    .sort((a, b) => a.y - b.y || a.x - b.x);
+}
+
+/** Runs sharing a baseline, grouped top to bottom. */
+function byBaseline(runs: TextRun[]): TextRun[][] {
   const groups: TextRun[][] = [];
-  for (const run of sorted) {
+  for (const run of [...runs].sort((a, b) => a.y - b.y || a.x - b.x)) {
     const group = groups[groups.length - 1];
     const last = group?.[group.length - 1];
     if (last && run.y - last.y <= sameLine(last, run)) group.push(run);
     else groups.push([run]);
   }
-  return groups.map((group) => toLine(group)).filter((line) => line.text.trim() !== '');
+  return groups;
 }
 
 /**
@@ -233,6 +259,14 @@ export function toMarkdown(pages: Line[][], bodySize: number, headingLevels: Map
         endParagraph();
         blocks.push(line.block);
         lastLine = line;
+        continue;
+      }
+      const code = codeBlockAt(lines, i, bodySize);
+      if (code) {
+        endParagraph();
+        blocks.push(code.markdown);
+        i = code.end - 1;
+        lastLine = lines[i];
         continue;
       }
       const table = alignedTableAt(lines, i);
