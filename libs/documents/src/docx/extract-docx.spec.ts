@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeZip } from '../../../../test/support/archives';
+import { blocksOf } from '../markdown/testing/read-back';
 import { extractDocx } from './extract-docx';
 
 type DocxModule = typeof import('docx');
@@ -187,14 +188,24 @@ describe('extractDocx', () => {
                 new Paragraph('snake_case_name costs 5 * 3 [approx.]'),
                 new Paragraph('# not a heading'),
                 new Paragraph('*not emphasis* and <b>not a tag</b>'),
+                new Paragraph('2020. The year began'),
+                new Paragraph('+ not a bullet'),
               ],
             },
           ],
         }),
     );
     expect(md).toBe(
-      'snake_case_name costs 5 * 3 [approx.]\n\n\\# not a heading\n\n\\*not emphasis\\* and \\<b>not a tag\\</b>\n',
+      'snake_case_name costs 5 * 3 [approx.]\n\n\\# not a heading\n\n\\*not emphasis\\* and \\<b>not a tag\\</b>\n\n' +
+        '2020\\. The year began\n\n\\+ not a bullet\n',
     );
+    expect(blocksOf(md)).toEqual([
+      'paragraph: snake_case_name costs 5 * 3 [approx.]',
+      'paragraph: # not a heading',
+      'paragraph: *not emphasis* and <b>not a tag</b>',
+      'paragraph: 2020. The year began',
+      'paragraph: + not a bullet',
+    ]);
   });
 
   it('writes a table without merged cells as GFM, every row equally wide', async () => {
@@ -448,6 +459,32 @@ describe('extractDocx', () => {
         }),
     );
     expect(md).toBe('[Image: Company logo]\n\nCaption.\n');
+  });
+
+  it('keeps a picture placeholder literal whatever brackets its description holds', async () => {
+    const md = await convert(
+      ({ Document, Paragraph, ImageRun }) =>
+        new Document({
+          sections: [
+            {
+              children: [
+                new Paragraph({
+                  children: [
+                    new ImageRun({
+                      type: 'png',
+                      data: PIXEL,
+                      transformation: { width: 10, height: 10 },
+                      altText: { name: 'chart', title: 'chart', description: 'See [a](b) and [^1]' },
+                    }),
+                  ],
+                }),
+              ],
+            },
+          ],
+        }),
+    );
+    expect(md).toBe('[Image: See \\[a\\](b) and \\[^1\\]]\n');
+    expect(blocksOf(md)).toEqual(['paragraph: [Image: See [a](b) and [^1]]']);
   });
 
   describe('refuses what is not a readable Word document', () => {

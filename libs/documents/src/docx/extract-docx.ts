@@ -1,12 +1,13 @@
 import { DomainError } from '@docconv/contracts';
 import { open } from 'node:fs/promises';
 import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
+import { escapeHeadingText, escapeLineStart, escapeText } from '../markdown/escape';
 import { gridRows, tableMarkdown, withoutLines, type PlacedCell, type TableCell } from '../markdown/tables';
 import { withZip } from '../zip/zip-reader';
 import { Numbering, type ListLabel } from './docx-numbering';
 import { DocxPackageError, readDocxPackage, type DocxPackage, type DocxPart, type Relationship } from './docx-package';
 import { StyleBook } from './docx-styles';
-import { escapeLineStart, escapeMarkdown, renderInline, type Link, type Piece } from './markdown-inline';
+import { renderInline, type Link, type Piece } from './markdown-inline';
 import { ommlToLatex } from './omml-latex';
 import { attr, child, descendant, elements, intVal, isElement, onOff, textOf, val, type XmlElement } from './xml-tree';
 
@@ -227,7 +228,7 @@ class DocxConverter {
     const plainHeading = heading !== undefined || title;
     let text = renderInline(plainHeading ? content.pieces.map(unbold) : content.pieces);
     if (text !== '' && list && (plainHeading || list.label.kind === 'label')) {
-      text = `${escapeMarkdown(list.label.text)} ${text}`;
+      text = `${escapeText(list.label.text)} ${text}`;
     }
     if (text !== '') {
       out.push({
@@ -449,8 +450,9 @@ class DocxConverter {
       .replace(/\s+/g, ' ')
       .trim()
       .slice(0, 200);
-    if (alt !== '')
-      content.pieces.push({ kind: 'raw', markdown: `[Image: ${escapeMarkdown(alt).replace(/[[\]]/g, '\\$&')}]` });
+    // Every bracket of the description escaped once, so that the placeholder's own stay a pair.
+    const markdown = escapeText(alt).replace(/\\[!-/:-@[-`{-~]|[[\]]/g, (m) => (m.length === 1 ? `\\${m}` : m));
+    if (alt !== '') content.pieces.push({ kind: 'raw', markdown: `[Image: ${markdown}]` });
   }
 
   // ---- fields, links and notes --------------------------------------------------------
@@ -713,7 +715,7 @@ function renderBlocks(blocks: Block[]): string {
         text = tableMarkdown(block.rows);
         break;
       case 'paragraph': {
-        const oneLine = block.text.replace(/\n/g, ' ').replace(/(\s)(#+)$/, '$1\\$2');
+        const oneLine = escapeHeadingText(block.text.replace(/\n/g, ' '));
         if (block.title) text = `# ${oneLine}`;
         else if (block.heading !== undefined)
           text = `${'#'.repeat(Math.min(6, block.heading + headingShift))} ${oneLine}`;

@@ -1,5 +1,6 @@
 import { formattedSpans, leftoverDelimiters } from '../markdown/testing/read-back';
-import { escapeMarkdown, renderInline, type Piece } from './markdown-inline';
+import { escapeText } from '../markdown/escape';
+import { renderInline, type Piece } from './markdown-inline';
 
 const text = (value: string, style: Partial<{ bold: boolean; italic: boolean; strike: boolean }> = {}): Piece => ({
   kind: 'text',
@@ -84,7 +85,7 @@ describe('renderInline, as a CommonMark parse reads it', () => {
       [' snake_case 5 * 3 1~2, 3~4 **', ''],
     ]);
     expect(leftoverDelimiters(markdown, '*note* snake_case 5 * 3 1~2, 3~4 **')).toEqual([]);
-    expect(escapeMarkdown('*not emphasis* and __init__')).toBe('\\*not emphasis\\* and \\_\\_init\\_\\_');
+    expect(escapeText('*not emphasis* and __init__')).toBe('\\*not emphasis\\* and \\_\\_init\\_\\_');
   });
 
   it('escapes single tildes when a link separates two that could pair', () => {

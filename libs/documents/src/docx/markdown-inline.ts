@@ -1,4 +1,5 @@
-import { emphasisMarkdown, escapeEmphasis, tildesCouldPair, type InlineRun } from '../markdown/emphasis';
+import { emphasisMarkdown, tildesCouldPair, type InlineRun } from '../markdown/emphasis';
+import { escapeInlineSyntax } from '../markdown/escape';
 
 /** A hyperlink; `id` tells two adjacent links to the same address apart. */
 export interface Link {
@@ -26,7 +27,8 @@ export function renderInline(pieces: Piece[]): string {
     const link = pieces[i].link;
     let j = i;
     while (j < pieces.length && pieces[j].link?.id === link?.id) j++;
-    const inner = emphasisMarkdown(pieces.slice(i, j).map(inlineRun), { tildesPair });
+    const runs = pieces.slice(i, j).map((piece, k) => inlineRun(piece, following(pieces, i + k)));
+    const inner = emphasisMarkdown(runs, { tildesPair });
     if (link && inner.trim() !== '') {
       const lead = /^\s*/.exec(inner)?.[0] ?? '';
       const trail = /\s*$/.exec(inner)?.[0] ?? '';
@@ -43,12 +45,13 @@ export function renderInline(pieces: Piece[]): string {
     .trim();
 }
 
-function inlineRun(piece: Piece): InlineRun {
+/** A piece as an inline run; `following` (the text after it) decides whether its last characters are syntax. */
+function inlineRun(piece: Piece, following: string): InlineRun {
   switch (piece.kind) {
     case 'text':
       return {
         kind: 'text',
-        text: escapeSyntax(piece.text.replace(/[\t\r\n]/g, ' ')),
+        text: escapeInlineSyntax(plain(piece), following),
         bold: piece.bold,
         italic: piece.italic,
         strike: piece.strike,
@@ -60,53 +63,21 @@ function inlineRun(piece: Piece): InlineRun {
   }
 }
 
-/**
- * Escapes what would otherwise turn literal text into Markdown syntax, and nothing more:
- * underscores inside words, a lone asterisk between spaces, ordinary brackets stay as they are.
- */
-export function escapeMarkdown(text: string): string {
-  return escapeEmphasis(escapeSyntax(text));
+/** The start of what the pieces after `index` put on the line: enough to tell an entity or a link from text. */
+function following(pieces: Piece[], index: number): string {
+  let text = '';
+  for (let k = index + 1; k < pieces.length && text.length < 40; k++) text += plain(pieces[k]);
+  return text;
 }
 
-/** Escapes Markdown syntax other than emphasis; `*`, `_` and `~` are left for the emphasis writer. */
-function escapeSyntax(text: string): string {
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    const next = i + 1 < text.length ? text[i + 1] : '';
-    switch (c) {
-      case '\\':
-        out += next === '' || /[!-/:-@[-`{-~]/.test(next) ? '\\\\' : '\\';
-        break;
-      case '`':
-        out += '\\`';
-        break;
-      case '<':
-        out += /[A-Za-z/!?]/.test(next) ? '\\<' : '<';
-        break;
-      case '&':
-        out += /^&#?[A-Za-z0-9]+;/.test(text.slice(i)) ? '\\&' : '&';
-        break;
-      case '[':
-        out += next === '^' ? '\\[' : '[';
-        break;
-      case ']':
-        out += next === '(' || next === '[' ? '\\]' : ']';
-        break;
-      default:
-        out += c;
-    }
+/** A piece as the text it puts on the line. */
+function plain(piece: Piece): string {
+  switch (piece.kind) {
+    case 'text':
+      return piece.text.replace(/[\t\r\n]/g, ' ');
+    case 'raw':
+      return piece.markdown;
+    case 'break':
+      return '\n';
   }
-  return out;
-}
-
-/**
- * Escapes a line that Markdown would read as a block marker (heading, quote, bullet,
- * thematic break, setext underline, code fence) when it is ordinary text.
- */
-export function escapeLineStart(line: string): string {
-  if (/^#{1,6}(\s|$)/.test(line) || line.startsWith('>') || /^[-+*](\s|$)/.test(line)) return `\\${line}`;
-  if (/^(=+|-+)\s*$/.test(line) || /^([*_-])(\s*\1){2,}\s*$/.test(line)) return `\\${line}`;
-  if (/^(~~~|```)/.test(line)) return `\\${line}`;
-  return line;
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeZip } from '../../../../test/support/archives';
 import { makeHwpx } from '../../../../test/support/fixtures';
-import { formattedSpans, leftoverDelimiters } from '../markdown/testing/read-back';
+import { blocksOf, formattedSpans, leftoverDelimiters } from '../markdown/testing/read-back';
 import { extractHwpx } from './extract-hwpx';
 
 // ---- a richer OWPML generator: styles, tables with merged cells, notes, text boxes ---------
@@ -355,6 +355,29 @@ describe('extractHwpx', () => {
     ]);
     const markdown = await extractHwpx(await write('syntax.hwpx', file), 'syntax.hwpx');
     expect(markdown).toBe('\\# 해시로 시작\n\n\\---\n\n\\> 인용 아님\n\n\\<b>굵게\\</b> 아님\n');
+  });
+
+  it('keeps numbered-looking lines, brackets, entities and a literal footnote mark as text, beside a real footnote', async () => {
+    const file = hwpx([
+      section([
+        p('2020. 올해의 성과'),
+        p(run('[^1]은 표시일 뿐, [링크](x)도 &amp;amp;도 글자', FOOTNOTE)),
+        p('1) 둘째 줄 + 셋째'),
+      ]),
+    ]);
+    const markdown = await extractHwpx(await write('literal-syntax.hwpx', file), 'literal-syntax.hwpx');
+    expect(markdown).toBe(
+      '2020\\. 올해의 성과\n\n' +
+        '\\[^1]은 표시일 뿐, [링크\\](x)도 \\&amp;도 글자[^1]\n\n' +
+        '1\\) 둘째 줄 + 셋째\n\n' +
+        '[^1]: 각주의 설명입니다.\n',
+    );
+    expect(blocksOf(markdown)).toEqual([
+      'paragraph: 2020. 올해의 성과',
+      'paragraph: [^1]은 표시일 뿐, [링크](x)도 &amp;도 글자 [footnoteReference]',
+      'paragraph: 1) 둘째 줄 + 셋째',
+      'footnoteDefinition: 각주의 설명입니다.',
+    ]);
   });
 
   it('keeps literal asterisks, underscores and tildes from becoming emphasis or strikethrough', async () => {

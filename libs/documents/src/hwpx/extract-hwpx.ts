@@ -1,6 +1,7 @@
 import { DomainError } from '@docconv/contracts';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { escapeEmphasis } from '../markdown/emphasis';
+import { escapeHeadingText, escapeInlineSyntax, escapeLineStart } from '../markdown/escape';
 import { gridRows, tableMarkdown, withoutLines, type PlacedCell, type TableCell } from '../markdown/tables';
 import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
 import { withZip } from '../zip/zip-reader';
@@ -21,6 +22,12 @@ interface Sink {
   /** Paragraphs of a text box or caption anchored in the paragraph. */
   paragraphs(paragraphs: XmlNode[]): void;
 }
+
+/**
+ * Stands on both sides of a footnote's number in collected text until the text is escaped: a Unicode
+ * noncharacter, which is kept for a program's own use and never found in a document's text.
+ */
+const NOTE_MARK = '\uFDD0';
 
 const MAX_HEADER_BYTES = 32 * 1024 * 1024;
 const MAX_HEADING_CHARS = 120;
@@ -344,8 +351,8 @@ class HwpxConverter {
       case 'endNote': {
         const text = this.plain(subListParagraphs(control)).replace(/\n/g, ' ');
         const label = this.notes.length + 1;
-        this.notes.push(`[^${label}]: ${text}`);
-        sink.text(`[^${label}]`);
+        this.notes.push(`[^${label}]: ${inlineMarkdown(text)}`);
+        sink.text(`${NOTE_MARK}${label}${NOTE_MARK}`);
         return;
       }
       case 'autoNum': {
@@ -416,7 +423,13 @@ class HwpxConverter {
         const colspan = Math.min(width - col, Math.max(1, whole(span && attr(span, 'colSpan'), 1)));
         if (!address) for (let r = row + 1; r < row + rowspan; r++) covered[r].push([col, col + colspan]);
         const plain = this.plain(subListParagraphs(tc));
-        cells.push({ row, col, rowspan, colspan, text: forMarkdown ? escapeInline(plain) : plain.replace(/\n/g, ' ') });
+        cells.push({
+          row,
+          col,
+          rowspan,
+          colspan,
+          text: forMarkdown ? inlineMarkdown(plain) : plain.replace(/\n/g, ' '),
+        });
         cursor = col + colspan;
       }
     });
@@ -440,9 +453,10 @@ function pageText(raw: string, role: ParagraphRole): string {
   if (lines.length === 0) return '';
   if (role.kind === 'heading') {
     const heading = lines.join(' ');
-    if (heading.length <= MAX_HEADING_CHARS) return `${'#'.repeat(role.level)} ${escapeInline(heading)}`;
+    if (heading.length <= MAX_HEADING_CHARS)
+      return `${'#'.repeat(role.level)} ${escapeHeadingText(inlineMarkdown(heading))}`;
   }
-  const text = escapeInline(lines.join('\n')).split('\n').map(escapeLineStart).join('  \n');
+  const text = inlineMarkdown(lines.join('\n')).split('\n').map(escapeLineStart).join('  \n');
   switch (role.kind) {
     case 'bullet':
       return `- ${text}`;
@@ -453,15 +467,11 @@ function pageText(raw: string, role: ParagraphRole): string {
   }
 }
 
-/** Keeps text from turning into HTML tags, emphasis or strikethrough. */
-function escapeInline(text: string): string {
-  return escapeEmphasis(text.replace(/<(?=[A-Za-z/!?])/g, '\\<'));
-}
-
-/** Keeps a line of text from turning into a heading, quote or rule. */
-function escapeLineStart(line: string): string {
-  if (/^(?:-{3,}|\*{3,}|_{3,}|={3,})$/.test(line.replace(/\s/g, ''))) return `\\${line}`;
-  return line.replace(/^([#>])/, '\\$1');
+/** Collected text as inline Markdown: the text escaped, the footnote numbers between NOTE_MARKs written `[^n]`. */
+function inlineMarkdown(text: string): string {
+  const parts = text.split(NOTE_MARK).map((part, i) => (i % 2 === 1 ? `[^${part}]` : part));
+  const escaped = parts.map((part, i) => (i % 2 === 1 ? part : escapeInlineSyntax(part, parts[i + 1] ?? '')));
+  return escapeEmphasis(escaped.join(''));
 }
 
 function collapseSpaces(text: string): string {

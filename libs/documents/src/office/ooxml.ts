@@ -1,7 +1,8 @@
 import { DomainError } from '@docconv/contracts';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { posix } from 'node:path';
-import { emphasisMarkdown, escapeEmphasis } from '../markdown/emphasis';
+import { emphasisMarkdown } from '../markdown/emphasis';
+import { escapeInlineSyntax, escapeLineStart, escapeText } from '../markdown/escape';
 import { tableMarkdown } from '../markdown/tables';
 import type { ZipReader } from '../zip/zip-reader';
 
@@ -187,26 +188,6 @@ export function relsOfType(rels: Map<string, Relationship>, type: string): Relat
   return [...rels.values()].filter((r) => r.type === type);
 }
 
-// ---- Markdown helpers (shared with the XLSX extractor) ---------------------------------------
-
-/** Escapes the characters that would otherwise start Markdown syntax inside running text. */
-export function escapeInline(text: string): string {
-  return escapeEmphasis(escapeInlineSyntax(text));
-}
-
-/**
- * Escapes Markdown syntax in running text other than emphasis: `*`, `_` and `~` stay literal for
- * `emphasisMarkdown`, which escapes them where the delimiters around them make it necessary.
- */
-export function escapeInlineSyntax(text: string): string {
-  return text.replace(/[\\`[\]<]/g, '\\$&');
-}
-
-/** Escapes what would make a line a heading, quote or rule. */
-export function escapeLineStart(line: string): string {
-  return /^\s*(#|>|[-=*_+]{3,}\s*$)/.test(line) ? line.replace(/^(\s*)/, '$1\\') : line;
-}
-
 // ---- charts (shared with the XLSX extractor) ----------------------------------------------------
 
 const CHART_KINDS: Record<string, string> = {
@@ -245,15 +226,17 @@ export function chartMarkdown(chart: XmlNode): string {
   const kind = kinds.size === 1 ? [...kinds][0] : kinds.size > 1 ? 'Combined' : 'Other';
   const parts = [
     title
-      ? `${emphasisMarkdown([{ kind: 'text', text: escapeInlineSyntax(title), bold: true }])} (${kind.toLowerCase()} chart)`
+      ? escapeLineStart(
+          `${emphasisMarkdown([{ kind: 'text', text: escapeInlineSyntax(title), bold: true }])} (${kind.toLowerCase()} chart)`,
+        )
       : emphasisMarkdown([{ kind: 'text', text: `${kind} chart`, italic: true }]),
   ];
   const length = Math.max(0, ...series.map((s) => Math.max(s.categories.length, s.values.length)));
   if (series.length > 0 && length > 0) {
     const categories = series.find((s) => s.categories.length > 0)?.categories ?? [];
-    const rows = [['', ...series.map((s, i) => escapeInline(s.name || `Series ${i + 1}`))]];
+    const rows = [['', ...series.map((s, i) => escapeText(s.name || `Series ${i + 1}`))]];
     for (let i = 0; i < length; i++)
-      rows.push([escapeInline(categories[i] ?? ''), ...series.map((s) => s.values[i] ?? '')]);
+      rows.push([escapeText(categories[i] ?? ''), ...series.map((s) => s.values[i] ?? '')]);
     parts.push(tableMarkdown(rows.map((row) => row.map((text) => ({ text, rowspan: 1, colspan: 1 })))));
   }
   return parts.join('\n\n');

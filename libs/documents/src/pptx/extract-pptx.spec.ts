@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeZip, type ZipEntrySpec } from '../../../../test/support/archives';
 import { makePptx } from '../../../../test/support/fixtures';
-import { formattedSpans, leftoverDelimiters } from '../markdown/testing/read-back';
+import { blocksOf, formattedSpans, leftoverDelimiters } from '../markdown/testing/read-back';
 import { withZip } from '../zip/zip-reader';
 import { extractPptx } from './extract-pptx';
 
@@ -196,6 +196,35 @@ describe('extractPptx', () => {
     ]);
     expect(formattedSpans(blocks[3])).toEqual([['5 * 3, snake_case, *not emphasis*', '']]);
     for (const block of blocks.slice(1, 3)) expect(leftoverDelimiters(block)).toEqual([]);
+  });
+
+  it('escapes only what Markdown would misread: list numbers, headings, links split over runs, a closing #', async () => {
+    const slide =
+      `<p:sld ${NS}><p:cSld><p:spTree>` +
+      shape([run('Item #')], undefined, '<p:ph type="title"/>') +
+      shape(
+        [
+          run('2020. The year'),
+          run('Q3 [draft] for AT&amp;T, not &amp;amp; or ') + run('[link]') + run('(x)'),
+          `<a:pPr><a:buChar char="•"/></a:pPr>${run('# not a heading')}`,
+        ],
+        [0, 0],
+      ) +
+      '</p:spTree></p:cSld></p:sld>';
+    const entries = deckEntries().map((e) => (e.name === 'ppt/slides/slide1.xml' ? { ...e, data: slide } : e));
+    const markdown = await extract(makeZip(entries));
+    const blocks = markdown.split('\n\n');
+    expect(blocks.slice(0, 4)).toEqual([
+      '## Item \\#',
+      '2020\\. The year',
+      'Q3 [draft] for AT&T, not \\&amp; or [link\\](x)',
+      '- \\# not a heading',
+    ]);
+    expect(blocksOf(blocks.slice(0, 3).join('\n\n'))).toEqual([
+      'heading2: Item #',
+      'paragraph: 2020. The year',
+      'paragraph: Q3 [draft] for AT&T, not &amp; or [link](x)',
+    ]);
   });
 
   it('refuses a file that is not a zip with file_processing_failed', async () => {

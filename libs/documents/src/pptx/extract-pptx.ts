@@ -13,12 +13,10 @@ import {
   type Relationship,
   readRels,
   relsOfType,
-  escapeInline,
-  escapeInlineSyntax,
   chartMarkdown,
-  escapeLineStart,
 } from '../office/ooxml';
 import { emphasisMarkdown, tildesCouldPair, type InlineRun } from '../markdown/emphasis';
+import { escapeHeadingText, escapeInlineSyntax, escapeLineStart, escapeText } from '../markdown/escape';
 import { gridRows, tableMarkdown, type PlacedCell, type TableCell } from '../markdown/tables';
 import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
 import { withZip, type ZipReader } from '../zip/zip-reader';
@@ -135,7 +133,7 @@ async function slideMarkdown(deck: Deck, part: string, number: number): Promise<
     if (markdown) items.push({ box: shape.box, order, markdown });
   }
   const parts = [
-    `## ${title ? escapeInline(title) : `Slide ${number}`}`,
+    `## ${title ? escapeHeadingText(escapeText(title)) : `Slide ${number}`}`,
     ...readingOrder(items).map((i) => i.markdown),
   ];
 
@@ -349,7 +347,7 @@ function diagramMarkdown(model: XmlNode | undefined): string {
       .map((p) => runText(p).trim())
       .filter(Boolean)
       .join(' ');
-    if (text) lines.push(`- ${escapeInline(text)}`);
+    if (text) lines.push(`- ${escapeLineStart(escapeText(text))}`);
   }
   return lines.join('\n');
 }
@@ -505,7 +503,10 @@ function inlineMarkdown(runs: Run[]): string {
     const link = runs[i].link;
     let j = i + 1;
     while (j < runs.length && runs[j].link === link) j++;
-    const inner = emphasisMarkdown(runs.slice(i, j).map(inlineRun), { tildesPair });
+    const inner = emphasisMarkdown(
+      runs.slice(i, j).map((run, k) => inlineRun(run, following(runs, i + k))),
+      { tildesPair },
+    );
     if (link && inner.trim() !== '') {
       const lead = /^\s*/.exec(inner)?.[0] ?? '';
       const trail = /\s*$/.exec(inner)?.[0] ?? '';
@@ -518,9 +519,21 @@ function inlineMarkdown(runs: Run[]): string {
   return out;
 }
 
-function inlineRun(run: Run): InlineRun {
+/** A run as an inline run; `following` (the text after it) decides whether its last characters are syntax. */
+function inlineRun(run: Run, following: string): InlineRun {
   if (run.text === '\n') return { kind: 'break', markdown: '\n' };
-  return { kind: 'text', text: escapeInlineSyntax(run.text.replace(/\t/g, ' ')), bold: run.bold, italic: run.italic };
+  return { kind: 'text', text: escapeInlineSyntax(plain(run), following), bold: run.bold, italic: run.italic };
+}
+
+/** The start of what the runs after `index` put on the line: enough to tell an entity or a link from text. */
+function following(runs: Run[], index: number): string {
+  let text = '';
+  for (let k = index + 1; k < runs.length && text.length < 40; k++) text += plain(runs[k]);
+  return text;
+}
+
+function plain(run: Run): string {
+  return run.text.replace(/\t/g, ' ');
 }
 
 /** Paragraphs to Markdown: plain paragraphs separated by blank lines, bulleted ones as (nested) lists. */
@@ -558,7 +571,7 @@ function paragraphsMarkdown(paragraphs: Paragraph[]): string {
     } else entry.count = 0;
     entry.childIndent = entry.indent + marker.length;
     const continuation = ' '.repeat(entry.childIndent);
-    list.push(`${' '.repeat(entry.indent)}${marker}${text.join(`\n${continuation}`)}`);
+    list.push(`${' '.repeat(entry.indent)}${marker}${text.map(escapeLineStart).join(`\n${continuation}`)}`);
   }
   flush();
   return blocks.join('\n\n');
@@ -607,6 +620,6 @@ function commentLine(deck: Deck, cm: XmlNode, indent: string): string {
   const author = deck.authors.get(cm.attrs.authorId ?? '');
   const who = author ? `${author.name}${author.initials ? ` (${author.initials})` : ''}` : 'unknown';
   const when = cm.attrs.dt ?? cm.attrs.created;
-  const label = `author: ${escapeInline(who)}${when ? `, time: ${when}` : ''}`;
-  return `${indent}- [${label}] ${escapeInline(text.replace(/\s+/g, ' '))}`;
+  const label = `author: ${escapeText(who)}${when ? `, time: ${when}` : ''}`;
+  return `${indent}- [${label}] ${escapeText(text.replace(/\s+/g, ' '))}`;
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeZip } from '../../../../test/support/archives';
 import { makeXlsx } from '../../../../test/support/fixtures';
-import { formattedSpans, leftoverDelimiters } from '../markdown/testing/read-back';
+import { formattedSpans, leftoverDelimiters, parseMarkdown, readInline } from '../markdown/testing/read-back';
 import { extractXlsx, formatNumber } from './extract-xlsx';
 
 let folder: string;
@@ -122,6 +122,20 @@ describe('extractXlsx', () => {
     expect(markdown.split('\n')[2]).toBe('| \\*draft\\* | snake_case | \\_\\_init\\_\\_ | 1\\~2, 3\\~4 | 5 * 3 |');
     expect(formattedSpans(markdown)).toEqual([[`Only${values.join('')}`, '']]);
     expect(leftoverDelimiters(markdown, values.join(''))).toEqual([]);
+  });
+
+  it('escapes brackets, backslashes, ampersands and angle brackets in cells only where Markdown would read them', async () => {
+    const values = ['Q3 [draft]', '[link](x)', 'C:\\temp\\[1]', 'AT&amp;T &amp;amp;', 'a &lt; b &lt;b&gt;'];
+    const cells = values.map((v, i) => `<c r="${'ABCDE'[i]}1" t="inlineStr"><is><t>${v}</t></is></c>`).join('');
+    const sheet =
+      '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>' +
+      `<row r="1">${cells}</row></sheetData></worksheet>`;
+    const markdown = await extract(minimalWorkbook(sheet));
+    expect(markdown.split('\n')[2]).toBe('| Q3 [draft] | [link\\](x) | C:\\temp\\\\[1] | AT&T \\&amp; | a < b \\<b> |');
+    const table = parseMarkdown(markdown).children[1];
+    expect(table.type === 'table' && table.children[0].children.map((cell) => readInline(cell))).toEqual(
+      ['Q3 [draft]', '[link](x)', 'C:\\temp\\[1]', 'AT&T &amp;', 'a < b <b>'].map((text) => ({ text, syntax: [] })),
+    );
   });
 
   it('writes a merged area once with its spans, hides the values under it and keeps the columns it spans in one table', async () => {

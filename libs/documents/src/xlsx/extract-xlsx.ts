@@ -1,4 +1,5 @@
 import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
+import { escapeHeadingText, escapeLineStart, escapeText as escapeMarkdownText } from '../markdown/escape';
 import { gridRows, tableMarkdown, type PlacedCell } from '../markdown/tables';
 import { withZip, type ZipReader } from '../zip/zip-reader';
 import {
@@ -6,7 +7,6 @@ import {
   child,
   childrenNamed,
   descendants,
-  escapeInline,
   nsAttr,
   OfficeReadError,
   pathOf,
@@ -82,7 +82,7 @@ async function readWorkbook(zip: ZipReader): Promise<string> {
     const rel = rels.get(nsAttr(sheet, 'id') ?? '');
     if (!rel || rel.external || rel.type !== 'worksheet') continue;
     const body = await sheetMarkdown(book, rel.target);
-    if (body) sections.push(`## ${escapeInline(sheet.attrs.name ?? 'Sheet')}\n\n${body}`);
+    if (body) sections.push(`## ${escapeHeadingText(escapeMarkdownText(sheet.attrs.name ?? 'Sheet'))}\n\n${body}`);
   }
   return sections.length === 0 ? '' : `${sections.join('\n\n')}\n`;
 }
@@ -162,7 +162,8 @@ function blockMarkdown(grid: Grid, block: Block & { filled: number }): string {
       if (r < block.top || r > block.bottom) continue;
       const line = grid.cells.get(r)!;
       for (const c of [...line.keys()].sort((a, b) => a - b))
-        if (c >= block.left && c <= block.right) lines.push(`- ${columnName(c)}${r}: ${escapeInline(line.get(c)!)}`);
+        if (c >= block.left && c <= block.right)
+          lines.push(`- ${columnName(c)}${r}: ${escapeMarkdownText(line.get(c)!)}`);
     }
     return lines.join('\n');
   }
@@ -179,7 +180,7 @@ function blockMarkdown(grid: Grid, block: Block & { filled: number }): string {
         col: c - block.left,
         rowspan: merge ? merge.bottom - r + 1 : 1,
         colspan: merge ? merge.right - c + 1 : 1,
-        text: escapeInline(value),
+        text: escapeMarkdownText(value),
       });
     }
   }
@@ -517,7 +518,7 @@ async function anchorContent(zip: ZipReader, node: XmlNode, rels: Map<string, Re
       }
       case 'sp': {
         const text = childrenNamed(child(shape, 'txBody'), 'p')
-          .map((p) => escapeInline(runText(p).trim()))
+          .map((p) => escapeLineStart(escapeMarkdownText(runText(p).trim())))
           .filter(Boolean)
           .join('\n\n');
         if (text) out.push(text);
@@ -549,7 +550,9 @@ async function commentsMarkdown(zip: ZipReader, rels: Map<string, Relationship>)
         .trim();
       if (!text) continue;
       const author = authors[Number(comment.attrs.authorId ?? -1)];
-      lines.push(`- ${comment.attrs.ref ?? ''}${author ? ` (${escapeInline(author)})` : ''}: ${escapeInline(text)}`);
+      lines.push(
+        `- ${comment.attrs.ref ?? ''}${author ? ` (${escapeMarkdownText(author)})` : ''}: ${escapeMarkdownText(text)}`,
+      );
     }
   }
   return lines.length ? `### Comments\n\n${lines.join('\n')}` : '';

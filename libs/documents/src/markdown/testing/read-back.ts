@@ -1,4 +1,4 @@
-import type { Nodes, Root } from 'mdast';
+import type { Nodes, Parent, Root, RootContent } from 'mdast';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
@@ -53,4 +53,42 @@ export function leftoverDelimiters(markdown: string, literal = ''): string[] {
   return ['**', '*', '_', '~']
     .filter((d) => count(shown, d) !== count(literal, d))
     .map((d) => `${d} shown ${count(shown, d)} times for ${count(literal, d)}`);
+}
+
+/** Inline nodes that mean literal text was read as syntax. */
+const SYNTAX = new Set([
+  'break',
+  'delete',
+  'emphasis',
+  'footnoteReference',
+  'html',
+  'image',
+  'imageReference',
+  'inlineCode',
+  'linkReference',
+  'strong',
+]);
+
+/**
+ * The text of a node's descendants, and the syntax read among them. A link GFM makes of a bare
+ * address (`www.example.com`, `https://…`, an email address) shows the text as written and counts as text.
+ */
+export function readInline(node: Nodes): { text: string; syntax: string[] } {
+  if (node.type === 'text') return { text: node.value, syntax: [] };
+  const parts = 'children' in node ? node.children.map(readInline) : [];
+  const text = parts.map((p) => p.text).join('');
+  const syntax = parts.flatMap((p) => p.syntax);
+  if (SYNTAX.has(node.type)) syntax.push(node.type);
+  if (node.type === 'link' && ![text, `http://${text}`, `mailto:${text}`].includes(node.url)) syntax.push('link');
+  return { text, syntax };
+}
+
+/** The blocks a parse (or a list item) holds, as `type: text` with any syntax read inside them. */
+export function blocksOf(parent: string | Root | Parent): string[] {
+  const blocks: RootContent[] = (typeof parent === 'string' ? parseMarkdown(parent) : parent).children;
+  return blocks.map((block) => {
+    const { text, syntax } = readInline(block);
+    const kind = block.type === 'heading' ? `heading${block.depth}` : block.type;
+    return `${kind}: ${text}${syntax.length ? ` [${syntax.join(', ')}]` : ''}`;
+  });
 }
