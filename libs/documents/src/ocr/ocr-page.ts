@@ -1,4 +1,5 @@
 import type { OcrLine, OcrModelName, OcrResult } from '@docconv/ocr';
+import { escapeLineStart, escapeText } from '../markdown/escape';
 import { buildLines, type Line, type PageLines, type TextRun } from '../pdf/layout';
 
 /** What one page (or image frame) was read from, for the job's page report. */
@@ -102,5 +103,6 @@ export function ocrParagraphs(lines: OcrLine[]): string {
         /[\p{L}]-$/u.test(text) && /^\p{Ll}/u.test(next) ? text.slice(0, -1) + next : `${text} ${next}`,
       ),
     )
+    .map((text) => escapeLineStart(escapeText(text)))
     .join('\n\n');
 }

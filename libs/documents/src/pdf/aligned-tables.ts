@@ -1,3 +1,4 @@
+import { escapeText } from '../markdown/escape';
 import { tableMarkdown, type TableCell } from '../markdown/tables';
 import { inked, median, toLine, type Line, type TextRun } from './layout';
 
@@ -118,7 +119,8 @@ export function alignedTableAt(lines: Line[], start: number): AlignedTable | und
   const rtl = span.filter((l) => l.rtl).length > span.length / 2;
   const grid = rows.map((row) => (rtl ? cellsOf(row, boundaries).reverse() : cellsOf(row, boundaries)));
   if (grid.filter((cells) => cells.filter((c) => c.text !== '').length >= 2).length < 2) return undefined;
-  return { markdown: tableMarkdown(withCurrencyJoined(grid)), end };
+  const cells = withCurrencyJoined(grid).map((row) => row.map((cell) => ({ ...cell, text: escapeText(cell.text) })));
+  return { markdown: tableMarkdown(cells), end };
 }
 
 /** A single line that reads as running text: as wide as the candidate's widest line and long. */

@@ -6,6 +6,7 @@ import { withoutFurniture } from './furniture';
 import { cleanText, fixedPitch, fontTraits, isGlyphMark, type FontTraits } from './glyphs';
 import { buildLines, toMarkdown, type Line, type PageLines, type TextRun } from './layout';
 import { orderLines } from './reading-order';
+import { escapeText } from '../markdown/escape';
 import { tableMarkdown } from '../markdown/tables';
 import { ruledTables, type RuledTable } from './lattice';
 import { ocrPageLines, ocrRuns, type PageReport } from '../ocr/ocr-page';
@@ -303,7 +304,7 @@ function placeTables(lines: Line[], tables: RuledTable[]): Line[] {
     rtl: false,
     runs: [],
     bold: false,
-    block: tableMarkdown(table.rows),
+    block: tableMarkdown(table.rows.map((row) => row.map((cell) => ({ ...cell, text: escapeText(cell.text) })))),
     bottom: table.bottom,
   }));
   return [...lines, ...tableLines].sort((a, b) => a.y - b.y);

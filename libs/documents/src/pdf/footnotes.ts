@@ -1,3 +1,4 @@
+import { escapeText } from '../markdown/escape';
 import { inked, mend, toLine, type Line, type PageLines, type TextRun } from './layout';
 import { readingOrder, segmentLines } from './reading-order';
 
@@ -97,7 +98,7 @@ function definition(note: Note, label: number): Line {
     right: Math.max(...note.lines.map((l) => l.right)),
     y: first.y - first.size * 0.8,
     bottom: last.y + last.size * 0.2,
-    block: `${definitionLabel(label)}${note.text}`,
+    block: `${definitionLabel(label)}${escapeText(note.text)}`,
   };
 }
 

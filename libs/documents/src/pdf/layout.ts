@@ -1,5 +1,6 @@
 import { alignedTableAt } from './aligned-tables';
 import { codeBlockAt } from './code-blocks';
+import { escapeHeadingText, escapeLineStart, escapeText } from '../markdown/escape';
 import { joinOverlapping } from './glyphs';
 
 /**
@@ -240,12 +241,15 @@ const NUMBERED = /^(\(?\d{1,3}[.)]|\(?[a-z][.)])\s+/i;
 /**
  * Markdown from ordered lines of a whole document: headings from font size (larger than the
  * body text, short), list items from bullets and numbers, tables from runs of lines that
- * split into the same columns, paragraphs from line spacing, hyphenation joined.
+ * split into the same columns, paragraphs from line spacing, hyphenation joined. The text is
+ * escaped, so that what the page shows is what a Markdown reader shows.
  */
 export function toMarkdown(pages: Line[][], bodySize: number, headingLevels: Map<number, number>): string {
   const blocks: string[] = [];
   let paragraph: string[] = [];
   let lastLine: Line | undefined;
+  /** The heading last written: its block's index and its text so far. */
+  let heading: { block: number; text: string } | undefined;
   const endParagraph = () => {
     if (paragraph.length > 0) blocks.push(joinLines(paragraph));
     paragraph = [];
@@ -280,18 +284,19 @@ export function toMarkdown(pages: Line[][], bodySize: number, headingLevels: Map
       const level = headingLevel(line, bodySize, headingLevels);
       if (level > 0) {
         endParagraph();
-        const previous = blocks[blocks.length - 1];
         // A heading that wraps onto a second line continues the same heading.
         if (
           lastLine &&
-          previous?.startsWith('#') &&
+          heading?.block === blocks.length - 1 &&
           headingLevel(lastLine, bodySize, headingLevels) === level &&
           line.y - lastLine.y < line.size * 1.6
         ) {
-          blocks[blocks.length - 1] = `${previous} ${line.text}`;
+          heading.text = `${heading.text} ${line.text}`;
         } else {
-          blocks.push(`${'#'.repeat(level)} ${line.text}`);
+          heading = { block: blocks.length, text: line.text };
+          blocks.push('');
         }
+        blocks[heading.block] = `${'#'.repeat(level)} ${escapeHeadingText(escapeText(heading.text))}`;
         lastLine = line;
         continue;
       }
@@ -303,7 +308,9 @@ export function toMarkdown(pages: Line[][], bodySize: number, headingLevels: Map
           lastLine && line.x > lastLine.x + bodySize * 1.5 && blocks[blocks.length - 1]?.match(/^\s*([-*]|\d+\.) /)
             ? '  '
             : '';
-        paragraph.push(bullet ? `${indent}- ${line.text.slice(bullet[0].length)}` : `${indent}${line.text}`);
+        const marker = bullet ? '-' : numbered![1];
+        const rest = line.text.slice((bullet ?? numbered)![0].length);
+        paragraph.push(`${indent}${marker} ${escapeLineStart(escapeText(rest))}`);
         lastLine = line;
         continue;
       }
@@ -316,7 +323,7 @@ export function toMarkdown(pages: Line[][], bodySize: number, headingLevels: Map
         (line.paragraph !== undefined && line.paragraph !== lastLine.paragraph) ||
         (paragraph.length > 0 && /^\s*([-*]|\d+[.)])\s/.test(paragraph[0]) && line.x <= lastLine.x - bodySize);
       if (startsParagraph) endParagraph();
-      paragraph.push(line.text);
+      paragraph.push(escapeText(line.text));
       lastLine = line;
     }
     endParagraph();
@@ -354,7 +361,10 @@ function headingLevel(line: Line, bodySize: number, headingLevels: Map<number, n
 
 const isListItem = (line: string) => /^\s*(- |\d+[.)] |\(?[a-z][.)] )/i.test(line);
 
-/** Joins a paragraph's lines: a word hyphenated at a line end is mended; list lines stay separate. */
+/**
+ * Joins a paragraph's lines (Markdown text): a word hyphenated at a line end is mended; list
+ * lines stay separate; a paragraph that would start a block is escaped.
+ */
 function joinLines(lines: string[]): string {
   if (isListItem(lines[0])) {
     const items: string[] = [];
@@ -364,7 +374,7 @@ function joinLines(lines: string[]): string {
     }
     return items.join('\n');
   }
-  return lines.reduce((text, line) => mend(text, line));
+  return escapeLineStart(lines.reduce((text, line) => mend(text, line)));
 }
 
 /** Two lines of one paragraph joined: a word hyphenated at the end of the first is mended. */
