@@ -80,6 +80,7 @@ export async function extractPdf(
             text,
             ...placement(item, x0, y1),
             rtl: item.dir === 'rtl',
+            font: face.name,
             bold: face.bold && !overlay,
             mono: face.mono && !overlay,
             mark: isGlyphMark(item.str, face),
@@ -142,10 +143,15 @@ export function layoutDocument(pages: PageLines[]): string {
   const headingSizes = [...weights.keys()].filter((s) => s >= bodySize * 1.15);
   const used = [...new Set(headingSizes.map(bucket))].sort((a, b) => a - b);
   const headingLevels = new Map(headingSizes.map((s) => [s, used.indexOf(bucket(s)) + 1]));
+  const fonts = new Map<string, number>();
+  for (const line of pages.flatMap((page) => page.lines)) {
+    for (const run of line.runs) if (run.font) fonts.set(run.font, (fonts.get(run.font) ?? 0) + run.text.length);
+  }
+  const bodyFont = [...fonts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
   const ordered = withFootnotes(withoutFurniture(pages, bodySize), bodySize).map((page) =>
     page.ordered ? page.lines : orderLines(page),
   );
-  return writeReferences(toMarkdown(ordered, bodySize, headingLevels));
+  return writeReferences(toMarkdown(ordered, { bodySize, bodyFont, headingLevels }));
 }
 
 /**

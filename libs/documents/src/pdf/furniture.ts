@@ -1,4 +1,4 @@
-import { marginKey, repeatedMargins, type Line, type PageLines } from './layout';
+import { inked, type Line, type PageLines } from './layout';
 
 /**
  * Page furniture: what a page carries that is not the document's text — running heads and
@@ -36,6 +36,58 @@ const FURNITURE = [
   /\bpage\s+\d+(?:\s+of\s+\d+)?\b/i,
 ];
 
+/** Where margin lines are looked for, as shares of the page's height from the top and from the bottom. */
+const MARGIN_TOP = 0.09;
+const MARGIN_BOTTOM = 0.08;
+
+/** Margin lines that repeat over the document's pages. */
+interface Margins {
+  /** Keys (marginKey) of lines seen at the top or bottom of many pages: running heads and feet. */
+  repeated: Set<string>;
+  /**
+   * Keys of margin lines whose number goes up with the page, one for one (`MNRAS guide 7`, then
+   * `9` two pages on): running heads with their page number, whatever their type's size. A
+   * chapter title's number does not follow the pages.
+   */
+  paged: Set<string>;
+}
+
+function margins(pages: PageLines[]): Margins {
+  const found: Margins = { repeated: new Set(), paged: new Set() };
+  if (pages.length < 3) return found;
+  const counts = new Map<string, number>();
+  const offsets = new Map<string, number[]>();
+  pages.forEach((page, index) => {
+    const seen = new Set<string>();
+    for (const line of page.lines) {
+      if (line.block || (line.y >= page.height * MARGIN_TOP && line.y <= page.height * (1 - MARGIN_BOTTOM))) continue;
+      const key = marginKey(line.text);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+      const number = /^(\d{1,4})\b|\b(\d{1,4})$/.exec(line.text.trim());
+      if (number) offsets.set(key, [...(offsets.get(key) ?? []), Number(number[1] ?? number[2]) - index]);
+    }
+  });
+  // Books alternate running heads between left and right pages, and chapters change them:
+  // a margin line seen on a fifth of the pages (at least twice) is a running head.
+  for (const [key, count] of counts) if (count >= Math.max(2, Math.ceil(pages.length * 0.2))) found.repeated.add(key);
+  for (const [key, seen] of offsets) {
+    if (found.repeated.has(key) && seen.every((o) => o === seen[0])) found.paged.add(key);
+  }
+  return found;
+}
+
+/** Page numbers (arabic or roman) vary from page to page; the rest of a running head does not. */
+export function marginKey(text: string): string {
+  return text
+    .replace(/\d+/g, '#')
+    .replace(/\b[ivxlcdm]+\b/gi, '#') // roman page numbers in front matter
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
+}
+
 /** A line that is nothing but a page number: `12`, `- 12 -`, `xiv`, `Page 3 of 9`, `3/9`. */
 export function isPageNumber(text: string): boolean {
   return /^\s*(?:[-–—]\s*)?(?:\d{1,4}|[ivxlcdm]{1,7}|page\s+\d{1,4}(?:\s+of\s+\d{1,4})?|\d{1,4}\s*\/\s*\d{1,4})(?:\s*[-–—])?\s*$/i.test(
@@ -51,12 +103,29 @@ function isNumberedHead(text: string): boolean {
   );
 }
 
+/**
+ * A line opened by a section number set close to its title (`1 INTRODUCTION`, `2.1 Scope`): a
+ * heading. A running head's page number stands apart from the head, at the margin.
+ */
+function sectionNumbered(line: Line): boolean {
+  const runs = line.runs.filter(inked);
+  const number = /^\d{1,2}(?:\.\d{1,2})*/.exec(runs[0]?.text.trim() ?? '')?.[0];
+  if (!number) return false;
+  if (runs[0].text.trim() !== number) return true; // the title follows in the same run, a space away
+  const next = runs[1];
+  return next !== undefined && next.x - (runs[0].x + runs[0].width) < line.size * 1.2;
+}
+
 /** The document's pages without their furniture. Blocks (tables, OCR'd pages' paragraphs) are never furniture. */
 export function withoutFurniture(pages: PageLines[], bodySize: number): PageLines[] {
-  const repeated = repeatedMargins(pages);
+  const { repeated, paged } = margins(pages);
   return pages.map((page) => {
     if (page.ordered) return page; // an OCR engine's page: its lines are not placed for this
     const furniture = new Set<Line>();
+    for (const line of page.lines) {
+      const inMargin = line.y < page.height * MARGIN_TOP || line.y > page.height * (1 - MARGIN_BOTTOM);
+      if (!line.block && inMargin && paged.has(marginKey(line.text))) furniture.add(line);
+    }
     for (const edge of ['top', 'bottom'] as const) {
       const lines = page.lines.filter((l) => !l.block).sort((a, b) => (edge === 'top' ? a.y - b.y : b.y - a.y));
       const outermost = lines[0];
@@ -72,7 +141,15 @@ export function withoutFurniture(pages: PageLines[], bodySize: number): PageLine
       }
       // A running head numbered at one end is the first thing on the page, whitespace or not.
       const first = band.find((l) => !furniture.has(l));
-      if (edge === 'top' && first && isNumberedHead(first.text) && first.size <= bodySize + 0.5) furniture.add(first);
+      if (
+        edge === 'top' &&
+        first &&
+        isNumberedHead(first.text) &&
+        first.size <= bodySize + 0.5 &&
+        !sectionNumbered(first)
+      ) {
+        furniture.add(first);
+      }
       const rest = lines.filter((l) => !furniture.has(l));
       const cluster = apartCluster(rest, band.filter((l) => !furniture.has(l)).length, bodySize);
       for (const [i, line] of cluster.entries()) {

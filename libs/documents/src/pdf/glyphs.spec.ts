@@ -19,13 +19,23 @@ describe('cleanText', () => {
 
 describe('fontTraits', () => {
   it('reads bold, fixed-width and symbol faces from font names', () => {
-    expect(fontTraits('ABCDEF+Helvetica-Bold')).toEqual({ bold: true, mono: false, symbol: false });
+    expect(fontTraits('ABCDEF+Helvetica-Bold')).toEqual({
+      name: 'Helvetica-Bold',
+      bold: true,
+      mono: false,
+      symbol: false,
+    });
     expect(fontTraits('CMBX10')).toMatchObject({ bold: true });
     expect(fontTraits('CourierNewPSMT')).toMatchObject({ mono: true, bold: false });
     expect(fontTraits('CMTT10')).toMatchObject({ mono: true });
     expect(fontTraits('Wingdings-Regular')).toMatchObject({ symbol: true });
-    expect(fontTraits('TimesNewRomanPSMT')).toEqual({ bold: false, mono: false, symbol: false });
-    expect(fontTraits(undefined)).toEqual({ bold: false, mono: false, symbol: false });
+    expect(fontTraits('TimesNewRomanPSMT')).toEqual({
+      name: 'TimesNewRomanPSMT',
+      bold: false,
+      mono: false,
+      symbol: false,
+    });
+    expect(fontTraits(undefined)).toEqual({ name: undefined, bold: false, mono: false, symbol: false });
   });
 });
 

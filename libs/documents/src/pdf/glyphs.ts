@@ -7,6 +7,8 @@
 
 /** What a font's name says about its faces. */
 export interface FontTraits {
+  /** The font's name without a subset's prefix (`ABCDEF+`); undefined when the file gives none. */
+  name: string | undefined;
   bold: boolean;
   /** Fixed-width (Courier, Consolas, TeX's typewriter faces…): code. */
   mono: boolean;
@@ -24,7 +26,12 @@ const SYMBOL_FACE = /dingbat|wingding|webding|symbol|bookmaster(?!gothic)|marlet
 
 export function fontTraits(name: string | undefined): FontTraits {
   const face = name ?? '';
-  return { bold: BOLD_FACE.test(face), mono: MONO_FACE.test(face), symbol: SYMBOL_FACE.test(face) };
+  return {
+    name: name?.replace(/^[A-Z]{6}\+/, ''),
+    bold: BOLD_FACE.test(face),
+    mono: MONO_FACE.test(face),
+    symbol: SYMBOL_FACE.test(face),
+  };
 }
 
 // eslint-disable-next-line no-control-regex

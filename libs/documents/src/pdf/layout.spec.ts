@@ -27,6 +27,18 @@ describe('PDF layout', () => {
     expect(markdown).toMatch(/left line 4 of the first column\n\nright line 0/);
   });
 
+  it('drops running heads numbered with their page, even in type larger than the body', () => {
+    const pages = [1, 2, 3, 4, 5, 6].map((n) =>
+      page([
+        run(n % 2 === 0 ? `${n + 10} A. Author` : `Guide for authors ${n + 10}`, 40, 38, 14),
+        ...Array.from({ length: 4 }, (_, i) => run(`Body text ${i} of page ${n} that matters.`, 40, 200 + i * 12)),
+      ]),
+    );
+    const markdown = layoutDocument(pages);
+    expect(markdown).not.toMatch(/Guide for authors|A\. Author/);
+    expect(markdown).toContain('Body text 0 of page 6 that matters.');
+  });
+
   it('drops running heads and page numbers that repeat on most pages', () => {
     const pages = [1, 2, 3, 4].map((n) =>
       page([
@@ -119,6 +131,38 @@ describe('PDF layout', () => {
       run('Next row', 40, 250),
     ]);
     expect(lines.map((l) => l.text)).toEqual(['User action Authority Admin', 'Next row']);
+  });
+
+  it('starts a paragraph at a first-line indent after a sentence ends, not at a hanging indent', () => {
+    const markdown = layoutDocument([
+      page([
+        run('The first paragraph runs over two lines of the page and it', 40, 100),
+        run('ends here.', 40, 112),
+        run('The second one is set in by an indent and goes', 55, 124),
+        run('on over the next line too, which then carries on', 40, 136),
+        run('where the sentence was going.', 55, 148),
+      ]),
+    ]);
+    expect(markdown).toContain('it ends here.\n\nThe second one');
+    expect(markdown).toContain('then carries on where the sentence');
+  });
+
+  it('heads a section with a numbered line set in another face than the body, one level per step of its number', () => {
+    const face = (text: string, y: number, font: string): TextRun => ({ ...run(text, 40, y), font });
+    const body = Array.from({ length: 6 }, (_, i) =>
+      face(`Body text of the section, line ${i}, set in the body face.`, 120 + i * 12, 'Libertine'),
+    );
+    const markdown = layoutDocument([
+      page([
+        face('1 INTRODUCTION', 100, 'Biolinum'),
+        ...body,
+        face('1.1 Scope', 200, 'Biolinum'),
+        face('2 Apples are sold by weight', 220, 'Libertine'),
+      ]),
+    ]);
+    expect(markdown).toContain('# 1 INTRODUCTION\n');
+    expect(markdown).toContain('## 1.1 Scope\n');
+    expect(markdown).not.toContain('# 2 Apples');
   });
 
   it('turns bullets into list items', () => {

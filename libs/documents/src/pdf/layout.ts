@@ -24,6 +24,8 @@ export interface TextRun {
   mark?: boolean;
   /** Set sideways: the highest point of the text, which runs from here down to `y`. */
   top?: number;
+  /** The font's name, without a subset's prefix. */
+  font?: string;
 }
 
 /** Whether a run puts something on the page: text, or a mark drawn with a glyph. */
@@ -41,6 +43,8 @@ export interface Line {
   paragraph?: string;
   /** Every visible run of the line is bold. */
   bold: boolean;
+  /** The font most of the line's characters are set in. */
+  font?: string;
   /**
    * A block already rendered as Markdown (a ruled table, an OCR'd page's paragraphs); the line
    * stands for the whole block.
@@ -179,42 +183,15 @@ export function toLine(group: TextRun[]): Line {
     rtl,
     runs,
     bold: runs.every((r) => r.bold === true || r.text.trim() === ''),
+    font: mainFont(measured),
   };
 }
 
-/** Text that repeats at the top or bottom of most pages (running heads, page numbers). */
-export function repeatedMargins(pages: PageLines[]): Set<string> {
-  const repeated = new Set<string>();
-  if (pages.length < 3) {
-    return repeated;
-  }
-  const counts = new Map<string, number>();
-  for (const page of pages) {
-    const seen = new Set<string>();
-    for (const line of page.lines) {
-      const inMargin = line.y < page.height * 0.09 || line.y > page.height * 0.92;
-      if (!inMargin) continue;
-      const key = marginKey(line.text);
-      if (!seen.has(key)) {
-        seen.add(key);
-        counts.set(key, (counts.get(key) ?? 0) + 1);
-      }
-    }
-  }
-  // Books alternate running heads between left and right pages, and chapters change them:
-  // a margin line seen on a fifth of the pages (at least twice) is a running head.
-  for (const [key, count] of counts) if (count >= Math.max(2, Math.ceil(pages.length * 0.2))) repeated.add(key);
-  return repeated;
-}
-
-/** Page numbers (arabic or roman) vary from page to page; the rest of a running head does not. */
-export function marginKey(text: string): string {
-  return text
-    .replace(/\d+/g, '#')
-    .replace(/\b[ivxlcdm]+\b/gi, '#') // roman page numbers in front matter
-    .replace(/\s+/g, ' ')
-    .trim()
-    .toLowerCase();
+/** The font of most of the runs' characters. */
+function mainFont(runs: TextRun[]): string | undefined {
+  const weights = new Map<string, number>();
+  for (const run of runs) if (run.font) weights.set(run.font, (weights.get(run.font) ?? 0) + run.text.length);
+  return [...weights.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
 }
 
 /** The value at which half the total weight lies on either side. */
@@ -244,15 +221,19 @@ const NUMBERED = /^(\(?\d{1,3}[.)]|\(?[a-z][.)])\s+/i;
  * split into the same columns, paragraphs from line spacing, hyphenation joined. The text is
  * escaped, so that what the page shows is what a Markdown reader shows.
  */
-export function toMarkdown(pages: Line[][], bodySize: number, headingLevels: Map<number, number>): string {
+export function toMarkdown(pages: Line[][], type: Typography): string {
+  const { bodySize } = type;
   const blocks: string[] = [];
   let paragraph: string[] = [];
   let lastLine: Line | undefined;
   /** The heading last written: its block's index and its text so far. */
   let heading: { block: number; text: string } | undefined;
+  /** The lines of the running paragraph, for where its lines end. */
+  let paragraphLines: Line[] = [];
   const endParagraph = () => {
     if (paragraph.length > 0) blocks.push(joinLines(paragraph));
     paragraph = [];
+    paragraphLines = [];
   };
 
   for (const lines of pages) {
@@ -281,14 +262,14 @@ export function toMarkdown(pages: Line[][], bodySize: number, headingLevels: Map
         lastLine = lines[i];
         continue;
       }
-      const level = headingLevel(line, bodySize, headingLevels);
+      const level = headingLevel(line, type);
       if (level > 0) {
         endParagraph();
         // A heading that wraps onto a second line continues the same heading.
         if (
           lastLine &&
           heading?.block === blocks.length - 1 &&
-          headingLevel(lastLine, bodySize, headingLevels) === level &&
+          headingLevel(lastLine, type) === level &&
           line.y - lastLine.y < line.size * 1.6
         ) {
           heading.text = `${heading.text} ${line.text}`;
@@ -321,9 +302,11 @@ export function toMarkdown(pages: Line[][], bodySize: number, headingLevels: Map
         gap < 0 ||
         Math.abs(line.size - lastLine.size) > 1 ||
         (line.paragraph !== undefined && line.paragraph !== lastLine.paragraph) ||
-        (paragraph.length > 0 && /^\s*([-*]|\d+[.)])\s/.test(paragraph[0]) && line.x <= lastLine.x - bodySize);
+        (paragraph.length > 0 && /^\s*([-*]|\d+[.)])\s/.test(paragraph[0]) && line.x <= lastLine.x - bodySize) ||
+        (paragraphLines.length > 0 && indentedAfterEnd(line, lastLine, paragraphLines));
       if (startsParagraph) endParagraph();
       paragraph.push(escapeText(line.text));
+      paragraphLines.push(line);
       lastLine = line;
     }
     endParagraph();
@@ -336,16 +319,42 @@ export function toMarkdown(pages: Line[][], bodySize: number, headingLevels: Map
   );
 }
 
+/** What a document's type says about its text. */
+export interface Typography {
+  /** The size most of its text is set in. */
+  bodySize: number;
+  /** The font most of its text is set in. */
+  bodyFont: string | undefined;
+  /** Rounded size of larger type → heading level. */
+  headingLevels: Map<number, number>;
+}
+
+/** A section number and a title: `1 INTRODUCTION`, `2.1 Template Styles` (a list item's `1.` or `1)` is not one). */
+const NUMBERED_HEADING = /^\d{1,2}(?:\.\d{1,2}){0,3}\s+\p{Lu}/u;
+
 /**
- * A line's heading level: from `headingLevels` (rounded size → level) for larger type, one
- * level below the deepest of those for a short bold line in body type, 0 for body text.
+ * A line's heading level: from `headingLevels` for larger type; below the deepest of those for a
+ * short line in body type that is bold, or set apart in another face with a section number (one
+ * level per step of the number); 0 for body text.
  */
-function headingLevel(line: Line, bodySize: number, headingLevels: Map<number, number>): number {
+function headingLevel(line: Line, type: Typography): number {
+  const { bodySize, headingLevels } = type;
   if (line.block || line.text.length > 150) return 0;
   if (/^[\d\s.,:%()$€-]+$/.test(line.text)) return 0;
   const bySize = line.size >= bodySize * 1.15 ? headingLevels.get(Math.round(line.size * 2) / 2) : undefined;
   if (bySize !== undefined) return bySize;
   const deepest = Math.max(0, ...headingLevels.values());
+  if (
+    line.font !== undefined &&
+    line.font !== type.bodyFont &&
+    line.size >= bodySize - 0.5 &&
+    line.text.length <= 80 &&
+    NUMBERED_HEADING.test(line.text) &&
+    !/[.,;:]$/.test(line.text)
+  ) {
+    const depth = line.text.split(/\s/)[0].split('.').length;
+    return Math.min(deepest + depth, 6);
+  }
   // A short bold line in body type, not a sentence or a list item, heads a section below
   // the ones set in larger type.
   if (
@@ -357,6 +366,19 @@ function headingLevel(line: Line, bodySize: number, headingLevels: Map<number, n
   )
     return Math.min(Math.max(deepest + 1, 2), 4);
   return 0;
+}
+
+/**
+ * A line set in by a first-line indent after a line that ended the paragraph before: a sentence's
+ * end, or a line stopping well short of the others. (A hanging indent, as in a list of
+ * references, sets in lines that go on mid-sentence.)
+ */
+function indentedAfterEnd(line: Line, last: Line, paragraph: Line[]): boolean {
+  const indent = line.x - last.x;
+  if (indent < line.size * 0.8 || indent > line.size * 4) return false;
+  const right = Math.max(...paragraph.map((l) => l.right));
+  const short = paragraph.length >= 2 && last.right < right - line.size * 2;
+  return short || /[.!?:;"”’)]$/.test(last.text);
 }
 
 const isListItem = (line: string) => /^\s*(- |\d+[.)] |\(?[a-z][.)] )/i.test(line);
