@@ -41,13 +41,18 @@ describe('headingStructure', () => {
     });
   });
 
-  it('counts pairs whose ranks differ against level agreement', () => {
-    // Everything flattened to one level: Background and Method now rank with the top level.
+  it('counts the pairs the reference nests that the output nests otherwise against level agreement', () => {
+    // Everything flattened to one level: none of the four nested pairs keeps its order.
     const flat = reference.map((x) => h(2, x.text));
-    const score = headingStructure(flat, reference);
-    expect(score.f1).toBe(1);
-    expect(score.levelAgreement).toBe(0.5);
-    expect(score.score).toBe(0.5);
+    expect(headingStructure(flat, reference)).toMatchObject({ f1: 1, levelAgreement: 0, score: 0 });
+    // Results put under Method: two of the four nested pairs (Background–Results, Method–Results) turn.
+    const sunk = [h(1, 'Introduction'), h(2, 'Background'), h(2, 'Method'), h(3, 'Results')];
+    expect(headingStructure(sunk, reference).levelAgreement).toBe(0.5);
+  });
+
+  it('does not judge nesting a reference leaves flat', () => {
+    const flatReference = reference.map((x) => h(2, x.text));
+    expect(headingStructure(reference, flatReference).levelAgreement).toBe(1);
   });
 
   it('matches texts that differ a little and not those that differ more', () => {

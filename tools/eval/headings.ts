@@ -25,7 +25,7 @@ export interface HeadingScore {
   precision: number;
   recall: number;
   f1: number;
-  /** Share of matched pairs whose levels agree once each side's distinct levels are ranked 1..n. */
+  /** Share of the pairs of matched headings the reference nests that the output nests the same way (see nesting). */
   levelAgreement: number;
   /** f1 × levelAgreement. */
   score: number;
@@ -70,10 +70,7 @@ export function headingStructure(predicted: Heading[], reference: Heading[]): He
   const precision = predicted.length === 0 ? 0 : matched / predicted.length;
   const recall = reference.length === 0 ? 0 : matched / reference.length;
   const f1 = matched === 0 ? 0 : (2 * precision * recall) / (precision + recall);
-  const rankP = levelRanks(predicted);
-  const rankR = levelRanks(reference);
-  const agreeing = pairs.filter(([p, r]) => rankP.get(predicted[p].level) === rankR.get(reference[r].level)).length;
-  const levelAgreement = matched === 0 ? 0 : agreeing / matched;
+  const levelAgreement = matched === 0 ? 0 : nesting(pairs, predicted, reference);
   return {
     predicted: predicted.length,
     reference: reference.length,
@@ -87,9 +84,24 @@ export function headingStructure(predicted: Heading[], reference: Heading[]): He
 }
 
 /** Each distinct level of a heading list mapped to its rank, 1 for the topmost level used. */
-function levelRanks(headings: Heading[]): Map<number, number> {
-  const levels = [...new Set(headings.map((h) => h.level))].sort((a, b) => a - b);
-  return new Map(levels.map((level, i) => [level, i + 1]));
+/**
+ * Of the matched headings the reference sets at different levels, the share of pairs the output
+ * orders the same way (the higher one higher); 1 when the reference sets them all at one level.
+ * Headings the reference sets at one level are not compared: many references (docling's
+ * among them) write every section at one level, which says nothing about their nesting.
+ */
+function nesting(pairs: [number, number][], predicted: Heading[], reference: Heading[]): number {
+  let compared = 0;
+  let agreeing = 0;
+  for (let i = 0; i < pairs.length; i++) {
+    for (let j = i + 1; j < pairs.length; j++) {
+      const byReference = Math.sign(reference[pairs[j][1]].level - reference[pairs[i][1]].level);
+      if (byReference === 0) continue;
+      compared++;
+      if (Math.sign(predicted[pairs[j][0]].level - predicted[pairs[i][0]].level) === byReference) agreeing++;
+    }
+  }
+  return compared === 0 ? 1 : agreeing / compared;
 }
 
 /**

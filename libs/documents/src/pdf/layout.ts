@@ -129,9 +129,12 @@ function withoutOverprint(runs: TextRun[]): TextRun[] {
 }
 
 export function toLine(group: TextRun[]): Line {
-  // Spaces carry no direction: the line's is that of most of its text.
+  // Spaces carry no direction: the line's is that of most of its characters (an Arabic line may
+  // end in a few Latin words).
   const texts = group.filter((r) => r.text.trim() !== '');
-  const rtl = texts.filter((r) => r.rtl).length > texts.length / 2;
+  const weight = (r: TextRun) => r.text.replace(/\s/g, '').length;
+  const rtl =
+    texts.filter((r) => r.rtl).reduce((n, r) => n + weight(r), 0) > texts.reduce((n, r) => n + weight(r), 0) / 2;
   const runs = [...group].sort((a, b) => (rtl ? b.x - a.x : a.x - b.x));
   // The line's type is its text's: a bullet glyph or an empty run in another size does not count.
   const glyphs = runs.filter((r) => r.text.trim() !== '' && !r.mark);
