@@ -31,7 +31,20 @@ export async function extractPdf(
 ): Promise<{ markdown: string; pages: PageReport[] }> {
   const data = new Uint8Array(await readFile(path));
   const lib = await pdfjs();
-  const task = lib.getDocument({ data, ...PDF_OPTIONS });
+  // Text, rules and fonts need no pictures: the pass that reads them leaves images undecoded,
+  // which halves its time on pages with photographs. Whether a page paints an image at all is
+  // asked of a second handle, only for pages whose text layer is unusable.
+  const task = lib.getDocument({ data: data.slice(), ...PDF_OPTIONS, maxImageSize: WITHOUT_IMAGES });
+  let pictures: Awaited<typeof task.promise> | undefined;
+  const paintsImagesOn = async (n: number): Promise<boolean> => {
+    pictures ??= await lib.getDocument({ data: data.slice(), ...PDF_OPTIONS }).promise;
+    const page = await pictures.getPage(n);
+    try {
+      return paintsImages((await page.getOperatorList()).fnArray, lib.OPS);
+    } finally {
+      page.cleanup();
+    }
+  };
   try {
     let document: Awaited<typeof task.promise>;
     try {
@@ -68,7 +81,7 @@ export async function extractPdf(
         };
         // The invisible text an OCR program lays over a scan is set in some font stretched to the words
         // it covers: its face says nothing about the page (a Courier there is not code).
-        const overlay = drawsInvisibleText(operators, lib.OPS) && paintsImages(operators.fnArray, lib.OPS);
+        const overlay = mostlyInvisibleText(operators, lib.OPS);
         const garbage: TextRun[] = [];
         const runs: TextRun[] = [];
         const byFont = new Map<string, TextRun[]>();
@@ -91,7 +104,7 @@ export async function extractPdf(
         }
         // A face whose letters all take one width is fixed-width, whatever its name says.
         if (!overlay) for (const set of byFont.values()) if (fixedPitch(set)) for (const run of set) run.mono = true;
-        scanned = reader !== undefined && !usableTextLayer(runs) && paintsImages(operators.fnArray, lib.OPS);
+        scanned = reader !== undefined && !usableTextLayer(runs) && (await paintsImagesOn(n));
         if (!scanned) {
           const read = reader && garbage.length > 0 ? await readUnreadable(path, n, garbage, reader) : undefined;
           const { tables, rest } = ruledTables(rules, [...runs, ...(read?.runs ?? [])]);
@@ -123,6 +136,7 @@ export async function extractPdf(
     return { markdown: layoutDocument(pages), pages: reports };
   } finally {
     await task.destroy();
+    await pictures?.destroy();
   }
 }
 
@@ -187,18 +201,35 @@ function paintsImages(fnArray: number[], ops: Record<string, number>): boolean {
   return fnArray.some((fn) => painters.has(fn));
 }
 
+/** The largest image, in pixels, the text pass decodes: none. */
+const WITHOUT_IMAGES = 1;
+
 /** Text rendering mode 3: glyphs neither filled nor stroked. */
 const INVISIBLE_RENDERING = 3;
 
-/** Whether a page sets text to be drawn invisibly (an OCR text layer over a scan). */
-function drawsInvisibleText(
+/**
+ * Whether most of a page's text is drawn invisibly (rendering mode 3): the text layer an OCR
+ * program lays over a scan. The mode is part of the graphics state, so it follows save and restore.
+ */
+function mostlyInvisibleText(
   operators: { fnArray: number[]; argsArray: unknown[] },
   ops: Record<string, number>,
 ): boolean {
-  const setMode = ops.setTextRenderingMode;
-  return operators.fnArray.some(
-    (fn, i) => fn === setMode && (operators.argsArray[i] as number[] | null)?.[0] === INVISIBLE_RENDERING,
-  );
+  const shows = new Set([ops.showText, ops.showSpacedText, ops.nextLineShowText, ops.nextLineSetSpacingShowText]);
+  const saved: number[] = [];
+  let mode = 0;
+  let visible = 0;
+  let invisible = 0;
+  operators.fnArray.forEach((fn, i) => {
+    if (fn === ops.save) saved.push(mode);
+    else if (fn === ops.restore) mode = saved.pop() ?? 0;
+    else if (fn === ops.setTextRenderingMode) mode = (operators.argsArray[i] as number[] | null)?.[0] ?? 0;
+    else if (shows.has(fn)) {
+      if (mode === INVISIBLE_RENDERING) invisible++;
+      else visible++;
+    }
+  });
+  return invisible > visible;
 }
 
 /** Unreadable text this short (characters) is not worth an OCR pass: a stray symbol or two. */

@@ -11,10 +11,57 @@ let loaded: Promise<PdfJsModule> | undefined;
  */
 export function pdfjs(): Promise<PdfJsModule> {
   loaded ??= (async () => {
+    const natives = nativeMethods();
     (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = await import(WORKER);
-    return (await import(LIBRARY)) as PdfJsModule;
+    const library = (await import(LIBRARY)) as PdfJsModule;
+    restore(natives);
+    return library;
   })();
   return loaded;
+}
+
+/**
+ * The built-ins whose methods the legacy build's polyfills may replace. On Node 20 they replace
+ * `Array.prototype.push`, `JSON.parse` and `JSON.stringify` with script versions, for the whole
+ * process: `push` twice and `stringify` ten times as slow. What they add (`Promise.withResolvers`,
+ * the new `Set` methods…) pdf.js needs and keeps; what they replace is put back.
+ */
+const BUILT_INS: object[] = [
+  Object,
+  Array,
+  Array.prototype,
+  JSON,
+  Math,
+  Promise,
+  String.prototype,
+  Map.prototype,
+  Set.prototype,
+  Object.getPrototypeOf(Uint8Array.prototype) as object,
+  Uint8Array.prototype,
+];
+
+function nativeMethods(): Map<object, Map<string, PropertyDescriptor>> {
+  return new Map(
+    BUILT_INS.map((target) => [
+      target,
+      new Map(
+        Object.getOwnPropertyNames(target).flatMap((name) => {
+          const descriptor = Object.getOwnPropertyDescriptor(target, name);
+          return descriptor && typeof descriptor.value === 'function' ? [[name, descriptor] as const] : [];
+        }),
+      ),
+    ]),
+  );
+}
+
+function restore(natives: Map<object, Map<string, PropertyDescriptor>>): void {
+  for (const [target, methods] of natives) {
+    for (const [name, descriptor] of methods) {
+      if (Object.getOwnPropertyDescriptor(target, name)?.value !== descriptor.value) {
+        Object.defineProperty(target, name, descriptor);
+      }
+    }
+  }
 }
 
 // The legacy build runs on Node; its paths carry no types, so they are named here.
