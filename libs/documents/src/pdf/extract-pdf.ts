@@ -13,7 +13,8 @@ import { ocrPageLines, ocrRuns, type PageReport } from '../ocr/ocr-page';
 import type { PageReader } from '../ocr/page-reader';
 import { PDF_OPTIONS, pdfjs } from './pdfjs';
 import { renderPage, type PageArea } from './render-page';
-import { pageRules } from './rules';
+import { figureRegions, withFigureText } from './figures';
+import { pageDrawing } from './rules';
 
 export type PageProgress = (donePages: number) => void;
 
@@ -65,7 +66,7 @@ export async function extractPdf(
         const height = y1 - y0;
         const content = await page.getTextContent();
         const operators = await page.getOperatorList();
-        const rules = pageRules(operators, lib.OPS, page.view);
+        const { rules, shapes } = pageDrawing(operators, lib.OPS, page.view);
         // The operator list has loaded the page's fonts; their names tell bold, fixed-width and symbol faces.
         const traits = new Map<string, FontTraits>();
         const traitsOf = (fontName: string) => {
@@ -108,7 +109,8 @@ export async function extractPdf(
         if (!scanned) {
           const read = reader && garbage.length > 0 ? await readUnreadable(path, n, garbage, reader) : undefined;
           const { tables, rest } = ruledTables(rules, [...runs, ...(read?.runs ?? [])]);
-          const lines = buildLines(rest);
+          // Over a scan (or a page of ink strokes) the text layer is the page: there is no figure to set apart.
+          const lines = overlay ? buildLines(rest) : withFigureText(buildLines(rest), figureRegions(shapes));
           pages.push({ width: x1 - x0, height, lines: placeTables(lines, tables) });
           reports.push(read ? read.report(n) : { page: n, source: 'text' });
         }

@@ -1,8 +1,9 @@
 /**
- * Ruling lines from a page's drawing operators: the horizontal and vertical strokes, and the
- * thin filled rectangles that PDF producers draw rules with, in page coordinates measured from
- * the top-left corner (like the text runs). Curves, clipping paths and everything diagonal are
- * left out.
+ * What a page draws besides text, from its drawing operators, in page coordinates measured from
+ * the top-left corner (like the text runs): ruling lines (the horizontal and vertical strokes,
+ * and the thin filled rectangles that PDF producers draw rules with), and the extents of the
+ * shapes that are not rules (curves, diagonals, polygons: what charts and diagrams are drawn
+ * with). Clipping paths draw nothing and are left out.
  */
 export interface Rule {
   /** Horizontal: y0 === y1 and x0 < x1. Vertical: x0 === x1 and y0 < y1. */
@@ -59,15 +60,32 @@ const multiply = (m: Matrix, n: Matrix): Matrix => [
   m[1] * n[4] + m[3] * n[5] + m[5],
 ];
 
-/**
- * Rules drawn on a page, from `page.getOperatorList()`. `view` is the page's view box; the
- * result's y grows downwards from its top edge.
- */
+/** The extent of a shape drawn on the page. */
+export interface Shape {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** Rules drawn on a page. */
 export function pageRules(
   operators: { fnArray: number[]; argsArray: unknown[] },
   ops: DrawingOps,
   view: number[],
 ): Rule[] {
+  return pageDrawing(operators, ops, view).rules;
+}
+
+/**
+ * Rules and shapes drawn on a page, from `page.getOperatorList()`. `view` is the page's view box;
+ * the result's y grows downwards from its top edge.
+ */
+export function pageDrawing(
+  operators: { fnArray: number[]; argsArray: unknown[] },
+  ops: DrawingOps,
+  view: number[],
+): { rules: Rule[]; shapes: Shape[] } {
   const [left, bottom, right, top] = view;
   const width = right - left;
   const height = top - bottom;
@@ -81,6 +99,7 @@ export function pageRules(
     ops.closeEOFillStroke,
   ]);
   const rules: Rule[] = [];
+  const shapes: Shape[] = [];
   const stack: { ctm: Matrix; fill: number }[] = [];
   let ctm: Matrix = [1, 0, 0, 1, 0, 0];
   let fill = 0; // lightness of the fill colour, 0 black … 1 white
@@ -99,24 +118,41 @@ export function pageRules(
         ctm[0] * x + ctm[2] * y + ctm[4] - left,
         top - (ctm[1] * x + ctm[3] * y + ctm[5]),
       ];
-      for (const points of subpaths(buffer)) {
+      for (const { points, curved } of subpaths(buffer)) {
         const onPage = points.map(([x, y]) => toPage(x, y));
-        if (strokes.has(paint)) rules.push(...segments(onPage));
+        if (curved || !onPage.every((p, k) => k === 0 || axisRule(onPage[k - 1], p) || samePoint(onPage[k - 1], p))) {
+          shapes.push(extent(onPage));
+        } else if (strokes.has(paint)) rules.push(...segments(onPage));
         else rules.push(...filledRules(onPage, width * height));
       }
     }
   }
-  // Rules off the page (a spread's other half, bleed) cannot frame anything on it.
-  return rules.filter((r) => r.x1 >= 0 && r.x0 <= width && r.y1 >= 0 && r.y0 <= height);
+  // What lies off the page (a spread's other half, bleed) cannot frame or picture anything on it.
+  const onPage = (r: Rule | Shape) => r.x1 >= 0 && r.x0 <= width && r.y1 >= 0 && r.y0 <= height;
+  const pageArea = width * height;
+  return {
+    rules: rules.filter(onPage),
+    // A shape covering much of the page is a background, not a picture.
+    shapes: shapes.filter((r) => onPage(r) && (r.x1 - r.x0) * (r.y1 - r.y0) < pageArea * 0.4),
+  };
 }
 
-/** Straight-line subpaths of a path buffer; a subpath holding a curve is dropped. */
-function subpaths(buffer: ArrayLike<number>): [number, number][][] {
-  const out: [number, number][][] = [];
+const samePoint = ([ax, ay]: [number, number], [bx, by]: [number, number]) =>
+  Math.abs(ax - bx) < 0.5 && Math.abs(ay - by) < 0.5;
+
+function extent(points: [number, number][]): Shape {
+  const xs = points.map((p) => p[0]);
+  const ys = points.map((p) => p[1]);
+  return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
+}
+
+/** The subpaths of a path buffer: their points (a curve's control points among them), and whether they curve. */
+function subpaths(buffer: ArrayLike<number>): { points: [number, number][]; curved: boolean }[] {
+  const out: { points: [number, number][]; curved: boolean }[] = [];
   let current: [number, number][] = [];
   let curved = false;
   const finish = () => {
-    if (!curved && current.length >= 2) out.push(current);
+    if (current.length >= 2) out.push({ points: current, curved });
     current = [];
     curved = false;
   };
@@ -131,9 +167,11 @@ function subpaths(buffer: ArrayLike<number>): [number, number][][] {
       k += 2;
     } else if (op === CURVE_TO) {
       curved = true;
+      for (let c = 0; c < 6; c += 2) current.push([buffer[k + c], buffer[k + c + 1]]);
       k += 6;
     } else if (op === QUADRATIC_CURVE_TO) {
       curved = true;
+      for (let c = 0; c < 4; c += 2) current.push([buffer[k + c], buffer[k + c + 1]]);
       k += 4;
     } else if (op === CLOSE_PATH) {
       if (current.length > 2) current.push(current[0]);

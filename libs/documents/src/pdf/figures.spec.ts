@@ -1,0 +1,58 @@
+import { figureRegions, withFigureText } from './figures';
+import { buildLines, type TextRun } from './layout';
+import type { Shape } from './rules';
+
+const run = (text: string, x: number, y: number, size = 10): TextRun => ({
+  text,
+  x,
+  y,
+  width: text.length * size * 0.5,
+  size,
+  rtl: false,
+});
+
+/** A line chart's strokes: ten short diagonal segments between (100, 100) and (300, 200). */
+const chart: Shape[] = Array.from({ length: 10 }, (_, i) => ({
+  x0: 100 + i * 20,
+  y0: 150 - (i % 3) * 10,
+  x1: 122 + i * 20,
+  y1: 200 - (i % 3) * 10,
+}));
+
+describe('figureRegions', () => {
+  it('joins shapes that touch into one region and leaves out a few shapes alone', () => {
+    const logo: Shape[] = [{ x0: 500, y0: 20, x1: 540, y1: 60 }];
+    expect(figureRegions([...chart, ...logo])).toEqual([{ x0: 100, y0: 130, x1: 302, y1: 200 }]);
+    expect(figureRegions(chart.slice(0, 3))).toEqual([]);
+  });
+});
+
+describe('withFigureText', () => {
+  it('takes a chart’s labels out of the text as one comment, and keeps its caption and the text around it', () => {
+    const lines = buildLines([
+      run('Sales grew in every quarter of the year, as the chart below shows.', 60, 110),
+      run('Q1', 100, 215),
+      run('Q4', 290, 215),
+      run('Revenue', 86, 165),
+      run('Figure 2: Revenue by quarter', 120, 240),
+      run('The next paragraph goes on with running text after the figure.', 60, 270),
+    ]);
+    const out = withFigureText(lines, figureRegions(chart));
+    expect(out.map((l) => l.block ?? l.text)).toEqual([
+      'Sales grew in every quarter of the year, as the chart below shows.',
+      '<!-- figure: Revenue · Q1 Q4 -->',
+      'Figure 2: Revenue by quarter',
+      'The next paragraph goes on with running text after the figure.',
+    ]);
+  });
+
+  it('leaves text alone in a region that holds mostly running text (a note framed with rounded corners)', () => {
+    const lines = buildLines([
+      run('A framed note written out in full sentences for the reader,', 110, 150),
+      run('which goes on over a second line of the same size.', 110, 162),
+      run('Outside', 60, 400),
+      run('Far away text that is the rest of the page.', 60, 420),
+    ]);
+    expect(withFigureText(lines, figureRegions(chart))).toBe(lines);
+  });
+});

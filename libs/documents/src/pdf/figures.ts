@@ -1,0 +1,98 @@
+import type { Line } from './layout';
+import type { Shape } from './rules';
+
+/**
+ * Figures drawn on a page (charts, diagrams): places where many shapes lie together. Text set
+ * in a figure — axis ticks, legends, a diagram's labels — is not the document's running text:
+ * it is taken out of the flow and kept, in reading order, as an HTML comment where the figure
+ * stands, which Markdown readers do not show but search and language models still see.
+ */
+
+/** Shapes this close (points) belong to one figure. */
+const JOIN = 4;
+/** A figure is drawn with at least this many shapes… */
+const MIN_SHAPES = 5;
+/** …and is at least this large (points) each way. */
+const MIN_SIDE = 40;
+/** Text this far (in its own line heights) outside a figure's shapes still labels it (ticks, axis titles). */
+const LABEL_REACH = 1.5;
+/** A line of this many words is running text. */
+const PROSE_WORDS = 8;
+/** A caption opens with its figure's or table's number; it stays in the text, under or over its figure. */
+const CAPTION =
+  /^(?:fig(?:ure)?|table|chart|graph|exhibit|plate|map|diagram|scheme|listing|그림|표|도표|図|表|图)\.?\s*[\dIVXivx]/i;
+
+/** The regions of a page that shapes draw a figure in. */
+export function figureRegions(shapes: Shape[]): Shape[] {
+  const parent = shapes.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+  const sorted = shapes.map((s, i) => ({ s, i })).sort((a, b) => a.s.x0 - b.s.x0);
+  // Sweep by left edge: only shapes whose left edge is within reach can touch.
+  for (let a = 0; a < sorted.length; a++) {
+    for (let b = a + 1; b < sorted.length && sorted[b].s.x0 <= sorted[a].s.x1 + JOIN; b++) {
+      const p = sorted[a].s;
+      const q = sorted[b].s;
+      if (q.y0 <= p.y1 + JOIN && p.y0 <= q.y1 + JOIN) parent[find(sorted[a].i)] = find(sorted[b].i);
+    }
+  }
+  const groups = new Map<number, Shape[]>();
+  shapes.forEach((shape, i) => groups.set(find(i), [...(groups.get(find(i)) ?? []), shape]));
+  return [...groups.values()]
+    .filter((group) => group.length >= MIN_SHAPES)
+    .map((group) => ({
+      x0: Math.min(...group.map((s) => s.x0)),
+      y0: Math.min(...group.map((s) => s.y0)),
+      x1: Math.max(...group.map((s) => s.x1)),
+      y1: Math.max(...group.map((s) => s.y1)),
+    }))
+    .filter((r) => r.x1 - r.x0 >= MIN_SIDE && r.y1 - r.y0 >= MIN_SIDE);
+}
+
+/**
+ * The page's lines with the text of each figure taken out and written as one comment block where
+ * the figure stands. A region whose text is mostly running text (a framed note drawn with
+ * rounded corners), or that holds most of the page's lines, is not a figure.
+ */
+export function withFigureText(lines: Line[], regions: Shape[]): Line[] {
+  const taken = new Set<Line>();
+  const blocks: Line[] = [];
+  const pageText = lines.filter((l) => !l.block);
+  for (const region of regions) {
+    const inside = lines.filter(
+      (line) => !line.block && !taken.has(line) && !CAPTION.test(line.text) && within(line, region),
+    );
+    if (inside.length === 0) continue;
+    const chars = inside.reduce((n, l) => n + l.text.length, 0);
+    const prose = inside
+      .filter((l) => l.text.split(/\s+/).length >= PROSE_WORDS)
+      .reduce((n, l) => n + l.text.length, 0);
+    // A drawing that holds most of the page's text is the page itself (notes in ink, a poster).
+    if (prose >= chars / 2 || inside.length > pageText.length / 2) continue;
+    for (const line of inside) taken.add(line);
+    const text = [...inside]
+      .sort((a, b) => a.y - b.y || a.x - b.x)
+      .map((l) => l.text)
+      .join(' · ');
+    blocks.push({
+      ...inside[0],
+      text,
+      x: region.x0,
+      right: region.x1,
+      y: Math.min(region.y0, ...inside.map((l) => l.y - l.size)),
+      bottom: Math.max(region.y1, ...inside.map((l) => l.y)),
+      block: `<!-- figure: ${text.replace(/--+>?/g, '–')} -->`,
+    });
+  }
+  return taken.size === 0 ? lines : [...lines.filter((l) => !taken.has(l)), ...blocks].sort((a, b) => a.y - b.y);
+}
+
+function within(line: Line, region: Shape): boolean {
+  const reach = line.size * LABEL_REACH;
+  const middle = line.y - line.size * 0.35;
+  return (
+    line.x >= region.x0 - reach &&
+    line.right <= region.x1 + reach &&
+    middle >= region.y0 - reach &&
+    middle <= region.y1 + reach
+  );
+}
