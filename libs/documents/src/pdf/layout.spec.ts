@@ -165,6 +165,22 @@ describe('PDF layout', () => {
     expect(markdown).not.toContain('# 2 Apples');
   });
 
+  it('joins a table going on over a page break, with its header once', () => {
+    const rows = (from: number, y: number, count: number) =>
+      Array.from({ length: count }, (_, i) => [
+        run(`Item ${from + i}`, 40, y + i * 14),
+        run(`${(from + i) * 10}`, 200, y + i * 14),
+        run(`${(from + i) * 3}`, 320, y + i * 14),
+      ]).flat();
+    const header = (y: number) => [run('Name', 40, y), run('Price', 200, y), run('Stock', 320, y)];
+    const markdown = layoutDocument([
+      page([run('Prices as listed in the catalogue.', 40, 600), ...header(640), ...rows(1, 654, 4)]),
+      page([...header(60), ...rows(5, 74, 4), run('Prices include tax.', 40, 200)]),
+    ]);
+    expect(markdown.match(/\| Name \| Price \| Stock \|/g)).toHaveLength(1);
+    expect(markdown).toContain('| Item 4 | 40 | 12 |\n| Item 5 | 50 | 15 |');
+  });
+
   it('turns bullets into list items', () => {
     const markdown = layoutDocument([page([run('• first point', 40, 100), run('• second point', 40, 112)])]);
     expect(markdown).toContain('- first point\n- second point');

@@ -241,11 +241,20 @@ export function toMarkdown(pages: Line[][], type: Typography): string {
 
   for (const lines of pages) {
     lastLine = undefined;
+    const pageStart = blocks.length;
+    /** A block; a table going on from the foot of the page before, with the same columns, joins that table. */
+    const pushBlock = (block: string) => {
+      const previous = blocks[blocks.length - 1];
+      const continued =
+        blocks.length === pageStart && previous !== undefined ? continuedTable(previous, block) : undefined;
+      if (continued !== undefined) blocks[blocks.length - 1] = continued;
+      else blocks.push(block);
+    };
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i];
       if (line.block) {
         endParagraph();
-        blocks.push(line.block);
+        pushBlock(line.block);
         lastLine = line;
         continue;
       }
@@ -260,7 +269,7 @@ export function toMarkdown(pages: Line[][], type: Typography): string {
       const table = alignedTableAt(lines, i);
       if (table) {
         endParagraph();
-        blocks.push(table.markdown);
+        pushBlock(table.markdown);
         i = table.end - 1;
         lastLine = lines[i];
         continue;
@@ -369,6 +378,20 @@ function headingLevel(line: Line, type: Typography): number {
   )
     return Math.min(Math.max(deepest + 1, 2), 4);
   return 0;
+}
+
+/**
+ * A GFM table and the table that opens the next page joined, when they have the same columns; the
+ * second's header row is left out when it repeats the first's. Undefined when they do not match.
+ */
+export function continuedTable(first: string, second: string): string | undefined {
+  const rows = (table: string) => table.split('\n');
+  const a = rows(first);
+  const b = rows(second);
+  const delimiter = /^\|(?: -+ \|)+$/;
+  if (a.length < 2 || b.length < 2 || !delimiter.test(a[1]) || a[1] !== b[1]) return undefined;
+  const body = b[0] === a[0] ? b.slice(2) : [b[0], ...b.slice(2)];
+  return [...a, ...body].join('\n');
 }
 
 /**
