@@ -99,7 +99,7 @@ export async function extractPdf(
             mono: face.mono && !overlay,
             mark: isGlyphMark(item.str, face),
           };
-          if (unreadable && !run.mark) garbage.push(run);
+          if (unreadable && !run.mark) garbage.push({ ...run, text: item.str }); // as drawn, codes and all
           else runs.push(run);
           byFont.set(item.fontName, [...(byFont.get(item.fontName) ?? []), run]);
         }
@@ -252,14 +252,23 @@ async function readUnreadable(
   const runs: TextRun[] = [];
   const confidences: number[] = [];
   let engine = '';
+  const bullets = glyphBullets(garbage);
+  const onBullet = (run: TextRun) =>
+    bullets.some(
+      (b) => run.x + run.width / 2 >= b.x && run.x + run.width / 2 <= b.x + b.width && Math.abs(run.y - b.y) < b.size,
+    );
   for (const area of areasOf(garbage)) {
     const result = await reader.read(await renderPage(path, page, dpi, area));
     engine = result.engine;
     if (result.lines.length > 0) confidences.push(result.confidence);
     for (const line of ocrRuns(result, 72 / dpi)) {
-      runs.push(...line.map((run) => ({ ...run, x: run.x + area.x, y: run.y + area.y })));
+      // What OCR makes of a bullet's glyph is not text: the bullet is put back as a mark.
+      runs.push(
+        ...line.map((run) => ({ ...run, x: run.x + area.x, y: run.y + area.y })).filter((run) => !onBullet(run)),
+      );
     }
   }
+  runs.push(...bullets);
   const confidence = confidences.length > 0 ? confidences.reduce((a, b) => a + b) / confidences.length : 0;
   return {
     runs,
@@ -271,6 +280,24 @@ async function readUnreadable(
       notes: ['Some text on this page has no readable text layer (its font has no Unicode map); it was read by OCR.'],
     }),
   };
+}
+
+/**
+ * Bullets drawn with the first glyph of unreadable runs: the same code opening two or more runs
+ * that start at the same place, ahead of the text (a sidebar's list in a font without a Unicode
+ * map). Each becomes a mark one glyph wide where it stands.
+ */
+function glyphBullets(garbage: TextRun[]): TextRun[] {
+  const starts = new Map<string, TextRun[]>();
+  for (const run of garbage) {
+    const first = run.text.trimStart()[0];
+    if (!first || run.text.trim().length < 3 || !/[\u0000-\u001f\ue000-\uf8ff]/.test(first)) continue;
+    const key = `${first}@${Math.round(run.x)}`;
+    starts.set(key, [...(starts.get(key) ?? []), run]);
+  }
+  return [...starts.values()]
+    .filter((runs) => runs.length >= 2)
+    .flatMap((runs) => runs.map((run) => ({ ...run, text: '•', width: run.width / [...run.text].length, mark: true })));
 }
 
 /** The areas unreadable runs cover: their boxes, a line's height around each, merged where they touch. */

@@ -165,6 +165,16 @@ describe('PDF layout', () => {
     expect(markdown).not.toContain('# 2 Apples');
   });
 
+  it('goes on with a sentence a page break cut, and starts afresh after one that ended', () => {
+    const markdown = layoutDocument([
+      page([run('The committee met twice in the spring and', 40, 700)]),
+      page([run('agreed on the budget.', 40, 80), run('It met again in May.', 40, 110)]),
+      page([run('A new paragraph opens this page.', 40, 80)]),
+    ]);
+    expect(markdown).toContain('The committee met twice in the spring and agreed on the budget.');
+    expect(markdown).toContain('It met again in May.\n\nA new paragraph opens this page.');
+  });
+
   it('joins a table going on over a page break, with its header once', () => {
     const rows = (from: number, y: number, count: number) =>
       Array.from({ length: count }, (_, i) => [

@@ -215,6 +215,9 @@ export function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
+/** How a sentence, and so possibly a paragraph, ends. */
+const SENTENCE_END = /[.!?:;。！？]["'”’)\]]*$/;
+
 const BULLET = /^([•◦▪▫‣∙·●○■□–—*-])\s+/;
 const NUMBERED = /^(\(?\d{1,3}[.)]|\(?[a-z][.)])\s+/i;
 
@@ -233,6 +236,8 @@ export function toMarkdown(pages: Line[][], type: Typography): string {
   let heading: { block: number; text: string } | undefined;
   /** The lines of the running paragraph, for where its lines end. */
   let paragraphLines: Line[] = [];
+  /** The last line of a page whose paragraph was left open, for the first line of the next. */
+  let carry: Line | undefined;
   const endParagraph = () => {
     if (paragraph.length > 0) blocks.push(joinLines(paragraph));
     paragraph = [];
@@ -252,6 +257,8 @@ export function toMarkdown(pages: Line[][], type: Typography): string {
     };
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i];
+      const carried = carry;
+      carry = undefined;
       if (line.block) {
         endParagraph();
         pushBlock(line.block);
@@ -304,25 +311,32 @@ export function toMarkdown(pages: Line[][], type: Typography): string {
         const marker = bullet ? '-' : numbered![1];
         const rest = line.text.slice((bullet ?? numbered)![0].length);
         paragraph.push(`${indent}${marker} ${escapeLineStart(escapeText(rest))}`);
+        paragraphLines = [];
         lastLine = line;
         continue;
       }
-      const gap = lastLine ? line.y - lastLine.y : 0;
-      const startsParagraph =
-        !lastLine ||
-        gap > Math.max(line.size, lastLine.size) * 1.75 ||
-        gap < 0 ||
-        Math.abs(line.size - lastLine.size) > 1 ||
-        (line.paragraph !== undefined && line.paragraph !== lastLine.paragraph) ||
-        (paragraph.length > 0 && /^\s*([-*]|\d+[.)])\s/.test(paragraph[0]) && line.x <= lastLine.x - bodySize) ||
-        (paragraphLines.length > 0 && indentedAfterEnd(line, lastLine, paragraphLines));
+      // The first line of a page goes on with a sentence the page before left open, in the same type.
+      const goesOn = carried !== undefined && Math.abs(line.size - carried.size) <= 1;
+      const startsParagraph = lastLine
+        ? line.y - lastLine.y > Math.max(line.size, lastLine.size) * 1.75 ||
+          line.y < lastLine.y ||
+          Math.abs(line.size - lastLine.size) > 1 ||
+          (line.paragraph !== undefined && line.paragraph !== lastLine.paragraph) ||
+          (paragraph.length > 0 && /^\s*([-*]|\d+[.)])\s/.test(paragraph[0]) && line.x <= lastLine.x - bodySize) ||
+          (paragraphLines.length > 0 &&
+            !isListItem(paragraph[0] ?? '') &&
+            indentedAfterEnd(line, lastLine, paragraphLines))
+        : !goesOn;
       if (startsParagraph) endParagraph();
       paragraph.push(escapeText(line.text));
       paragraphLines.push(line);
       lastLine = line;
     }
-    endParagraph();
+    // A paragraph whose last line ends mid-sentence may go on at the top of the next page.
+    if (paragraph.length > 0 && lastLine && !lastLine.block && !SENTENCE_END.test(lastLine.text)) carry = lastLine;
+    else endParagraph();
   }
+  endParagraph();
   return (
     blocks
       .join('\n\n')
