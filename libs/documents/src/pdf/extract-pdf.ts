@@ -291,6 +291,7 @@ function glyphBullets(garbage: TextRun[]): TextRun[] {
   const starts = new Map<string, TextRun[]>();
   for (const run of garbage) {
     const first = run.text.trimStart()[0];
+    // eslint-disable-next-line no-control-regex -- a bullet drawn with a control code is what is looked for
     if (!first || run.text.trim().length < 3 || !/[\u0000-\u001f\ue000-\uf8ff]/.test(first)) continue;
     const key = `${first}@${Math.round(run.x)}`;
     starts.set(key, [...(starts.get(key) ?? []), run]);
