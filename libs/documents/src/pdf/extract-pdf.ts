@@ -99,7 +99,8 @@ export async function extractPdf(
             mono: face.mono && !overlay,
             mark: isGlyphMark(item.str, face),
           };
-          if (unreadable && !run.mark) garbage.push({ ...run, text: item.str }); // as drawn, codes and all
+          if (unreadable && !run.mark)
+            garbage.push({ ...run, text: item.str }); // as drawn, codes and all
           else runs.push(run);
           byFont.set(item.fontName, [...(byFont.get(item.fontName) ?? []), run]);
         }
