@@ -181,13 +181,15 @@ function edgeBand(lines: Line[], height: number, edge: 'top' | 'bottom', bodySiz
 /**
  * The outermost lines (of `lines`, given outermost first; at most the first `inBand`) that
  * whitespace sets apart from the body: up to the first gap of APART_LEADINGS body leadings, at
- * most MAX_CLUSTER_LINES lines; none when no such gap comes (the body itself reaches the edge).
+ * most MAX_CLUSTER_LINES lines; none when no such gap comes (the body itself reaches the edge)
+ * or no body follows (the page's only text is its body, whatever it says).
  */
 function apartCluster(lines: Line[], inBand: number, bodySize: number): Line[] {
   const leading = bodySize * 1.2;
   for (let i = 0; i < Math.min(inBand, MAX_CLUSTER_LINES); i++) {
     const next = lines[i + 1];
-    if (!next || Math.abs(next.y - lines[i].y) >= leading * APART_LEADINGS) return lines.slice(0, i + 1);
+    if (!next) return [];
+    if (Math.abs(next.y - lines[i].y) >= leading * APART_LEADINGS) return lines.slice(0, i + 1);
   }
   return [];
 }

@@ -229,6 +229,14 @@ describe('running heads on a single page', () => {
   });
 });
 
+describe('pages with one line of text', () => {
+  it('keep that line even when it says "Page n" near the top of every page: it is the body, not furniture', () => {
+    const pages = [1, 2, 3, 4].map((n) => page([run(`Page ${n} of the quarterly report.`, 72, 84, 12)], 612, 792));
+    const markdown = layoutDocument(pages);
+    for (const n of [1, 2, 3, 4]) expect(markdown).toContain(`Page ${n} of the quarterly report.`);
+  });
+});
+
 describe('tables of contents', () => {
   it('reads entries with dot leaders as a two-column table', () => {
     const entries = ['Notices', 'Preface', 'Chapter 1. Securing data'];
