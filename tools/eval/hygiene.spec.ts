@@ -76,6 +76,12 @@ describe('hygiene', () => {
       expect(emphasis('2 * 3 = 6, 2*3*4 = 24, 2**8 = 256 and a ** b')).toBe(0);
     });
 
+    it('counts a double marker standing apart that is no power operator: a reader sees it printed', () => {
+      expect(emphasis('A paragraph that ends with a stray **')).toBe(1);
+      expect(emphasis('** Total revenue')).toBe(1);
+      expect(emphasis('| Revenue __ | 12 |\n| --- | --- |\n| a | b |')).toBe(1);
+    });
+
     it('ignores TeX math and rows of asterisks that touch no word', () => {
       expect(emphasis('$$f(x)=a_{0}+\\sum_{n=1}^{\\infty}a_{n}$$ and inline $A = b_{1} c_{2}$ too')).toBe(0);
       expect(emphasis('$$\nx_{1} + y_{2}\n$$')).toBe(0);

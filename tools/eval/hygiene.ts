@@ -119,7 +119,8 @@ interface Run {
  * escape of a marker shows too); code, inline code, inline HTML and autolinks never count, nor
  * does TeX math (`a_{0}`), and only unescaped characters, so a deliberate `\*` does not. Within
  * what is left:
- * - a run that stands apart, with whitespace on both sides (`2 * 3`), is a symbol, not a marker;
+ * - a single `*` or `_` that stands apart, with whitespace on both sides (`2 * 3`), is a symbol,
+ *   not a marker, and so is `**` between two operands (`2 ** 3`);
  * - a run of four or more touching no letter or digit is a mask or a rule (`'*****'`), while one
  *   that touches a word is two markers run together (`발사체****(KSLV-2)`);
  * - `_` between letters or digits is part of a word (`snake_case_name`), `*` between digits is
@@ -207,12 +208,21 @@ function delimiterRuns(markdown: string, start: number | undefined, end: number 
     const spaceAfter = isSpace(after);
     const inWord = char === '_' ? isWordChar(before) && isWordChar(after) : isDigit(before) && isDigit(after);
     const row = j - i >= 4 && !isWordChar(before) && !isWordChar(after);
-    if (!(spaceBefore && spaceAfter) && !inWord && !row) {
+    const apart = spaceBefore && spaceAfter && (j - i === 1 || powerOperator(markdown, i, j, start, end));
+    if (!apart && !inWord && !row) {
       runs.push({ offset: i, length: j - i, char, opens: !spaceAfter, closes: !spaceBefore });
     }
     i = j - 1;
   }
   return runs;
+}
+
+/** Whether `**` at [from, to) stands between two operands within [start, end): `2 ** 3`, `x ** n`. */
+function powerOperator(text: string, from: number, to: number, start: number, end: number): boolean {
+  if (text[from] !== '*' || to - from !== 2) return false;
+  const before = /(\S)\s*$/u.exec(text.slice(start, from))?.[1];
+  const after = /^\s*(\S)/u.exec(text.slice(to, end))?.[1];
+  return isWordChar(before?.codePointAt(0)) && isWordChar(after?.codePointAt(0));
 }
 
 /** Single-character runs that pair up as an opener followed by a closer, left to right. */
