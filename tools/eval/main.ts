@@ -49,7 +49,7 @@ const DEFAULT_OCR: OcrOptions = {
   model: 'premium',
   dpi: 300,
   languages: ['eng', 'kor'],
-  settings: { easyocrPython: process.env.EASYOCR_PYTHON || undefined },
+  settings: { enginesPython: process.env.ENGINES_PYTHON || undefined },
 };
 
 const UNAVAILABLE = new Set<string>(['transcription_unavailable', 'engine_unavailable']);

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -18,9 +19,18 @@ const say = (line: string): void => {
 
 const DIST = resolve(__dirname, '..', '..');
 
+/**
+ * The engines' Python that `scripts/setup.sh` installs (EasyOCR, speech), for the local stack's
+ * worker unless ENGINES_PYTHON says otherwise. Test runs set it only where a test needs it.
+ */
+function enginesEnv(): Record<string, string> {
+  const python = resolve(DIST, '..', '.venv-engines', 'bin', 'python');
+  return process.env.ENGINES_PYTHON === undefined && existsSync(python) ? { ENGINES_PYTHON: python } : {};
+}
+
 async function start(): Promise<number> {
   const services = await ensureServices({ ephemeral: false, say });
-  const env = { ...process.env, ...services.env };
+  const env = { ...process.env, ...services.env, ...enginesEnv() };
   await writeFile(LOCAL_STACK_FILE, JSON.stringify(services.env, null, 2), { mode: 0o600 });
   return new Promise((done) => {
     let stopping = false;

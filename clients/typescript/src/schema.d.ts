@@ -863,12 +863,26 @@ export interface components {
       notes: string[];
     };
     SpeechModel: {
-      /** @example ggml-base.bin */
+      /** @example faster-whisper-base */
       name: string;
+      /** @description SHA-256 of the weights file */
       sha256: string;
-      /** @description true when the file is one of whisper.cpp's published models */
+      /** @description true when the weights are byte for byte a published model (whisper.cpp's ggml files, Systran's CTranslate2 conversions) */
       official: boolean;
       size_bytes: number;
+      /**
+       * @description The engine that runs the model, with its version
+       * @example faster-whisper 1.2.1
+       */
+      engine: string;
+      /**
+       * @description ISO 639-1 codes of the languages the model transcribes
+       * @example [
+       *       "en",
+       *       "ko"
+       *     ]
+       */
+      languages: string[];
     };
     Transcription: {
       available: boolean;

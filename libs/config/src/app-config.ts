@@ -92,7 +92,7 @@ export interface AppConfig {
   /** Engines that live outside Node's packages; each is off while its variables are unset. */
   engines: {
     /** A Python that has `easyocr` and its weights. */
-    easyocrPython: string | null;
+    enginesPython: string | null;
     /** A whisper.cpp (ggml) model file, loaded once when the worker starts. */
     whisperModelPath: string | null;
     whisperThreads: number;

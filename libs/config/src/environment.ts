@@ -321,7 +321,7 @@ export class Environment {
   @IsOptional()
   @IsString()
   @MinLength(1)
-  EASYOCR_PYTHON?: string;
+  ENGINES_PYTHON?: string;
 
   @IsOptional()
   @IsString()

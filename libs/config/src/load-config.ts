@@ -93,7 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     conversions: { xlsxAdvancedWaitSeconds: e.XLSX_ADVANCED_WAIT_SECONDS ?? 60 },
     engines: {
-      easyocrPython: e.EASYOCR_PYTHON ?? null,
+      enginesPython: e.ENGINES_PYTHON ?? null,
       whisperModelPath: e.WHISPER_MODEL_PATH ? resolve(e.WHISPER_MODEL_PATH) : null,
       whisperThreads: e.WHISPER_THREADS ?? 2,
       llm:

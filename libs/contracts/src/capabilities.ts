@@ -13,7 +13,16 @@ export interface WorkerCapabilities {
   ocr_languages: string[];
   transcription: {
     available: boolean;
-    model: { name: string; sha256: string; official: boolean; size_bytes: number } | null;
+    model: {
+      name: string;
+      sha256: string;
+      official: boolean;
+      size_bytes: number;
+      /** The engine running the model, with its version: `faster-whisper 1.2.1`, `whisper.cpp`. */
+      engine: string;
+      /** ISO 639-1 codes of the languages the model transcribes. */
+      languages: string[];
+    } | null;
   };
   refinement: { available: boolean; model: string | null };
 }

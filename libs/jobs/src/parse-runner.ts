@@ -114,7 +114,7 @@ export class ParseRunner {
       model: job.ocrModel,
       dpi: job.dpi,
       languages: [...OCR_LANGUAGES],
-      settings: { easyocrPython: this.config.engines.easyocrPython ?? undefined },
+      settings: { enginesPython: this.config.engines.enginesPython ?? undefined },
     };
     const files = await this.dataSource.getRepository(JobFileEntity).find({ where: { jobId }, order: { seq: 'ASC' } });
     const folder = await mkdtemp(join(tmpdir(), 'docconv-parse-'));
@@ -186,7 +186,7 @@ export class ParseRunner {
       );
     });
     try {
-      const transcript = await Promise.race([this.transcriber.transcribe(path), late]);
+      const transcript = await Promise.race([this.transcriber.transcribe(path, undefined, deadline), late]);
       return { markdown: transcriptMarkdown(displayName, transcript), pages: [] };
     } finally {
       clearTimeout(timer);

@@ -1,189 +1,135 @@
 import { DomainError } from '@docconv/contracts';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { EasyOcrEngine, easyOcrLanguages, easyOcrServerScript, toLines } from './easyocr';
+import sharp from 'sharp';
+import { EasyOcrEngine, easyOcrLanguages, toLines } from './easyocr';
 import type { GreyImage, OcrRequest } from './engine';
 
-const PYTHON = process.env.PYTHON ?? 'python3';
-/** Speaks the server's protocol without easyocr (which cannot be installed here). */
-const STAND_IN = join(__dirname, '..', '..', '..', 'test', 'support', 'easyocr-standin.py');
+/** The engines' Python that scripts/setup.sh installs, with easyocr and its English weights. */
+const PYTHON = join(__dirname, '..', '..', '..', '.venv-engines', 'bin', 'python');
 
-function blank(width: number, height: number): GreyImage {
-  return { width, height, data: Buffer.alloc(width * height, 255) };
+/** Black text on white, rendered with DejaVu Sans, as 8-bit grey pixels. */
+async function textImage(lines: string[], width = 1200): Promise<GreyImage> {
+  const rows = lines
+    .map((line, i) => `<text x="40" y="${80 + i * 70}" font-family="DejaVu Sans" font-size="40">${line}</text>`)
+    .join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${120 + lines.length * 70}">
+    <rect width="100%" height="100%" fill="white"/>${rows}</svg>`;
+  const { data, info } = await sharp(Buffer.from(svg)).greyscale().raw().toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data };
 }
 
 function request(image: GreyImage, languages = ['eng']): OcrRequest {
   return { image, model: 'premium', languages };
 }
 
-describe('EasyOcrEngine against the stand-in', () => {
+describe('EasyOcrEngine with the real EasyOCR and its packaged weights', () => {
   let engine: EasyOcrEngine;
   beforeAll(async () => {
-    engine = await EasyOcrEngine.create({ python: PYTHON, script: STAND_IN });
-  });
+    expect(existsSync(PYTHON)).toBe(true); // scripts/setup.sh creates it
+    engine = await EasyOcrEngine.create({ python: PYTHON });
+  }, 180_000);
   afterAll(() => engine.close());
 
-  it('returns the lines of a reply with their boxes, words and confidence converted', async () => {
-    const result = await engine.recognize(request(blank(400, 200), ['eng', 'kor']));
-    expect(result).toMatchObject({ engine: 'easyocr', width: 400, height: 200, notes: [] });
-    expect(result.lines.map((l) => [l.text, l.box, l.confidence])).toEqual([
-      ['stand-in 400x200 en+ko', { x: 40, y: 33, width: 200, height: 33 }, 90],
-      ['second line', { x: 40, y: 99, width: 200, height: 33 }, 80],
-    ]);
-    expect(result.lines[1].words).toEqual([
-      { text: 'second', confidence: 80, box: { x: 40, y: 99, width: 109, height: 33 } },
-      { text: 'line', confidence: 80, box: { x: 167, y: 99, width: 73, height: 33 } },
-    ]);
-    expect(result.confidence).toBeCloseTo((90 * 3 + 80 * 2) / 5, 5);
+  it('loads the English weights only, and says so', () => {
+    expect(engine.languages).toEqual(['en']);
   });
 
-  it('reports a reply with an error as a failed read and goes on reading', async () => {
-    await expect(engine.recognize(request({ width: 0, height: 0, data: Buffer.alloc(0) }))).rejects.toThrow(
-      'EasyOCR could not read the image: the image is empty',
+  it('reads printed lines in order, with boxes inside the image and confidence 0…100', async () => {
+    const image = await textImage(['Quarterly report 2026', 'Revenue rose by twelve percent']);
+    const result = await engine.recognize(request(image));
+    expect(result.engine).toBe('easyocr');
+    expect(result.notes).toEqual([]);
+    expect(result.lines.map((l) => l.text.toLowerCase())).toEqual([
+      'quarterly report 2026',
+      'revenue rose by twelve percent',
+    ]);
+    for (const line of result.lines) {
+      expect(line.box.x + line.box.width).toBeLessThanOrEqual(image.width);
+      expect(line.box.y + line.box.height).toBeLessThanOrEqual(image.height);
+      expect(line.confidence).toBeGreaterThan(30);
+      expect(line.confidence).toBeLessThanOrEqual(100);
+    }
+  }, 60_000);
+
+  it('reads a Korean request with the weights it has, and the page notes say which are missing', async () => {
+    const result = await engine.recognize(request(await textImage(['Annual review']), ['eng', 'kor']));
+    expect(result.lines.map((l) => l.text.toLowerCase())).toEqual(['annual review']);
+    expect(result.notes).toEqual(['EasyOCR has no weights for ko on this worker: read with en only']);
+  }, 60_000);
+
+  it('answers an image whose size does not match its bytes with an error, and goes on reading', async () => {
+    await expect(engine.recognize(request({ width: 10, height: 10, data: Buffer.alloc(5) }))).rejects.toThrow(
+      /EasyOCR: the image is empty or its size does not match: 10x10 with 5 bytes/,
     );
-    const next = await engine.recognize(request(blank(30, 20)));
-    expect(next.lines[0].text).toBe('stand-in 30x20 en');
-  });
-});
+    const next = await engine.recognize(request(await textImage(['Still reading'])));
+    expect(next.lines.map((l) => l.text.toLowerCase())).toEqual(['still reading']);
+  }, 60_000);
 
-describe('EasyOcrEngine with several pages in flight', () => {
-  it('matches replies to requests by id when they come back in another order', async () => {
-    const engine = await EasyOcrEngine.create({ python: PYTHON, script: STAND_IN, env: { EASYOCR_STANDIN_HOLD: '3' } });
-    try {
-      const sizes = [
-        [100, 50],
-        [200, 60],
-        [300, 70],
-      ];
-      const results = await Promise.all(sizes.map(([w, h]) => engine.recognize(request(blank(w, h)))));
-      expect(results.map((r) => r.lines[0].text)).toEqual(sizes.map(([w, h]) => `stand-in ${w}x${h} en`));
-      expect(results.map((r) => r.width)).toEqual([100, 200, 300]);
-    } finally {
-      await engine.close();
-    }
-  });
-});
-
-describe('EasyOcrEngine when the process dies', () => {
-  let folder: string;
-  beforeEach(() => {
-    folder = mkdtempSync(join(tmpdir(), 'easyocr-spec-'));
-  });
-  afterEach(() => rmSync(folder, { recursive: true, force: true }));
-
-  it('fails the pages in flight and starts a new process for the next page', async () => {
-    const marker = join(folder, 'crashed');
-    const engine = await EasyOcrEngine.create({
-      python: PYTHON,
-      script: STAND_IN,
-      env: { EASYOCR_STANDIN_CRASH_ONCE: marker },
-    });
-    try {
-      const inFlight = [engine.recognize(request(blank(40, 40))), engine.recognize(request(blank(50, 50)))];
-      for (const page of inFlight) {
-        await expect(page).rejects.toThrow(/exited with code 3: easyocr stand-in: exiting in the middle of a request/);
-      }
-      expect(existsSync(marker)).toBe(true);
-      const next = await engine.recognize(request(blank(60, 60)));
-      expect(next.lines[0].text).toBe('stand-in 60x60 en');
-    } finally {
-      await engine.close();
-    }
-  });
+  it('starts a new process when its process is killed, failing only the page in flight', async () => {
+    const image = await textImage(['Page after a crash']);
+    const pid = await engine.pid();
+    const inFlight = engine.recognize(request(image));
+    process.kill(pid!, 'SIGKILL');
+    await expect(inFlight).rejects.toThrow(/EasyOCR process exited with SIGKILL/);
+    const next = await engine.recognize(request(image));
+    expect(next.lines.map((l) => l.text.toLowerCase())).toEqual(['page after a crash']);
+    expect(await engine.pid()).not.toBe(pid);
+  }, 180_000);
 });
 
 describe('EasyOcrEngine start-up', () => {
-  it('fails with engine_unavailable, naming the program and script, when easyocr is not installed', async () => {
-    const script = easyOcrServerScript();
-    const failure = EasyOcrEngine.create({ python: PYTHON, script });
+  it('fails with engine_unavailable, naming the program, when the Python does not exist', async () => {
+    const failure = EasyOcrEngine.create({ python: '/nonexistent/python3' });
     await expect(failure).rejects.toBeInstanceOf(DomainError);
-    await expect(failure).rejects.toMatchObject({ code: 'engine_unavailable' });
-    await expect(failure).rejects.toThrow(`EasyOCR did not start (${PYTHON} ${script}): exited with code 2`);
-    await expect(failure).rejects.toThrow('cannot import easyocr');
+    await expect(failure).rejects.toThrow(/EasyOCR did not start: could not be run \(\/nonexistent\/python3\)/);
   });
 
-  it('gives up on a process that never becomes ready', async () => {
-    const started = Date.now();
-    const failure = EasyOcrEngine.create({
-      python: PYTHON,
-      script: STAND_IN,
-      env: { EASYOCR_STANDIN_SILENT: '1' },
-      readyTimeoutMs: 500,
-    });
-    await expect(failure).rejects.toThrow('no ready line within 0.5 s');
-    expect(Date.now() - started).toBeLessThan(10_000);
+  it('fails with engine_unavailable, quoting its error, when the Python has no easyocr', async () => {
+    await expect(EasyOcrEngine.create({ python: 'python3' })).rejects.toThrow(
+      /EasyOCR did not start: exited with code 2: easyocr_server: cannot import easyocr/,
+    );
   });
 
-  it('refuses to read once closed', async () => {
-    const engine = await EasyOcrEngine.create({ python: PYTHON, script: STAND_IN });
-    await engine.close();
-    await expect(engine.recognize(request(blank(10, 10)))).rejects.toThrow('closed');
-  });
-});
-
-describe('EasyOcrEngine.available', () => {
-  it('is false with the real server here, where easyocr is not installed, and answers promptly', async () => {
-    const started = Date.now();
-    await expect(EasyOcrEngine.available(PYTHON, easyOcrServerScript(), 30_000)).resolves.toBe(false);
-    expect(Date.now() - started).toBeLessThan(30_000);
-  });
-
-  it('is true for a server that becomes ready', async () => {
-    await expect(EasyOcrEngine.available(PYTHON, STAND_IN)).resolves.toBe(true);
-  });
-
-  it('is false without a Python or with one that does not exist', async () => {
+  it('is available with the engines Python, and not without one', async () => {
+    await expect(EasyOcrEngine.available(PYTHON)).resolves.toBe(true);
     await expect(EasyOcrEngine.available(undefined)).resolves.toBe(false);
-    await expect(EasyOcrEngine.available(join(tmpdir(), 'no-such-python'), STAND_IN)).resolves.toBe(false);
-  });
+    await expect(EasyOcrEngine.available('/nonexistent/python3')).resolves.toBe(false);
+  }, 180_000);
 });
 
-describe('easyOcrServerScript', () => {
-  it('finds the server script of this repository', () => {
-    const script = easyOcrServerScript();
-    expect(script.endsWith(join('libs', 'ocr', 'easyocr', 'easyocr_server.py'))).toBe(true);
-    expect(existsSync(script)).toBe(true);
-  });
-});
-
-describe('easyOcrLanguages', () => {
-  it("maps our language codes to EasyOCR's and always includes English", () => {
-    expect(easyOcrLanguages(['eng', 'kor'])).toEqual(['en', 'ko']);
+describe('EasyOCR results', () => {
+  it('maps our language codes to EasyOCR, always with English', () => {
     expect(easyOcrLanguages(['kor'])).toEqual(['en', 'ko']);
-    expect(easyOcrLanguages(['eng'])).toEqual(['en']);
-    expect(easyOcrLanguages([])).toEqual(['en']);
+    expect(easyOcrLanguages(['eng', 'kor'])).toEqual(['en', 'ko']);
   });
-});
 
-describe('toLines', () => {
-  it('turns results into lines within the image and drops empty texts', () => {
+  it('turns boxes into lines within the image, dropping empty texts', () => {
     const lines = toLines(
       [
         [
           [
-            [-4, 10.5],
-            [120.2, 9],
-            [121, 40],
-            [-3, 41.7],
+            [10, 10],
+            [110, 10],
+            [110, 40],
+            [10, 40],
           ],
-          ' total 42 ',
-          0.5,
+          'Hello world',
+          0.9,
         ],
         [
           [
             [0, 50],
-            [10, 50],
-            [10, 60],
+            [5, 50],
+            [5, 60],
             [0, 60],
           ],
           '  ',
-          0.9,
+          0.5,
         ],
       ],
       { width: 100, height: 100 },
     );
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ text: 'total 42', confidence: 50, box: { x: 0, y: 9, width: 100, height: 33 } });
+    expect(lines.map((l) => [l.text, l.box.x, l.box.width, l.confidence])).toEqual([['Hello world', 10, 90, 90]]);
   });
 });

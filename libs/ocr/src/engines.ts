@@ -7,7 +7,7 @@ import { TesseractEngine } from './tesseract';
 /** Where the engines that live outside this process are, from the worker's configuration. */
 export interface OcrSettings {
   /** A Python with `easyocr` and its weights; unset when EasyOCR is not installed. */
-  easyocrPython?: string;
+  enginesPython?: string;
 }
 
 /**
@@ -17,7 +17,7 @@ export interface OcrSettings {
 export async function availableOcrEngines(settings: OcrSettings): Promise<OcrEngineName[]> {
   const engines: OcrEngineName[] = ['tesseract'];
   if (await RapidOcrEngine.available()) engines.push('rapidocr');
-  if (settings.easyocrPython && (await EasyOcrEngine.available(settings.easyocrPython))) engines.push('easyocr');
+  if (settings.enginesPython && (await EasyOcrEngine.available(settings.enginesPython))) engines.push('easyocr');
   return engines;
 }
 
@@ -32,12 +32,12 @@ export async function openOcrEngine(name: OcrEngineName, settings: OcrSettings):
     case 'rapidocr':
       return withKorean(await TesseractEngine.create());
     case 'easyocr':
-      if (!settings.easyocrPython)
+      if (!settings.enginesPython)
         throw new DomainError(
           'engine_unavailable',
-          'The easyocr engine is not configured on this worker (EASYOCR_PYTHON).',
+          'The easyocr engine is not configured on this worker (ENGINES_PYTHON).',
         );
-      return EasyOcrEngine.create({ python: settings.easyocrPython });
+      return EasyOcrEngine.create({ python: settings.enginesPython });
   }
 }
 

@@ -6,6 +6,7 @@ import type { Transcript } from './transcriber';
  */
 export function transcriptMarkdown(title: string, transcript: Transcript): string {
   const lines = [`## ${singleLine(title)}`, `Language: ${transcript.language}`];
+  if (transcript.note) lines.push(`> ${singleLine(transcript.note)}`);
   const spoken = transcript.segments.filter((segment) => singleLine(segment.text) !== '');
   if (spoken.length === 0) lines.push('No speech was recognised in this recording.');
   for (const segment of spoken) lines.push(`[${timestamp(segment.start)}] ${singleLine(segment.text)}`);

@@ -10,6 +10,8 @@ export interface Transcript {
   /** ISO 639-1 code of the spoken language (`en`, `ko`, …), as the engine detected it. */
   language: string;
   segments: TranscriptSegment[];
+  /** What a reader should know about how it was heard (a model that knows one language only). */
+  note?: string;
 }
 
 /** Called with the share of the recording transcribed so far, 0…1; the last call is 1. */
@@ -20,8 +22,11 @@ export type TranscriptionProgress = (fraction: number) => void;
  * at a time; calls made while it is busy wait their turn.
  */
 export interface Transcriber {
-  /** Transcribes the audio of `path`: an audio file (MP3, WAV, FLAC, Ogg, M4A…) or a video file. */
-  transcribe(path: string, onProgress?: TranscriptionProgress): Promise<Transcript>;
+  /**
+   * Transcribes the audio of `path`: an audio file (MP3, WAV, FLAC, Ogg, M4A…) or a video file.
+   * Past `deadline` (epoch milliseconds), when the engine can stop, it stops and rejects.
+   */
+  transcribe(path: string, onProgress?: TranscriptionProgress, deadline?: number): Promise<Transcript>;
   /** Frees the model and the engine's thread; later calls to `transcribe` reject. */
   close(): Promise<void>;
 }

@@ -6,10 +6,18 @@ import { wireTime } from '../common/wire';
 import { CapabilitiesService } from './capabilities.service';
 
 class SpeechModel {
-  @ApiProperty({ example: 'ggml-base.bin' }) name!: string;
-  @ApiProperty() sha256!: string;
-  @ApiProperty({ description: "true when the file is one of whisper.cpp's published models" }) official!: boolean;
+  @ApiProperty({ example: 'faster-whisper-base' }) name!: string;
+  @ApiProperty({ description: 'SHA-256 of the weights file' }) sha256!: string;
+  @ApiProperty({
+    description:
+      "true when the weights are byte for byte a published model (whisper.cpp's ggml files, Systran's CTranslate2 conversions)",
+  })
+  official!: boolean;
   @ApiProperty() size_bytes!: number;
+  @ApiProperty({ description: 'The engine that runs the model, with its version', example: 'faster-whisper 1.2.1' })
+  engine!: string;
+  @ApiProperty({ description: 'ISO 639-1 codes of the languages the model transcribes', example: ['en', 'ko'] })
+  languages!: string[];
 }
 
 class Transcription {

@@ -5,7 +5,13 @@ import { LANGUAGE_MODEL, TRANSCRIBER } from '@docconv/jobs';
 import { availableOcrEngines, nativeAvailable, OCR_LANGUAGES } from '@docconv/ocr';
 import { REDIS, redisKey } from '@docconv/redis';
 import type { LanguageModel } from '@docconv/refine';
-import { describeModel, type Transcriber } from '@docconv/transcription';
+import {
+  describeModel,
+  EngineTranscriber,
+  WHISPER_LANGUAGES,
+  WhisperTranscriber,
+  type Transcriber,
+} from '@docconv/transcription';
 import type { Redis } from 'ioredis';
 import { HeartbeatService } from '../maintenance/heartbeat.service';
 
@@ -36,23 +42,20 @@ export class EnginesService implements OnApplicationBootstrap, OnApplicationShut
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    const modelPath = this.config.engines.whisperModelPath;
-    const model = this.transcriber && modelPath ? await describeModel(modelPath) : null;
+    const model = await this.speechModel();
     this.report = {
       worker_id: this.heartbeat.workerId,
-      ocr_engines: await availableOcrEngines({ easyocrPython: this.config.engines.easyocrPython ?? undefined }),
+      ocr_engines: await availableOcrEngines({ enginesPython: this.config.engines.enginesPython ?? undefined }),
       tesseract_runtime: (await nativeAvailable()) ? 'native' : 'wasm',
       ocr_languages: [...OCR_LANGUAGES],
       transcription: {
         available: this.transcriber !== null,
-        model: model
-          ? { name: model.name, sha256: model.sha256, official: model.official, size_bytes: model.sizeBytes }
-          : null,
+        model,
       },
       refinement: { available: this.languageModel !== null, model: this.config.engines.llm?.model ?? null },
     };
     this.logger.log(
-      `OCR engines: ${this.report.ocr_engines.join(', ')}; transcription ${model ? `with ${model.name}` : 'off'}; refinement ${this.report.refinement.available ? 'on' : 'off'}`,
+      `OCR engines: ${this.report.ocr_engines.join(', ')}; transcription ${model ? `with ${model.name} (${model.engine})` : 'off'}; refinement ${this.report.refinement.available ? 'on' : 'off'}`,
     );
     await this.publish();
     this.timer = setInterval(() => void this.publish(), REPORT_INTERVAL_MS);
@@ -63,6 +66,20 @@ export class EnginesService implements OnApplicationBootstrap, OnApplicationShut
     clearInterval(this.timer);
     await this.redis.hdel(this.key, this.heartbeat.workerId).catch(() => undefined);
     await this.transcriber?.close();
+  }
+
+  /** The loaded speech model as the capabilities describe it. */
+  private async speechModel(): Promise<WorkerCapabilities['transcription']['model']> {
+    const transcriber = this.transcriber;
+    if (transcriber instanceof EngineTranscriber) {
+      const { name, sha256, official, sizeBytes, engine, version, languages } = transcriber.model;
+      return { name, sha256, official, size_bytes: sizeBytes, engine: `${engine} ${version}`, languages };
+    }
+    const path = this.config.engines.whisperModelPath;
+    if (!(transcriber instanceof WhisperTranscriber) || !path) return null;
+    const { name, sha256, official, sizeBytes } = await describeModel(path);
+    const languages = transcriber.model.multilingual ? [...WHISPER_LANGUAGES] : ['en'];
+    return { name, sha256, official, size_bytes: sizeBytes, engine: 'whisper.cpp', languages };
   }
 
   private async publish(): Promise<void> {

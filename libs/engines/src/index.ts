@@ -1,0 +1,2 @@
+export * from './engine-process';
+export * from './python-engine';
