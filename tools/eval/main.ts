@@ -11,7 +11,12 @@
 import { DomainError } from '@docconv/contracts';
 import type { OcrEngine, OcrModel } from '@docconv/db';
 import { detect, extractToMarkdown, inspect, type OcrOptions } from '@docconv/documents';
-import { createWhisperTranscriber, transcriptMarkdown, type Transcriber } from '@docconv/transcription';
+import {
+  createWhisperTranscriber,
+  EngineTranscriber,
+  transcriptMarkdown,
+  type Transcriber,
+} from '@docconv/transcription';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
@@ -61,7 +66,8 @@ const USAGE = `Usage: npm run eval -- [--set <dir>] [--model basic|premium] [--e
             (default: ../shared/evalset from the repository root)
   --model   OCR model the run stands for: basic or premium (default: premium)
   --engine  OCR engine the run stands for: tesseract, easyocr or rapidocr (default: the worker's)
-  Audio and video are transcribed and scored (WER/CER) when WHISPER_MODEL_PATH names a whisper.cpp model.
+  Audio and video are transcribed and scored (WER/CER) with the worker's speech model: faster-whisper in
+  ENGINES_PYTHON, or the whisper.cpp model WHISPER_MODEL_PATH names.
   --out     where to write the JSON report (default: test-output/eval-report.json)`;
 
 class UsageError extends Error {}
@@ -433,9 +439,14 @@ async function main(): Promise<number> {
     return 2;
   }
 
-  // Audio and video are scored only against a real speech model, the worker's WHISPER_MODEL_PATH.
+  // Audio and video are scored only with a real speech model, as the worker chooses it.
   const modelPath = process.env.WHISPER_MODEL_PATH;
-  const transcriber = modelPath ? await createWhisperTranscriber({ modelPath }) : undefined;
+  const python = process.env.ENGINES_PYTHON;
+  const transcriber: Transcriber | undefined = modelPath
+    ? await createWhisperTranscriber({ modelPath })
+    : python
+      ? await EngineTranscriber.create({ python })
+      : undefined;
 
   const started = performance.now();
   const startedAt = new Date();
