@@ -75,7 +75,10 @@ export interface CapabilitiesBody {
   ocr_engines: string[];
   default_ocr_engine: string;
   ocr_languages: string[];
-  transcription: { available: boolean; model: { name: string; sha256: string; official: boolean } | null };
+  transcription: {
+    available: boolean;
+    model: { name: string; sha256: string; official: boolean; engine: string; languages: string[] } | null;
+  };
   refinement: { available: boolean; model: string | null };
   limits: { max_upload_bytes: number; dpi_min: number; dpi_max: number };
   reported_at: string | null;

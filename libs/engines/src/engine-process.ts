@@ -54,8 +54,10 @@ export class EngineProcess {
   private nextId = 1;
   private stderr = '';
   private exit = Promise.resolve();
-  /** Whether the process has exited (or been stopped). */
+  /** Whether the process has exited. */
   ended = false;
+  /** Whether the process is being stopped or killed: it takes no more requests. */
+  retired = false;
   /** What the process said of itself in its ready line. */
   info!: EngineReady;
 
@@ -114,7 +116,7 @@ export class EngineProcess {
 
   /** Sends one request and resolves with its result, or rejects with the engine's error. */
   call<T>(request: Record<string, unknown>, options: CallOptions = {}): Promise<T> {
-    if (this.ended) return Promise.reject(new Error(`the ${this.label} process has ended`));
+    if (this.ended || this.retired) return Promise.reject(new Error(`the ${this.label} process has ended`));
     const id = this.nextId++;
     const result = new Promise<T>((resolve, reject) =>
       this.pending.set(id, { resolve: resolve, reject, onProgress: options.onProgress }),
@@ -124,8 +126,9 @@ export class EngineProcess {
   }
 
   /** Ends the process: closing its stdin ends its loop; a kill follows if it lingers. */
-  async stop(reason = `the ${this.label} engine was closed`): Promise<void> {
+  async stop(reason = `the ${this.label} process was stopped`): Promise<void> {
     if (this.ended) return;
+    this.retired = true;
     this.failPending(new Error(reason));
     this.child.stdin.end();
     const kill = setTimeout(() => this.child.kill('SIGKILL'), 5_000);
@@ -136,6 +139,7 @@ export class EngineProcess {
   /** Kills the process at once (a call past its deadline leaves it in no known state). */
   async kill(reason: string): Promise<void> {
     if (this.ended) return;
+    this.retired = true;
     this.failPending(new Error(reason));
     this.child.kill('SIGKILL');
     await this.exit;

@@ -1,6 +1,12 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { EngineProcess, type CallOptions, type EngineProcessOptions, type EngineReady } from './engine-process';
+import {
+  EngineCallError,
+  EngineProcess,
+  type CallOptions,
+  type EngineProcessOptions,
+  type EngineReady,
+} from './engine-process';
 
 /** What the worker reports of one engine in the capabilities and the readiness check. */
 export interface EngineState {
@@ -11,6 +17,8 @@ export interface EngineState {
   info: Omit<EngineReady, 'ready'> | null;
   /** How many times a process was started again after one ended. */
   restarts: number;
+  /** How many requests were sent again after their process died under them. */
+  retries: number;
   detail?: string;
 }
 
@@ -35,6 +43,8 @@ const DEFAULT_READY_TIMEOUT_MS = 180_000;
 export class PythonEngine {
   private current?: { ready: Promise<EngineProcess>; process?: EngineProcess; failed?: Error };
   private restarts = 0;
+  /** Requests sent again after their process died under them. */
+  private retries = 0;
   private closed = false;
 
   private constructor(private readonly options: Required<PythonEngineOptions>) {}
@@ -50,16 +60,32 @@ export class PythonEngine {
     return engine;
   }
 
+  /**
+   * Sends one request. When the process dies under it (a crash, a kill), the request is sent once
+   * more to a new process; an engine's error answer, a missed deadline or a closed engine is final.
+   */
   async call<T>(request: Record<string, unknown>, options: DeadlineCallOptions = {}): Promise<T> {
+    try {
+      return await this.callOnce<T>(request, options);
+    } catch (error) {
+      if (error instanceof EngineCallError || error instanceof EngineTimeoutError || this.closed) throw error;
+      this.retries++;
+      return this.callOnce<T>(request, options);
+    }
+  }
+
+  private async callOnce<T>(request: Record<string, unknown>, options: DeadlineCallOptions): Promise<T> {
     const process = await this.running();
     const answer = process.call<T>(request, options);
     if (!options.timeoutMs) return answer;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        const error = new Error(`${this.options.label} gave no answer within ${options.timeoutMs! / 1000} s`);
+        const error = new EngineTimeoutError(
+          `${this.options.label} gave no answer within ${options.timeoutMs! / 1000} s`,
+        );
+        reject(error); // first, so that the call fails with this error and not with the kill's
         void process.kill(error.message);
-        reject(error);
       }, options.timeoutMs);
     });
     try {
@@ -70,7 +96,7 @@ export class PythonEngine {
   }
 
   state(): EngineState {
-    const base = { name: this.options.name, restarts: this.restarts };
+    const base = { name: this.options.name, restarts: this.restarts, retries: this.retries };
     const current = this.current;
     if (this.closed) return { ...base, status: 'stopped', info: null };
     if (current?.failed) return { ...base, status: 'failed', info: null, detail: current.failed.message };
@@ -93,9 +119,9 @@ export class PythonEngine {
   }
 
   private running(): Promise<EngineProcess> {
-    if (this.closed) return Promise.reject(new Error(`the ${this.options.label} engine was closed`));
+    if (this.closed) return Promise.reject(new Error(`${this.options.label} was closed`));
     const current = this.current;
-    if (current && !current.failed && !current.process?.ended) return current.ready;
+    if (current && !current.failed && !current.process?.ended && !current.process?.retired) return current.ready;
     if (current) this.restarts++;
     const ready = EngineProcess.start(this.options);
     const next: NonNullable<PythonEngine['current']> = { ready };
@@ -105,6 +131,14 @@ export class PythonEngine {
     );
     this.current = next;
     return ready;
+  }
+}
+
+/** A call that got no answer by its deadline; its process was killed. */
+export class EngineTimeoutError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EngineTimeoutError';
   }
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { EasyOcrEngine, easyOcrLanguages, toLines } from './easyocr';
 import type { GreyImage, OcrRequest } from './engine';
+import { TesseractEngine } from './tesseract';
 
 /** The engines' Python that scripts/setup.sh installs, with easyocr and its English weights. */
 const PYTHON = join(__dirname, '..', '..', '..', '.venv-engines', 'bin', 'python');
@@ -11,7 +12,10 @@ const PYTHON = join(__dirname, '..', '..', '..', '.venv-engines', 'bin', 'python
 /** Black text on white, rendered with DejaVu Sans, as 8-bit grey pixels. */
 async function textImage(lines: string[], width = 1200): Promise<GreyImage> {
   const rows = lines
-    .map((line, i) => `<text x="40" y="${80 + i * 70}" font-family="DejaVu Sans" font-size="40">${line}</text>`)
+    .map(
+      (line, i) =>
+        `<text x="40" y="${80 + i * 70}" font-family="DejaVu Sans, NanumGothic" font-size="40">${line}</text>`,
+    )
     .join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${120 + lines.length * 70}">
     <rect width="100%" height="100%" fill="white"/>${rows}</svg>`;
@@ -52,7 +56,7 @@ describe('EasyOcrEngine with the real EasyOCR and its packaged weights', () => {
     }
   }, 60_000);
 
-  it('reads a Korean request with the weights it has, and the page notes say which are missing', async () => {
+  it('without a Korean engine, reads a Korean request with the weights it has and says which are missing', async () => {
     const result = await engine.recognize(request(await textImage(['Annual review']), ['eng', 'kor']));
     expect(result.lines.map((l) => l.text.toLowerCase())).toEqual(['annual review']);
     expect(result.notes).toEqual(['EasyOCR has no weights for ko on this worker: read with en only']);
@@ -66,15 +70,32 @@ describe('EasyOcrEngine with the real EasyOCR and its packaged weights', () => {
     expect(next.lines.map((l) => l.text.toLowerCase())).toEqual(['still reading']);
   }, 60_000);
 
-  it('starts a new process when its process is killed, failing only the page in flight', async () => {
+  it('reads a page whose process is killed under it with a new process', async () => {
     const image = await textImage(['Page after a crash']);
     const pid = await engine.pid();
     const inFlight = engine.recognize(request(image));
     process.kill(pid!, 'SIGKILL');
-    await expect(inFlight).rejects.toThrow(/EasyOCR process exited with SIGKILL/);
-    const next = await engine.recognize(request(image));
-    expect(next.lines.map((l) => l.text.toLowerCase())).toEqual(['page after a crash']);
+    expect((await inFlight).lines.map((l) => l.text.toLowerCase())).toEqual(['page after a crash']);
     expect(await engine.pid()).not.toBe(pid);
+    expect(engine.state()).toMatchObject({ name: 'easyocr', status: 'ready', restarts: 1, retries: 1 });
+  }, 180_000);
+});
+
+describe('EasyOcrEngine on a page asked in Korean, without Korean weights', () => {
+  it('hands the lines its English model cannot read to the Korean engine, and the page notes say so', async () => {
+    const engine = await EasyOcrEngine.create({ python: PYTHON, korean: await TesseractEngine.create() });
+    try {
+      const image = await textImage(['Annual review 2026', '한국어 문서 변환 서비스']);
+      const result = await engine.recognize(request(image, ['eng', 'kor']));
+      expect(result.notes).toEqual([
+        'Korean text read by tesseract (kor): EasyOCR has no Korean weights on this worker',
+      ]);
+      const text = result.lines.map((l) => l.text).join('\n');
+      expect(text).toMatch(/annual review 2026/i);
+      expect(text).toContain('한국어 문서 변환 서비스');
+    } finally {
+      await engine.close();
+    }
   }, 180_000);
 });
 

@@ -1,5 +1,5 @@
 import { DomainError } from '@docconv/contracts';
-import { findAbove, PythonEngine } from '@docconv/engines';
+import { findAbove, PythonEngine, type EngineState } from '@docconv/engines';
 import { join } from 'node:path';
 import {
   meanConfidence,
@@ -9,6 +9,7 @@ import {
   type OcrRequest,
   type OcrResult,
 } from './engine';
+import { koreanRegions, readRegions } from './rapidocr';
 import { boxAround, lineFromText, orderLines, type Corner } from './reading-order';
 
 /** Where the server script lives below the repository root (and below `dist` when copied there). */
@@ -26,6 +27,11 @@ export interface EasyOcrOptions {
   env?: Record<string, string>;
   /** How long the process may take to load its models before it counts as failed. */
   readyTimeoutMs?: number;
+  /**
+   * The engine that reads Korean lines when EasyOCR has no Korean weights here and the page asks
+   * for Korean; without it such lines are left as the English model read them.
+   */
+  korean?: OcrEngine;
 }
 
 /** One result of EasyOCR's `readtext(detail=1)`: the box's four corners, the text, confidence 0…1. */
@@ -34,20 +40,24 @@ export type EasyOcrResult = [corners: Corner[], text: string, confidence: number
 /**
  * EasyOCR in an engine process (`easyocr_server.py`, libs/engines) that loads its models once
  * and reads image after image. If the process dies, the pages it was reading fail and the next
- * page starts a new process. Languages whose weights are not installed are left out of the
- * request, and the page's notes say so.
+ * page starts a new process. Without Korean weights, the lines of a page asked in Korean that
+ * the English model cannot have read are read again by the `korean` engine, and the page's notes
+ * say so.
  */
 export class EasyOcrEngine implements OcrEngine {
   readonly name = 'easyocr';
 
   private static readonly availability = new Map<string, Promise<boolean>>();
 
-  private constructor(private readonly engine: PythonEngine) {}
+  private constructor(
+    private readonly engine: PythonEngine,
+    private readonly korean: OcrEngine | undefined,
+  ) {}
 
   /** Starts the process and waits until its models are loaded; `engine_unavailable` when it cannot. */
   static async create(options: EasyOcrOptions): Promise<EasyOcrEngine> {
     try {
-      return new EasyOcrEngine(await PythonEngine.create(engineOptions(options)));
+      return new EasyOcrEngine(await PythonEngine.create(engineOptions(options)), options.korean);
     } catch (error) {
       throw new DomainError('engine_unavailable', (error as Error).message, { cause: error });
     }
@@ -79,7 +89,7 @@ export class EasyOcrEngine implements OcrEngine {
     return (this.engine.state().info?.languages as string[] | undefined) ?? ['en'];
   }
 
-  async recognize({ image, languages }: OcrRequest): Promise<OcrResult> {
+  async recognize({ image, model, languages }: OcrRequest): Promise<OcrResult> {
     const wanted = easyOcrLanguages(languages);
     const installed = new Set(this.languages);
     const missing = wanted.filter((code) => !installed.has(code));
@@ -90,20 +100,33 @@ export class EasyOcrEngine implements OcrEngine {
       languages: read.length > 0 ? read : ['en'],
       image: image.data.toString('base64'),
     });
-    const lines = orderLines(toLines(results, image));
+    let lines = toLines(results, image);
+    const notes: string[] = [];
+    if (missing.includes('ko') && this.korean) {
+      const regions = koreanRegions(lines, image.width, image.height);
+      if (regions.length > 0) {
+        lines = await readRegions(this.korean, image, regions, model, lines, languages);
+        notes.push(`Korean text read by ${this.korean.name} (kor): EasyOCR has no Korean weights on this worker`);
+      }
+    } else if (missing.length > 0) {
+      notes.push(
+        `EasyOCR has no weights for ${missing.join(', ')} on this worker: read with ${read.join(', ') || 'en'} only`,
+      );
+    }
+    lines = orderLines(lines.filter((line) => line.text !== ''));
     return {
       engine: 'easyocr',
       width: image.width,
       height: image.height,
       lines,
       confidence: meanConfidence(lines),
-      notes:
-        missing.length > 0
-          ? [
-              `EasyOCR has no weights for ${missing.join(', ')} on this worker: read with ${read.join(', ') || 'en'} only`,
-            ]
-          : [],
+      notes,
     };
+  }
+
+  /** The engine's state, as the capabilities report it. */
+  state(): EngineState {
+    return this.engine.state();
   }
 
   /** The engine process's id, for tests that end it the hard way. */
@@ -111,8 +134,9 @@ export class EasyOcrEngine implements OcrEngine {
     return this.engine.pid();
   }
 
-  close(): Promise<void> {
-    return this.engine.close();
+  async close(): Promise<void> {
+    await this.engine.close();
+    await this.korean?.close();
   }
 }
 

@@ -30,26 +30,24 @@ export async function openOcrEngine(name: OcrEngineName, settings: OcrSettings):
     case 'tesseract':
       return TesseractEngine.create();
     case 'rapidocr':
-      return withKorean(await TesseractEngine.create());
-    case 'easyocr':
-      if (!settings.enginesPython)
+      return withKorean((korean) => RapidOcrEngine.create({ korean }));
+    case 'easyocr': {
+      const python = settings.enginesPython;
+      if (!python)
         throw new DomainError(
           'engine_unavailable',
           'The easyocr engine is not configured on this worker (ENGINES_PYTHON).',
         );
-      return EasyOcrEngine.create({ python: settings.enginesPython });
+      return withKorean((korean) => EasyOcrEngine.create({ python, korean }));
+    }
   }
 }
 
-async function withKorean(korean: TesseractEngine): Promise<OcrEngine> {
+/** An engine opened with a Tesseract beside it for Korean lines; closing the engine closes both. */
+async function withKorean(open: (korean: TesseractEngine) => Promise<OcrEngine>): Promise<OcrEngine> {
+  const korean = await TesseractEngine.create();
   try {
-    const engine = await RapidOcrEngine.create({ korean });
-    const close = engine.close.bind(engine);
-    engine.close = async () => {
-      await close();
-      await korean.close();
-    };
-    return engine;
+    return await open(korean);
   } catch (error) {
     await korean.close();
     throw error;

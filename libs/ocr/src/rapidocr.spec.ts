@@ -154,7 +154,7 @@ describe('RapidOcrEngine with a Korean engine', () => {
   it('reads the lines its models cannot with the Korean engine when Korean is asked for', async () => {
     const result = await engine.recognize(request(page, ['eng', 'kor']));
     expect(korean.requests).toHaveLength(1);
-    expect(korean.requests[0].languages).toEqual(['kor']);
+    expect(korean.requests[0].languages).toEqual(['eng', 'kor']);
     expect(result.notes).toEqual(['Korean text read by tesseract (kor)']);
 
     const text = readText(result);

@@ -91,7 +91,7 @@ export class RapidOcrEngine implements OcrEngine {
     if (this.korean && languages.includes('kor')) {
       const regions = koreanRegions(lines, image.width, image.height);
       if (regions.length > 0) {
-        lines = await readRegions(this.korean, image, regions, model, lines);
+        lines = await readRegions(this.korean, image, regions, model, lines, languages);
         notes.push(`Korean text read by ${this.korean.name} (kor)`);
       }
     }
@@ -106,8 +106,10 @@ export class RapidOcrEngine implements OcrEngine {
     };
   }
 
-  close(): Promise<void> {
-    return this.models.close();
+  /** Closes the models and the Korean engine, which this engine owns. */
+  async close(): Promise<void> {
+    await this.models.close();
+    await this.korean?.close();
   }
 
   /**
@@ -204,20 +206,22 @@ function continuesRegion(region: Box, next: Box): boolean {
 }
 
 /**
- * Reads each region with the Korean engine and puts its lines, in page pixels, in place of the
- * lines whose middle lies inside the region.
+ * Reads each region with the Korean engine, in the page's languages (a region may hold English
+ * lines beside Korean ones), and puts its lines, in page pixels, in place of the lines whose
+ * middle lies inside the region.
  */
-async function readRegions(
+export async function readRegions(
   korean: OcrEngine,
   image: GreyImage,
   regions: readonly Box[],
   model: OcrRequest['model'],
   lines: readonly OcrLine[],
+  languages: readonly string[],
 ): Promise<OcrLine[]> {
   const kept = lines.filter((line) => !regions.some((region) => contains(region, middleOf(line.box))));
   const read: OcrLine[] = [];
   for (const [index, region] of regions.entries()) {
-    const result = await korean.recognize({ image: crop(image, region), model, languages: ['kor'] });
+    const result = await korean.recognize({ image: crop(image, region), model, languages: [...languages] });
     read.push(...result.lines.map((line) => moveLine(line, region.x, region.y, `korean-${index}`)));
   }
   return [...kept, ...read];

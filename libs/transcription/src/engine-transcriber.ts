@@ -54,7 +54,7 @@ export class EngineTranscriber implements Transcriber {
     if (options.modelDir) env.WHISPER_MODEL_DIR = options.modelDir;
     const engine = await PythonEngine.create({
       name: 'faster-whisper',
-      label: 'the speech engine',
+      label: 'speech engine',
       python: options.python,
       script: findAbove(__dirname, SERVER_SCRIPT),
       env,
