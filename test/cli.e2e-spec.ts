@@ -130,6 +130,17 @@ describe('docconv CLI against the running service', () => {
     expect(result.stdout).toMatch(new RegExp(`^${account.points_balance} points \\(\\$\\d+\\.\\d{2,3}\\)\n$`));
   });
 
+  it('engines shows what the workers run, as /capabilities reports it', async () => {
+    const result = await run(['engines']);
+    expect(result.code).toBe(0);
+    const capabilities = (await t.http.get('/api/v1/capabilities').expect(200)).body;
+    const engines = (capabilities.ocr_engines as string[])
+      .map((name) => (name === capabilities.default_ocr_engine ? `${name} (default)` : name))
+      .join(', ');
+    expect(result.stdout).toMatch(new RegExp(`^OCR engines: +${engines.replace(/[()]/g, '\\$&')}$`, 'm'));
+    expect(result.stdout).toMatch(/^Transcription: +not available$/m); // the suite's worker runs no speech engine
+  });
+
   it('job and jobs show the finished job', async () => {
     const one = await run(['job', jobId]);
     expect(one.code).toBe(0);

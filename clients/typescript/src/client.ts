@@ -8,6 +8,7 @@ type Schemas = components['schemas'];
 export type Account = Schemas['AccountResponse'];
 export type UsageRow = Schemas['UsageRowResponse'];
 export type Transaction = Schemas['TransactionResponse'];
+export type Capabilities = Schemas['CapabilitiesResponse'];
 export type JobStatus = Job['status'];
 
 /** One page of the job list, newest first; pass `next_cursor` back as `cursor` for the next page. */

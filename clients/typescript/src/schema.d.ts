@@ -438,7 +438,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Readiness: PostgreSQL, Redis, storage and at least one live worker. */
+    /** Readiness: PostgreSQL, Redis, storage and at least one live worker; the Python engines (EasyOCR, speech) are listed with their state. */
     get: operations['Health_ready'];
     put?: never;
     post?: never;
@@ -892,6 +892,33 @@ export interface components {
       available: boolean;
       model?: string | null;
     };
+    EngineState: {
+      /** @example easyocr */
+      name: string;
+      /** @enum {string} */
+      status: 'starting' | 'ready' | 'failed' | 'stopped';
+      /** @example 1.7.2 */
+      version?: string | null;
+      /**
+       * @description ISO 639-1 codes of the languages its weights cover
+       * @example [
+       *       "en"
+       *     ]
+       */
+      languages: string[];
+      /**
+       * @description The weight files or model it loaded
+       * @example [
+       *       "craft_mlt_25k.pth",
+       *       "english_g2.pth"
+       *     ]
+       */
+      weights: string[];
+      /** @description Processes started again after one ended */
+      restarts: number;
+      /** @description Why it is not running, when it failed */
+      detail?: string;
+    };
     Limits: {
       max_upload_bytes: number;
       max_pages_per_upload: number;
@@ -920,6 +947,8 @@ export interface components {
       tesseract_runtime: 'native' | 'wasm';
       transcription: components['schemas']['Transcription'];
       refinement: components['schemas']['Refinement'];
+      /** @description The Python engine processes the workers run (EasyOCR, speech) and their state */
+      engines: components['schemas']['EngineState'][];
       limits: components['schemas']['Limits'];
       /** @description When a worker last reported; null before any has */
       reported_at?: string | null;

@@ -25,6 +25,23 @@ export interface WorkerCapabilities {
     } | null;
   };
   refinement: { available: boolean; model: string | null };
+  /** The Python engines this worker runs (EasyOCR, speech), as their processes report themselves. */
+  engines: EngineReport[];
+}
+
+/** One engine process's state: whether it runs, its version, what it loaded. */
+export interface EngineReport {
+  name: string;
+  status: 'starting' | 'ready' | 'failed' | 'stopped';
+  version: string | null;
+  /** The languages its weights cover (ISO 639-1 codes). */
+  languages: string[];
+  /** The weight files or model it loaded. */
+  weights: string[];
+  /** Processes started again after one ended, since the worker started. */
+  restarts: number;
+  /** Why it is not running, when it failed. */
+  detail?: string;
 }
 
 /** Redis hash (under the configured prefix): worker id → its JSON capabilities report. */

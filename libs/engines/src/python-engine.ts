@@ -1,3 +1,4 @@
+import type { EngineReport } from '@docconv/contracts';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
@@ -132,6 +133,22 @@ export class PythonEngine {
     this.current = next;
     return ready;
   }
+}
+
+/** An engine's state as the worker reports it (capabilities, readiness). */
+export function engineReport(state: EngineState): EngineReport {
+  const info = state.info ?? {};
+  const model = info.model as { name?: string } | undefined;
+  const weights = Array.isArray(info.weights) ? (info.weights as string[]) : model?.name ? [model.name] : [];
+  return {
+    name: state.name,
+    status: state.status,
+    version: typeof info.version === 'string' ? info.version : null,
+    languages: Array.isArray(info.languages) ? (info.languages as string[]) : [],
+    weights,
+    restarts: state.restarts,
+    ...(state.detail ? { detail: state.detail } : {}),
+  };
 }
 
 /** A call that got no answer by its deadline; its process was killed. */

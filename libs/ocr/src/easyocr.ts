@@ -47,7 +47,7 @@ export type EasyOcrResult = [corners: Corner[], text: string, confidence: number
 export class EasyOcrEngine implements OcrEngine {
   readonly name = 'easyocr';
 
-  private static readonly availability = new Map<string, Promise<boolean>>();
+  private static readonly probes = new Map<string, Promise<EngineState>>();
 
   private constructor(
     private readonly engine: PythonEngine,
@@ -64,24 +64,36 @@ export class EasyOcrEngine implements OcrEngine {
   }
 
   /**
-   * Whether the server starts with this Python: it is started, its ready line awaited (or its
+   * The engine's state with this Python: a process is started, its ready line awaited (or its
    * failure, or the timeout) and stopped again. Asked once per Python and script.
    */
-  static available(python: string | undefined, script = easyOcrServerScript()): Promise<boolean> {
-    if (!python) return Promise.resolve(false);
+  static probe(python: string, script = easyOcrServerScript()): Promise<EngineState> {
     const key = `${python}\0${script}`;
-    let answer = EasyOcrEngine.availability.get(key);
-    if (!answer) {
-      answer = PythonEngine.create(engineOptions({ python, script })).then(
+    let state = EasyOcrEngine.probes.get(key);
+    if (!state) {
+      state = PythonEngine.create(engineOptions({ python, script })).then(
         async (engine) => {
+          const ready = engine.state();
           await engine.close();
-          return true;
+          return ready;
         },
-        () => false,
+        (error: Error) => ({
+          name: 'easyocr',
+          status: 'failed',
+          info: null,
+          restarts: 0,
+          retries: 0,
+          detail: error.message,
+        }),
       );
-      EasyOcrEngine.availability.set(key, answer);
+      EasyOcrEngine.probes.set(key, state);
     }
-    return answer;
+    return state;
+  }
+
+  /** Whether the server starts with this Python (see `probe`). */
+  static async available(python: string | undefined, script = easyOcrServerScript()): Promise<boolean> {
+    return python !== undefined && (await EasyOcrEngine.probe(python, script)).status === 'ready';
   }
 
   /** The languages whose weights the engine loaded (EasyOCR's codes). */

@@ -25,6 +25,18 @@ class Transcription {
   @ApiPropertyOptional({ type: SpeechModel, nullable: true }) model!: SpeechModel | null;
 }
 
+class EngineState {
+  @ApiProperty({ example: 'easyocr' }) name!: string;
+  @ApiProperty({ enum: ['starting', 'ready', 'failed', 'stopped'] }) status!: string;
+  @ApiPropertyOptional({ type: String, nullable: true, example: '1.7.2' }) version!: string | null;
+  @ApiProperty({ description: 'ISO 639-1 codes of the languages its weights cover', example: ['en'] })
+  languages!: string[];
+  @ApiProperty({ description: 'The weight files or model it loaded', example: ['craft_mlt_25k.pth', 'english_g2.pth'] })
+  weights!: string[];
+  @ApiProperty({ description: 'Processes started again after one ended' }) restarts!: number;
+  @ApiPropertyOptional({ description: 'Why it is not running, when it failed' }) detail?: string;
+}
+
 class Refinement {
   @ApiProperty() available!: boolean;
   @ApiPropertyOptional({ type: String, nullable: true }) model!: string | null;
@@ -49,6 +61,12 @@ export class CapabilitiesResponse {
   @ApiProperty({ enum: ['native', 'wasm'] }) tesseract_runtime!: string;
   @ApiProperty({ type: Transcription }) transcription!: Transcription;
   @ApiProperty({ type: Refinement }) refinement!: Refinement;
+  @ApiProperty({
+    type: EngineState,
+    isArray: true,
+    description: 'The Python engine processes the workers run (EasyOCR, speech) and their state',
+  })
+  engines!: EngineState[];
   @ApiProperty({ type: Limits }) limits!: Limits;
   @ApiPropertyOptional({
     type: String,
@@ -84,6 +102,7 @@ export class CapabilitiesController {
       tesseract_runtime: report.tesseract_runtime,
       transcription: report.transcription,
       refinement: report.refinement,
+      engines: report.engines ?? [],
       limits: {
         max_upload_bytes: limits.maxUploadBytes,
         max_pages_per_upload: limits.maxPagesPerUpload,

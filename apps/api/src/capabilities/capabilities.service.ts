@@ -17,6 +17,7 @@ const ASSUMED: Omit<WorkerCapabilities, 'worker_id' | 'reported_at'> = {
   ocr_languages: ['eng', 'kor'],
   transcription: { available: false, model: null },
   refinement: { available: false, model: null },
+  engines: [],
 };
 
 export interface CurrentCapabilities {

@@ -1,8 +1,15 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator, type HealthCheckResult } from '@nestjs/terminus';
+import {
+  HealthCheck,
+  HealthCheckService,
+  HealthIndicatorService,
+  TypeOrmHealthIndicator,
+  type HealthCheckResult,
+} from '@nestjs/terminus';
 import { Public } from '../auth/access.decorator';
-import { ReadinessIndicators } from './readiness.indicators';
+import { CapabilitiesService } from '../capabilities/capabilities.service';
+import { enginesCheck, ReadinessIndicators } from './readiness.indicators';
 
 @ApiTags('health')
 @Controller('health')
@@ -11,6 +18,8 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
     private readonly readiness: ReadinessIndicators,
+    private readonly capabilities: CapabilitiesService,
+    private readonly indicators: HealthIndicatorService,
   ) {}
 
   @Get()
@@ -24,7 +33,10 @@ export class HealthController {
   @Get('ready')
   @Public()
   @HealthCheck()
-  @ApiOperation({ summary: 'Readiness: PostgreSQL, Redis, storage and at least one live worker.' })
+  @ApiOperation({
+    summary:
+      'Readiness: PostgreSQL, Redis, storage and at least one live worker; the Python engines (EasyOCR, speech) are listed with their state.',
+  })
   @ApiServiceUnavailableResponse({ description: 'A dependency is down; `checks` says which.' })
   ready(): Promise<HealthCheckResult> {
     return this.health.check([
@@ -32,6 +44,7 @@ export class HealthController {
       () => this.readiness.redisUp(),
       () => this.readiness.storageUp(),
       () => this.readiness.workerSeen(),
+      async () => enginesCheck(this.indicators, (await this.capabilities.current()).report.engines ?? []),
     ]);
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
-import { WORKER_HEARTBEAT_KEY } from '@docconv/contracts';
+import { WORKER_HEARTBEAT_KEY, type EngineReport } from '@docconv/contracts';
 import { REDIS, redisKey } from '@docconv/redis';
 import { Storage } from '@docconv/storage';
 import type { Redis } from 'ioredis';
@@ -53,6 +53,20 @@ export class ReadinessIndicators {
       return check.down({ message: describe(error) });
     }
   }
+}
+
+/**
+ * The Python engines' states from the workers' latest report. Conversion goes on without them
+ * (an engine that failed to start is reported, not a reason to stop taking work), so this check
+ * is up, with each engine's state.
+ */
+export function enginesCheck(
+  indicators: HealthIndicatorService,
+  engines: readonly EngineReport[],
+): HealthIndicatorResult {
+  return indicators.check('engines').up({
+    engines: engines.map((e) => ({ name: e.name, status: e.status, version: e.version, detail: e.detail })),
+  });
 }
 
 function describe(error: unknown): string {

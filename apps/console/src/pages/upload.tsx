@@ -145,6 +145,20 @@ function UploadForm(props: {
                 </option>
               ))}
             </select>
+            <p id="engines-hint" class="hint">
+              {capabilities.engines.length > 0 &&
+                t('upload.enginesRunning', {
+                  engines: capabilities.engines
+                    .map((e) => `${e.name} ${e.version ?? ''} (${e.status})`.replace('  ', ' '))
+                    .join(', '),
+                })}{' '}
+              {capabilities.transcription.model
+                ? t('upload.speech', {
+                    model: `${capabilities.transcription.model.name}, ${capabilities.transcription.model.engine}`,
+                    languages: String(capabilities.transcription.model.languages.length),
+                  })
+                : t('upload.noSpeech')}
+            </p>
           </div>
           <div>
             <label for="dpi">{t('upload.dpi')}</label>

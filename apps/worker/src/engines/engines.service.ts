@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { WORKER_CAPABILITIES_KEY, type WorkerCapabilities } from '@docconv/contracts';
 import { LANGUAGE_MODEL, TRANSCRIBER } from '@docconv/jobs';
-import { availableOcrEngines, nativeAvailable, OCR_LANGUAGES } from '@docconv/ocr';
+import { engineReport } from '@docconv/engines';
+import { availableOcrEngines, EasyOcrEngine, nativeAvailable, OCR_LANGUAGES } from '@docconv/ocr';
 import { REDIS, redisKey } from '@docconv/redis';
 import type { LanguageModel } from '@docconv/refine';
 import {
@@ -53,6 +54,7 @@ export class EnginesService implements OnApplicationBootstrap, OnApplicationShut
         model,
       },
       refinement: { available: this.languageModel !== null, model: this.config.engines.llm?.model ?? null },
+      engines: await this.engineReports(),
     };
     this.logger.log(
       `OCR engines: ${this.report.ocr_engines.join(', ')}; transcription ${model ? `with ${model.name} (${model.engine})` : 'off'}; refinement ${this.report.refinement.available ? 'on' : 'off'}`,
@@ -66,6 +68,14 @@ export class EnginesService implements OnApplicationBootstrap, OnApplicationShut
     clearInterval(this.timer);
     await this.redis.hdel(this.key, this.heartbeat.workerId).catch(() => undefined);
     await this.transcriber?.close();
+  }
+
+  /** The Python engines' states: EasyOCR as it started at boot, the speech engine as it runs now. */
+  private async engineReports(): Promise<WorkerCapabilities['engines']> {
+    const python = this.config.engines.enginesPython;
+    const reports = python ? [engineReport(await EasyOcrEngine.probe(python))] : [];
+    if (this.transcriber instanceof EngineTranscriber) reports.push(engineReport(this.transcriber.state()));
+    return reports;
   }
 
   /** The loaded speech model as the capabilities describe it. */
@@ -85,11 +95,9 @@ export class EnginesService implements OnApplicationBootstrap, OnApplicationShut
   private async publish(): Promise<void> {
     if (!this.report) return;
     try {
-      await this.redis.hset(
-        this.key,
-        this.heartbeat.workerId,
-        JSON.stringify({ ...this.report, reported_at: Date.now() }),
-      );
+      // The speech engine's state changes as it runs (restarts): read it again each time.
+      const report = { ...this.report, engines: await this.engineReports(), reported_at: Date.now() };
+      await this.redis.hset(this.key, this.heartbeat.workerId, JSON.stringify(report));
     } catch (error) {
       this.logger.warn({ err: error }, 'Capabilities not reported; Redis is unreachable');
     }

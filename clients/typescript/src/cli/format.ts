@@ -1,4 +1,4 @@
-import type { Account, UsageRow } from '../client';
+import type { Account, Capabilities, UsageRow } from '../client';
 import { formatUsd, type Job, type UploadPreview } from '../normalize';
 import { describeProgress } from './progress';
 
@@ -99,4 +99,38 @@ export function formatUsage(rows: UsageRow[], account: Account): string {
       ['Balance', formatPoints(account.points_balance)],
     ]),
   ].join('\n');
+}
+
+/** What the service runs: OCR engines (the default marked), the speech model, the engine processes. */
+export function formatCapabilities(capabilities: Capabilities): string {
+  const engines = capabilities.ocr_engines
+    .map((name) => (name === capabilities.default_ocr_engine ? `${name} (default)` : name))
+    .join(', ');
+  const model = capabilities.transcription.model;
+  const rows: [string, string][] = [
+    ['OCR engines', engines],
+    ['OCR languages', capabilities.ocr_languages.join(', ')],
+    [
+      'Transcription',
+      model
+        ? `${model.name} on ${model.engine}${model.official ? '' : ' (not a published model)'}, ${model.languages.length} languages`
+        : 'not available',
+    ],
+    [
+      'Refinement',
+      capabilities.refinement.available ? (capabilities.refinement.model ?? 'available') : 'not available',
+    ],
+  ];
+  const processes = capabilities.engines.map((engine) => [
+    engine.name,
+    engine.status,
+    engine.version ?? '-',
+    engine.weights.join(' ') || '-',
+    engine.languages.length > 5 ? `${engine.languages.length} languages` : engine.languages.join(' ') || '-',
+    String(engine.restarts),
+  ]);
+  const stale = capabilities.stale ? '\nNo worker has reported lately: this is the last report seen.' : '';
+  return processes.length > 0
+    ? `${keyValues(rows)}\n\n${table(['ENGINE', 'STATE', 'VERSION', 'WEIGHTS', 'LANGUAGES', 'RESTARTS'], processes)}${stale}`
+    : `${keyValues(rows)}${stale}`;
 }

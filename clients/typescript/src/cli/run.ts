@@ -10,6 +10,7 @@ import {
   usageCommand,
 } from './commands/account';
 import { CONVERT_USAGE, convertCommand } from './commands/convert';
+import { ENGINES_USAGE, enginesCommand } from './commands/engines';
 import { LOGIN_USAGE, loginCommand } from './commands/login';
 import { CONFIRM_USAGE, confirmCommand, UPLOAD_USAGE, uploadCommand } from './commands/upload';
 import { hintFor } from './hints';
@@ -34,6 +35,11 @@ const COMMANDS: Record<string, Command> = {
   job: { summary: 'show one job', usage: JOB_USAGE, run: jobCommand },
   balance: { summary: 'print your balance', usage: BALANCE_USAGE, run: balanceCommand },
   usage: { summary: 'show usage per day', usage: USAGE_USAGE, run: usageCommand },
+  engines: {
+    summary: 'show the OCR engines and speech model the service runs',
+    usage: ENGINES_USAGE,
+    run: enginesCommand,
+  },
 };
 
 export const MAIN_USAGE = `Usage: docconv <command> [options]
