@@ -1,5 +1,5 @@
 import { extractToMarkdown, type OcrOptions } from '@docconv/documents';
-import { OCR_LANGUAGES, RapidOcrEngine, TesseractEngine, toPgm, type GreyImage } from '@docconv/ocr';
+import { EasyOcrEngine, OCR_LANGUAGES, RapidOcrEngine, TesseractEngine, toPgm, type GreyImage } from '@docconv/ocr';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -109,6 +109,27 @@ export async function benchOcr(): Promise<string> {
       'vs native': (seconds / native).toFixed(2),
     });
     await rapid.close();
+  }
+
+  const python = process.env.ENGINES_PYTHON ?? join(__dirname, '..', '..', '.venv-engines', 'bin', 'python');
+  if (await EasyOcrEngine.available(python)) {
+    const load = performance.now();
+    const easy = await EasyOcrEngine.create({ python });
+    const loadSeconds = (performance.now() - load) / 1000;
+    rows.push({
+      run: 'easyocr engine, start (torch and weights)',
+      'seconds/page': loadSeconds.toFixed(2),
+      'vs native': '-',
+    });
+    for (const languages of [['eng'], ['eng', 'kor']]) {
+      const seconds = await timed(() => easy.recognize({ image: page, model: 'premium', languages }));
+      rows.push({
+        run: `easyocr engine, ${languages.join('+')}${languages.includes('kor') ? ' (Korean lines to tesseract)' : ''}`,
+        'seconds/page': seconds.toFixed(2),
+        'vs native': (seconds / native).toFixed(2),
+      });
+    }
+    await easy.close();
   }
 
   const options: OcrOptions = {

@@ -48,6 +48,8 @@ describe('evalset audio and video through the worker, with the real speech model
     await stack.t.http.post(`/api/v1/jobs/${res.body.job_id}/confirm`).set('X-API-Key', stack.key.key).expect(200);
     const job = await waitForJob(stack.t.http, stack.key.key, res.body.job_id as string, ['done', 'error'], 120_000);
     expect({ status: job.status, error: job.error_log }).toEqual({ status: 'done', error: null });
+    // Progress is counted in media seconds: all of them once the recording is transcribed.
+    expect(job).toMatchObject({ done_media_seconds: job.media_duration_seconds, done_files: 1 });
     const markdown = (
       await stack.t.http.get(`/api/v1/jobs/${res.body.job_id}/download`).set('X-API-Key', stack.key.key)
     ).text;

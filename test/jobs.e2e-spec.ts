@@ -44,6 +44,7 @@ const JOB_FIELDS: Record<string, string | string[]> = {
   total_files: 'number',
   done_files: 'number',
   media_duration_seconds: 'number',
+  done_media_seconds: 'number',
   cost_points: 'number',
   error_log: ['string', 'null'],
   created_at: 'string',

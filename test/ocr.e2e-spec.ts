@@ -34,7 +34,7 @@ describe('OCR through the running worker', () => {
 
   it('publishes what the workers can run, without authentication', () => {
     expect(capabilities.ocr_engines).toContain('tesseract');
-    expect(capabilities.ocr_engines).not.toContain('easyocr'); // no EasyOCR runtime on this machine
+    expect(capabilities.ocr_engines).not.toContain('easyocr'); // the suite's shared worker runs without ENGINES_PYTHON
     expect(capabilities.ocr_languages).toEqual(['eng', 'kor']);
     expect(capabilities.transcription.available).toBe(false);
     expect(capabilities.refinement.available).toBe(false);

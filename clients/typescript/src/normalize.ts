@@ -86,6 +86,7 @@ export function normaliseJob(received: ReceivedJob): Job {
     total_files: 0,
     done_files: 0,
     media_duration_seconds: 0,
+    done_media_seconds: 0,
     cost_points: 0,
     error_log: null,
     created_at: '',

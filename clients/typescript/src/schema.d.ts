@@ -302,7 +302,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Server-Sent Events of a job: `status` (first the current state, then each change) and `progress` (done_pages/total_pages, done_files/total_files) until the job is done, failed or cancelled; then the stream ends. */
+    /** Server-Sent Events of a job: `status` (first the current state, then each change) and `progress` (done_pages/total_pages, done_files/total_files, done_media_seconds/media_duration_seconds) until the job is done, failed or cancelled; then the stream ends. */
     get: operations['Jobs_events'];
     put?: never;
     post?: never;
@@ -729,6 +729,8 @@ export interface components {
       total_files: number;
       done_files: number;
       media_duration_seconds: number;
+      /** @description Seconds of audio and video transcribed so far (progress of media_duration_seconds) */
+      done_media_seconds: number;
       /** @description Points actually deducted. */
       cost_points: number;
       error_log: string | null;

@@ -10,6 +10,7 @@ import { UsersAndLedger1763798400000 } from './migrations/1763798400000-users-an
 import { KeysPaymentsUsage1763798500000 } from './migrations/1763798500000-keys-payments-usage';
 import { Jobs1763798600000 } from './migrations/1763798600000-jobs';
 import { Webhooks1763798900000 } from './migrations/1763798900000-webhooks';
+import { MediaProgress1764000000000 } from './migrations/1764000000000-media-progress';
 
 export const ENTITIES = [
   UserEntity,
@@ -27,6 +28,7 @@ export const MIGRATIONS = [
   KeysPaymentsUsage1763798500000,
   Jobs1763798600000,
   Webhooks1763798900000,
+  MediaProgress1764000000000,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

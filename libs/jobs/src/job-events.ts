@@ -13,6 +13,8 @@ export interface JobSnapshot {
   total_pages: number;
   done_files: number;
   total_files: number;
+  done_media_seconds: number;
+  media_duration_seconds: number;
   xlsx_advanced_status: string | null;
 }
 
@@ -70,7 +72,8 @@ export class JobEvents {
 
   async snapshot(jobId: string): Promise<JobSnapshot | undefined> {
     const [row] = await this.dataSource.query<JobSnapshot[]>(
-      `SELECT id AS job_id, status, done_pages, total_pages, done_files, total_files, xlsx_advanced_status
+      `SELECT id AS job_id, status, done_pages, total_pages, done_files, total_files, done_media_seconds,
+              media_duration_seconds, xlsx_advanced_status
          FROM jobs WHERE id = $1`,
       [jobId],
     );

@@ -123,13 +123,16 @@ export class ParseRunner {
       const parts: string[] = [];
       const report: FilePageReport[] = [];
       let pagesBefore = 0;
+      let secondsBefore = 0;
       for (const [index, file] of files.entries()) {
         const local = join(folder, String(file.seq));
         await pipeline(await this.storage.stream(file.storagePath), createWriteStream(local));
         const kind = file.kind as FileKind;
         const { markdown: extracted, pages } =
           kind === 'audio' || kind === 'video'
-            ? await this.transcribe(local, file.displayPath, deadline)
+            ? await this.transcribe(local, file.displayPath, deadline, (fraction) =>
+                progress.update(pagesBefore, index, secondsBefore + fraction * file.durationSeconds),
+              )
             : await runExtraction(
                 {
                   path: local,
@@ -140,7 +143,7 @@ export class ParseRunner {
                   ocr,
                   limits: uploadLimits(this.config),
                 },
-                (done) => progress.update(pagesBefore + (kind === 'pdf' ? done : 0), index),
+                (done) => progress.update(pagesBefore + (kind === 'pdf' ? done : 0), index, secondsBefore),
                 deadline,
                 this.config.worker.threadMemoryMb,
               );
@@ -149,7 +152,8 @@ export class ParseRunner {
             ? await this.refine(extracted, file.pages, file.displayPath, job, report)
             : extracted;
         pagesBefore += file.pages;
-        progress.update(pagesBefore, index + 1);
+        secondsBefore += file.durationSeconds;
+        progress.update(pagesBefore, index + 1, secondsBefore);
         // A transcript carries its own heading (the file's path); other files get one when there are several.
         const headed = files.length === 1 || kind === 'audio' || kind === 'video';
         parts.push(headed ? markdown : `## ${file.displayPath}\n\n${markdown.trim()}\n`);
@@ -166,7 +170,12 @@ export class ParseRunner {
   }
 
   /** Speech to timestamped text with the model loaded at boot; a job past its deadline fails. */
-  private async transcribe(path: string, displayName: string, deadline: number) {
+  private async transcribe(
+    path: string,
+    displayName: string,
+    deadline: number,
+    onProgress: (fraction: number) => void,
+  ) {
     if (!this.transcriber)
       throw new DomainError(
         'transcription_unavailable',
@@ -186,7 +195,7 @@ export class ParseRunner {
       );
     });
     try {
-      const transcript = await Promise.race([this.transcriber.transcribe(path, undefined, deadline), late]);
+      const transcript = await Promise.race([this.transcriber.transcribe(path, onProgress, deadline), late]);
       return { markdown: transcriptMarkdown(displayName, transcript), pages: [] };
     } finally {
       clearTimeout(timer);
@@ -248,6 +257,7 @@ export class ParseRunner {
 class ProgressWriter {
   private pages = 0;
   private files = 0;
+  private seconds = 0;
   private dirty = false;
   private lastWrite = 0;
   private timer?: NodeJS.Timeout;
@@ -259,9 +269,10 @@ class ProgressWriter {
     private readonly onWritten: () => Promise<void>,
   ) {}
 
-  update(pages: number, files: number): void {
+  update(pages: number, files: number, seconds: number): void {
     this.pages = pages;
     this.files = files;
+    this.seconds = Math.floor(seconds);
     this.dirty = true;
     const wait = this.lastWrite + PROGRESS_INTERVAL_MS - Date.now();
     if (wait <= 0) void this.flush();
@@ -274,12 +285,13 @@ class ProgressWriter {
     if (!this.dirty) return this.writing;
     this.dirty = false;
     this.lastWrite = Date.now();
-    const [pages, files] = [this.pages, this.files];
+    const [pages, files, seconds] = [this.pages, this.files, this.seconds];
     this.writing = this.writing
       .then(() =>
         this.dataSource.query(
-          `UPDATE jobs SET done_pages = $2, done_files = $3 WHERE id = $1 AND status = 'processing'`,
-          [this.jobId, pages, files],
+          `UPDATE jobs SET done_pages = $2, done_files = $3, done_media_seconds = $4
+            WHERE id = $1 AND status = 'processing'`,
+          [this.jobId, pages, files, seconds],
         ),
       )
       .then(() => this.onWritten())

@@ -173,11 +173,50 @@ export function easyOcrLanguages(languages: readonly string[]): string[] {
   return [...new Set(['en', ...languages.map((code) => EASYOCR_LANGUAGES[code] ?? code)])];
 }
 
-/** EasyOCR's results as lines in the image's pixels, empty texts dropped. */
+/**
+ * EasyOCR's results as lines in the image's pixels, empty texts dropped. EasyOCR cuts a line
+ * wherever a gap between words exceeds half its height (`& duck/goose,` `as` `12.5% of E-mail`):
+ * pieces of one row closer than MAX_JOIN_GAP heights are joined back into one line, so that the
+ * reading order does not take them for columns.
+ */
 export function toLines(results: readonly EasyOcrResult[], image: Pick<GreyImage, 'width' | 'height'>): OcrLine[] {
-  return results
+  const pieces = results
     .map(([corners, text, confidence]) =>
       lineFromText(text.trim(), boxAround(corners, image.width, image.height), confidence * 100),
     )
-    .filter((line) => line.text !== '');
+    .filter((line) => line.text !== '')
+    .sort((a, b) => a.box.x - b.box.x);
+  const lines: OcrLine[] = [];
+  for (const piece of pieces) {
+    const row = lines.find((line) => sameRow(line, piece));
+    if (row) lines[lines.indexOf(row)] = joined(row, piece);
+    else lines.push(piece);
+  }
+  return lines;
+}
+
+/** How far apart (in line heights) two pieces of one row may be and still be one line. */
+const MAX_JOIN_GAP = 1.5;
+
+/** Whether `piece` (further right) goes on `line`: they share most of their height, and little lies between. */
+function sameRow(line: OcrLine, piece: OcrLine): boolean {
+  const height = Math.min(line.box.height, piece.box.height);
+  const overlap =
+    Math.min(line.box.y + line.box.height, piece.box.y + piece.box.height) - Math.max(line.box.y, piece.box.y);
+  const gap = piece.box.x - (line.box.x + line.box.width);
+  return overlap >= height * 0.5 && gap <= Math.max(line.box.height, piece.box.height) * MAX_JOIN_GAP;
+}
+
+function joined(line: OcrLine, piece: OcrLine): OcrLine {
+  const x = Math.min(line.box.x, piece.box.x);
+  const y = Math.min(line.box.y, piece.box.y);
+  const right = Math.max(line.box.x + line.box.width, piece.box.x + piece.box.width);
+  const bottom = Math.max(line.box.y + line.box.height, piece.box.y + piece.box.height);
+  const words = [...line.words, ...piece.words];
+  return {
+    text: `${line.text} ${piece.text}`,
+    box: { x, y, width: right - x, height: bottom - y },
+    confidence: words.reduce((sum, word) => sum + word.confidence, 0) / words.length,
+    words,
+  };
 }

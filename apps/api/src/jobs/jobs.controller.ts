@@ -177,7 +177,7 @@ export class JobsController {
   @Access(READ)
   @ApiOperation({
     summary:
-      'Server-Sent Events of a job: `status` (first the current state, then each change) and `progress` (done_pages/total_pages, done_files/total_files) until the job is done, failed or cancelled; then the stream ends.',
+      'Server-Sent Events of a job: `status` (first the current state, then each change) and `progress` (done_pages/total_pages, done_files/total_files, done_media_seconds/media_duration_seconds) until the job is done, failed or cancelled; then the stream ends.',
   })
   @ApiProduces('text/event-stream')
   @ApiOkResponse({ description: "An event stream; each event's data is the job's snapshot as JSON." })

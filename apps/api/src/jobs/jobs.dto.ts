@@ -117,6 +117,8 @@ export class JobResponse {
   @ApiProperty() total_files!: number;
   @ApiProperty() done_files!: number;
   @ApiProperty() media_duration_seconds!: number;
+  @ApiProperty({ description: 'Seconds of audio and video transcribed so far (progress of media_duration_seconds)' })
+  done_media_seconds!: number;
   @ApiProperty({ description: 'Points actually deducted.' }) cost_points!: number;
   @ApiProperty({ nullable: true, type: String }) error_log!: string | null;
   @ApiProperty() created_at!: string;
@@ -187,6 +189,7 @@ export function toJobResponse(job: JobEntity): JobResponse {
     total_files: job.totalFiles,
     done_files: job.doneFiles,
     media_duration_seconds: job.mediaDurationSeconds,
+    done_media_seconds: job.doneMediaSeconds,
     cost_points: job.costPoints,
     error_log: job.errorLog,
     created_at: wireTime(job.createdAt),

@@ -12,14 +12,22 @@ export interface ProgressDisplay {
 
 /** "12/30 pages, 0/1 files" (the pages part is left out for jobs without pages, such as audio). */
 export function describeProgress(job: Job): string {
-  const files = `${job.done_files}/${job.total_files} files`;
-  return job.total_pages > 0 ? `${job.done_pages}/${job.total_pages} pages, ${files}` : files;
+  const parts = [`${job.done_files}/${job.total_files} files`];
+  if (job.media_duration_seconds > 0)
+    parts.unshift(`${job.done_media_seconds}/${job.media_duration_seconds} s of media`);
+  if (job.total_pages > 0) parts.unshift(`${job.done_pages}/${job.total_pages} pages`);
+  return parts.join(', ');
 }
 
-/** The share of the work done, from pages when the job has pages, else from files. */
+/** The share of the work done: from pages when the job has pages, else media seconds, else files. */
 function fractionDone(job: Job): number {
   if (job.status === 'done') return 1;
-  const [done, total] = job.total_pages > 0 ? [job.done_pages, job.total_pages] : [job.done_files, job.total_files];
+  const [done, total] =
+    job.total_pages > 0
+      ? [job.done_pages, job.total_pages]
+      : job.media_duration_seconds > 0
+        ? [job.done_media_seconds, job.media_duration_seconds]
+        : [job.done_files, job.total_files];
   return total > 0 ? Math.min(1, done / total) : 0;
 }
 

@@ -38,6 +38,8 @@ export class JobEntity {
   @Column({ name: 'audio_seconds', type: 'integer' }) audioSeconds!: number;
   @Column({ name: 'video_seconds', type: 'integer' }) videoSeconds!: number;
   @Column({ name: 'media_duration_seconds', type: 'integer' }) mediaDurationSeconds!: number;
+  /** Seconds of the job's recordings transcribed so far (progress of audio and video). */
+  @Column({ name: 'done_media_seconds', type: 'integer', default: 0 }) doneMediaSeconds!: number;
   @Column({ name: 'docling_refinement', type: 'boolean' }) doclingRefinement!: boolean;
   @Column({ name: 'docling_refinement_pages', type: 'integer' }) doclingRefinementPages!: number;
   @Column({ type: 'integer' }) dpi!: number;

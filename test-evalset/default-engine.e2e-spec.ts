@@ -1,0 +1,82 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { hygiene } from '../tools/eval/hygiene';
+import { similarity } from '../tools/eval/metrics';
+import type { TestKey } from '../test/support/accounts';
+import { upload, waitForJob } from '../test/support/jobs';
+import { privateStack, waitForCapabilities } from '../test/support/private-stack';
+import { acceptedDocuments, evalsetPath, fundedKey } from './evalset';
+
+/** The engines' Python that scripts/setup.sh installs: EasyOCR with its English weights. */
+const PYTHON = join(__dirname, '..', '.venv-engines', 'bin', 'python');
+
+/** The evalset's inputs read by OCR whose text is Korean; the rest are in Latin script. */
+const KOREAN = new Set(['image/noori-1page.jpg']);
+const OCR_INPUTS = acceptedDocuments()
+  .map((r) => r.path)
+  .filter((path) => path.startsWith('image/') || path === 'pdf/ocr_test_scanned.pdf');
+
+/**
+ * Mean text similarity of EasyOCR's readings of the Latin-script items, held just under the
+ * figure measured when EasyOCR became the default engine, so that a regression fails.
+ */
+const EASYOCR_SIMILARITY_FLOOR = 0.74;
+
+describe('evalset OCR items with the default engine (EasyOCR, where its weights cover the language)', () => {
+  const { stack, start } = privateStack('evaldefault');
+  let key: TestKey;
+  const similarities: number[] = [];
+
+  beforeAll(async () => {
+    expect(existsSync(PYTHON)).toBe(true); // scripts/setup.sh creates it
+    stack.env.ENGINES_PYTHON = PYTHON;
+    await start();
+    await waitForCapabilities(stack, (c) => c.default_ocr_engine === 'easyocr', 120_000);
+    key = await fundedKey(stack.t, 'evaldefault');
+  }, 300_000);
+
+  it.each(OCR_INPUTS)(
+    '%s reaches done through the running worker without naming an engine',
+    async (relative) => {
+      const path = evalsetPath(relative);
+      const res = await upload(stack.t.http, key.key, [
+        { name: relative.split('/').pop()!, content: readFileSync(path) },
+      ]);
+      expect(res.status).toBe(201);
+      expect(res.body.ocr_engine).toBe('easyocr');
+      await stack.t.http.post(`/api/v1/jobs/${res.body.job_id}/confirm`).set('X-API-Key', key.key).expect(200);
+      const job = await waitForJob(stack.t.http, key.key, res.body.job_id, ['done', 'error'], 600_000);
+      expect({ status: job.status, error: job.error_log }).toEqual({ status: 'done', error: null });
+      const markdown = (await stack.t.http.get(`/api/v1/jobs/${res.body.job_id}/download`).set('X-API-Key', key.key))
+        .text;
+      const found = hygiene(markdown).counts;
+      expect([found.controlCharacters, found.replacementCharacters, found.literalEmphasis]).toEqual([0, 0, 0]);
+
+      const pages = (
+        await stack.t.http.get(`/api/v1/jobs/${res.body.job_id}/pages`).set('X-API-Key', key.key).expect(200)
+      ).body.pages as { engine?: string; notes?: string[] }[];
+      expect(pages.every((p) => p.engine === 'easyocr')).toBe(true);
+      const notes = pages.flatMap((p) => p.notes ?? []);
+      if (KOREAN.has(relative)) {
+        // No Korean weights ship for EasyOCR: Tesseract reads the Korean lines, and the page says so.
+        expect(notes).toContain('Korean text read by tesseract (kor): EasyOCR has no Korean weights on this worker');
+        return;
+      }
+      const base = path.replace(/\.[^.]+$/, '');
+      const reference = ['.ref.txt', '.ref.md'].map((s) => base + s).find((p) => existsSync(p));
+      if (reference) {
+        const score = similarity(markdown, readFileSync(reference, 'utf8'));
+        process.stdout.write(`${relative}: EasyOCR similarity ${score.toFixed(3)}\n`);
+        similarities.push(score);
+      }
+    },
+    660_000,
+  );
+
+  it('holds the mean similarity of its Latin-script readings', () => {
+    expect(similarities.length).toBeGreaterThan(0);
+    const mean = similarities.reduce((a, b) => a + b, 0) / similarities.length;
+    process.stdout.write(`EasyOCR mean similarity over ${similarities.length} items: ${mean.toFixed(3)}\n`);
+    expect(mean).toBeGreaterThanOrEqual(EASYOCR_SIMILARITY_FLOOR);
+  });
+});
