@@ -134,16 +134,17 @@ describe('EasyOCR results', () => {
     ];
     const lines = toLines(
       [
-        [box(300, 12, 60), 'as', 0.9],
+        [box(290, 12, 60), 'as', 0.9],
         [box(100, 10, 150), '& duck/goose,', 0.8],
-        [box(400, 14, 200), '12.5% of E-mail', 0.7],
+        [box(390, 14, 200), '12.5% of E-mail', 0.7],
         [box(1000, 10, 200), 'next column', 0.9],
         [box(100, 60, 200), 'second row', 0.9],
       ],
       { width: 1400, height: 200 },
     );
-    expect(lines.map((l) => l.text)).toEqual(['& duck/goose, as 12.5% of E-mail', 'next column', 'second row']);
-    expect(lines[0].box).toEqual({ x: 100, y: 10, width: 500, height: 34 });
+    // Left to right; the reading order comes after.
+    expect(lines.map((l) => l.text)).toEqual(['& duck/goose, as 12.5% of E-mail', 'second row', 'next column']);
+    expect(lines[0].box).toEqual({ x: 100, y: 10, width: 490, height: 34 });
     expect(lines[0].words.map((w) => w.text)).toEqual(['&', 'duck/goose,', 'as', '12.5%', 'of', 'E-mail']);
   });
 
