@@ -10,6 +10,7 @@ export default tseslint.config(
       'test-output/',
       '.data/',
       '.venv/',
+      '.venv-engines/',
       '.schemathesis/',
       '*.js',
       '*.mjs',
