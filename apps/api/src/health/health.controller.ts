@@ -44,7 +44,7 @@ export class HealthController {
       () => this.readiness.redisUp(),
       () => this.readiness.storageUp(),
       () => this.readiness.workerSeen(),
-      async () => enginesCheck(this.indicators, (await this.capabilities.current()).report.engines ?? []),
+      () => enginesCheck(this.indicators, async () => (await this.capabilities.current()).report.engines ?? []),
     ]);
   }
 }

@@ -58,15 +58,21 @@ export class ReadinessIndicators {
 /**
  * The Python engines' states from the workers' latest report. Conversion goes on without them
  * (an engine that failed to start is reported, not a reason to stop taking work), so this check
- * is up, with each engine's state.
+ * is up, with each engine's state, or with why the report could not be read.
  */
-export function enginesCheck(
+export async function enginesCheck(
   indicators: HealthIndicatorService,
-  engines: readonly EngineReport[],
-): HealthIndicatorResult {
-  return indicators.check('engines').up({
-    engines: engines.map((e) => ({ name: e.name, status: e.status, version: e.version, detail: e.detail })),
-  });
+  engines: () => Promise<readonly EngineReport[]>,
+): Promise<HealthIndicatorResult> {
+  const check = indicators.check('engines');
+  try {
+    const states = await withTimeout(engines(), 1_500);
+    return check.up({
+      engines: states.map((e) => ({ name: e.name, status: e.status, version: e.version, detail: e.detail })),
+    });
+  } catch (error) {
+    return check.up({ engines: [], message: `the workers' report could not be read: ${describe(error)}` });
+  }
 }
 
 function describe(error: unknown): string {
