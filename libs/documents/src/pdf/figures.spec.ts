@@ -1,15 +1,7 @@
 import { figureRegions, withFigureText } from './figures';
-import { buildLines, type TextRun } from './layout';
+import { buildLines } from './layout';
 import type { Shape } from './rules';
-
-const run = (text: string, x: number, y: number, size = 10): TextRun => ({
-  text,
-  x,
-  y,
-  width: text.length * size * 0.5,
-  size,
-  rtl: false,
-});
+import { run } from './testing/text-runs';
 
 /** A line chart's strokes: ten short diagonal segments between (100, 100) and (300, 200). */
 const chart: Shape[] = Array.from({ length: 10 }, (_, i) => ({

@@ -1,19 +1,6 @@
 import { layoutDocument } from './extract-pdf';
 import { writeReferences } from './footnotes';
-import { buildLines, type PageLines, type TextRun } from './layout';
-
-const run = (text: string, x: number, y: number, size = 10): TextRun => ({
-  text,
-  x,
-  y,
-  width: text.length * size * 0.5,
-  size,
-  rtl: false,
-});
-
-function page(runs: TextRun[], width = 600, height = 800): PageLines {
-  return { width, height, lines: buildLines(runs) };
-}
+import { run, page } from './testing/text-runs';
 
 /** Body text that makes 10 pt the body size. */
 const body = (from: number, count: number, x = 40) =>

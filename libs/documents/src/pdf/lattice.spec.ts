@@ -5,17 +5,9 @@ import PDFDocument from 'pdfkit';
 import { extractPdf } from './extract-pdf';
 import { tableMarkdown } from '../markdown/tables';
 import { ruledTables } from './lattice';
-import type { TextRun } from './layout';
 import { pageRules, type DrawingOps, type Rule } from './rules';
+import { run } from './testing/text-runs';
 
-const run = (text: string, x: number, y: number, size = 10): TextRun => ({
-  text,
-  x,
-  y,
-  width: text.length * size * 0.5,
-  size,
-  rtl: false,
-});
 const h = (y: number, x0: number, x1: number): Rule => ({ x0, y0: y, x1, y1: y });
 const v = (x: number, y0: number, y1: number): Rule => ({ x0: x, y0, x1: x, y1 });
 

@@ -1,18 +1,6 @@
 import { layoutDocument } from './extract-pdf';
-import { buildLines, type PageLines, type TextRun } from './layout';
-
-const run = (text: string, x: number, y: number, size = 10): TextRun => ({
-  text,
-  x,
-  y,
-  width: text.length * size * 0.5,
-  size,
-  rtl: false,
-});
-
-function page(runs: TextRun[], width = 600, height = 800): PageLines {
-  return { width, height, lines: buildLines(runs) };
-}
+import { buildLines, type TextRun } from './layout';
+import { run, page } from './testing/text-runs';
 
 describe('PDF layout', () => {
   it('reads a two-column page column by column, even when both columns share baselines', () => {
