@@ -3,12 +3,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# redis-server: the private Redis of the local stack; tesseract: OCR; ffmpeg: media duration (ffprobe)
+# redis-server: the private Redis of the local stack; tesseract: OCR (with its orientation and script data, osd); ffmpeg: media duration (ffprobe)
 # and generated test media; poppler-utils: rendering scanned pages, reference page counts; fonts: text in generated
 # test images; LibreOffice (writer, calc, impress): the tests check that converted DOCX/XLSX/PPTX open in it;
 # chromium and fonts-nanum (Korean): the web console's end-to-end test drives it headless and screenshots it.
 apt_packages=()
-for package in redis-server tesseract-ocr tesseract-ocr-eng tesseract-ocr-kor ffmpeg poppler-utils fonts-dejavu-core \
+for package in redis-server tesseract-ocr tesseract-ocr-eng tesseract-ocr-kor tesseract-ocr-osd ffmpeg poppler-utils fonts-dejavu-core \
   libreoffice-core libreoffice-writer libreoffice-calc libreoffice-impress chromium fonts-nanum; do
   dpkg -s "$package" >/dev/null 2>&1 || apt_packages+=("$package")
 done

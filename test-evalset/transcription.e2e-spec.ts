@@ -27,7 +27,8 @@ describe('evalset audio and video through the worker, with the real speech model
     expect(existsSync(PYTHON)).toBe(true); // scripts/setup.sh creates it
     stack.env.ENGINES_PYTHON = PYTHON;
     await start();
-    await waitForCapabilities(stack, (c) => c.transcription.available);
+    // Loading the speech model takes a few seconds alone and far longer on a busy machine.
+    await waitForCapabilities(stack, (c) => c.transcription.available, 180_000);
   }, 240_000);
 
   it('names the model in the capabilities: Systran’s Whisper base, multilingual, run by faster-whisper', async () => {

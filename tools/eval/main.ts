@@ -10,7 +10,14 @@
  */
 import { DomainError } from '@docconv/contracts';
 import type { OcrEngine, OcrModel } from '@docconv/db';
-import { detect, extractToMarkdown, inspect, type OcrOptions } from '@docconv/documents';
+import {
+  detect,
+  extractToMarkdown,
+  inspect,
+  PAGE_BUDGET_SECONDS,
+  type OcrOptions,
+  type PageReport,
+} from '@docconv/documents';
 import {
   createWhisperTranscriber,
   EngineTranscriber,
@@ -24,15 +31,18 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { headingStructure, markdownHeadings } from './headings';
 import { hygiene } from './hygiene';
-import { cer, nid, similarity, wer } from './metrics';
+import { cer, nid, similarity, wer, wordSpacing } from './metrics';
 import { parseChecks, parseTests, runChecks, runTests, type Checks } from './olmocr';
 import {
+  confidenceAgreement,
   formatItems,
+  formatOcr,
   formatSummary,
   summarise,
   summariseHygiene,
   type ItemMetrics,
   type ItemReport,
+  type OcrSummary,
   type ReferenceGroup,
 } from './report';
 import {
@@ -55,6 +65,7 @@ const DEFAULT_OCR: OcrOptions = {
   dpi: 300,
   languages: ['eng', 'kor'],
   settings: { enginesPython: process.env.ENGINES_PYTHON || undefined },
+  pageBudgetSeconds: Number(process.env.OCR_PAGE_BUDGET_SECONDS) || PAGE_BUDGET_SECONDS,
 };
 
 const UNAVAILABLE = new Set<string>(['transcription_unavailable', 'engine_unavailable']);
@@ -287,6 +298,8 @@ function score(markdown: string, refs: References, transcript: boolean): Scored 
     const text = refs.text[group];
     if (text !== undefined) {
       metrics[group].similarity = similarity(markdown, text);
+      const spacing = wordSpacing(markdown, text);
+      if (spacing) metrics[group].spacing = spacing.f1;
       metrics[group].nid = nid(markdown, text);
     }
     if (text !== undefined && transcript && group === 'independent') {
@@ -319,6 +332,20 @@ function score(markdown: string, refs: References, transcript: boolean): Scored 
   return { metrics, details };
 }
 
+/** The pages read whole by OCR, summed up; nothing when there are none. */
+function ocrSummary(pages: PageReport[]): { ocr?: OcrSummary } {
+  const read = pages.filter((page) => page.source === 'ocr' && page.confidence !== undefined);
+  if (read.length === 0) return {};
+  return {
+    ocr: {
+      pages: read.length,
+      confidence: read.reduce((sum, page) => sum + page.confidence!, 0) / read.length,
+      seconds: read.map((page) => page.seconds ?? 0),
+      lowConfidence: read.filter((page) => page.low_confidence).length,
+    },
+  };
+}
+
 /** A failed extraction scores the worst on every metric the input has references for. */
 function worst(metrics: Record<ReferenceGroup, ItemMetrics>): Record<ReferenceGroup, ItemMetrics> {
   const out: Record<ReferenceGroup, ItemMetrics> = { docling: {}, independent: {} };
@@ -347,6 +374,7 @@ export async function evaluate(
   let kind: string | undefined;
   let mime: string | undefined;
   let markdown: string | undefined;
+  let pages: PageReport[] = [];
   let failure: unknown;
   try {
     const detected = await detect(input.path, displayName);
@@ -355,17 +383,17 @@ export async function evaluate(
     if (detected.kind === 'archive') {
       throw new Error('archives are containers, not documents; put the files they hold in the set instead');
     }
-    const { pages, images } = await inspect(input.path, detected.kind, detected.mime, displayName);
+    const inspected = await inspect(input.path, detected.kind, detected.mime, displayName);
     if (transcriber && MEDIA_KINDS.has(detected.kind)) {
       markdown = transcriptMarkdown(displayName, await transcriber.transcribe(input.path));
     } else
-      ({ markdown } = await extractToMarkdown(
+      ({ markdown, pages } = await extractToMarkdown(
         {
           path: input.path,
           kind: detected.kind,
           mime: detected.mime,
           displayName,
-          units: detected.kind === 'pdf' ? pages : images,
+          units: detected.kind === 'pdf' ? inspected.pages : inspected.images,
           ocr,
         },
         () => {},
@@ -381,6 +409,7 @@ export async function evaluate(
     mime,
     references: refs.files,
     extractSeconds,
+    ...ocrSummary(pages),
   };
   const transcript = MEDIA_KINDS.has(kind ?? input.format);
 
@@ -488,6 +517,7 @@ async function main(): Promise<number> {
     counts: { inputs: items.length, scored: count('scored'), failed: count('failed'), skipped: count('skipped') },
     summary,
     hygiene: hygieneSummary,
+    ocrConfidence: confidenceAgreement(items),
     items,
   };
   if (!isDirectory(dirname(options.out))) await mkdir(dirname(options.out), { recursive: true });
@@ -501,6 +531,8 @@ async function main(): Promise<number> {
       formatItems(items),
       '',
       formatSummary(items, summary, hygieneSummary),
+      '',
+      formatOcr(items),
       '',
       `Total wall time ${wallSeconds.toFixed(2)}s (extraction ${extraction.toFixed(2)}s, ` +
         `scoring ${(items.reduce((s, i) => s + i.seconds, 0) - extraction).toFixed(2)}s).`,

@@ -1,4 +1,7 @@
 import {
+  alignment,
+  spearman,
+  wordSpacing,
   cer,
   codePoints,
   decodeEntities,
@@ -97,7 +100,12 @@ describe('levenshtein', () => {
 describe('normalise', () => {
   it('drops Markdown syntax, punctuation, whitespace and case', () => {
     expect(normalise('# Title\n\n**Bold** and _italic_, `code`!')).toBe('titleboldanditaliccode');
-    expect(normalise('- item one\n- item two\n1. first\n2) second')).toBe('itemoneitemtwofirstsecond');
+    expect(normalise('- item one\n- item two\n* [x] done')).toBe('itemoneitemtwodone');
+  });
+
+  it("keeps an ordered item's number, which a reader sees (and a plain-text date opening a line)", () => {
+    expect(normalise('1. first\n2) second')).toBe('1first2second');
+    expect(normalise('2018. 9. 4.(화) 조간')).toBe('201894화조간');
     expect(normalise('[link text](https://example.com/x) ![alt](data:image/png;base64,AAAA)')).toBe('linktext');
     expect(normalise('<!-- image -->| a | b |\n|---|---|\n| 1 | 2 |')).toBe('ab12');
     expect(normalise('A&amp;B &#x41;')).toBe('aba');
@@ -332,5 +340,83 @@ describe('wer and cer', () => {
 describe('decodeEntities', () => {
   it('decodes named and numeric references and leaves unknown ones', () => {
     expect(decodeEntities('&lt;a&gt; &quot;x&quot; &#48;&#x31; &bogus;')).toBe('<a> "x" 01 &bogus;');
+  });
+});
+
+describe('wordSpacing', () => {
+  const reference = '우리가 독자 개발하여 최초 발사하는 한국형발사체, 국민이 정한 그 이름은 누리';
+
+  it('is perfect when the words are those of the reference, whatever the line breaks and punctuation', () => {
+    const score = wordSpacing(
+      '# 우리가 독자 개발하여 최초\n발사하는 한국형발사체 국민이 정한 그 이름은 「누리」',
+      reference,
+    );
+    expect(score).toMatchObject({ precision: 1, recall: 1, f1: 1 });
+  });
+
+  it('sees a space between every syllable', () => {
+    const spaced = [...reference.replace(/\s/g, '')].join(' ');
+    const score = wordSpacing(spaced, reference)!;
+    expect(score.recall).toBe(1);
+    expect(score.precision).toBeLessThan(0.35);
+    expect(score.f1).toBeLessThan(0.5);
+  });
+
+  it('sees words run together', () => {
+    const score = wordSpacing(reference.replace(/\s/g, ''), reference)!;
+    expect(score.recall).toBe(0);
+    expect(score.f1).toBe(0);
+  });
+
+  it('leaves places next to a misread syllable to the character similarity', () => {
+    // 발사아는 for 발사하는: the places around 아 are not compared, the rest are all right.
+    const score = wordSpacing(reference.replace('발사하는', '발사아는'), reference)!;
+    expect(score.f1).toBe(1);
+    expect(score.compared).toBeGreaterThan(20);
+  });
+
+  it('counts a missing and an extra space', () => {
+    const score = wordSpacing(
+      reference.replace('독자 개발하여', '독자개발하여').replace('한국형발사체', '한국형 발사체'),
+      reference,
+    )!;
+    expect(score.precision).toBeLessThan(1);
+    expect(score.recall).toBeLessThan(1);
+  });
+
+  it('says nothing about a reference without Hangul', () => {
+    expect(wordSpacing('Hello world', 'Hello world')).toBeUndefined();
+  });
+});
+
+describe('alignment', () => {
+  it('matches the symbols of a longest common subsequence, in order', () => {
+    const a = [...'kitten'].map((c) => c.charCodeAt(0));
+    const b = [...'sitting'].map((c) => c.charCodeAt(0));
+    const match = [...alignment(a, b)];
+    const pairs = match.flatMap((j, i) => (j >= 0 ? [[i, j]] : []));
+    expect(pairs).toHaveLength(4); // i t t n
+    for (const [i, j] of pairs) expect(a[i]).toBe(b[j]);
+    for (let k = 1; k < pairs.length; k++) expect(pairs[k][1]).toBeGreaterThan(pairs[k - 1][1]);
+  });
+
+  it('aligns long texts in linear memory', () => {
+    const a = Array.from({ length: 5_000 }, (_, i) => i % 97);
+    const b = a.filter((_, i) => i % 50 !== 0);
+    const matched = [...alignment(a, b)].filter((j) => j >= 0).length;
+    expect(matched).toBe(b.length);
+  });
+});
+
+describe('spearman', () => {
+  it('ranks, with ties sharing their mean rank', () => {
+    expect(spearman([1, 2, 3, 4], [10, 20, 30, 40])).toBeCloseTo(1);
+    expect(spearman([1, 2, 3, 4], [40, 30, 20, 10])).toBeCloseTo(-1);
+    expect(spearman([1, 2, 2, 3], [1, 2, 3, 4])).toBeCloseTo(0.9487, 3);
+  });
+
+  it('is undefined for fewer than three pairs or a side that does not vary', () => {
+    expect(spearman([1, 2], [1, 2])).toBeUndefined();
+    expect(spearman([1, 1, 1], [1, 2, 3])).toBeUndefined();
   });
 });

@@ -40,7 +40,9 @@ export function decodeEntities(text: string): string {
 /**
  * Removes Markdown (and inline HTML) syntax but keeps what a reader sees: image references and
  * comments disappear, links keep their text, tags their content, block markers (headings,
- * quotes, list bullets and numbers, task boxes) are dropped. Punctuation is left for the caller.
+ * quotes, list bullets, task boxes) are dropped. An ordered list item's number stays: a reader
+ * sees it, and a plain-text reference holds the same digits (`2018. 9. 4.(화)` opening a line is
+ * a date, not list syntax). Punctuation is left for the caller.
  */
 export function stripMarkdown(markdown: string): string {
   return decodeEntities(
@@ -53,7 +55,7 @@ export function stripMarkdown(markdown: string): string {
       .replace(/<\/?[A-Za-z][^<>]*>/g, ' ')
       .replace(/^[ \t]*(?:>[ \t]*)*#{1,6}[ \t]+/gm, '')
       .replace(/^[ \t]*(?:>[ \t]*)+/gm, '')
-      .replace(/^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?/gm, ''),
+      .replace(/^[ \t]*[-*+][ \t]+(?:\[[ xX]\][ \t]+)?/gm, ''),
   );
 }
 
@@ -316,4 +318,171 @@ function sweep(pattern: Int32Array, text: Int32Array, alphabet: number, search: 
     for (let k = 0; k < rows; k++) peq[pattern[start + k]] = 0;
   }
   return score;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Korean word spacing
+
+const HANGUL = /\p{Script=Hangul}/u;
+
+/** A text's letters and digits in order, each with whether whitespace stands before it. */
+interface SpacedText {
+  symbols: number[];
+  spaced: boolean[];
+  hangul: boolean[];
+}
+
+/**
+ * The letters, marks and digits of a text (Markdown syntax removed, NFKC, lower case), each with
+ * whether whitespace stands between it and the one before. Punctuation and symbols are skipped
+ * without breaking a word: `발사체(KSLV-2)의` is one run of letters with no space in it, while
+ * `장관 유영민,` has one between 관 and 유.
+ */
+function spacedText(text: string): SpacedText {
+  const out: SpacedText = { symbols: [], spaced: [], hangul: [] };
+  let space = false;
+  for (const ch of stripMarkdown(text.normalize('NFKC')).toLowerCase()) {
+    if (/\s/u.test(ch)) space = true;
+    else if (/[\p{L}\p{M}\p{N}]/u.test(ch)) {
+      out.symbols.push(ch.codePointAt(0)!);
+      out.spaced.push(space && out.symbols.length > 1);
+      out.hangul.push(HANGUL.test(ch));
+      space = false;
+    }
+  }
+  return out;
+}
+
+export interface SpacingScore {
+  /** Of the word boundaries the prediction puts between comparable characters, the share the reference has. */
+  precision: number;
+  /** Of the reference's word boundaries between comparable characters, the share the prediction has. */
+  recall: number;
+  f1: number;
+  /** How many places between two characters were compared. */
+  compared: number;
+}
+
+/**
+ * Korean word spacing of a prediction against a reference: precision and recall of the
+ * reference's word boundaries. The two texts' characters are aligned (a longest common
+ * subsequence); every place between two characters that follow each other in both texts and of
+ * which at least one is Hangul is compared — a space there in both, in one, or in neither. Places
+ * next to a misread character are left to the character similarity, so this measures spacing
+ * alone: a space between every syllable scores a precision near 0.3, syllables run together a
+ * recall near 0. Undefined when the reference holds no Hangul.
+ */
+export function wordSpacing(prediction: string, reference: string): SpacingScore | undefined {
+  const p = spacedText(prediction);
+  const r = spacedText(reference);
+  if (!r.hangul.some(Boolean)) return undefined;
+  const match = alignment(p.symbols, r.symbols);
+  let both = 0;
+  let predictedOnly = 0;
+  let referenceOnly = 0;
+  for (let i = 1; i < p.symbols.length; i++) {
+    const j = match[i];
+    if (j <= 0 || match[i - 1] !== j - 1 || !(p.hangul[i] || p.hangul[i - 1])) continue;
+    if (p.spaced[i] && r.spaced[j]) both++;
+    else if (p.spaced[i]) predictedOnly++;
+    else if (r.spaced[j]) referenceOnly++;
+  }
+  const precision = both + predictedOnly === 0 ? 1 : both / (both + predictedOnly);
+  const recall = both + referenceOnly === 0 ? 1 : both / (both + referenceOnly);
+  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  return { precision, recall, f1, compared: p.symbols.length - 1 };
+}
+
+/**
+ * For each symbol of `a`, the index of the symbol of `b` it is matched with in a longest common
+ * subsequence of the two, or -1. Hirschberg's divide and conquer: linear memory, so long texts
+ * align as exactly as short ones.
+ */
+export function alignment(a: readonly number[], b: readonly number[]): Int32Array {
+  const match = new Int32Array(a.length).fill(-1);
+  const solve = (aLo: number, aHi: number, bLo: number, bHi: number): void => {
+    if (aHi <= aLo || bHi <= bLo) return;
+    if (aHi - aLo === 1) {
+      for (let j = bLo; j < bHi; j++) {
+        if (b[j] === a[aLo]) {
+          match[aLo] = j;
+          return;
+        }
+      }
+      return;
+    }
+    const mid = (aLo + aHi) >> 1;
+    const forward = lcsRow(a, aLo, mid, b, bLo, bHi, false);
+    const backward = lcsRow(a, mid, aHi, b, bLo, bHi, true);
+    let split = bLo;
+    let best = -1;
+    for (let k = 0; k <= bHi - bLo; k++) {
+      const total = forward[k] + backward[bHi - bLo - k];
+      if (total > best) [best, split] = [total, bLo + k];
+    }
+    solve(aLo, mid, bLo, split);
+    solve(mid, aHi, split, bHi);
+  };
+  solve(0, a.length, 0, b.length);
+  return match;
+}
+
+/**
+ * LCS lengths of a[aLo, aHi) against every prefix of b[bLo, bHi) (or, reversed, of the
+ * reversed ranges against every suffix): entry k is the length for k symbols of b.
+ */
+function lcsRow(
+  a: readonly number[],
+  aLo: number,
+  aHi: number,
+  b: readonly number[],
+  bLo: number,
+  bHi: number,
+  reversed: boolean,
+): Int32Array {
+  const width = bHi - bLo;
+  let previous = new Int32Array(width + 1);
+  let current = new Int32Array(width + 1);
+  for (let n = 0; n < aHi - aLo; n++) {
+    const symbol = reversed ? a[aHi - 1 - n] : a[aLo + n];
+    for (let k = 1; k <= width; k++) {
+      const other = reversed ? b[bHi - k] : b[bLo + k - 1];
+      current[k] = symbol === other ? previous[k - 1] + 1 : Math.max(previous[k], current[k - 1]);
+    }
+    [previous, current] = [current, previous];
+  }
+  return previous;
+}
+
+/**
+ * Spearman's rank correlation of paired values (ties get their mean rank), or undefined for
+ * fewer than three pairs or when either side does not vary.
+ */
+export function spearman(xs: readonly number[], ys: readonly number[]): number | undefined {
+  if (xs.length !== ys.length || xs.length < 3) return undefined;
+  const rx = ranks(xs);
+  const ry = ranks(ys);
+  const mean = (values: number[]) => values.reduce((s, v) => s + v, 0) / values.length;
+  const [mx, my] = [mean(rx), mean(ry)];
+  let covariance = 0;
+  let vx = 0;
+  let vy = 0;
+  for (let i = 0; i < rx.length; i++) {
+    covariance += (rx[i] - mx) * (ry[i] - my);
+    vx += (rx[i] - mx) ** 2;
+    vy += (ry[i] - my) ** 2;
+  }
+  return vx === 0 || vy === 0 ? undefined : covariance / Math.sqrt(vx * vy);
+}
+
+function ranks(values: readonly number[]): number[] {
+  const order = values.map((value, index) => ({ value, index })).sort((a, b) => a.value - b.value);
+  const out = new Array<number>(values.length);
+  for (let i = 0; i < order.length;) {
+    let j = i;
+    while (j + 1 < order.length && order[j + 1].value === order[i].value) j++;
+    for (let k = i; k <= j; k++) out[order[k].index] = (i + j) / 2 + 1;
+    i = j + 1;
+  }
+  return out;
 }

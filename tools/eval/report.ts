@@ -6,12 +6,13 @@
  */
 import type { HeadingScore } from './headings';
 import { HYGIENE_KINDS, type Hygiene, type HygieneKind } from './hygiene';
+import { spearman } from './metrics';
 import type { CheckOutcome, TestOutcome } from './olmocr';
 
 /** Where a reference comes from: a peer tool's snapshot, or something nobody tuned a converter to. */
 export type ReferenceGroup = 'docling' | 'independent';
 
-export const METRICS = ['similarity', 'nid', 'headings', 'teds', 'tests', 'checks', 'wer', 'cer'] as const;
+export const METRICS = ['similarity', 'spacing', 'nid', 'headings', 'teds', 'tests', 'checks', 'wer', 'cer'] as const;
 export type MetricName = (typeof METRICS)[number];
 
 export type ItemMetrics = Partial<Record<MetricName, number>>;
@@ -35,6 +36,8 @@ export interface ItemReport {
   /** Seconds spent extracting (detection, inspection, conversion) and in total with scoring. */
   extractSeconds: number;
   seconds: number;
+  /** The pages read whole by OCR: their confidence (characters' mean over the pages), seconds each, low-confidence ones. */
+  ocr?: OcrSummary;
   details?: {
     tables?: Partial<Record<ReferenceGroup, { scores: number[]; predicted: number; exact: boolean }>>;
     /** The heading structure against the `.ref.md`. */
@@ -42,6 +45,71 @@ export interface ItemReport {
     tests?: TestOutcome[];
     checks?: CheckOutcome[];
   };
+}
+
+/** How the OCR'd pages of one input were read. */
+export interface OcrSummary {
+  pages: number;
+  /** Mean of the pages' confidences, 0…100. */
+  confidence: number;
+  /** Seconds each page took. */
+  seconds: number[];
+  lowConfidence: number;
+}
+
+/**
+ * Whether the OCR confidence means something: over the inputs read by OCR that have a text
+ * reference, Spearman's ρ between their confidence and their text similarity, with the pairs.
+ */
+export function confidenceAgreement(items: ItemReport[]): { rho?: number; pairs: [string, number, number][] } {
+  const pairs = items
+    .filter((item) => item.ocr && item.ocr.pages > 0)
+    .flatMap((item): [string, number, number][] => {
+      const score = item.metrics.independent.similarity ?? item.metrics.docling.similarity;
+      return score === undefined ? [] : [[item.path, item.ocr!.confidence, score]];
+    });
+  return {
+    rho: spearman(
+      pairs.map((p) => p[1]),
+      pairs.map((p) => p[2]),
+    ),
+    pairs,
+  };
+}
+
+/** The OCR section printed after the tables: confidence against similarity, and seconds per page. */
+export function formatOcr(items: ItemReport[]): string {
+  const read = items.filter((item) => item.ocr && item.ocr.pages > 0);
+  if (read.length === 0) return 'OCR: no page was read by OCR.';
+  const { rho, pairs } = confidenceAgreement(items);
+  const rows = read.map((item) => {
+    const pair = pairs.find((p) => p[0] === item.path);
+    const seconds = item.ocr!.seconds;
+    return [
+      item.path,
+      String(item.ocr!.pages),
+      item.ocr!.confidence.toFixed(1),
+      pair ? fixed(pair[2]) : '',
+      (seconds.reduce((a, b) => a + b, 0) / seconds.length).toFixed(2),
+      Math.max(...seconds).toFixed(2),
+      String(item.ocr!.lowConfidence),
+    ];
+  });
+  const table = grid(['input', 'pages', 'confidence', 'similarity', 's/page', 'slowest', 'low-confidence'], rows, [
+    false,
+    true,
+    true,
+    true,
+    true,
+    true,
+    true,
+  ]);
+  const agreement =
+    rho === undefined
+      ? `too few inputs with a text reference (${pairs.length}) to rank`
+      : `Spearman ρ = ${rho.toFixed(3)} over ${pairs.length} inputs`;
+  return `OCR pages: confidence against text similarity: ${agreement}
+${table.replace(/^/gm, '  ')}`;
 }
 
 export interface SummaryRow {
@@ -59,6 +127,7 @@ export interface SummaryRow {
 export const METRIC_LABELS: Record<ReferenceGroup, Record<MetricName, string>> = {
   docling: {
     similarity: 'text similarity (.ref.md)',
+    spacing: 'Korean word spacing F1 (.ref.md)',
     nid: 'reading order NID (.ref.md)',
     headings: 'heading structure (.ref.md)',
     teds: 'TEDS (.ref.json / .ref.html)',
@@ -69,6 +138,7 @@ export const METRIC_LABELS: Record<ReferenceGroup, Record<MetricName, string>> =
   },
   independent: {
     similarity: 'text similarity (.ref.txt)',
+    spacing: 'Korean word spacing F1 (.ref.txt)',
     nid: 'reading order NID (.ref.txt)',
     headings: 'heading structure',
     teds: 'TEDS (Hancom .ref.html)',
@@ -219,6 +289,7 @@ export function formatSummary(items: ItemReport[], summary: SummaryRow[], hygien
 
 const SHORT: Record<MetricName, string> = {
   similarity: 'sim',
+  spacing: 'space',
   nid: 'nid',
   headings: 'head',
   teds: 'teds',

@@ -93,6 +93,8 @@ export interface AppConfig {
   engines: {
     /** A Python that has `easyocr` and its weights. */
     enginesPython: string | null;
+    /** Seconds OCR may spend on one page before it keeps the best reading so far. */
+    ocrPageBudgetSeconds: number;
     /** A whisper.cpp (ggml) model file, loaded once when the worker starts. */
     whisperModelPath: string | null;
     whisperThreads: number;

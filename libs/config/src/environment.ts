@@ -324,6 +324,13 @@ export class Environment {
   ENGINES_PYTHON?: string;
 
   @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(600)
+  OCR_PAGE_BUDGET_SECONDS?: number;
+
+  @IsOptional()
   @IsString()
   @MinLength(1)
   WHISPER_MODEL_PATH?: string;

@@ -94,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     conversions: { xlsxAdvancedWaitSeconds: e.XLSX_ADVANCED_WAIT_SECONDS ?? 60 },
     engines: {
       enginesPython: e.ENGINES_PYTHON ?? null,
+      ocrPageBudgetSeconds: e.OCR_PAGE_BUDGET_SECONDS ?? 10,
       whisperModelPath: e.WHISPER_MODEL_PATH ? resolve(e.WHISPER_MODEL_PATH) : null,
       whisperThreads: e.WHISPER_THREADS ?? 2,
       llm:

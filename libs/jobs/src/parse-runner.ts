@@ -115,6 +115,7 @@ export class ParseRunner {
       dpi: job.dpi,
       languages: [...OCR_LANGUAGES],
       settings: { enginesPython: this.config.engines.enginesPython ?? undefined },
+      pageBudgetSeconds: this.config.engines.ocrPageBudgetSeconds,
     };
     const files = await this.dataSource.getRepository(JobFileEntity).find({ where: { jobId }, order: { seq: 'ASC' } });
     const folder = await mkdtemp(join(tmpdir(), 'docconv-parse-'));

@@ -3,6 +3,7 @@ import { findAbove, PythonEngine, type EngineState } from '@docconv/engines';
 import { join } from 'node:path';
 import {
   meanConfidence,
+  ReadingBudget,
   type GreyImage,
   type OcrEngine,
   type OcrLine,
@@ -101,24 +102,35 @@ export class EasyOcrEngine implements OcrEngine {
     return (this.engine.state().info?.languages as string[] | undefined) ?? ['en'];
   }
 
-  async recognize({ image, model, languages }: OcrRequest): Promise<OcrResult> {
+  async recognize(request: OcrRequest): Promise<OcrResult> {
+    const { image, model, languages } = request;
     const wanted = easyOcrLanguages(languages);
     const installed = new Set(this.languages);
     const missing = wanted.filter((code) => !installed.has(code));
     const read = wanted.filter((code) => installed.has(code));
-    const results = await this.engine.call<EasyOcrResult[]>({
-      width: image.width,
-      height: image.height,
-      languages: read.length > 0 ? read : ['en'],
-      image: image.data.toString('base64'),
-    });
+    const koreanNote = `Korean text read by ${this.korean?.name} (kor): EasyOCR has no Korean weights on this worker`;
+    if (this.korean && missing.includes('ko') && request.pageLanguage === 'kor') {
+      // A page in Korean: the English model reads none of it, the Korean engine reads it whole.
+      const whole = await this.korean.recognize(request);
+      return { ...whole, engine: 'easyocr', notes: [koreanNote, ...whole.notes] };
+    }
+    const budget = new ReadingBudget(request.deadline);
+    const results = await budget.call(() =>
+      this.engine.call<EasyOcrResult[]>({
+        width: image.width,
+        height: image.height,
+        languages: read.length > 0 ? read : ['en'],
+        image: image.data.toString('base64'),
+      }),
+    );
     let lines = toLines(results, image);
     const notes: string[] = [];
     if (missing.includes('ko') && this.korean) {
-      const regions = koreanRegions(lines, image.width, image.height);
+      // On an area of a page, whose language is unknown, lines the English model cannot have read are read in Korean.
+      const regions = request.pageLanguage === undefined ? koreanRegions(lines, image.width, image.height) : [];
       if (regions.length > 0) {
-        lines = await readRegions(this.korean, image, regions, model, lines, languages);
-        notes.push(`Korean text read by ${this.korean.name} (kor): EasyOCR has no Korean weights on this worker`);
+        lines = await readRegions(this.korean, image, regions, model, lines, languages, budget);
+        notes.push(koreanNote);
       }
     } else if (missing.length > 0) {
       notes.push(
@@ -133,6 +145,8 @@ export class EasyOcrEngine implements OcrEngine {
       lines,
       confidence: meanConfidence(lines),
       notes,
+      calls: budget.calls,
+      cut: budget.cut,
     };
   }
 

@@ -51,6 +51,18 @@ export interface OcrRequest {
   model: OcrModelName;
   /** Tesseract language codes, e.g. ['eng', 'kor']. Engines without a language map ignore them. */
   languages: string[];
+  /**
+   * The one of `languages` the page is written in, when known (a probe of the page read it best,
+   * see orientation.ts): engines that read by language read the page in it rather than in all of
+   * them at once.
+   */
+  pageLanguage?: string;
+  /**
+   * When the reading should be done (milliseconds since the epoch, as `Date.now()`). An engine
+   * always makes its first reading; a further pass (another segmentation mode, a cleaned-up image,
+   * Korean lines read again) starts only before this moment. Unset: no limit.
+   */
+  deadline?: number;
 }
 
 export interface OcrResult {
@@ -63,6 +75,10 @@ export interface OcrResult {
   confidence: number;
   /** Short facts about how the page was read, e.g. "Korean text read by tesseract (kor)". */
   notes: string[];
+  /** Recognition calls made (page readings, regions read again). */
+  calls: number;
+  /** A further pass was left out because the request's deadline had passed. */
+  cut: boolean;
 }
 
 export interface OcrEngine {
@@ -72,11 +88,59 @@ export interface OcrEngine {
   close(): Promise<void>;
 }
 
-/** Mean confidence of a result's words (0 when there are none). */
-export function meanConfidence(lines: OcrLine[]): number {
-  const words = lines.flatMap((l) => l.words);
-  if (words.length === 0) return 0;
-  return words.reduce((sum, w) => sum + w.confidence, 0) / words.length;
+/**
+ * Mean confidence of a result's characters: each word's confidence weighted by its length, so a
+ * long word read well counts for more than a stray mark (0 when nothing was read).
+ */
+export function meanConfidence(lines: readonly OcrLine[]): number {
+  return characterConfidence(lines.flatMap((l) => l.words));
+}
+
+/** The mean confidence of words' characters (see meanConfidence). */
+export function characterConfidence(words: readonly OcrWord[]): number {
+  const characters = words.reduce((sum, w) => sum + [...w.text].length, 0);
+  if (characters === 0) return 0;
+  return words.reduce((sum, w) => sum + w.confidence * [...w.text].length, 0) / characters;
+}
+
+/**
+ * How long one recognition call may run past its reading's deadline before it is stopped. A page
+ * thus takes at most its budget and one call, and no call runs away (a page of handwriting once
+ * kept Tesseract busy for minutes).
+ */
+export const CALL_GRACE_MS = 10_000;
+
+/** A recognition call stopped because it ran past its reading's deadline and CALL_GRACE_MS. */
+export class ReadingTimeout extends Error {
+  constructor(seconds: number) {
+    super(`the recognition call was stopped after ${seconds.toFixed(1)} s`);
+  }
+}
+
+/** Tracks a reading's passes against its request's deadline. */
+export class ReadingBudget {
+  calls = 0;
+  cut = false;
+
+  constructor(private readonly deadline: number | undefined) {}
+
+  /** How long the next call may run (milliseconds), or undefined without a deadline. */
+  callLimit(): number | undefined {
+    return this.deadline === undefined ? undefined : Math.max(0, this.deadline - Date.now()) + CALL_GRACE_MS;
+  }
+
+  /** Whether a further pass may start now; when not, the reading is marked as cut short. */
+  allows(): boolean {
+    if (this.deadline === undefined || Date.now() < this.deadline) return true;
+    this.cut = true;
+    return false;
+  }
+
+  /** Counts one recognition call. */
+  async call<T>(work: () => Promise<T>): Promise<T> {
+    this.calls++;
+    return work();
+  }
 }
 
 /** The box enclosing `boxes`. */

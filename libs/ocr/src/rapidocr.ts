@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 import {
   meanConfidence,
+  ReadingBudget,
   unionBox,
   type Box,
   type GreyImage,
@@ -85,13 +86,21 @@ export class RapidOcrEngine implements OcrEngine {
     return RapidOcrEngine.availability;
   }
 
-  async recognize({ image, model, languages }: OcrRequest): Promise<OcrResult> {
-    let lines = image.width > 0 && image.height > 0 ? await this.detectLines(image) : [];
+  async recognize(request: OcrRequest): Promise<OcrResult> {
+    const { image, model, languages } = request;
+    if (this.korean && request.pageLanguage === 'kor') {
+      // A page in Korean: the models read none of it, the Korean engine reads it whole.
+      const whole = await this.korean.recognize(request);
+      return { ...whole, engine: 'rapidocr', notes: [`Korean text read by ${this.korean.name} (kor)`, ...whole.notes] };
+    }
+    const budget = new ReadingBudget(request.deadline);
+    let lines = image.width > 0 && image.height > 0 ? await budget.call(() => this.detectLines(image)) : [];
     const notes: string[] = [];
-    if (this.korean && languages.includes('kor')) {
+    if (this.korean && languages.includes('kor') && request.pageLanguage === undefined) {
+      // The page's language is unknown (an area of a page): lines the models cannot have read are read in Korean.
       const regions = koreanRegions(lines, image.width, image.height);
       if (regions.length > 0) {
-        lines = await readRegions(this.korean, image, regions, model, lines, languages);
+        lines = await readRegions(this.korean, image, regions, model, lines, languages, budget);
         notes.push(`Korean text read by ${this.korean.name} (kor)`);
       }
     }
@@ -103,6 +112,8 @@ export class RapidOcrEngine implements OcrEngine {
       lines: read,
       confidence: meanConfidence(read),
       notes,
+      calls: budget.calls,
+      cut: budget.cut,
     };
   }
 
@@ -208,7 +219,8 @@ function continuesRegion(region: Box, next: Box): boolean {
 /**
  * Reads each region with the Korean engine, in the page's languages (a region may hold English
  * lines beside Korean ones), and puts its lines, in page pixels, in place of the lines whose
- * middle lies inside the region.
+ * middle lies inside the region. Regions are read while the budget allows; the rest keep the
+ * lines as they were read.
  */
 export async function readRegions(
   korean: OcrEngine,
@@ -217,13 +229,19 @@ export async function readRegions(
   model: OcrRequest['model'],
   lines: readonly OcrLine[],
   languages: readonly string[],
+  budget: ReadingBudget,
 ): Promise<OcrLine[]> {
-  const kept = lines.filter((line) => !regions.some((region) => contains(region, middleOf(line.box))));
+  const replaced: Box[] = [];
   const read: OcrLine[] = [];
   for (const [index, region] of regions.entries()) {
-    const result = await korean.recognize({ image: crop(image, region), model, languages: [...languages] });
+    if (!budget.allows()) break;
+    const result = await budget.call(() =>
+      korean.recognize({ image: crop(image, region), model, languages: [...languages] }),
+    );
+    replaced.push(region);
     read.push(...result.lines.map((line) => moveLine(line, region.x, region.y, `korean-${index}`)));
   }
+  const kept = lines.filter((line) => !replaced.some((region) => contains(region, middleOf(line.box))));
   return [...kept, ...read];
 }
 

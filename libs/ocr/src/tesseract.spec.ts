@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { GreyImage } from './engine';
-import { lineText, parseTsv, TesseractEngine } from './tesseract';
+import { lineText, parseTsv, TesseractEngine, textLines } from './tesseract';
 
 /** Black text on white, rendered with DejaVu Sans, as 8-bit grey pixels. */
 async function textImage(lines: string[], width = 1600): Promise<GreyImage> {
@@ -31,6 +31,46 @@ describe('Tesseract TSV', () => {
     ]);
     expect(lines[0].box).toEqual({ x: 10, y: 20, width: 200, height: 30 });
     expect(lines[0].confidence).toBe(95);
+  });
+});
+
+describe('Tesseract words', () => {
+  const header = 'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext';
+  const row = (line: number, word: number, x: number, text: string, conf = 90, height = 20, y = 0) =>
+    `5\t1\t1\t1\t${line}\t${word}\t${x}\t${y + line * 40}\t18\t${height}\t${conf}\t${text}`;
+
+  it("joins the syllables Tesseract's text writes together into words, whatever their gaps", () => {
+    // 보도 일시: 도 and 일 stand as far apart as 보 and 도, but Tesseract's text has a space there.
+    const tsv = [header, row(1, 1, 0, '보'), row(1, 2, 24, '도'), row(1, 3, 48, '일'), row(1, 4, 72, '시')].join('\n');
+    const [line] = parseTsv(tsv, '보도 일시\n\f');
+    expect(line.text).toBe('보도 일시');
+    expect(line.words.map((w) => [w.text, w.box.x, w.box.width])).toEqual([
+      ['보도', 0, 42],
+      ['일시', 48, 42],
+    ]);
+  });
+
+  it("keeps the spaces of Tesseract's text between syllables that touch, and across lines", () => {
+    const tsv = [header, row(1, 1, 0, '담'), row(1, 2, 19, '당'), row(2, 1, 0, '자'), row(2, 2, 19, 'OK')].join('\n');
+    expect(parseTsv(tsv, '담 당\n\n자OK\n').map((l) => l.text)).toEqual(['담 당', '자OK']);
+  });
+
+  it('falls back to the gaps when the text is missing', () => {
+    const tsv = [header, row(1, 1, 0, '보'), row(1, 2, 19, '도'), row(1, 3, 48, '일')].join('\n');
+    expect(parseTsv(tsv).map((l) => l.text)).toEqual(['보도 일']);
+  });
+
+  it("weighs a word's confidence by its characters and leaves a syllable's overlong box out of its height", () => {
+    const tsv = [header, row(1, 1, 0, '관', 90), row(1, 2, 19, '심', 30, 41), row(1, 3, 38, '을', 90)].join('\n');
+    const [line] = parseTsv(tsv, '관심을\n');
+    expect(line.words).toHaveLength(1);
+    expect(line.words[0].confidence).toBeCloseTo(70);
+    expect(line.box.height).toBe(20);
+  });
+
+  it('leaves out lines of marks: what the engine reads with little confidence is not text', () => {
+    const tsv = [header, row(1, 1, 0, '@폭', 20), row(1, 2, 30, '베:', 10), row(2, 1, 0, '누리', 93)].join('\n');
+    expect(textLines(parseTsv(tsv, '@폭 베:\n누리\n')).map((l) => l.text)).toEqual(['누리']);
   });
 });
 

@@ -1,9 +1,16 @@
 import { DomainError } from '@docconv/contracts';
 import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import {
+  characterConfidence,
   meanConfidence,
+  ReadingBudget,
+  ReadingTimeout,
   unionBox,
+  type Box,
   type GreyImage,
   type OcrEngine,
   type OcrLine,
@@ -17,17 +24,39 @@ import { tessdataFolder } from './tessdata';
 const RETRY_BELOW = 90;
 /** Below this mean confidence the premium model also tries a cleaned-up (binarised) image. */
 const PREPROCESS_BELOW = 75;
+/**
+ * A line whose characters average below this confidence is marks, not text: a logo, a rule, a
+ * picture's texture or speckle read as letters. Text the engine really reads, even on a degraded
+ * scan, stays well above it (body lines of the dev set's scans: 80–97).
+ */
+export const NOISE_BELOW = 50;
 
-type Reader = (pgm: Buffer, psm: number, model: OcrRequest['model'], languages: string[]) => Promise<OcrLine[]>;
+type Reader = (
+  pgm: Buffer,
+  psm: number,
+  model: OcrRequest['model'],
+  languages: string[],
+  timeoutMs?: number,
+) => Promise<OcrLine[]>;
+
+interface Reading {
+  lines: OcrLine[];
+  confidence: number;
+  /** The page segmentation mode it was read in. */
+  psm: number;
+  /** The image read, when it is not the request's own (a binarised copy). */
+  source?: GreyImage;
+}
 
 /**
- * Tesseract. The native program from Debian runs as one child process per page, with one
- * OpenMP thread, the image on stdin as PGM and interword spaces preserved (Korean otherwise
- * gets a space between syllables). Page segmentation mode 3 first; below a mean confidence of
- * 90 the page is read again in mode 4 (one column of text of varying sizes) and the better
- * reading kept. `basic` uses Debian's fast models; `premium` the `best_int` models from the npm
- * data packages, and retries a low-confidence page on a binarised copy. Without the native
- * program, tesseract.js reads with the same models.
+ * Tesseract. The native program from Debian runs as one child process per reading, with one
+ * OpenMP thread, the image on stdin as PGM and interword spaces preserved. Page segmentation
+ * mode 3 first; below a mean confidence of 90 the page is read again in mode 4 (one column of
+ * text of varying sizes) and the better reading kept. `basic` uses Debian's fast models;
+ * `premium` the `best_int` models from the npm data packages, and retries a low-confidence page
+ * on a binarised copy. Each further pass starts only before the request's deadline. Lines of
+ * marks rather than text (NOISE_BELOW) are left out. Without the native program, tesseract.js
+ * reads with the same models.
  */
 export class TesseractEngine implements OcrEngine {
   readonly name = 'tesseract';
@@ -50,21 +79,43 @@ export class TesseractEngine implements OcrEngine {
     );
   }
 
-  async recognize({ image, model, languages }: OcrRequest): Promise<OcrResult> {
+  async recognize({ image, model, languages, pageLanguage, deadline }: OcrRequest): Promise<OcrResult> {
     const langs = languages.length > 0 ? languages : ['eng'];
-    let best = await this.readBest(toPgm(image), model, langs);
-    if (model === 'premium' && best.confidence < PREPROCESS_BELOW && best.lines.length > 0) {
+    const main = pageLanguage && langs.includes(pageLanguage) ? [pageLanguage] : langs;
+    const budget = new ReadingBudget(deadline);
+    const pgm = toPgm(image);
+    let best = await this.readBest(pgm, model, main, budget);
+    if (model === 'premium' && best.confidence < PREPROCESS_BELOW && best.lines.length > 0 && budget.allows()) {
       // Binarising rescues faded or uneven scans and can hurt clean pages: keep the better.
-      const cleaned = await this.readBest(toPgm(await binarise(image)), model, langs);
-      if (cleaned.confidence > best.confidence) best = cleaned;
+      const binarised = await binarise(image);
+      const cleaned = await this.readBest(toPgm(binarised), model, main, budget);
+      if (cleaned.confidence > best.confidence) best = { ...cleaned, source: binarised };
     }
+    const notes: string[] = [];
+    if (model === 'premium' && pageLanguage === 'kor') {
+      // Korean pages carry Latin words and figures (KSLV-2, HWPML, 600km) the Korean model misreads:
+      // the page is read in the job's other languages too, and each line kept from the surer reading.
+      for (const other of langs.filter((code) => code !== 'kor')) {
+        if (!budget.allows()) break;
+        const read = best.source ? toPgm(best.source) : pgm;
+        const second = await this.readWithin(budget, read, best.psm, model, [other]);
+        const { lines, replaced } = surerLines(best.lines, second);
+        best = { ...best, lines };
+        if (replaced > 0) notes.push(`${replaced} ${replaced === 1 ? 'line' : 'lines'} read better in ${other}`);
+      }
+    }
+    const text = textLines(best.lines);
+    const marks = best.lines.length - text.length;
+    if (marks > 0) notes.push(`${marks} ${marks === 1 ? 'line' : 'lines'} of marks that are not text left out`);
     return {
       engine: 'tesseract',
       width: image.width,
       height: image.height,
-      lines: best.lines,
-      confidence: best.confidence,
-      notes: [],
+      lines: text,
+      confidence: meanConfidence(text),
+      notes,
+      calls: budget.calls,
+      cut: budget.cut,
     };
   }
 
@@ -72,16 +123,74 @@ export class TesseractEngine implements OcrEngine {
     return this.release();
   }
 
-  private async readBest(pgm: Buffer, model: OcrRequest['model'], languages: string[]) {
-    const first = await this.read(pgm, 3, model, languages);
-    const firstConfidence = meanConfidence(first);
-    if (firstConfidence >= RETRY_BELOW) return { lines: first, confidence: firstConfidence };
-    const second = await this.read(pgm, 4, model, languages);
-    const secondConfidence = meanConfidence(second);
-    return secondConfidence > firstConfidence
-      ? { lines: second, confidence: secondConfidence }
-      : { lines: first, confidence: firstConfidence };
+  private async readBest(
+    pgm: Buffer,
+    model: OcrRequest['model'],
+    languages: string[],
+    budget: ReadingBudget,
+  ): Promise<Reading> {
+    const first = reading(await this.readWithin(budget, pgm, 3, model, languages), 3);
+    if (first.confidence >= RETRY_BELOW || !budget.allows()) return first;
+    const second = reading(await this.readWithin(budget, pgm, 4, model, languages), 4);
+    return second.confidence > first.confidence ? second : first;
   }
+
+  /** One reading within the budget: a call that runs past its limit is stopped and reads nothing. */
+  private async readWithin(
+    budget: ReadingBudget,
+    pgm: Buffer,
+    psm: number,
+    model: OcrRequest['model'],
+    languages: string[],
+  ): Promise<OcrLine[]> {
+    try {
+      return await budget.call(() => this.read(pgm, psm, model, languages, budget.callLimit()));
+    } catch (error) {
+      if (!(error instanceof ReadingTimeout)) throw error;
+      budget.cut = true;
+      return [];
+    }
+  }
+}
+
+/**
+ * Each line of a reading, or the line of another reading of the same page that lies in the same
+ * place (overlapping most of it, about as wide) when that one was read with more confidence.
+ */
+export function surerLines(
+  lines: readonly OcrLine[],
+  others: readonly OcrLine[],
+): { lines: OcrLine[]; replaced: number } {
+  let replaced = 0;
+  const out = lines.map((line) => {
+    const rival = others.find((other) => samePlace(line.box, other.box));
+    if (!rival || rival.confidence <= line.confidence) return line;
+    replaced++;
+    return { ...rival, paragraph: line.paragraph };
+  });
+  return { lines: out, replaced };
+}
+
+function samePlace(a: Box, b: Box): boolean {
+  const width = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  const height = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  if (width <= 0 || height <= 0) return false;
+  const smaller = Math.min(a.width * a.height, b.width * b.height);
+  return width * height >= smaller * 0.6 && Math.abs(a.width - b.width) <= 0.2 * Math.max(a.width, b.width);
+}
+
+/**
+ * A reading's lines and the confidence of all of them: a reading that splits lines into fragments
+ * it reads poorly scores below one that reads them whole, even when what survives the marks'
+ * filter reads well.
+ */
+function reading(lines: OcrLine[], psm: number): Reading {
+  return { lines, confidence: meanConfidence(lines), psm };
+}
+
+/** The lines that are text rather than marks (see NOISE_BELOW). */
+export function textLines(lines: readonly OcrLine[]): OcrLine[] {
+  return lines.filter((line) => line.confidence >= NOISE_BELOW);
 }
 
 /** A binary PGM (P5) of a greyscale image. */
@@ -114,34 +223,90 @@ export function nativeAvailable(): Promise<boolean> {
   return native;
 }
 
+/**
+ * One reading by the native program, which writes both its TSV (word boxes and confidences) and
+ * its plain text, whose spaces are Tesseract's own judgement of where words end (see parseTsv).
+ */
 async function readNative(
   pgm: Buffer,
   psm: number,
   model: OcrRequest['model'],
   languages: string[],
+  timeoutMs?: number,
 ): Promise<OcrLine[]> {
-  const args = ['stdin', 'stdout', '-l', languages.join('+'), '--psm', String(psm)];
-  if (model === 'premium') args.push('--tessdata-dir', await tessdataFolder('best', 'plain'));
-  args.push('-c', 'preserve_interword_spaces=1', '-c', 'tessedit_create_tsv=1');
-  return parseTsv(await run(args, pgm));
+  const folder = await mkdtemp(join(tmpdir(), 'docconv-tesseract-'));
+  try {
+    const base = join(folder, 'page');
+    const args = ['stdin', base, '-l', languages.join('+'), '--psm', String(psm)];
+    if (model === 'premium') args.push('--tessdata-dir', await tessdataFolder('best', 'plain'));
+    args.push('-c', 'preserve_interword_spaces=1', '-c', 'tessedit_create_tsv=1', '-c', 'tessedit_create_txt=1');
+    await run(args, pgm, timeoutMs);
+    const [tsv, text] = await Promise.all([readFile(`${base}.tsv`, 'utf8'), readFile(`${base}.txt`, 'utf8')]);
+    return parseTsv(tsv, text);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 }
 
-function run(args: string[], input: Buffer): Promise<string> {
+/**
+ * How confidently the native program's fast model for one language reads an image as a block of
+ * text (page segmentation mode 6): its words' characters' mean confidence, and how many
+ * characters it read. Used to tell a page's way up and language (orientation.ts).
+ */
+export async function probeConfidence(
+  image: GreyImage,
+  language: string,
+): Promise<{ confidence: number; characters: number }> {
+  let tsv: string;
+  try {
+    tsv = await run(
+      ['stdin', 'stdout', '-l', language, '--psm', '6', '-c', 'tessedit_create_tsv=1'],
+      toPgm(image),
+      PROBE_TIMEOUT_MS,
+    );
+  } catch (error) {
+    if (error instanceof ReadingTimeout) return { confidence: 0, characters: 0 };
+    throw error;
+  }
+  const words = parseTsv(tsv).flatMap((line) => line.words);
+  return {
+    confidence: characterConfidence(words),
+    characters: words.reduce((n, w) => n + [...w.text].length, 0),
+  };
+}
+
+/** A probe reading that takes longer than this reads nothing: the strip is not plain text. */
+const PROBE_TIMEOUT_MS = 5_000;
+
+/** Runs the native program on `input`, killing it after `timeoutMs` (a ReadingTimeout). */
+function run(args: string[], input: Buffer, timeoutMs?: number): Promise<string> {
   return new Promise((resolve, reject) => {
+    const started = Date.now();
     const child = spawn('tesseract', args, { env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
+    let timedOut = false;
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            child.kill('SIGKILL');
+          }, timeoutMs);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));
     child.stderr.on('data', (c: Buffer) => err.push(c));
-    child.on('error', (error: NodeJS.ErrnoException) =>
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
       reject(
         error.code === 'ENOENT'
           ? new DomainError('engine_unavailable', 'The tesseract program is not installed on this worker.')
           : error,
-      ),
-    );
+      );
+    });
     child.on('close', (code) => {
-      if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
+      clearTimeout(timer);
+      if (timedOut) reject(new ReadingTimeout((Date.now() - started) / 1000));
+      else if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
       else
         reject(new Error(`tesseract exited with ${code}: ${Buffer.concat(err).toString('utf8').trim().slice(0, 200)}`));
     });
@@ -150,58 +315,129 @@ function run(args: string[], input: Buffer): Promise<string> {
   });
 }
 
+/** A word of Tesseract's output, with whether a space stands before it in Tesseract's text (undefined: unknown). */
+interface TsvWord extends OcrWord {
+  spaced?: boolean;
+}
+
 /**
  * Lines from Tesseract's TSV output: word rows (level 5) grouped by block, paragraph and line
- * number, in the order Tesseract read them.
+ * number, in the order Tesseract read them. Tesseract reports Hangul and CJK one syllable per
+ * "word"; its plain `text` output of the same reading, when given, says which of them it wrote
+ * together, and those become one word. Without it, syllables that touch are joined (lineText).
  */
-export function parseTsv(tsv: string): OcrLine[] {
-  const lines = new Map<string, { paragraph: string; words: OcrWord[] }>();
+export function parseTsv(tsv: string, text?: string): OcrLine[] {
+  const lines = new Map<string, { paragraph: string; words: TsvWord[] }>();
+  const order: TsvWord[] = [];
   for (const row of tsv.split('\n').slice(1)) {
     const cells = row.split('\t');
     if (cells.length < 12 || cells[0] !== '5') continue;
-    const text = cells.slice(11).join('\t').trim();
+    const word = cells.slice(11).join('\t').trim();
     const confidence = Number(cells[10]);
-    if (text === '' || confidence < 0) continue;
+    if (word === '' || confidence < 0) continue;
     const [block, paragraph, line] = [cells[2], cells[3], cells[4]];
     const key = `${block}.${paragraph}.${line}`;
     let entry = lines.get(key);
     if (!entry) lines.set(key, (entry = { paragraph: `${block}.${paragraph}`, words: [] }));
-    entry.words.push({
-      text,
+    const parsed: TsvWord = {
+      text: word,
       confidence,
       box: { x: Number(cells[6]), y: Number(cells[7]), width: Number(cells[8]), height: Number(cells[9]) },
-    });
+    };
+    entry.words.push(parsed);
+    order.push(parsed);
   }
+  if (text !== undefined) markSpaces(order, text);
   return [...lines.values()].map(({ paragraph, words }) => toLine(words, paragraph));
+}
+
+/**
+ * Sets each word's `spaced` from Tesseract's text, which holds the same words in the same order:
+ * whether whitespace stands between it and the word before. A word the text does not hold where
+ * expected (it never should) leaves the rest of its line to the geometry.
+ */
+function markSpaces(words: TsvWord[], text: string): void {
+  let cursor = 0;
+  for (const word of words) {
+    let at = cursor;
+    while (at < text.length && /\s/.test(text[at])) at++;
+    if (text.startsWith(word.text, at)) {
+      word.spaced = at > cursor;
+      cursor = at + word.text.length;
+      continue;
+    }
+    const found = text.indexOf(word.text, cursor);
+    if (found >= 0 && found - cursor < 200) cursor = found + word.text.length;
+  }
 }
 
 /** Hangul and CJK: scripts Tesseract splits into one "word" per syllable or character. */
 const CJK = /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
 /**
- * A line's text from its words. Tesseract reports Korean (and CJK) syllables as separate words;
- * two of them that touch are one word on the page, so a space goes in only where the gap
+ * Whether a space stands between two of Tesseract's words on a line of the given height when
+ * its text does not say: Latin words always; Korean (and CJK) syllables only where the gap
  * between them is as wide as a real space (a quarter of the line's height).
  */
-export function lineText(words: OcrWord[]): string {
-  const height = Math.max(...words.map((w) => w.box.height));
-  return words.reduce((text, word, i) => {
-    if (i === 0) return word.text;
-    const previous = words[i - 1];
-    const gap = word.box.x - (previous.box.x + previous.box.width);
-    const joined = CJK.test(previous.text.slice(-1)) && CJK.test(word.text[0]) && gap < height * 0.25;
-    return joined ? text + word.text : `${text} ${word.text}`;
-  }, '');
+function spaceBetween(previous: OcrWord, word: OcrWord, height: number): boolean {
+  const gap = word.box.x - (previous.box.x + previous.box.width);
+  return !(CJK.test(previous.text.slice(-1)) && CJK.test(word.text[0]) && gap < height * 0.25);
 }
 
-function toLine(words: OcrWord[], paragraph?: string): OcrLine {
+/** A line's text from its words, by the geometry alone (see spaceBetween). */
+export function lineText(words: OcrWord[]): string {
+  const height = Math.max(...words.map((w) => w.box.height));
+  return words.reduce(
+    (text, word, i) =>
+      i === 0 || !spaceBetween(words[i - 1], word, height) ? text + word.text : `${text} ${word.text}`,
+    '',
+  );
+}
+
+/**
+ * A line from Tesseract's words: those written together become one word (its box the union,
+ * its confidence the characters' mean), so that what follows sees the words of the page.
+ */
+function toLine(parts: TsvWord[], paragraph?: string): OcrLine {
+  const height = Math.max(...parts.map((w) => w.box.height));
+  const groups: TsvWord[][] = [];
+  for (const [i, part] of parts.entries()) {
+    const spaced = i === 0 || (part.spaced ?? spaceBetween(parts[i - 1], part, height));
+    if (spaced) groups.push([part]);
+    else groups[groups.length - 1].push(part);
+  }
+  const tall = tallerThanTheLine(parts);
+  const words: OcrWord[] = groups.map((group) => ({
+    text: group.map((w) => w.text).join(''),
+    box: wordBox(group, tall),
+    confidence: characterConfidence(group),
+  }));
   return {
-    text: lineText(words),
+    text: words.map((w) => w.text).join(' '),
     box: unionBox(words.map((w) => w.box)),
-    confidence: words.reduce((s, w) => s + w.confidence, 0) / words.length,
+    confidence: characterConfidence(words),
     words,
     paragraph,
   };
+}
+
+/**
+ * Tesseract now and then gives a syllable a box reaching into the next line. Such a box (over
+ * 1.6 times the line's median height) says nothing about the word's height.
+ */
+function tallerThanTheLine(parts: readonly OcrWord[]): (part: OcrWord) => boolean {
+  const heights = parts.map((w) => w.box.height).sort((a, b) => a - b);
+  const median = heights[Math.floor(heights.length / 2)];
+  return (part) => part.box.height > median * 1.6;
+}
+
+/** A word's box from its parts: their union, heights from the parts that are not too tall when there are such. */
+function wordBox(group: readonly OcrWord[], tall: (part: OcrWord) => boolean): Box {
+  const across = unionBox(group.map((w) => w.box));
+  const measured = group.filter((w) => !tall(w));
+  if (measured.length === 0 || measured.length === group.length) return across;
+  const down = unionBox(measured.map((w) => w.box));
+  return { x: across.x, y: down.y, width: across.width, height: down.height };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -94,7 +94,13 @@ export class PageReportEntry {
   })
   source!: string;
   @ApiPropertyOptional({ description: 'The OCR engine that read the page' }) engine?: string;
-  @ApiPropertyOptional({ description: 'Mean OCR word confidence, 0–100' }) confidence?: number;
+  @ApiPropertyOptional({ description: "Mean OCR confidence of the page's characters, 0–100" }) confidence?: number;
+  @ApiPropertyOptional({
+    description:
+      'OCR only: the page was read poorly (confidence under 70) or its reading time (OCR_PAGE_BUDGET_SECONDS) ran out and the best reading so far was kept; check it against the original',
+  })
+  low_confidence?: boolean;
+  @ApiPropertyOptional({ description: "OCR only: seconds the page's reading took" }) seconds?: number;
   @ApiPropertyOptional({ description: "Refinement only: whether the language model's answer was kept" })
   refined?: boolean;
   @ApiPropertyOptional({ type: [String] }) notes?: string[];

@@ -2,7 +2,7 @@ import { DomainError } from '@docconv/contracts';
 import type { GreyImage } from '@docconv/ocr';
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
-import { ocrPageLines, typicalLineHeight, type PageReport } from '../ocr/ocr-page';
+import { ocrPageLines, ocrPageReport, typicalLineHeight, type PageReport } from '../ocr/ocr-page';
 import type { PageReader } from '../ocr/page-reader';
 import { layoutDocument } from '../pdf/extract-pdf';
 import type { PageLines } from '../pdf/layout';
@@ -26,17 +26,11 @@ export async function extractImage(
   const reports: PageReport[] = [];
   for (let frame = 0; frame < frames; frame++) {
     const image = await greyFrame(source, frame, frames, displayName);
-    const result = await reader.read(image);
+    const result = await reader.readPage(image);
     // An image has no physical size worth trusting: scale it so its body text is 12 points high.
     const typical = typicalLineHeight(result);
     pages.push(ocrPageLines(result, reader.options.model, typical > 0 ? 12 / (typical * 0.8) : 1));
-    reports.push({
-      page: frame + 1,
-      source: 'ocr',
-      engine: result.engine,
-      confidence: Math.round(result.confidence * 10) / 10,
-      ...(result.notes.length > 0 ? { notes: result.notes } : {}),
-    });
+    reports.push(ocrPageReport(frame + 1, result));
     onFrame(frame + 1);
   }
   return { markdown: layoutDocument(pages), pages: reports };

@@ -21,6 +21,8 @@ const result = (lines: OcrLine[]): OcrResult => ({
   lines,
   confidence: 90,
   notes: [],
+  calls: 1,
+  cut: false,
 });
 
 describe('OCR pages', () => {

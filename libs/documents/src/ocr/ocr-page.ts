@@ -1,6 +1,10 @@
 import type { OcrLine, OcrModelName, OcrResult } from '@docconv/ocr';
 import { escapeLineStart, escapeText } from '../markdown/escape';
 import { buildLines, type Line, type PageLines, type TextRun } from '../pdf/layout';
+import type { PageReading } from './page-reader';
+
+/** Below this confidence an OCR line keeps the body's size whatever its height (see ocrRuns). */
+const HEADING_MIN_CONFIDENCE = 80;
 
 /** What one page (or image frame) was read from, for the job's page report. */
 export interface PageReport {
@@ -8,9 +12,26 @@ export interface PageReport {
   /** `text+ocr`: the text layer, with areas whose text layer is unreadable read by OCR. */
   source: 'text' | 'ocr' | 'text+ocr';
   engine?: string;
-  /** Mean OCR word confidence, 0…100. */
+  /** Mean OCR confidence of the page's characters, 0…100. */
   confidence?: number;
+  /** The page was read poorly or its reading time ran out (see PageReader.readPage). */
+  low_confidence?: boolean;
+  /** Seconds the page's OCR took (orientation, every pass). */
+  seconds?: number;
   notes?: string[];
+}
+
+/** The report of a page read whole by OCR. */
+export function ocrPageReport(page: number, reading: PageReading): PageReport {
+  return {
+    page,
+    source: 'ocr',
+    engine: reading.engine,
+    confidence: Math.round(reading.confidence * 10) / 10,
+    low_confidence: reading.lowConfidence,
+    seconds: Math.round(reading.seconds * 100) / 100,
+    ...(reading.notes.length > 0 ? { notes: reading.notes } : {}),
+  };
 }
 
 /**
@@ -56,7 +77,11 @@ export function ocrRuns(result: OcrResult, scale: number): TextRun[][] {
   const typical = typicalLineHeight(result);
   return result.lines.map((line) => {
     const baseline = (line.box.y + line.box.height) * scale;
-    const height = Math.abs(line.box.height - typical) <= typical * 0.25 ? typical : line.box.height;
+    // A heading is larger type read well: a short line of doubtful characters (a logo, a stamp)
+    // is given the body's size, so it never becomes one.
+    const own = line.box.height;
+    const body = Math.abs(own - typical) <= typical * 0.25 || line.confidence < HEADING_MIN_CONFIDENCE;
+    const height = body ? typical : own;
     const size = height * scale * 0.8;
     return line.words.map((word) => ({
       text: word.text,

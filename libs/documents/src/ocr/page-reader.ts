@@ -1,5 +1,10 @@
 import {
+  detectOrientation,
+  estimateSkew,
+  MIN_SKEW_DEGREES,
   openOcrEngine,
+  rotate,
+  turn,
   type GreyImage,
   type OcrEngine,
   type OcrEngineName,
@@ -17,6 +22,24 @@ export interface OcrOptions {
   /** Tesseract language codes. */
   languages: string[];
   settings: OcrSettings;
+  /**
+   * Seconds a page may take: further passes start only within it, and a page that used it up
+   * keeps the best reading so far, marked low-confidence. Default PAGE_BUDGET_SECONDS.
+   */
+  pageBudgetSeconds?: number;
+}
+
+/** The default time a page may take (OCR_PAGE_BUDGET_SECONDS). */
+export const PAGE_BUDGET_SECONDS = 10;
+
+/** Below this confidence a page's reading is marked low-confidence. */
+export const LOW_CONFIDENCE_BELOW = 70;
+
+/** A whole page's reading: the engine's result, turned upright first, with how long it took. */
+export interface PageReading extends OcrResult {
+  seconds: number;
+  /** The reading is poor (confidence under LOW_CONFIDENCE_BELOW) or the page's time ran out. */
+  lowConfidence: boolean;
 }
 
 /** Reads images with the job's engine, opened on the first image and kept for the rest of the file. */
@@ -25,15 +48,59 @@ export class PageReader {
 
   constructor(readonly options: OcrOptions) {}
 
+  /** Reads part of a page (an area without a readable text layer) as it stands, in the job's languages. */
   async read(image: GreyImage): Promise<OcrResult> {
-    this.engine ??= openOcrEngine(this.options.engine, this.options.settings);
-    const engine = await this.engine;
-    return engine.recognize({ image, model: this.options.model, languages: this.options.languages });
+    return (await this.open()).recognize({ image, model: this.options.model, languages: this.options.languages });
+  }
+
+  /**
+   * Reads a whole page: turned upright when it lies sideways or upside down, straightened when
+   * its lines are skewed by MIN_SKEW_DEGREES or more, read in the language its probe read best
+   * (libs/ocr orientation.ts), within the page's time budget. Orientation counts against the
+   * budget; the engine makes at least its first reading, and no call runs past the deadline by
+   * more than CALL_GRACE_MS.
+   */
+  async readPage(image: GreyImage): Promise<PageReading> {
+    const started = Date.now();
+    const budget = (this.options.pageBudgetSeconds ?? PAGE_BUDGET_SECONDS) * 1000;
+    const engine = await this.open();
+    const notes: string[] = [];
+    // A page whose way up the probes cannot tell (handwriting, a picture) is read as it is.
+    const orientation = await detectOrientation(image, this.options.languages);
+    let upright = image;
+    if (orientation) {
+      upright = await turn(image, orientation.turn);
+      if (orientation.turn !== 0) notes.push(`turned ${orientation.turn}° clockwise to read it upright`);
+      const skew = await estimateSkew(upright);
+      if (Math.abs(skew) >= MIN_SKEW_DEGREES) {
+        upright = await rotate(upright, -skew);
+        notes.push(`straightened by ${Math.abs(skew).toFixed(1)}°`);
+      }
+    }
+    const result = await engine.recognize({
+      image: upright,
+      model: this.options.model,
+      languages: this.options.languages,
+      pageLanguage: orientation?.language,
+      deadline: started + budget,
+    });
+    if (result.cut) notes.push(`its ${budget / 1000} s reading time ran out: the best reading so far is kept`);
+    return {
+      ...result,
+      notes: [...notes, ...result.notes],
+      seconds: (Date.now() - started) / 1000,
+      lowConfidence: result.cut || result.confidence < LOW_CONFIDENCE_BELOW,
+    };
   }
 
   async close(): Promise<void> {
     const engine = this.engine;
     this.engine = undefined;
     if (engine) await (await engine).close();
+  }
+
+  private open(): Promise<OcrEngine> {
+    this.engine ??= openOcrEngine(this.options.engine, this.options.settings);
+    return this.engine;
   }
 }

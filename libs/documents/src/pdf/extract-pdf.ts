@@ -9,7 +9,7 @@ import { orderLines } from './reading-order';
 import { escapeText } from '../markdown/escape';
 import { tableMarkdown } from '../markdown/tables';
 import { ruledTables, type RuledTable } from './lattice';
-import { ocrPageLines, ocrRuns, type PageReport } from '../ocr/ocr-page';
+import { ocrPageLines, ocrPageReport, ocrRuns, type PageReport } from '../ocr/ocr-page';
 import type { PageReader } from '../ocr/page-reader';
 import { PDF_OPTIONS, pdfjs } from './pdfjs';
 import { renderPage, type PageArea } from './render-page';
@@ -124,15 +124,9 @@ export async function extractPdf(
       }
       if (scanned && reader) {
         // A page without a usable text layer is rendered and read by the job's OCR engine.
-        const result = await reader.read(await renderPage(path, n, reader.options.dpi));
+        const result = await reader.readPage(await renderPage(path, n, reader.options.dpi));
         pages.push(ocrPageLines(result, reader.options.model, 72 / reader.options.dpi));
-        reports.push({
-          page: n,
-          source: 'ocr',
-          engine: result.engine,
-          confidence: Math.round(result.confidence * 10) / 10,
-          ...(result.notes.length > 0 ? { notes: result.notes } : {}),
-        });
+        reports.push(ocrPageReport(n, result));
       }
       onPage(n);
     }

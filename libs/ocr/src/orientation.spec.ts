@@ -1,0 +1,76 @@
+import sharp from 'sharp';
+import type { GreyImage } from './engine';
+import { detectOrientation, estimateSkew, rotate, turn } from './orientation';
+
+const LINES = [
+  'The committee reviewed the quarterly figures and',
+  'found that revenue grew in every region, while costs',
+  'stayed flat. Shipping delays in the spring were',
+  'resolved by adding a second warehouse, and customer',
+  'complaints fell by a third compared with the same',
+  'period last year. The board approved the budget.',
+];
+
+const KOREAN = [
+  '우리가 독자 개발하여 최초 발사하는 한국형발사체의 이름은',
+  '국민이 정한 누리로, 세상의 옛말이며 우주까지 확장된 새로운',
+  '세상을 연다는 의미를 담았다. 명칭 공모전에는 약 육천여 명의',
+  '국민이 참여하여 만 건 이상의 응모작을 제출하여 뜨거운 관심을',
+  '보였다. 한국형발사체는 실용위성을 지구 저궤도까지 쏘아 올릴',
+];
+
+/** A page of black text on white as 8-bit grey pixels: DejaVu Sans, or a Korean face. */
+async function page(lines = LINES, font = 'DejaVu Sans', size = 40): Promise<GreyImage> {
+  const rows = lines
+    .map(
+      (line, i) => `<text x="80" y="${160 + i * size * 1.75}" font-family="${font}" font-size="${size}">${line}</text>`,
+    )
+    .join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1400" height="${260 + lines.length * size * 1.75}">
+    <rect width="100%" height="100%" fill="white"/>${rows}</svg>`;
+  const { data, info } = await sharp(Buffer.from(svg)).greyscale().raw().toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data };
+}
+
+describe('orientation and language', () => {
+  it.each([0, 90, 180, 270])('finds the turn that makes an English page turned by %i° upright', async (degrees) => {
+    const found = await detectOrientation(await turn(await page(), degrees), ['eng', 'kor']);
+    expect(found?.language).toBe('eng');
+    expect((degrees + found!.turn) % 360).toBe(0);
+  });
+
+  it.each([0, 90, 180])('finds the turn and the language of a Korean page turned by %i°', async (degrees) => {
+    const korean = await page(KOREAN, 'NanumGothic', 28);
+    const found = await detectOrientation(await turn(korean, degrees), ['eng', 'kor']);
+    expect(found?.language).toBe('kor');
+    expect((degrees + found!.turn) % 360).toBe(0);
+  });
+
+  it('cannot tell on a page with almost no text', async () => {
+    expect(await detectOrientation(await page(['Hi']), ['eng'])).toBeUndefined();
+  });
+});
+
+describe('skew', () => {
+  it('measures how far lines of text slope, either way, and finds none on a straight page', async () => {
+    const straight = await page();
+    expect(Math.abs(await estimateSkew(straight))).toBeLessThan(0.3);
+    // sharp turns clockwise: lines then run down to the right, a positive skew.
+    expect(await estimateSkew(await rotate(straight, 3))).toBeCloseTo(3, 0);
+    expect(await estimateSkew(await rotate(straight, -2))).toBeCloseTo(-2, 0);
+  });
+
+  it('rotating by minus the skew straightens the page', async () => {
+    const skewed = await rotate(await page(), 4);
+    const straightened = await rotate(skewed, -(await estimateSkew(skewed)));
+    expect(Math.abs(await estimateSkew(straightened))).toBeLessThan(0.5);
+  });
+
+  it('turns by quarter turns, swapping the sides', async () => {
+    const original = await page();
+    const turned = await turn(original, 90);
+    expect([turned.width, turned.height]).toEqual([original.height, original.width]);
+    expect(turned.data.length).toBe(turned.width * turned.height);
+    expect(await turn(original, 0)).toBe(original);
+  });
+});
