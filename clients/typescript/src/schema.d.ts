@@ -775,8 +775,12 @@ export interface components {
       source: 'text' | 'ocr' | 'text+ocr' | 'refinement';
       /** @description The OCR engine that read the page */
       engine?: string;
-      /** @description Mean OCR word confidence, 0–100 */
+      /** @description Mean OCR confidence of the page's characters, 0–100 */
       confidence?: number;
+      /** @description OCR only: the page was read poorly (confidence under 70) or its reading time (OCR_PAGE_BUDGET_SECONDS) ran out and the best reading so far was kept; check it against the original */
+      low_confidence?: boolean;
+      /** @description OCR only: seconds the page's reading took */
+      seconds?: number;
       /** @description Refinement only: whether the language model's answer was kept */
       refined?: boolean;
       notes?: string[];
