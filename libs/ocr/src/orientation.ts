@@ -23,6 +23,8 @@ const MAX_SKEW_DEGREES = 10;
  * too degraded to tell its way up, and is read as it is.
  */
 const MIN_PROBE_CONFIDENCE = 50;
+/** How much sharper columns of ink must be than rows (or rows than columns) to settle which way lines run. */
+const SIDEWAYS_RATIO = 1.25;
 /** The analyses work on a copy this many pixels wide (or less). */
 const ANALYSIS_WIDTH = 1000;
 
@@ -30,6 +32,11 @@ const ANALYSIS_WIDTH = 1000;
 export interface PageOrientation {
   /** Clockwise degrees that turn the page upright. */
   turn: 0 | 90 | 180 | 270;
+  /**
+   * The slope of its lines once turned, in degrees clockwise (0 under MIN_SKEW_DEGREES): rotating
+   * the turned page by minus this straightens it.
+   */
+  skew: number;
   /** The job language whose reading of the probe was the most confident. */
   language: string;
   /** That reading's confidence, 0…100. */
@@ -48,19 +55,25 @@ export async function detectOrientation(
   if (!(await nativeAvailable()) || languages.length === 0) return undefined;
   const ink = await inkOf(image);
   if (!ink) return undefined;
-  const sideways = ink.columnSharpness > ink.rowSharpness * 1.2;
-  const across = sideways ? await turn(image, 90) : image;
-  const probe = await densestStrip(across);
-  if (!probe) return undefined;
+  // Lines running up and down the page make its columns of ink sharper than its rows. Where the
+  // two are close (a short page, a page of tables), both ways are probed.
+  const ratio = ink.columnSharpness / ink.sharpness(skewOf(ink));
+  const bases = ratio > SIDEWAYS_RATIO ? [90] : ratio < 1 / SIDEWAYS_RATIO ? [0] : [0, 90];
   let best: PageOrientation | undefined;
-  for (const upsideDown of [false, true]) {
-    const strip = upsideDown ? await turn(probe, 180) : probe;
-    for (const language of languages) {
-      const { confidence, characters } = await probeConfidence(strip, language);
-      if (characters < 8) continue;
-      if (!best || confidence > best.confidence) {
-        const degrees = ((sideways ? 90 : 0) + (upsideDown ? 180 : 0)) as PageOrientation['turn'];
-        best = { turn: degrees, language, confidence };
+  for (const base of bases) {
+    const across = await turn(image, base);
+    const measured = await estimateSkew(across);
+    const skew = Math.abs(measured) >= MIN_SKEW_DEGREES ? measured : 0;
+    const probe = await densestStrip(skew === 0 ? across : await rotate(across, -skew));
+    if (!probe) continue;
+    for (const upsideDown of [false, true]) {
+      const strip = upsideDown ? await turn(probe, 180) : probe;
+      for (const language of languages) {
+        const { confidence, characters } = await probeConfidence(strip, language);
+        if (characters < 8 || (best && confidence <= best.confidence)) continue;
+        const degrees = ((base + (upsideDown ? 180 : 0)) % 360) as PageOrientation['turn'];
+        // Turned upside down, the page's slope changes sign.
+        best = { turn: degrees, skew: upsideDown && skew !== 0 ? -skew : skew, language, confidence };
       }
     }
   }
@@ -90,7 +103,10 @@ export async function rotate(image: GreyImage, degrees: number): Promise<GreyIma
  */
 export async function estimateSkew(image: GreyImage): Promise<number> {
   const ink = await inkOf(image);
-  if (!ink) return 0;
+  return ink ? skewOf(ink) : 0;
+}
+
+function skewOf(ink: Ink): number {
   let best = 0;
   let bestScore = ink.sharpness(0);
   for (let degrees = -MAX_SKEW_DEGREES; degrees <= MAX_SKEW_DEGREES; degrees += 0.5) {
@@ -109,7 +125,6 @@ export async function estimateSkew(image: GreyImage): Promise<number> {
 interface Ink {
   /** How uneven the ink is along rows tilted by `degrees`: sharp for lines of text at that slope. */
   sharpness(degrees: number): number;
-  rowSharpness: number;
   columnSharpness: number;
 }
 
@@ -149,26 +164,31 @@ async function inkOf(image: GreyImage): Promise<Ink | undefined> {
   };
   return {
     sharpness,
-    rowSharpness: sharpness(0),
     columnSharpness: profile((i) => xs[i], small.width),
   };
 }
 
 /**
  * The band of the page, a sixth of its height (at least 120 pixels), whose rows hold the most
- * ink, cut to the ink's width: a few lines of the page's main text for the probe readings.
+ * strokes, cut to the ink's width and widened to whole lines: a few lines of the page's main text for
+ * the probe readings.
  */
-async function densestStrip(image: GreyImage): Promise<GreyImage | undefined> {
+export async function densestStrip(image: GreyImage): Promise<GreyImage | undefined> {
+  // Rows are weighed by their changes from white to ink: many in lines of text, few along a rule,
+  // a bar or a block of solid ink.
   const rows = new Float64Array(image.height);
   let left = image.width;
   let right = 0;
   for (let y = 0; y < image.height; y++) {
+    let previous = false;
     for (let x = 0; x < image.width; x++) {
-      if (image.data[y * image.width + x] < 128) {
-        rows[y]++;
+      const dark = image.data[y * image.width + x] < 128;
+      if (dark) {
+        if (!previous) rows[y]++;
         if (x < left) left = x;
         if (x > right) right = x;
       }
+      previous = dark;
     }
   }
   if (right <= left) return undefined;
@@ -180,13 +200,19 @@ async function densestStrip(image: GreyImage): Promise<GreyImage | undefined> {
     sum += rows[top + band - 1] - rows[top - 1];
     if (sum > best) [best, bestTop] = [sum, top];
   }
+  // Widened to the nearest rows without ink, so that no line is cut in half.
+  let top = bestTop;
+  let bottom = bestTop + band - 1;
+  while (top > 0 && rows[top] > 0 && bestTop - top < band / 2) top--;
+  while (bottom < image.height - 1 && rows[bottom] > 0 && bottom - (bestTop + band - 1) < band / 2) bottom++;
   const width = right - left + 1;
-  const data = Buffer.alloc(width * band);
-  for (let row = 0; row < band; row++) {
-    const start = (bestTop + row) * image.width + left;
+  const height = bottom - top + 1;
+  const data = Buffer.alloc(width * height);
+  for (let row = 0; row < height; row++) {
+    const start = (top + row) * image.width + left;
     image.data.copy(data, row * width, start, start + width);
   }
-  return { width, height: band, data };
+  return { width, height, data };
 }
 
 function pipelineOf(image: GreyImage): Sharp {

@@ -1,7 +1,5 @@
 import {
   detectOrientation,
-  estimateSkew,
-  MIN_SKEW_DEGREES,
   openOcrEngine,
   rotate,
   turn,
@@ -55,7 +53,7 @@ export class PageReader {
 
   /**
    * Reads a whole page: turned upright when it lies sideways or upside down, straightened when
-   * its lines are skewed by MIN_SKEW_DEGREES or more, read in the language its probe read best
+   * its lines are skewed (libs/ocr MIN_SKEW_DEGREES or more), read in the language its probe read best
    * (libs/ocr orientation.ts), within the page's time budget. Orientation counts against the
    * budget; the engine makes at least its first reading, and no call runs past the deadline by
    * more than CALL_GRACE_MS.
@@ -71,10 +69,9 @@ export class PageReader {
     if (orientation) {
       upright = await turn(image, orientation.turn);
       if (orientation.turn !== 0) notes.push(`turned ${orientation.turn}° clockwise to read it upright`);
-      const skew = await estimateSkew(upright);
-      if (Math.abs(skew) >= MIN_SKEW_DEGREES) {
-        upright = await rotate(upright, -skew);
-        notes.push(`straightened by ${Math.abs(skew).toFixed(1)}°`);
+      if (orientation.skew !== 0) {
+        upright = await rotate(upright, -orientation.skew);
+        notes.push(`straightened by ${Math.abs(orientation.skew).toFixed(1)}°`);
       }
     }
     const result = await engine.recognize({
