@@ -1,6 +1,6 @@
-import sharp from 'sharp';
 import type { GreyImage } from './engine';
 import { detectOrientation, estimateSkew, rotate, turn } from './orientation';
+import { textImage } from './testing/text-image';
 
 const LINES = [
   'The committee reviewed the quarterly figures and',
@@ -19,17 +19,9 @@ const KOREAN = [
   '보였다. 한국형발사체는 실용위성을 지구 저궤도까지 쏘아 올릴',
 ];
 
-/** A page of black text on white as 8-bit grey pixels: DejaVu Sans, or a Korean face. */
-async function page(lines = LINES, font = 'DejaVu Sans', size = 40): Promise<GreyImage> {
-  const rows = lines
-    .map(
-      (line, i) => `<text x="80" y="${160 + i * size * 1.75}" font-family="${font}" font-size="${size}">${line}</text>`,
-    )
-    .join('');
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1400" height="${260 + lines.length * size * 1.75}">
-    <rect width="100%" height="100%" fill="white"/>${rows}</svg>`;
-  const { data, info } = await sharp(Buffer.from(svg)).greyscale().raw().toBuffer({ resolveWithObject: true });
-  return { width: info.width, height: info.height, data };
+/** A page of text: DejaVu Sans, or a Korean face. */
+function page(lines = LINES, font = 'DejaVu Sans', size = 40): Promise<GreyImage> {
+  return textImage(lines, { width: 1400, font, size });
 }
 
 describe('orientation and language', () => {

@@ -23,6 +23,10 @@ const MAX_SKEW_DEGREES = 10;
  * too degraded to tell its way up, and is read as it is.
  */
 const MIN_PROBE_CONFIDENCE = 50;
+/** A probe reading this confident ends the search (see detectOrientation). */
+const SURE_PROBE_CONFIDENCE = 85;
+/** Pages wider than this are probed on a smaller copy: type at 150 dpi reads as surely as at 300. */
+const PROBE_WIDTH = 1300;
 /** How much sharper columns of ink must be than rows (or rows than columns) to settle which way lines run. */
 const SIDEWAYS_RATIO = 1.25;
 /** The analyses work on a copy this many pixels wide (or less). */
@@ -53,15 +57,16 @@ export async function detectOrientation(
   languages: readonly string[],
 ): Promise<PageOrientation | undefined> {
   if (!(await nativeAvailable()) || languages.length === 0) return undefined;
-  const ink = await inkOf(image);
+  const page = await shrunk(image, PROBE_WIDTH);
+  const ink = await inkOf(page);
   if (!ink) return undefined;
   // Lines running up and down the page make its columns of ink sharper than its rows. Where the
-  // two are close (a short page, a page of tables), both ways are probed.
+  // two are close (a short page, a page of tables), both ways are probed, the likelier first.
   const ratio = ink.columnSharpness / ink.sharpness(skewOf(ink));
-  const bases = ratio > SIDEWAYS_RATIO ? [90] : ratio < 1 / SIDEWAYS_RATIO ? [0] : [0, 90];
+  const bases = ratio > SIDEWAYS_RATIO ? [90] : ratio < 1 / SIDEWAYS_RATIO ? [0] : ratio > 1 ? [90, 0] : [0, 90];
   let best: PageOrientation | undefined;
   for (const base of bases) {
-    const across = await turn(image, base);
+    const across = await turn(page, base);
     const measured = await estimateSkew(across);
     const skew = Math.abs(measured) >= MIN_SKEW_DEGREES ? measured : 0;
     const probe = await densestStrip(skew === 0 ? across : await rotate(across, -skew));
@@ -74,6 +79,8 @@ export async function detectOrientation(
         const degrees = ((base + (upsideDown ? 180 : 0)) % 360) as PageOrientation['turn'];
         // Turned upside down, the page's slope changes sign.
         best = { turn: degrees, skew: upsideDown && skew !== 0 ? -skew : skew, language, confidence };
+        // A reading this sure settles it: upside-down text and another script never read so well.
+        if (confidence >= SURE_PROBE_CONFIDENCE) return best;
       }
     }
   }
@@ -129,12 +136,7 @@ interface Ink {
 }
 
 async function inkOf(image: GreyImage): Promise<Ink | undefined> {
-  const scale = Math.min(1, ANALYSIS_WIDTH / image.width);
-  const small = await fromSharp(
-    pipelineOf(image)
-      .resize(Math.max(1, Math.round(image.width * scale)), Math.max(1, Math.round(image.height * scale)))
-      .normalise(),
-  );
+  const small = await fromSharp(pipelineOf(await shrunk(image, ANALYSIS_WIDTH)).normalise());
   let count = 0;
   for (const value of small.data) if (value < 128) count++;
   if (count < 500 || count > small.width * small.height * 0.5) return undefined;
@@ -213,6 +215,13 @@ export async function densestStrip(image: GreyImage): Promise<GreyImage | undefi
     image.data.copy(data, row * width, start, start + width);
   }
   return { width, height, data };
+}
+
+/** The image scaled down to at most `width` pixels across (itself when it is no wider). */
+async function shrunk(image: GreyImage, width: number): Promise<GreyImage> {
+  if (image.width <= width) return image;
+  const height = Math.max(1, Math.round((image.height * width) / image.width));
+  return fromSharp(pipelineOf(image).resize(width, height));
 }
 
 function pipelineOf(image: GreyImage): Sharp {

@@ -1,17 +1,6 @@
-import sharp from 'sharp';
-import type { GreyImage } from './engine';
-import { lineText, parseTsv, TesseractEngine, textLines } from './tesseract';
-
-/** Black text on white, rendered with DejaVu Sans, as 8-bit grey pixels. */
-async function textImage(lines: string[], width = 1600): Promise<GreyImage> {
-  const rows = lines
-    .map((line, i) => `<text x="60" y="${120 + i * 90}" font-family="DejaVu Sans" font-size="56">${line}</text>`)
-    .join('');
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${160 + lines.length * 90}">
-    <rect width="100%" height="100%" fill="white"/>${rows}</svg>`;
-  const { data, info } = await sharp(Buffer.from(svg)).greyscale().raw().toBuffer({ resolveWithObject: true });
-  return { width: info.width, height: info.height, data };
-}
+import { ReadingBudget, type OcrLine } from './engine';
+import { lineText, parseTsv, surerLines, TesseractEngine, textLines } from './tesseract';
+import { textImage } from './testing/text-image';
 
 describe('Tesseract TSV', () => {
   it('groups words into lines and paragraphs with their boxes and confidence', () => {
@@ -116,5 +105,44 @@ describe('line text', () => {
 
   it('always separates Latin words', () => {
     expect(lineText([word('New', 0, 60), word('York', 62, 80)])).toBe('New York');
+  });
+});
+
+describe('two readings of a page', () => {
+  const line = (text: string, x: number, y: number, width: number, confidence: number, paragraph = '1.1'): OcrLine => ({
+    text,
+    box: { x, y, width, height: 20 },
+    confidence,
+    words: [{ text, box: { x, y, width, height: 20 }, confidence }],
+    paragraph,
+  });
+
+  it('keeps each line from the surer reading of the same place, and its own paragraph', () => {
+    const korean = [line('한국형발사체(5ㄷ-2)의', 0, 0, 300, 60), line('누리가 선정되었다', 0, 40, 280, 95)];
+    const english = [
+      line('Sh(KSLV-2)2|', 2, 1, 296, 80, '7.1'),
+      line('T7t Ao', 0, 40, 120, 30),
+      line('x', 500, 500, 10, 99),
+    ];
+    const { lines, replaced } = surerLines(korean, english);
+    expect(lines.map((l) => [l.text, l.paragraph])).toEqual([
+      ['Sh(KSLV-2)2|', '1.1'],
+      ['누리가 선정되었다', '1.1'],
+    ]);
+    expect(replaced).toBe(1);
+  });
+});
+
+describe('a reading budget', () => {
+  it('allows passes before its deadline and marks the reading cut when one is refused', async () => {
+    const open = new ReadingBudget(undefined);
+    expect(open.allows()).toBe(true);
+    expect(open.callLimit()).toBeUndefined();
+    const spent = new ReadingBudget(Date.now() - 1);
+    expect(await spent.call(() => Promise.resolve(7))).toBe(7);
+    expect(spent.calls).toBe(1);
+    expect(spent.allows()).toBe(false);
+    expect(spent.cut).toBe(true);
+    expect(spent.callLimit()).toBe(10_000);
   });
 });
