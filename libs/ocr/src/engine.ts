@@ -24,6 +24,11 @@ export interface OcrWord {
   box: Box;
   /** 0…100. */
   confidence: number;
+  /**
+   * The pieces the engine read the word in, when it reads a script piece by piece (Tesseract reads
+   * Hangul a syllable at a time); their texts joined make the word's.
+   */
+  parts?: OcrWord[];
 }
 
 export interface OcrLine {

@@ -1,5 +1,5 @@
 import { ReadingBudget, type OcrLine } from './engine';
-import { lineText, parseTsv, surerLines, TesseractEngine, textLines } from './tesseract';
+import { doubtfulRuns, lineText, parseTsv, stackPieces, surerLines, TesseractEngine, textLines } from './tesseract';
 import { textImage } from './testing/text-image';
 
 describe('Tesseract TSV', () => {
@@ -144,5 +144,49 @@ describe('a reading budget', () => {
     expect(spent.allows()).toBe(false);
     expect(spent.cut).toBe(true);
     expect(spent.callLimit()).toBe(10_000);
+  });
+});
+
+describe('doubtful pieces of Korean words', () => {
+  const part = (text: string, x: number, confidence: number) => ({
+    text,
+    confidence,
+    box: { x, y: 10, width: 18, height: 20 },
+  });
+
+  it('are the runs of pieces without a Hangul syllable read with little confidence, last first', () => {
+    // 한국형발사체(5ㄷ-2)의: what the Korean model makes of (KSLV-2).
+    const parts = [part('체', 0, 95), part('(5', 20, 56), part('ㄷ', 40, 0), part('-2)', 60, 2), part('의', 80, 93)];
+    const word = { text: '체(5ㄷ-2)의', box: { x: 0, y: 10, width: 98, height: 20 }, confidence: 60, parts };
+    expect(doubtfulRuns(word)).toEqual([
+      { start: 1, end: 4, box: { x: 20, y: 10, width: 58, height: 20 }, confidence: expect.closeTo(19.7, 1) },
+    ]);
+  });
+
+  it('leave alone figures read surely, punctuation alone and Korean', () => {
+    const sure = {
+      text: '1.5톤급',
+      box: { x: 0, y: 0, width: 60, height: 20 },
+      confidence: 92,
+      parts: [part('1.5', 0, 91), part('톤', 20, 93), part('급', 40, 92)],
+    };
+    const dash = { text: '-', box: { x: 0, y: 0, width: 8, height: 20 }, confidence: 20 };
+    const hangul = { text: '누리', box: { x: 0, y: 0, width: 40, height: 20 }, confidence: 30 };
+    expect([sure, dash, hangul].map(doubtfulRuns)).toEqual([[], [], []]);
+  });
+
+  it('are cut out with a white margin and stacked one under another', () => {
+    const image = { width: 4, height: 2, data: Buffer.from([0, 1, 2, 3, 4, 5, 6, 7]) };
+    const { image: stack, slots } = stackPieces(image, [
+      { x: 1, y: 0, width: 2, height: 1 },
+      { x: 0, y: 1, width: 1, height: 1 },
+    ]);
+    expect([stack.width, stack.height]).toEqual([14, 26]);
+    expect(slots).toEqual([
+      { top: 0, bottom: 13 },
+      { top: 13, bottom: 26 },
+    ]);
+    expect([stack.data[6 * 14 + 6], stack.data[6 * 14 + 7], stack.data[6 * 14 + 8]]).toEqual([1, 2, 255]);
+    expect(stack.data[19 * 14 + 6]).toBe(4);
   });
 });

@@ -93,15 +93,24 @@ export class TesseractEngine implements OcrEngine {
     }
     const notes: string[] = [];
     if (model === 'premium' && pageLanguage === 'kor') {
-      // Korean pages carry Latin words and figures (KSLV-2, HWPML, 600km) the Korean model misreads:
-      // the page is read in the job's other languages too, and each line kept from the surer reading.
+      // Korean pages carry Latin words and figures (KSLV-2, HWPML, 600km, 09:00) the Korean model
+      // misreads: the page is read in the job's other languages too, each line kept from the surer
+      // reading, and the doubtful Latin and figure pieces inside Korean lines are read again alone.
+      const page = best.source ?? image;
       for (const other of langs.filter((code) => code !== 'kor')) {
         if (!budget.allows()) break;
-        const read = best.source ? toPgm(best.source) : pgm;
-        const second = await this.readWithin(budget, read, best.psm, model, [other]);
+        const korean = new Set(best.lines);
+        const second = await this.readWithin(budget, toPgm(page), best.psm, model, [other]);
         const { lines, replaced } = surerLines(best.lines, second);
         best = { ...best, lines };
         if (replaced > 0) notes.push(`${replaced} ${replaced === 1 ? 'line' : 'lines'} read better in ${other}`);
+        if (!budget.allows()) break;
+        const mended = await this.mendPieces(page, best.lines, korean, model, other, budget);
+        best = { ...best, lines: mended.lines };
+        if (mended.count > 0)
+          notes.push(
+            `${mended.count} Latin or figure ${mended.count === 1 ? 'piece' : 'pieces'} read again in ${other}`,
+          );
       }
     }
     const text = textLines(best.lines);
@@ -135,6 +144,67 @@ export class TesseractEngine implements OcrEngine {
     return second.confidence > first.confidence ? second : first;
   }
 
+  /**
+   * The doubtful pieces of the lines the Korean model read (`korean`; see doubtfulRuns) cut out,
+   * stacked one under another in a single image and read in `language` in one call; each piece read more surely there replaces the
+   * Korean model's reading of it within its word.
+   */
+  private async mendPieces(
+    image: GreyImage,
+    lines: readonly OcrLine[],
+    korean: ReadonlySet<OcrLine>,
+    model: OcrRequest['model'],
+    language: string,
+    budget: ReadingBudget,
+  ): Promise<{ lines: OcrLine[]; count: number }> {
+    const runs = lines.flatMap((line, l) =>
+      korean.has(line) ? line.words.flatMap((word, w) => doubtfulRuns(word).map((run) => ({ l, w, ...run }))) : [],
+    );
+    if (runs.length === 0) return { lines: [...lines], count: 0 };
+    // A glyph's edge may stand a pixel or two outside its piece's box: the cut takes two more each side.
+    const stack = stackPieces(
+      image,
+      runs.map(({ box }) => ({
+        ...box,
+        x: Math.max(0, box.x - 2),
+        width: Math.min(image.width, box.x + box.width + 2) - Math.max(0, box.x - 2),
+      })),
+    );
+    const read = await this.readWithin(budget, toPgm(stack.image), 6, model, [language]);
+    const mended = lines.map((line) => ({ ...line, words: [...line.words] }));
+    let count = 0;
+    for (const [i, run] of runs.entries()) {
+      const slot = stack.slots[i];
+      const found = read.filter((line) => {
+        const middle = line.box.y + line.box.height / 2;
+        return middle >= slot.top && middle < slot.bottom;
+      });
+      const text = found.map((line) => line.text).join(' ');
+      const confidence = meanConfidence(found);
+      if (text === '' || /\s/.test(text) || confidence < SURE_PIECE || confidence <= run.confidence) continue;
+      const word = mended[run.l].words[run.w];
+      const parts = word.parts ?? [word];
+      const replaced: OcrWord = { text, box: run.box, confidence };
+      const next = [...parts.slice(0, run.start), replaced, ...parts.slice(run.end)];
+      mended[run.l].words[run.w] = {
+        ...word,
+        text: next.map((p) => p.text).join(''),
+        confidence: characterConfidence(next),
+        parts: next,
+      };
+      count++;
+    }
+    // Runs of one word come last first (doubtfulRuns), so a replacement leaves the indices of the rest right.
+    return {
+      lines: mended.map((line) => ({
+        ...line,
+        text: line.words.map((w) => w.text).join(' '),
+        confidence: characterConfidence(line.words),
+      })),
+      count,
+    };
+  }
+
   /** One reading within the budget: a call that runs past its limit is stopped and reads nothing. */
   private async readWithin(
     budget: ReadingBudget,
@@ -151,6 +221,69 @@ export class TesseractEngine implements OcrEngine {
       return [];
     }
   }
+}
+
+/** A Hangul syllable: a piece holding one is Korean the Korean model reads well. */
+const SYLLABLE = /[\uac00-\ud7a3]/;
+/** Below this confidence a piece of Latin letters, figures or lone jamo is read again. */
+const DOUBTFUL_BELOW = 85;
+/** A piece read again replaces the Korean model's reading only when read at least this surely. */
+const SURE_PIECE = 70;
+
+/**
+ * The runs of a word's pieces that hold no Hangul syllable (Latin letters, figures, punctuation,
+ * lone jamo: what the Korean model makes of Latin) and that it read with less than DOUBTFUL_BELOW
+ * confidence: `start` and `end` index the pieces, `box` is theirs. Runs are listed last first.
+ */
+export function doubtfulRuns(word: OcrWord): { start: number; end: number; box: Box; confidence: number }[] {
+  const parts = word.parts ?? [word];
+  const runs: { start: number; end: number; box: Box; confidence: number }[] = [];
+  let start = -1;
+  const close = (end: number) => {
+    const pieces = parts.slice(start, end);
+    const confidence = characterConfidence(pieces);
+    if (confidence < DOUBTFUL_BELOW && /[\p{L}\p{N}]/u.test(pieces.map((p) => p.text).join(''))) {
+      runs.push({ start, end, box: unionBox(pieces.map((p) => p.box)), confidence });
+    }
+    start = -1;
+  };
+  for (const [i, part] of parts.entries()) {
+    if (SYLLABLE.test(part.text)) {
+      if (start >= 0) close(i);
+    } else if (start < 0) start = i;
+  }
+  if (start >= 0) close(parts.length);
+  return runs.reverse();
+}
+
+/** Margin around each piece, and white between pieces, in the stacked image. */
+const PIECE_MARGIN = 6;
+
+/**
+ * The pieces of an image at `boxes`, each with a white margin, stacked top to bottom in one image;
+ * `slots` says where each piece lies in it.
+ */
+export function stackPieces(
+  image: GreyImage,
+  boxes: readonly Box[],
+): { image: GreyImage; slots: { top: number; bottom: number }[] } {
+  const width = Math.max(...boxes.map((b) => b.width)) + 2 * PIECE_MARGIN;
+  const height = boxes.reduce((sum, b) => sum + b.height + 2 * PIECE_MARGIN, 0);
+  const data = Buffer.alloc(width * height, 255);
+  const slots: { top: number; bottom: number }[] = [];
+  let top = 0;
+  for (const box of boxes) {
+    for (let row = 0; row < box.height; row++) {
+      const y = box.y + row;
+      if (y < 0 || y >= image.height) continue;
+      const from = y * image.width + Math.max(0, box.x);
+      const to = y * image.width + Math.min(image.width, box.x + box.width);
+      image.data.copy(data, (top + PIECE_MARGIN + row) * width + PIECE_MARGIN, from, to);
+    }
+    slots.push({ top, bottom: top + box.height + 2 * PIECE_MARGIN });
+    top += box.height + 2 * PIECE_MARGIN;
+  }
+  return { image: { width, height, data }, slots };
 }
 
 /**
@@ -411,6 +544,7 @@ function toLine(parts: TsvWord[], paragraph?: string): OcrLine {
     text: group.map((w) => w.text).join(''),
     box: wordBox(group, tall),
     confidence: characterConfidence(group),
+    ...(group.length > 1 ? { parts: group.map(({ text, box, confidence }) => ({ text, box, confidence })) } : {}),
   }));
   return {
     text: words.map((w) => w.text).join(' '),

@@ -79,7 +79,7 @@ export function ocrRuns(result: OcrResult, scale: number): TextRun[][] {
     const baseline = (line.box.y + line.box.height) * scale;
     // A heading is larger type read well: a short line of doubtful characters (a logo, a stamp)
     // is given the body's size, so it never becomes one.
-    const own = line.box.height;
+    const own = typeHeight(line);
     const body = Math.abs(own - typical) <= typical * 0.25 || line.confidence < HEADING_MIN_CONFIDENCE;
     const height = body ? typical : own;
     const size = height * scale * 0.8;
@@ -92,6 +92,15 @@ export function ocrRuns(result: OcrResult, scale: number): TextRun[][] {
       rtl: false,
     }));
   });
+}
+
+/**
+ * How tall a line's type is: its box's height, unless most of its words are shorter (the lower
+ * median of their heights): an engine now and then gives a word a box reaching into the next line.
+ */
+function typeHeight(line: OcrLine): number {
+  const heights = line.words.map((w) => w.box.height).sort((a, b) => a - b);
+  return Math.min(line.box.height, heights[Math.floor((heights.length - 1) / 2)] ?? line.box.height);
 }
 
 /** The median height of a page's OCR lines, in pixels (0 for an empty page). */
