@@ -10,7 +10,7 @@ import {
   type OcrRequest,
   type OcrResult,
 } from './engine';
-import { koreanRegions, readRegions } from './rapidocr';
+import { koreanRegions, readRegions, rereadNote } from './rapidocr';
 import { boxAround, lineFromText, orderLines, type Corner } from './reading-order';
 
 /** Where the server script lives below the repository root (and below `dist` when copied there). */
@@ -126,11 +126,13 @@ export class EasyOcrEngine implements OcrEngine {
     let lines = toLines(results, image);
     const notes: string[] = [];
     if (missing.includes('ko') && this.korean) {
-      // On an area of a page, whose language is unknown, lines the English model cannot have read are read in Korean.
-      const regions = request.pageLanguage === undefined ? koreanRegions(lines, image.width, image.height) : [];
+      // Lines the English model cannot have read (Korean on an area of a page, or what it read
+      // poorly on a page in English) are read again by Tesseract, in the page's language when known.
+      const regions = koreanRegions(lines, image.width, image.height);
       if (regions.length > 0) {
-        lines = await readRegions(this.korean, image, regions, model, lines, languages, budget);
-        notes.push(koreanNote);
+        const again = request.pageLanguage ? [request.pageLanguage] : languages;
+        lines = await readRegions(this.korean, image, regions, model, lines, again, budget);
+        notes.push(request.pageLanguage ? rereadNote(this.korean.name, regions.length, again) : koreanNote);
       }
     } else if (missing.length > 0) {
       notes.push(

@@ -96,12 +96,18 @@ export class RapidOcrEngine implements OcrEngine {
     const budget = new ReadingBudget(request.deadline);
     let lines = image.width > 0 && image.height > 0 ? await budget.call(() => this.detectLines(image)) : [];
     const notes: string[] = [];
-    if (this.korean && languages.includes('kor') && request.pageLanguage === undefined) {
-      // The page's language is unknown (an area of a page): lines the models cannot have read are read in Korean.
+    if (this.korean && languages.includes('kor')) {
+      // Lines the models cannot have read (Korean on an area of a page, or what they read poorly on
+      // a page in English) are read again by Tesseract, in the page's language when known.
       const regions = koreanRegions(lines, image.width, image.height);
       if (regions.length > 0) {
-        lines = await readRegions(this.korean, image, regions, model, lines, languages, budget);
-        notes.push(`Korean text read by ${this.korean.name} (kor)`);
+        const again = request.pageLanguage ? [request.pageLanguage] : languages;
+        lines = await readRegions(this.korean, image, regions, model, lines, again, budget);
+        notes.push(
+          request.pageLanguage
+            ? rereadNote(this.korean.name, regions.length, again)
+            : `Korean text read by ${this.korean.name} (kor)`,
+        );
       }
     }
     const read = orderLines(lines.filter((line) => line.text !== ''));
@@ -173,6 +179,11 @@ function paddingTo(size: number, multiple: number): number {
 
 // ---------------------------------------------------------------------------------------------
 // Korean
+
+/** The page note for regions read again by another engine in the page's language. */
+export function rereadNote(engine: string, regions: number, languages: readonly string[]): string {
+  return `${regions} ${regions === 1 ? 'region' : 'regions'} read poorly, read again by ${engine} (${languages.join('+')})`;
+}
 
 /**
  * Whether PaddleOCR cannot have read a line right on a page that may hold Korean: it found text

@@ -59,9 +59,10 @@ export class PageReader {
    * more than CALL_GRACE_MS.
    */
   async readPage(image: GreyImage): Promise<PageReading> {
+    // The page's time starts once its engine is up: starting one (EasyOCR loads torch) is the file's cost.
+    const engine = await this.open();
     const started = Date.now();
     const budget = (this.options.pageBudgetSeconds ?? PAGE_BUDGET_SECONDS) * 1000;
-    const engine = await this.open();
     const notes: string[] = [];
     // A page whose way up the probes cannot tell (handwriting, a picture) is read as it is.
     const orientation = await detectOrientation(image, this.options.languages);
