@@ -3,8 +3,8 @@
  *
  * Tesseract's own orientation and script detection (`--psm 0`) was tried and left: on small
  * Korean type it names Devanagari or Bengali and turns upright pages sideways. Instead:
- * - the rows of ink tell whether lines run across the page or up and down it (a page lying on its
- *   side), and by how many degrees they slope (skew);
+ * - the rows of ink tell which way lines most likely run (across the page, or up and down it on a
+ *   page lying on its side), and by how many degrees they slope (skew);
  * - a strip of the page's densest text, turned both ways, is read in each of the job's languages:
  *   the most confident reading names the page's way up and its language. Upside-down text and
  *   text in another script read with little confidence.
@@ -27,8 +27,6 @@ const MIN_PROBE_CONFIDENCE = 50;
 const SURE_PROBE_CONFIDENCE = 85;
 /** Pages wider than this are probed on a smaller copy: type at 150 dpi reads as surely as at 300. */
 const PROBE_WIDTH = 1300;
-/** How much sharper columns of ink must be than rows (or rows than columns) to settle which way lines run. */
-const SIDEWAYS_RATIO = 1.25;
 /** The analyses work on a copy this many pixels wide (or less). */
 const ANALYSIS_WIDTH = 1000;
 
@@ -60,10 +58,10 @@ export async function detectOrientation(
   const page = await shrunk(image, PROBE_WIDTH);
   const ink = await inkOf(page);
   if (!ink) return undefined;
-  // Lines running up and down the page make its columns of ink sharper than its rows. Where the
-  // two are close (a short page, a page of tables), both ways are probed, the likelier first.
-  const ratio = ink.columnSharpness / ink.sharpness(skewOf(ink));
-  const bases = ratio > SIDEWAYS_RATIO ? [90] : ratio < 1 / SIDEWAYS_RATIO ? [0] : ratio > 1 ? [90, 0] : [0, 90];
+  // Lines running up and down the page make its columns of ink sharper than its rows: that way is
+  // probed first. The other is probed too unless a reading settles it, since characters set in a
+  // grid (Hangul often is) make columns of ink as sharp as rows.
+  const bases = ink.columnSharpness > ink.sharpness(skewOf(ink)) ? [90, 0] : [0, 90];
   let best: PageOrientation | undefined;
   for (const base of bases) {
     const across = await turn(page, base);
