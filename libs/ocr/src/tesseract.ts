@@ -146,8 +146,9 @@ export class TesseractEngine implements OcrEngine {
 
   /**
    * The doubtful pieces of the lines the Korean model read (`korean`; see doubtfulRuns) cut out,
-   * stacked one under another in a single image and read in `language` in one call; each piece read more surely there replaces the
-   * Korean model's reading of it within its word.
+   * stacked one under another in a single image and read in `language` in one call; each piece
+   * read surely there (SURE_PIECE), and more surely than before, replaces the Korean model's
+   * reading of it within its word.
    */
   private async mendPieces(
     image: GreyImage,
