@@ -65,7 +65,8 @@ export async function detectOrientation(
   let best: PageOrientation | undefined;
   for (const base of bases) {
     const across = await turn(page, base);
-    const measured = await estimateSkew(across);
+    // Upright, the page's ink is measured already; turned, it is measured again.
+    const measured = base === 0 ? skewOf(ink) : await estimateSkew(across);
     const skew = Math.abs(measured) >= MIN_SKEW_DEGREES ? measured : 0;
     const probe = await densestStrip(skew === 0 ? across : await rotate(across, -skew));
     if (!probe) continue;
@@ -173,7 +174,7 @@ async function inkOf(image: GreyImage): Promise<Ink | undefined> {
  * strokes, cut to the ink's width and widened to whole lines: a few lines of the page's main text for
  * the probe readings.
  */
-export async function densestStrip(image: GreyImage): Promise<GreyImage | undefined> {
+async function densestStrip(image: GreyImage): Promise<GreyImage | undefined> {
   // Rows are weighed by their changes from white to ink: many in lines of text, few along a rule,
   // a bar or a block of solid ink.
   const rows = new Float64Array(image.height);
