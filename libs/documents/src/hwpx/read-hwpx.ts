@@ -1,0 +1,570 @@
+import { DomainError } from '@docconv/contracts';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
+import type {
+  Block,
+  Caption,
+  HancomDocument,
+  HancomSection,
+  Inline,
+  Paragraph,
+  ParagraphRole,
+  Table,
+  TableCell,
+} from '../hancom/model';
+import { NumberingCounter, numberFormat, type Numbering } from '../hancom/numbering';
+import { withZip } from '../zip/zip-reader';
+import { readHwpxSections } from './hwpx-file';
+
+/** A node of fast-xml-parser's ordered tree: `{ tag: children, ':@': attributes }` or `{ '#text': text }`. */
+type XmlNode = Record<string, unknown>;
+
+const MAX_HEADER_BYTES = 32 * 1024 * 1024;
+const MAX_TABLE_COLUMNS = 1000;
+const ADVICE = 'Check that it opens in Hangul, or save it again as HWPX or HWP and upload that.';
+
+const parser = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  trimValues: false,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  processEntities: false,
+});
+
+/**
+ * An HWPX (OWPML) document read into the Hancom model: every section's paragraphs with their
+ * character formatting, roles and numbers from the style book (`Contents/header.xml`), tables with
+ * their spans and captions, text boxes, notes, equations, links, and the page headers and footers.
+ */
+export async function readHwpx(
+  path: string,
+  displayName: string,
+  limits: DecompressionLimits = DEFAULT_DECOMPRESSION_LIMITS,
+): Promise<HancomDocument> {
+  let sections: string[];
+  try {
+    sections = await readHwpxSections(path, displayName, limits);
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'payload_too_large') throw error;
+    return refuse(displayName, 'it is not a readable HWPX package');
+  }
+  const book = await readStyleBook(path, new DecompressionBudget(displayName, limits));
+  if (book.encrypted)
+    return refuse(displayName, 'it is password-protected', 'Save an unprotected copy in Hangul and upload that.');
+
+  const reader = new SectionReader(book);
+  const document: HancomDocument = { sections: [] };
+  for (const [index, xml] of sections.entries()) {
+    let roots: XmlNode[];
+    try {
+      roots = parseSection(xml);
+    } catch (error) {
+      return refuse(displayName, `section ${index + 1} ${error instanceof Error ? error.message : 'cannot be parsed'}`);
+    }
+    try {
+      document.sections.push(reader.section(roots));
+    } catch {
+      return refuse(displayName, `section ${index + 1} could not be converted`);
+    }
+  }
+  return document;
+}
+
+function parseSection(xml: string): XmlNode[] {
+  const source = xml.replace(/^\uFEFF/, '');
+  const valid = XMLValidator.validate(source);
+  if (valid !== true) throw new Error(`is not well-formed XML (line ${valid.err.line}: ${valid.err.msg})`);
+  const roots = (parser.parse(source) as XmlNode[]).filter((n) => localName(tagOf(n)) === 'sec');
+  if (roots.length === 0) throw new Error('has no section element');
+  return roots;
+}
+
+function refuse(displayName: string, reason: string, advice = ADVICE): never {
+  throw new DomainError(
+    'file_processing_failed',
+    `${displayName} could not be read as an HWPX document: ${reason}. ${advice}`,
+  );
+}
+
+// ---- styles (Contents/header.xml) ---------------------------------------------------------
+
+interface CharShape {
+  bold: boolean;
+  italic: boolean;
+  strike: boolean;
+  superscript: boolean;
+  subscript: boolean;
+}
+
+interface StyleBook {
+  encrypted: boolean;
+  /** Paragraph shape id → its heading kind (OUTLINE, BULLET, NUMBER, NONE), level (from 0) and numbering or bullet id. */
+  paraShapes: Map<string, { type: string; level: number; ref: string }>;
+  /** Style id → its Korean and English names. */
+  styles: Map<string, string[]>;
+  /** Bullet id → the character drawn. */
+  bullets: Map<string, string>;
+  numberings: Map<string, Numbering>;
+  charShapes: Map<string, CharShape>;
+}
+
+async function readStyleBook(path: string, budget: DecompressionBudget): Promise<StyleBook> {
+  const book: StyleBook = {
+    encrypted: false,
+    paraShapes: new Map(),
+    styles: new Map(),
+    bullets: new Map(),
+    numberings: new Map(),
+    charShapes: new Map(),
+  };
+  let header: string | undefined;
+  try {
+    await withZip(
+      path,
+      async (zip) => {
+        header = await zip.readText('Contents/header.xml', MAX_HEADER_BYTES);
+        const manifest = await zip.readText('META-INF/manifest.xml', MAX_HEADER_BYTES);
+        book.encrypted = manifest !== undefined && /encryption-data/i.test(manifest);
+      },
+      budget,
+    );
+  } catch {
+    return book; // the document reads without styles: no headings, numbers or emphasis
+  }
+  if (header === undefined || XMLValidator.validate(header.replace(/^\uFEFF/, '')) !== true) return book;
+  walk(parser.parse(header.replace(/^\uFEFF/, '')) as XmlNode[], (node) => {
+    const id = attr(node, 'id');
+    switch (localName(tagOf(node))) {
+      case 'paraPr': {
+        const heading = kids(node).find((k) => localName(tagOf(k)) === 'heading');
+        if (heading && id !== undefined) {
+          book.paraShapes.set(id, {
+            type: attr(heading, 'type') ?? 'NONE',
+            level: whole(attr(heading, 'level'), 0),
+            ref: attr(heading, 'idRef') ?? '0',
+          });
+        }
+        return false;
+      }
+      case 'charPr': {
+        if (id === undefined) return false;
+        const parts = new Map(kids(node).map((k) => [localName(tagOf(k)), k]));
+        const strike = parts.get('strikeout');
+        book.charShapes.set(id, {
+          bold: parts.has('bold'),
+          italic: parts.has('italic'),
+          strike: strike !== undefined && !['NONE', ''].includes(attr(strike, 'shape') ?? 'NONE'),
+          superscript: parts.has('supscript'),
+          subscript: parts.has('subscript'),
+        });
+        return false;
+      }
+      case 'style':
+        if (id !== undefined)
+          book.styles.set(id, [attr(node, 'name') ?? '', attr(node, 'engName') ?? ''].map(decodeEntities));
+        return false;
+      case 'bullet':
+        if (id !== undefined) book.bullets.set(id, decodeEntities(attr(node, 'char') ?? ''));
+        return false;
+      case 'numbering': {
+        if (id === undefined) return false;
+        const levels = kids(node)
+          .filter((k) => localName(tagOf(k)) === 'paraHead')
+          .sort((a, b) => whole(attr(a, 'level'), 0) - whole(attr(b, 'level'), 0))
+          .map((head) => ({
+            pattern: decodeEntities(textOf(head)),
+            format: numberFormat(attr(head, 'numFormat') ?? 'DIGIT'),
+            start: whole(attr(head, 'start'), 1),
+          }));
+        book.numberings.set(id, { levels });
+        return false;
+      }
+      default:
+        return true;
+    }
+  });
+  return book;
+}
+
+const OUTLINE_STYLE = /^(?:개요|outline)\s*(\d+)$/i;
+const HEADING_STYLE = /^(?:제목|heading)\s*(\d+)$/i;
+const TITLE_STYLE = /^(?:제목|title|대제목)$/i;
+
+// ---- sections ----------------------------------------------------------------------------
+
+/** Collects the inline content of a paragraph, and what the paragraph's controls add to its section. */
+interface InlineSink {
+  inlines: Inline[];
+}
+
+class SectionReader {
+  private readonly counter = new NumberingCounter();
+  /** The numbering the current section's outline paragraphs use. */
+  private outline = '1';
+  private headers: Block[][] = [];
+  private footers: Block[][] = [];
+
+  constructor(private readonly book: StyleBook) {}
+
+  section(roots: XmlNode[]): HancomSection {
+    this.headers = [];
+    this.footers = [];
+    const blocks: Block[] = [];
+    for (const root of roots) {
+      for (const child of kids(root)) {
+        if (localName(tagOf(child)) !== 'p') continue;
+        blocks.push(this.paragraph(child));
+      }
+    }
+    return { blocks, headers: this.headers, footers: this.footers };
+  }
+
+  private paragraphs(nodes: XmlNode[]): Block[] {
+    return nodes.map((p) => this.paragraph(p));
+  }
+
+  private paragraph(node: XmlNode): Paragraph {
+    const sink: InlineSink = { inlines: [] };
+    const { role, label } = this.role(node);
+    for (const child of kids(node)) {
+      if (localName(tagOf(child)) === 'run') {
+        const shape = this.book.charShapes.get(attr(child, 'charPrIDRef') ?? '');
+        for (const item of kids(child)) this.runItem(item, sink, shape);
+      } else {
+        this.runItem(child, sink, undefined);
+      }
+    }
+    return {
+      type: 'paragraph',
+      role,
+      label,
+      inlines: withLinks(sink.inlines),
+      ...(attr(node, 'pageBreak') === '1' ? { pageBreak: true } : {}),
+    };
+  }
+
+  /** The paragraph's role and the number or bullet drawn before it. */
+  private role(paragraph: XmlNode): { role: ParagraphRole; label: string } {
+    const shape = this.book.paraShapes.get(attr(paragraph, 'paraPrIDRef') ?? '');
+    switch (shape?.type) {
+      case 'OUTLINE':
+        return {
+          role: { kind: 'heading', level: Math.min(6, shape.level + 1) },
+          label: this.number(`outline:${this.outline}`, this.outline, shape.level),
+        };
+      case 'NUMBER':
+        return {
+          role: { kind: 'list', level: shape.level, ordered: true },
+          label: this.number(`number:${shape.ref}`, shape.ref, shape.level),
+        };
+      case 'BULLET':
+        return {
+          role: { kind: 'list', level: shape.level, ordered: false },
+          label: this.book.bullets.get(shape.ref) ?? '',
+        };
+      default:
+        break;
+    }
+    for (const name of this.book.styles.get(attr(paragraph, 'styleIDRef') ?? '') ?? []) {
+      const numbered = OUTLINE_STYLE.exec(name.trim()) ?? HEADING_STYLE.exec(name.trim());
+      if (numbered)
+        return { role: { kind: 'heading', level: Math.min(6, Math.max(1, Number(numbered[1]))) }, label: '' };
+      if (TITLE_STYLE.test(name.trim())) return { role: { kind: 'heading', level: 1 }, label: '' };
+    }
+    return { role: { kind: 'body' }, label: '' };
+  }
+
+  private number(key: string, numberingId: string, level: number): string {
+    const numbering = this.book.numberings.get(numberingId);
+    return numbering ? this.counter.next(key, numbering, level) : '';
+  }
+
+  private runItem(item: XmlNode, sink: InlineSink, shape: CharShape | undefined): void {
+    const text = (value: string): void => {
+      if (value !== '') sink.inlines.push({ type: 'text', text: value, ...formatting(shape) });
+    };
+    const tag = localName(tagOf(item));
+    switch (tag) {
+      case '':
+        return;
+      case 't':
+        for (const piece of kids(item)) {
+          if (typeof piece['#text'] === 'string') text(decodeEntities(piece['#text'].replace(/[\r\n]+/g, ' ')));
+          else this.runItem(piece, sink, shape);
+        }
+        return;
+      case 'tab':
+      case 'nbSpace':
+      case 'fwSpace':
+        text(' ');
+        return;
+      case 'lineBreak':
+        sink.inlines.push({ type: 'break' });
+        return;
+      case 'hyphen':
+        text('-');
+        return;
+      case 'tbl':
+        sink.inlines.push({ type: 'table', table: this.table(item) });
+        return;
+      case 'ctrl':
+        for (const control of kids(item)) this.control(control, sink, shape);
+        return;
+      case 'switch': {
+        const options = kids(item);
+        const chosen = options.find((o) => localName(tagOf(o)) === 'default') ?? options[0];
+        if (chosen) for (const inner of kids(chosen)) this.runItem(inner, sink, shape);
+        return;
+      }
+      case 'compose':
+        text(decodeEntities(attr(item, 'composeText') ?? ''));
+        return;
+      case 'textart':
+        text(decodeEntities(attr(item, 'text') ?? ''));
+        return;
+      case 'dutmal': {
+        const main = kids(item).find((k) => localName(tagOf(k)) === 'mainText');
+        if (main) text(textOf(main));
+        return;
+      }
+      case 'equation': {
+        const script = kids(item).find((k) => localName(tagOf(k)) === 'script');
+        sink.inlines.push({ type: 'equation', script: script ? textOf(script) : '' });
+        return;
+      }
+      case 'pic':
+      case 'ole': {
+        const comment = kids(item).find((k) => localName(tagOf(k)) === 'shapeComment');
+        sink.inlines.push({ type: 'image', alt: comment ? textOf(comment) : '', ...this.caption(item) });
+        return;
+      }
+      case 'secPr':
+        this.outline = attr(item, 'outlineShapeIDRef') ?? this.outline;
+        return;
+      case 'linesegarray':
+      case 'shapeComment':
+      case 'markpenBegin':
+      case 'markpenEnd':
+      case 'titleMark':
+      case 'insertBegin':
+      case 'insertEnd':
+      case 'deleteBegin':
+      case 'deleteEnd':
+        return;
+      default: {
+        // Drawing objects, charts and forms: the text they carry (text boxes, captions).
+        const { caption } = this.caption(item);
+        const text = this.paragraphs(subListParagraphs(item));
+        const blocks = caption?.before ? [...caption.blocks, ...text] : [...text, ...(caption?.blocks ?? [])];
+        if (blocks.length > 0) sink.inlines.push({ type: 'objects', blocks });
+      }
+    }
+  }
+
+  private control(control: XmlNode, sink: InlineSink, shape: CharShape | undefined): void {
+    switch (localName(tagOf(control))) {
+      case 'footNote':
+      case 'endNote':
+        sink.inlines.push({
+          type: 'note',
+          kind: localName(tagOf(control)) === 'footNote' ? 'footnote' : 'endnote',
+          blocks: this.paragraphs(subListParagraphs(control)),
+        });
+        return;
+      case 'header':
+        this.headers.push(this.paragraphs(subListParagraphs(control)));
+        return;
+      case 'footer':
+        this.footers.push(this.paragraphs(subListParagraphs(control)));
+        return;
+      case 'autoNum': {
+        const type = attr(control, 'numType') ?? '';
+        const number = attr(control, 'num') ?? '';
+        if (type !== 'FOOTNOTE' && type !== 'ENDNOTE' && type !== 'PAGE' && type !== 'TOTAL_PAGE' && number !== '')
+          sink.inlines.push({ type: 'text', text: number, ...formatting(shape) });
+        return;
+      }
+      case 'newNum': {
+        const type = attr(control, 'numType') ?? '';
+        if (type === 'PARA' || type === '') this.counter.restart(`number:${attr(control, 'num') ?? ''}`, 1);
+        return;
+      }
+      case 'fieldBegin':
+        if ((attr(control, 'type') ?? '') === 'HYPERLINK')
+          sink.inlines.push({ type: 'link', href: hyperlinkTarget(control), inlines: [LINK_START] });
+        return;
+      case 'fieldEnd':
+        sink.inlines.push(LINK_END);
+        return;
+      default:
+        return; // page numbers, bookmarks, hidden comments, column definitions
+    }
+  }
+
+  private caption(object: XmlNode): { caption?: Caption } {
+    const caption = kids(object).find((k) => localName(tagOf(k)) === 'caption');
+    if (!caption) return {};
+    return {
+      caption: {
+        before: ['TOP', 'LEFT'].includes(attr(caption, 'side') ?? ''),
+        blocks: this.paragraphs(subListParagraphs(caption)),
+      },
+    };
+  }
+
+  /** A table: each cell at its address (or, without one, at the next free column) with its spans. */
+  private table(table: XmlNode): Table {
+    const trs = kids(table)
+      .filter((k) => localName(tagOf(k)) === 'tr')
+      .map((tr) => kids(tr).filter((k) => localName(tagOf(k)) === 'tc'));
+    const widest = Math.max(0, ...trs.map((cells) => cells.length));
+    const rows = trs.length;
+    const reach = trs.flat().map((tc) => {
+      const address = kids(tc).find((k) => localName(tagOf(k)) === 'cellAddr');
+      const span = kids(tc).find((k) => localName(tagOf(k)) === 'cellSpan');
+      return whole(address && attr(address, 'colAddr'), 0) + Math.max(1, whole(span && attr(span, 'colSpan'), 1));
+    });
+    const cols = Math.min(MAX_TABLE_COLUMNS, Math.max(widest, whole(attr(table, 'colCnt'), 0), ...reach));
+    const cells: TableCell[] = [];
+    /** Columns taken in later rows by cells spanning down, for cells that carry no address. */
+    const covered = Array.from({ length: rows }, () => [] as [number, number][]);
+    trs.forEach((tcs, rowIndex) => {
+      let cursor = 0;
+      for (const tc of tcs) {
+        const parts = kids(tc);
+        const address = parts.find((k) => localName(tagOf(k)) === 'cellAddr');
+        const span = parts.find((k) => localName(tagOf(k)) === 'cellSpan');
+        for (const [from, to] of covered[rowIndex]) if (cursor >= from && cursor < to) cursor = to;
+        const row = Math.min(rows - 1, whole(address && attr(address, 'rowAddr'), rowIndex));
+        const col = Math.min(Math.max(0, cols - 1), whole(address && attr(address, 'colAddr'), cursor));
+        const rowSpan = Math.min(rows - row, Math.max(1, whole(span && attr(span, 'rowSpan'), 1)));
+        const colSpan = Math.min(cols - col, Math.max(1, whole(span && attr(span, 'colSpan'), 1)));
+        if (!address) for (let r = row + 1; r < row + rowSpan; r++) covered[r].push([col, col + colSpan]);
+        cells.push({ row, col, rowSpan, colSpan, blocks: this.paragraphs(subListParagraphs(tc)) });
+        cursor = col + colSpan;
+      }
+    });
+    return { type: 'table', rows, cols, cells, ...this.caption(table) };
+  }
+}
+
+// ---- hyperlinks ----------------------------------------------------------------------------
+
+/** Where a link field's text starts and ends among the inlines, until `withLinks` gathers it. */
+const LINK_START: Inline = { type: 'text', text: '' };
+const LINK_END: Inline = { type: 'text', text: '' };
+
+/** The inlines with each hyperlink field's text moved inside its link; a field that never ends runs to the paragraph's end. */
+function withLinks(inlines: Inline[]): Inline[] {
+  const out: Inline[] = [];
+  let open: Extract<Inline, { type: 'link' }> | undefined;
+  for (const inline of inlines) {
+    if (inline === LINK_END) {
+      open = undefined;
+    } else if (inline.type === 'link' && inline.inlines[0] === LINK_START) {
+      open = { type: 'link', href: inline.href, inlines: [] };
+      out.push(open);
+    } else if (open && inline.type !== 'table' && inline.type !== 'objects') {
+      open.inlines.push(inline);
+    } else if (inline.type !== 'text' || inline.text !== '') {
+      out.push(inline);
+    }
+  }
+  return out.filter((inline) => inline.type !== 'link' || inline.href !== '' || inline.inlines.length > 0);
+}
+
+/** A hyperlink field's address: its Command parameter up to the first unescaped `;`, with `\:` and `\;` unescaped. */
+function hyperlinkTarget(field: XmlNode): string {
+  let command = attr(field, 'command') ?? '';
+  walk(kids(field), (node) => {
+    if (localName(tagOf(node)) === 'stringParam' && (attr(node, 'name') ?? '').toLowerCase() === 'command')
+      command = textOf(node);
+    return true;
+  });
+  const target = /^((?:\\.|[^;\\])*)/.exec(command)?.[1] ?? '';
+  return target.replace(/\\(.)/g, '$1');
+}
+
+// ---- text --------------------------------------------------------------------------------
+
+function formatting(shape: CharShape | undefined): Partial<CharShape> {
+  if (!shape) return {};
+  const out: Partial<CharShape> = {};
+  if (shape.bold) out.bold = true;
+  if (shape.italic) out.italic = true;
+  if (shape.strike) out.strike = true;
+  if (shape.superscript) out.superscript = true;
+  if (shape.subscript) out.subscript = true;
+  return out;
+}
+
+// ---- XML tree ----------------------------------------------------------------------------
+
+function tagOf(node: XmlNode): string {
+  for (const key of Object.keys(node)) if (key !== ':@') return key;
+  return '';
+}
+
+function localName(tag: string): string {
+  if (tag.startsWith('#') || tag.startsWith('?')) return '';
+  const colon = tag.indexOf(':');
+  return colon === -1 ? tag : tag.slice(colon + 1);
+}
+
+function kids(node: XmlNode): XmlNode[] {
+  const value = node[tagOf(node)];
+  return Array.isArray(value) ? (value as XmlNode[]) : [];
+}
+
+function attr(node: XmlNode, name: string): string | undefined {
+  const attributes = node[':@'] as Record<string, unknown> | undefined;
+  const value = attributes?.[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** All text below a node, in order. */
+function textOf(node: XmlNode): string {
+  if (typeof node['#text'] === 'string') return decodeEntities(node['#text']);
+  return kids(node).map(textOf).join('');
+}
+
+/** The paragraphs of the nearest sub-lists below a node (a cell, note, text box or caption); a caption's are not a text box's. */
+function subListParagraphs(node: XmlNode): XmlNode[] {
+  const found: XmlNode[] = [];
+  walk(kids(node), (child) => {
+    const tag = localName(tagOf(child));
+    if (tag === 'caption') return false;
+    if (tag === 'subList') {
+      found.push(...kids(child).filter((k) => localName(tagOf(k)) === 'p'));
+      return false;
+    }
+    return true;
+  });
+  return found;
+}
+
+/** Visits nodes depth first; `visit` returns whether to go into the node's children. */
+function walk(nodes: XmlNode[], visit: (node: XmlNode) => boolean): void {
+  const stack = [...nodes].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (visit(node)) stack.push(...[...kids(node)].reverse());
+  }
+}
+
+function whole(value: string | undefined, fallback: number): number {
+  const n = value === undefined ? NaN : Number(value);
+  return Number.isInteger(n) && n >= 0 && n < 100_000 ? n : fallback;
+}
+
+const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (match, body: string) => {
+    if (body[0] !== '#') return NAMED_ENTITIES[body] ?? match;
+    const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
+    return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : match;
+  });
+}
