@@ -1,10 +1,34 @@
 import { DomainError } from '@docconv/contracts';
 import CFB from 'cfb';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { createInflateRaw, inflateRawSync } from 'node:zlib';
 import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
 
-/** HWP 5 record tags (HWPTAG_BEGIN = 0x10). */
-export const HWPTAG = { PARA_HEADER: 0x42, PARA_TEXT: 0x43, PARA_LINE_SEG: 0x45 } as const;
+/** HWP 5 record tags (HWPTAG_BEGIN = 0x10): the document info's tables, then the body's records. */
+export const HWPTAG = {
+  ID_MAPPINGS: 0x11,
+  CHAR_SHAPE: 0x15,
+  NUMBERING: 0x17,
+  BULLET: 0x18,
+  PARA_SHAPE: 0x19,
+  STYLE: 0x1a,
+  PARA_HEADER: 0x42,
+  PARA_TEXT: 0x43,
+  PARA_CHAR_SHAPE: 0x44,
+  PARA_LINE_SEG: 0x45,
+  CTRL_HEADER: 0x47,
+  LIST_HEADER: 0x48,
+  SHAPE_COMPONENT: 0x4c,
+  TABLE: 0x4d,
+  SHAPE_COMPONENT_OLE: 0x54,
+  SHAPE_COMPONENT_PICTURE: 0x55,
+  SHAPE_COMPONENT_CONTAINER: 0x56,
+  EQEDIT: 0x58,
+  SHAPE_COMPONENT_TEXTART: 0x5a,
+} as const;
+
+/** What an HWP 3 file (Hangul 97 and earlier, not a compound file) starts with. */
+const HWP3_SIGNATURE = 'HWP Document File V3.00';
 
 export interface HwpRecord {
   tag: number;
@@ -31,6 +55,12 @@ export class HwpFile {
   ) {}
 
   static open(path: string, displayName: string, limits: DecompressionLimits = DEFAULT_DECOMPRESSION_LIMITS): HwpFile {
+    if (startsWith(path, HWP3_SIGNATURE)) {
+      throw new DomainError(
+        'unsupported_format',
+        `${displayName} is an HWP 3 document (Hangul 97 or earlier), which we cannot read. Open it in Hangul, save it as HWP or HWPX and upload that.`,
+      );
+    }
     let container: CFB.CFB$Container;
     try {
       container = CFB.read(path, { type: 'file' });
@@ -61,6 +91,13 @@ export class HwpFile {
       const raw = this.stream(path);
       return parseRecords(this.compressed ? this.inflate(streamName(path), raw) : raw);
     });
+  }
+
+  /** The document info's records: character and paragraph shapes, numberings, bullets and styles. */
+  docInfo(): HwpRecord[] {
+    if (!CFB.find(this.container, '/DocInfo')) return [];
+    const raw = this.stream('/DocInfo');
+    return parseRecords(this.compressed ? this.inflate('DocInfo', raw) : raw);
   }
 
   /**
@@ -119,6 +156,23 @@ export class HwpFile {
       inflater.end(raw);
     });
   }
+}
+
+/** Whether the file at `path` starts with the Latin-1 text `signature`. */
+function startsWith(path: string, signature: string): boolean {
+  const head = Buffer.alloc(signature.length);
+  let read = 0;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      read = readSync(fd, head, 0, head.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+  return read === head.length && head.toString('latin1') === signature;
 }
 
 /** A stream's name as Hangul's documentation writes it: `BodyText/Section0`, without the container's root. */

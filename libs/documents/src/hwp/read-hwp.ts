@@ -1,0 +1,538 @@
+import { DomainError } from '@docconv/contracts';
+import { DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
+import type {
+  Block,
+  Caption,
+  HancomDocument,
+  HancomSection,
+  Inline,
+  Paragraph,
+  ParagraphRole,
+  Table,
+  TableCell,
+  TextInline,
+} from '../hancom/model';
+import { NumberingCounter, numberFormat, type Numbering, type NumberingLevel } from '../hancom/numbering';
+import { HWPTAG, HwpFile, type HwpRecord } from './hwp-file';
+
+/**
+ * The shared Hancom model from an HWP 5 document, read from its record streams: the document
+ * info's shapes, numberings and styles resolve each paragraph's role, label and emphasis; the
+ * body sections give paragraphs, tables, pictures, text boxes, equations, notes, links and the
+ * sections' headers and footers.
+ */
+export function readHwp(
+  path: string,
+  displayName: string,
+  limits: DecompressionLimits = DEFAULT_DECOMPRESSION_LIMITS,
+): HancomDocument {
+  const file = HwpFile.open(path, displayName, limits);
+  const docInfo = file.docInfo();
+  const sections = file.sections();
+  try {
+    const reader = new HwpReader(readStyleBook(docInfo));
+    return { sections: sections.map((records) => reader.section(records)) };
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    throw new DomainError(
+      'unsupported_format',
+      `${displayName} could not be read as an HWP document (its body is damaged). Check that it opens in Hangul, or save it again as HWP or HWPX and upload that.`,
+    );
+  }
+}
+
+// ---- record tree ---------------------------------------------------------------------------
+
+/** A record and the records nested under it (those that follow it one level deeper). */
+interface RecordNode {
+  record: HwpRecord;
+  children: RecordNode[];
+}
+
+function recordTree(records: HwpRecord[]): RecordNode[] {
+  const roots: RecordNode[] = [];
+  const open: RecordNode[] = [];
+  for (const record of records) {
+    const node: RecordNode = { record, children: [] };
+    while (open.length > 0 && open[open.length - 1].record.level >= record.level) open.pop();
+    (open.length > 0 ? open[open.length - 1].children : roots).push(node);
+    open.push(node);
+  }
+  return roots;
+}
+
+/** A paragraph list (cell, caption, note, header, text box): its LIST_HEADER and the paragraphs after it. */
+interface ParagraphList {
+  header: Buffer;
+  paragraphs: RecordNode[];
+}
+
+/** The paragraph lists among sibling records, each a LIST_HEADER followed by its paragraphs. */
+function paragraphLists(siblings: RecordNode[]): ParagraphList[] {
+  const lists: ParagraphList[] = [];
+  let current: ParagraphList | undefined;
+  for (const node of siblings) {
+    if (node.record.tag === HWPTAG.LIST_HEADER) {
+      current = { header: node.record.data, paragraphs: [] };
+      lists.push(current);
+    } else if (node.record.tag === HWPTAG.PARA_HEADER) {
+      current?.paragraphs.push(node);
+    } else {
+      current = undefined;
+    }
+  }
+  return lists;
+}
+
+// ---- bytes ---------------------------------------------------------------------------------
+
+/** Readers that give 0 or '' past a record's end: older files write shorter records. */
+const u8 = (data: Buffer, offset: number): number => (offset + 1 <= data.length ? data.readUInt8(offset) : 0);
+const u16 = (data: Buffer, offset: number): number => (offset + 2 <= data.length ? data.readUInt16LE(offset) : 0);
+const u32 = (data: Buffer, offset: number): number => (offset + 4 <= data.length ? data.readUInt32LE(offset) : 0);
+
+/** A WORD-counted UTF-16 string at `offset`, and the offset after it. */
+function counted(data: Buffer, offset: number): [string, number] {
+  const length = u16(data, offset);
+  const end = Math.min(data.length, offset + 2 + length * 2);
+  const bytes = data.subarray(offset + 2, end - ((end - offset - 2) % 2));
+  return [bytes.toString('utf16le'), offset + 2 + length * 2];
+}
+
+/** A control's four-character id (`tbl `, `gso `, `%hlk`), stored as a little-endian number. */
+function controlId(data: Buffer): string {
+  const id = u32(data, 0);
+  return String.fromCharCode(id >>> 24, (id >>> 16) & 0xff, (id >>> 8) & 0xff, id & 0xff);
+}
+
+// ---- document info -------------------------------------------------------------------------
+
+interface CharShape {
+  bold: boolean;
+  italic: boolean;
+  strike: boolean;
+  superscript: boolean;
+  subscript: boolean;
+}
+
+type HeadingType = 'none' | 'outline' | 'number' | 'bullet';
+const HEADING_TYPES: HeadingType[] = ['none', 'outline', 'number', 'bullet'];
+
+interface ParaShape {
+  heading: HeadingType;
+  /** Outline or list level, 0 for the first. */
+  level: number;
+  /** The numbering or bullet it draws, counted from 1 (0 for none). */
+  ref: number;
+}
+
+interface StyleBook {
+  charShapes: CharShape[];
+  paraShapes: ParaShape[];
+  numberings: Numbering[];
+  bullets: string[];
+  /** Per style, the heading its name makes of a paragraph, if any. */
+  styleRoles: (ParagraphRole | undefined)[];
+}
+
+const OUTLINE_STYLE = /^(?:개요|outline)\s*(\d+)$/i;
+const HEADING_STYLE = /^(?:제목|heading)\s*(\d+)$/i;
+const TITLE_STYLE = /^(?:제목|title|대제목)$/i;
+
+function readStyleBook(records: HwpRecord[]): StyleBook {
+  const book: StyleBook = { charShapes: [], paraShapes: [], numberings: [], bullets: [], styleRoles: [] };
+  for (const { tag, data } of records) {
+    switch (tag) {
+      case HWPTAG.CHAR_SHAPE: {
+        // Seven font ids, four seven-byte tables and the base size come before the attributes.
+        const attributes = u32(data, 46);
+        book.charShapes.push({
+          italic: (attributes & 0x1) !== 0,
+          bold: (attributes & 0x2) !== 0,
+          superscript: (attributes & 0x8000) !== 0,
+          subscript: (attributes & 0x10000) !== 0,
+          strike: ((attributes >>> 18) & 0x7) !== 0,
+        });
+        break;
+      }
+      case HWPTAG.PARA_SHAPE: {
+        const attributes = u32(data, 0);
+        book.paraShapes.push({
+          heading: HEADING_TYPES[(attributes >>> 23) & 0x3],
+          level: (attributes >>> 25) & 0x7,
+          ref: u16(data, 30),
+        });
+        break;
+      }
+      case HWPTAG.NUMBERING:
+        book.numberings.push(readNumbering(data));
+        break;
+      case HWPTAG.BULLET:
+        book.bullets.push(String.fromCharCode(u16(data, 12)).replace(/\0/g, ''));
+        break;
+      case HWPTAG.STYLE: {
+        const [name, afterName] = counted(data, 0);
+        const [englishName] = counted(data, afterName);
+        book.styleRoles.push(styleRole([name, englishName]));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return book;
+}
+
+function styleRole(names: string[]): ParagraphRole | undefined {
+  for (const raw of names) {
+    const name = raw.trim();
+    const numbered = OUTLINE_STYLE.exec(name) ?? HEADING_STYLE.exec(name);
+    if (numbered) return { kind: 'heading', level: Math.min(6, Math.max(1, Number(numbered[1]))) };
+    if (TITLE_STYLE.test(name)) return { kind: 'heading', level: 1 };
+  }
+  return undefined;
+}
+
+/**
+ * A NUMBERING record: seven levels (each a 12-byte paragraph-head block whose bits 5–8 hold the
+ * number format, then its pattern), the numbering's start, seven level starts, and in newer files
+ * three more levels and their starts.
+ */
+function readNumbering(data: Buffer): Numbering {
+  const levels: NumberingLevel[] = [];
+  let offset = 0;
+  const readLevel = (): void => {
+    const format = numberFormat((u32(data, offset) >>> 5) & 0xf);
+    const [pattern, next] = counted(data, offset + 12);
+    levels.push({ pattern, format, start: 1 });
+    offset = next;
+  };
+  const readStarts = (from: number): void => {
+    for (let l = from; l < levels.length && offset + 4 <= data.length; l++, offset += 4) {
+      levels[l].start = Math.max(1, u32(data, offset));
+    }
+  };
+  for (let l = 0; l < 7 && offset + 14 <= data.length; l++) readLevel();
+  offset += 2; // the numbering's own start, which the level starts repeat
+  readStarts(0);
+  for (let l = 0; l < 3 && offset + 14 <= data.length; l++) readLevel();
+  readStarts(7);
+  return { levels };
+}
+
+// ---- body ----------------------------------------------------------------------------------
+
+/** Paragraph break kinds (PARA_HEADER byte 11). */
+const SECTION_BREAK = 0x01;
+const PAGE_BREAK = 0x04;
+
+/** Control characters one WCHAR wide; all others below 32 take eight (the control and its data). */
+const CHAR_CONTROLS = new Set([0, 10, 13, 24, 25, 26, 27, 28, 29, 30, 31]);
+/** Eight-WCHAR controls that carry no CTRL_HEADER record: field end, tab and reserved codes. */
+const INLINE_CONTROLS = new Set([4, 5, 6, 7, 8, 9, 19, 20]);
+
+const FIELD_END = 4;
+const TAB = 9;
+const LINE_BREAK = 10;
+const HYPHEN = 24;
+const NON_BREAKING_SPACE = 30;
+const FIXED_WIDTH_SPACE = 31;
+
+/** Auto-number kinds (the atno control's attributes, bits 0–3). */
+const NUMBER_KIND = { PAGE: 0, FOOTNOTE: 1, ENDNOTE: 2, PICTURE: 3, TABLE: 4, EQUATION: 5 } as const;
+
+/** Caption sides (bits 0–1 of the caption list's attributes). */
+const CAPTION_LEFT = 0;
+const CAPTION_TOP = 2;
+
+class HwpReader {
+  private readonly counter = new NumberingCounter();
+  /** The outline numbering of the section being read, counted from 1. */
+  private outlineNumbering = 1;
+  private current: HancomSection = { blocks: [], headers: [], footers: [] };
+
+  constructor(private readonly book: StyleBook) {}
+
+  section(records: HwpRecord[]): HancomSection {
+    this.current = { blocks: [], headers: [], footers: [] };
+    this.outlineNumbering = 1;
+    const paragraphs = recordTree(records).filter((node) => node.record.tag === HWPTAG.PARA_HEADER);
+    for (const [index, paragraph] of paragraphs.entries()) {
+      this.current.blocks.push(this.paragraph(paragraph, index === 0));
+    }
+    return this.current;
+  }
+
+  private paragraphs(list: ParagraphList | undefined): Block[] {
+    return list ? list.paragraphs.map((node) => this.paragraph(node, true)) : [];
+  }
+
+  private paragraph(node: RecordNode, firstInSection: boolean): Paragraph {
+    const header = node.record.data;
+    const breaks = u8(header, 11);
+    const controls = node.children.filter((c) => c.record.tag === HWPTAG.CTRL_HEADER);
+    const sectionDefinition = controls.find((c) => controlId(c.record.data) === 'secd');
+    // The section definition names the outline numbering: bytes 18–19, after its attributes, gaps and tab stop.
+    if (sectionDefinition) this.outlineNumbering = u16(sectionDefinition.record.data, 18) || 1;
+
+    const { role, label } = this.roleOf(u16(header, 8), u8(header, 10));
+    const text = node.children.find((c) => c.record.tag === HWPTAG.PARA_TEXT)?.record.data ?? Buffer.alloc(0);
+    const shapes = node.children.find((c) => c.record.tag === HWPTAG.PARA_CHAR_SHAPE)?.record.data;
+    const inlines = this.inlines(text, shapes ?? Buffer.alloc(0), controls);
+    const paragraph: Paragraph = { type: 'paragraph', role, label, inlines };
+    if ((breaks & PAGE_BREAK) !== 0 || ((breaks & SECTION_BREAK) !== 0 && !firstInSection)) paragraph.pageBreak = true;
+    return paragraph;
+  }
+
+  private roleOf(paraShapeId: number, styleId: number): { role: ParagraphRole; label: string } {
+    const shape = this.book.paraShapes[paraShapeId];
+    switch (shape?.heading) {
+      case 'outline': {
+        const numbering = this.book.numberings[this.outlineNumbering - 1] ?? this.book.numberings[0];
+        const label = numbering ? this.counter.next(`outline:${this.outlineNumbering}`, numbering, shape.level) : '';
+        return { role: { kind: 'heading', level: Math.min(6, shape.level + 1) }, label };
+      }
+      case 'number': {
+        const numbering = this.book.numberings[shape.ref - 1];
+        const label = numbering ? this.counter.next(`number:${shape.ref}`, numbering, shape.level) : '';
+        return { role: { kind: 'list', level: shape.level, ordered: true }, label };
+      }
+      case 'bullet':
+        return {
+          role: { kind: 'list', level: shape.level, ordered: false },
+          label: this.book.bullets[shape.ref - 1] ?? '',
+        };
+      case 'none':
+      case undefined:
+        break;
+    }
+    return { role: this.book.styleRoles[styleId] ?? { kind: 'body' }, label: '' };
+  }
+
+  /**
+   * A paragraph's text and objects. Its PARA_TEXT is UTF-16 in which codes below 32 are controls;
+   * the extended ones are paired in order with the paragraph's CTRL_HEADER records, and the
+   * character-shape runs (start position, shape id) cover the text including the controls.
+   */
+  private inlines(text: Buffer, shapes: Buffer, controls: RecordNode[]): Inline[] {
+    const out = new InlineBuilder();
+    const runs: [number, number][] = [];
+    for (let offset = 0; offset + 8 <= shapes.length; offset += 8)
+      runs.push([u32(shapes, offset), u32(shapes, offset + 4)]);
+    let run = 0;
+    let control = 0;
+    const units = Math.floor(text.length / 2);
+    for (let i = 0; i < units;) {
+      while (run + 1 < runs.length && runs[run + 1][0] <= i) run++;
+      out.shape = this.book.charShapes[runs[run]?.[1] ?? 0];
+      const code = text.readUInt16LE(i * 2);
+      if (code >= 32) {
+        out.text(String.fromCharCode(code));
+        i++;
+      } else if (CHAR_CONTROLS.has(code)) {
+        if (code === LINE_BREAK) out.push({ type: 'break' });
+        else if (code === HYPHEN) out.text('-');
+        else if (code === NON_BREAKING_SPACE || code === FIXED_WIDTH_SPACE) out.text(' ');
+        i++;
+      } else if (INLINE_CONTROLS.has(code)) {
+        if (code === TAB) out.text(' ');
+        else if (code === FIELD_END) out.closeField();
+        i += 8;
+      } else {
+        const node = controls[control++];
+        if (node) this.control(node, out);
+        i += 8;
+      }
+    }
+    return out.finish();
+  }
+
+  private control(node: RecordNode, out: InlineBuilder): void {
+    const data = node.record.data;
+    const id = controlId(data);
+    switch (id) {
+      case 'tbl ':
+        out.push({ type: 'table', table: this.table(node) });
+        return;
+      case 'gso ':
+        this.drawingObject(node, out);
+        return;
+      case 'eqed': {
+        const equation = node.children.find((c) => c.record.tag === HWPTAG.EQEDIT);
+        // EQEDIT: attributes, then the script as a counted string.
+        const script = equation ? counted(equation.record.data, 4)[0] : '';
+        if (script.trim() !== '') out.push({ type: 'equation', script });
+        return;
+      }
+      case 'head':
+      case 'foot': {
+        const blocks = this.paragraphs(paragraphLists(node.children)[0]);
+        (id === 'head' ? this.current.headers : this.current.footers).push(blocks);
+        return;
+      }
+      case 'fn  ':
+      case 'en  ':
+        out.push({
+          type: 'note',
+          kind: id === 'fn  ' ? 'footnote' : 'endnote',
+          blocks: this.paragraphs(paragraphLists(node.children)[0]),
+        });
+        return;
+      case 'atno': {
+        const kind = u32(data, 4) & 0xf;
+        if (kind === NUMBER_KIND.PICTURE || kind === NUMBER_KIND.TABLE || kind === NUMBER_KIND.EQUATION) {
+          out.text(String(u16(data, 8)));
+        }
+        return;
+      }
+      case 'tdut':
+        // Dutmal: the main text, then the text set above or below it.
+        out.text(counted(data, 4)[0]);
+        return;
+      case 'tcps':
+        // Overlapping characters: the characters set on one another.
+        out.text(counted(data, 4)[0].replace(/\0/g, ''));
+        return;
+      case '%hlk':
+        // Field: attributes (4), extra attributes (1), then the command; a link's starts with its address.
+        out.openField(hyperlinkAddress(counted(data, 9)[0]));
+        return;
+      default:
+        // Other fields keep their text; section and column definitions, page controls, bookmarks,
+        // new-number controls (each auto-number stores its own value) and hidden comments carry none.
+        if (id.startsWith('%')) out.openField(undefined);
+        return;
+    }
+  }
+
+  private table(node: RecordNode): Table {
+    const at = node.children.findIndex((c) => c.record.tag === HWPTAG.TABLE);
+    const record = at >= 0 ? node.children[at].record.data : Buffer.alloc(0);
+    const table: Table = { type: 'table', rows: u16(record, 4), cols: u16(record, 6), cells: [] };
+    const captionList = at > 0 ? paragraphLists(node.children.slice(0, at))[0] : undefined;
+    if (captionList) table.caption = this.caption(captionList);
+    for (const list of paragraphLists(node.children.slice(at + 1))) {
+      // Cell list header: paragraph count, attributes, then column, row, column span, row span.
+      const cell: TableCell = {
+        col: u16(list.header, 8),
+        row: u16(list.header, 10),
+        colSpan: Math.max(1, u16(list.header, 12)),
+        rowSpan: Math.max(1, u16(list.header, 14)),
+        blocks: this.paragraphs(list),
+      };
+      table.cells.push(cell);
+    }
+    return table;
+  }
+
+  private caption(list: ParagraphList): Caption {
+    const side = u32(list.header, 8) & 0x3;
+    return { before: side === CAPTION_LEFT || side === CAPTION_TOP, blocks: this.paragraphs(list) };
+  }
+
+  /**
+   * A drawing object: a picture (with the comment its author gave it as its description), or a
+   * shape, group or chart whose text boxes and caption are kept as the text it carries.
+   */
+  private drawingObject(node: RecordNode, out: InlineBuilder): void {
+    const captionList = paragraphLists(node.children)[0];
+    const caption = captionList ? this.caption(captionList) : undefined;
+    const component = node.children.find((c) => c.record.tag === HWPTAG.SHAPE_COMPONENT);
+    if (component?.children.some((c) => c.record.tag === HWPTAG.SHAPE_COMPONENT_PICTURE)) {
+      const image: Inline = { type: 'image', alt: objectDescription(node.record.data) };
+      if (caption) image.caption = caption;
+      out.push(image);
+      return;
+    }
+    const blocks = component ? this.shapeText(component) : [];
+    if (caption?.before) blocks.unshift(...caption.blocks);
+    else if (caption) blocks.push(...caption.blocks);
+    if (blocks.length > 0) out.push({ type: 'objects', blocks });
+  }
+
+  /** The paragraphs of a shape's text box and, for a group, of each shape in it. */
+  private shapeText(component: RecordNode): Block[] {
+    const blocks: Block[] = [];
+    for (const list of paragraphLists(component.children)) blocks.push(...this.paragraphs(list));
+    for (const child of component.children) {
+      if (child.record.tag === HWPTAG.SHAPE_COMPONENT) blocks.push(...this.shapeText(child));
+    }
+    return blocks;
+  }
+}
+
+/**
+ * The description of a drawing object, from its common properties: attributes, offsets, size,
+ * z-order, margins, instance id and page-split flag (44 bytes with the control id), then the text.
+ */
+function objectDescription(data: Buffer): string {
+  return counted(data, 44)[0].replace(/\r\n?/g, '\n').replace(/\0/g, '');
+}
+
+/** A hyperlink field's address: its command up to the first unescaped `;`, with `\` escapes undone. */
+function hyperlinkAddress(command: string): string {
+  const end = /(?<!\\);/.exec(command);
+  return (end ? command.slice(0, end.index) : command).replace(/\\(.)/g, '$1');
+}
+
+/** Inlines in the making: text gathered while its emphasis stays the same, and open links. */
+class InlineBuilder {
+  shape: CharShape | undefined;
+  private readonly root: Inline[] = [];
+  private readonly targets: Inline[][] = [this.root];
+  /** Per open field, whether it is a link. */
+  private readonly fields: boolean[] = [];
+  private pending: TextInline | undefined;
+
+  text(value: string): void {
+    const next = textInline(value, this.shape);
+    if (this.pending && sameEmphasis(this.pending, next)) {
+      this.pending.text += value;
+      return;
+    }
+    this.flush();
+    this.pending = next;
+  }
+
+  push(inline: Inline): void {
+    this.flush();
+    this.targets[this.targets.length - 1].push(inline);
+  }
+
+  /** A field starts; a link (given its address) gathers the inlines up to its end. */
+  openField(href: string | undefined): void {
+    this.fields.push(href !== undefined);
+    if (href === undefined) return;
+    const link: Inline = { type: 'link', href, inlines: [] };
+    this.push(link);
+    this.targets.push(link.inlines);
+  }
+
+  closeField(): void {
+    if (this.fields.pop() !== true) return;
+    this.flush();
+    if (this.targets.length > 1) this.targets.pop();
+  }
+
+  finish(): Inline[] {
+    this.flush();
+    return this.root;
+  }
+
+  private flush(): void {
+    if (this.pending) this.targets[this.targets.length - 1].push(this.pending);
+    this.pending = undefined;
+  }
+}
+
+const EMPHASIS = ['bold', 'italic', 'strike', 'superscript', 'subscript'] as const;
+
+function textInline(text: string, shape: CharShape | undefined): TextInline {
+  const inline: TextInline = { type: 'text', text };
+  for (const key of EMPHASIS) if (shape?.[key]) inline[key] = true;
+  return inline;
+}
+
+function sameEmphasis(a: TextInline, b: TextInline): boolean {
+  return EMPHASIS.every((key) => (a[key] ?? false) === (b[key] ?? false));
+}
