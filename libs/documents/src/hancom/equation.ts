@@ -193,22 +193,28 @@ class Parser {
       if (token.kind === 'word' && token.value.toLowerCase() === 'over') {
         this.at++;
         const numerator = items.pop() ?? '';
-        items.push(`\\frac{${numerator}}{${this.item()}}`);
+        items.push(`\\frac{${isGroup(numerator) ? numerator.slice(1, -1) : numerator}}{${this.argument()}}`);
         continue;
       }
       if (token.kind === 'word' && /^(sup|sub)$/i.test(token.value)) {
         this.at++;
-        items.push(`${token.value.toLowerCase() === 'sup' ? '^' : '_'}{${this.item()}}`);
+        items.push(`${token.value.toLowerCase() === 'sup' ? '^' : '_'}{${this.argument()}}`);
         continue;
       }
       if (token.kind === 'char' && (token.value === '^' || token.value === '_')) {
         this.at++;
-        items.push(`${token.value}{${this.item()}}`);
+        items.push(`${token.value}{${this.argument()}}`);
         continue;
       }
       items.push(this.item());
     }
     return items.join(' ');
+  }
+
+  /** An item as a command's argument: a group without its braces, since the command writes its own. */
+  private argument(): string {
+    const item = this.item();
+    return isGroup(item) ? item.slice(1, -1) : item;
   }
 
   /** One item: a group, a command with its arguments, a word, or a character. */
@@ -236,22 +242,22 @@ class Parser {
   private word(word: string): string {
     const lower = word.toLowerCase();
     if (IGNORED.has(lower)) return '';
-    if (lower === 'sqrt') return `\\sqrt{${this.item()}}`;
+    if (lower === 'sqrt') return `\\sqrt{${this.argument()}}`;
     if (lower === 'root') {
-      const degree = this.item();
+      const degree = this.argument();
       if (this.peekWord('of')) this.at++;
-      return `\\sqrt[${degree}]{${this.item()}}`;
+      return `\\sqrt[${degree}]{${this.argument()}}`;
     }
     if (lower === 'left' || lower === 'right') return `\\${lower}${delimiter(this.tokens[this.at++]?.value ?? '.')}`;
     if (lower in BIG_OPERATORS) {
       let out = BIG_OPERATORS[lower];
       if (this.peekWord('from')) {
         this.at++;
-        out += `_{${this.item()}}`;
+        out += `_{${this.argument()}}`;
       }
       if (this.peekWord('to')) {
         this.at++;
-        out += `^{${this.item()}}`;
+        out += `^{${this.argument()}}`;
       }
       return out;
     }
@@ -274,6 +280,18 @@ class Parser {
     const token = this.tokens[this.at];
     return token?.kind === 'word' && token.value.toLowerCase() === word;
   }
+}
+
+/** Whether `latex` is one brace group from its first character to its last. */
+function isGroup(latex: string): boolean {
+  if (!latex.startsWith('{') || !latex.endsWith('}')) return false;
+  let depth = 0;
+  for (let i = 0; i < latex.length; i++) {
+    if (latex[i] === '\\') i++;
+    else if (latex[i] === '{') depth++;
+    else if (latex[i] === '}' && --depth === 0 && i < latex.length - 1) return false;
+  }
+  return depth === 0;
 }
 
 function char(value: string): string {
