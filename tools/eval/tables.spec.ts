@@ -5,7 +5,10 @@ import {
   parseGfmTables,
   parseHtmlTables,
   parseMarkdownTables,
+  sameTable,
   splitGfmRow,
+  structureExactness,
+  tableHasText,
   teds,
   type Table,
 } from './tables';
@@ -244,5 +247,41 @@ describe('matchTables', () => {
 
   it('has no score without reference tables', () => {
     expect(matchTables([a], [])).toBeUndefined();
+  });
+});
+
+describe('structureExactness', () => {
+  const spanned = table([['Title', 1, 2]], ['a', 'b']);
+
+  it('counts a reference table matched when a predicted one has its grid, spans and normalised texts', () => {
+    expect(sameTable(table(['TITLE!'], ['a', 'b']), table(['title'], ['a', 'b']))).toBe(true);
+    expect(sameTable(table(['Title', ''], ['a', 'b']), spanned)).toBe(false);
+    expect(sameTable(table(['a', 'b']), table(['a', 'b'], ['c', 'd']))).toBe(false);
+    expect(sameTable(table(['a', 'b']), table(['a', 'c']))).toBe(false);
+    const result = structureExactness(
+      [table(['x']), table([['title', 1, 2]], ['A', 'B'])],
+      [spanned, table(['y', 'z'])],
+    );
+    expect(result).toEqual({ exact: [true, false], counted: 2, matched: 1 });
+  });
+
+  it('uses each predicted table once', () => {
+    expect(structureExactness([table(['a'])], [table(['a']), table(['a'])])).toEqual({
+      exact: [true, false],
+      counted: 2,
+      matched: 1,
+    });
+  });
+
+  it('does not count an all-empty reference table, dropped or kept', () => {
+    const empty = table(['', ''], [' ', '']);
+    expect(tableHasText(empty)).toBe(false);
+    expect(tableHasText(table(['', '·'], ['', '1']))).toBe(true);
+    expect(structureExactness([table(['a'])], [empty, table(['a'])])).toEqual({
+      exact: [null, true],
+      counted: 1,
+      matched: 1,
+    });
+    expect(structureExactness([], [empty])).toBeUndefined();
   });
 });

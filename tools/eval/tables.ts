@@ -506,3 +506,72 @@ export function matchTables(
   }
   return { scores, paired, mean: scores.reduce((s, x) => s + x, 0) / scores.length, exact };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Structure exactness
+
+/** Whether any cell of a table holds text, as text similarity normalises it. */
+export function tableHasText(table: Table): boolean {
+  return table.rows.some((row) => row.some((cell) => normalise(cell.text) !== ''));
+}
+
+/**
+ * Whether two tables are the same grid with the same texts: as many rows, as many cells in each
+ * row, every cell with the same row and column span and the same text as text similarity
+ * normalises it (case, spacing and punctuation aside). Header flags do not count.
+ */
+export function sameTable(prediction: Table, reference: Table): boolean {
+  return (
+    prediction.rows.length === reference.rows.length &&
+    prediction.rows.every((row, r) => {
+      const other = reference.rows[r];
+      return (
+        row.length === other.length &&
+        row.every(
+          (cell, c) =>
+            cell.rowspan === other[c].rowspan &&
+            cell.colspan === other[c].colspan &&
+            normalise(cell.text) === normalise(other[c].text),
+        )
+      );
+    })
+  );
+}
+
+export interface StructureExactness {
+  /** Per reference table, in order: whether a predicted table matches it exactly; null when it does not count. */
+  exact: (boolean | null)[];
+  /** Reference tables that count: those with text. */
+  counted: number;
+  /** Of those, the ones matched exactly. */
+  matched: number;
+}
+
+/**
+ * Table structure exactness: which reference tables have a predicted table with the same grid
+ * (rows, columns, every cell's spans) and the same normalised cell texts (see sameTable). Tables
+ * are paired as matchTables pairs them (greedily, best TEDS first, each used once); an identical
+ * table scores TEDS 1, so it is always paired with its twin when there is one. `matchTables`'s
+ * own `exact` says something else: that the tree edit distance was computed exactly rather than
+ * by row alignment.
+ *
+ * A reference table without any text does not count, neither matched nor missed: an all-empty
+ * grid is a placeholder (Hancom's export draws such a table as empty boxes, as in the format
+ * sample's 2×2 table whose cells hold nothing), and a reader that drops it loses nothing a
+ * reader could read, while one that keeps it is not wrong either. Undefined when no reference
+ * table counts.
+ */
+export function structureExactness(
+  predictions: Table[],
+  references: Table[],
+  match: TableMatch | undefined = matchTables(predictions, references),
+): StructureExactness | undefined {
+  const exact = references.map((reference, r) => {
+    if (!tableHasText(reference)) return null;
+    const p = match?.paired[r] ?? -1;
+    return p >= 0 && sameTable(predictions[p], reference);
+  });
+  const counted = exact.filter((e) => e !== null).length;
+  if (counted === 0) return undefined;
+  return { exact, counted, matched: exact.filter((e) => e === true).length };
+}
