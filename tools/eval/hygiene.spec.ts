@@ -1,4 +1,4 @@
-import { HYGIENE_KINDS, hygiene, type HygieneCounts } from './hygiene';
+import { HYGIENE_KINDS, hygiene, unreadDelimiters, type HygieneCounts } from './hygiene';
 
 const none: HygieneCounts = {
   controlCharacters: 0,
@@ -157,5 +157,26 @@ describe('hygiene', () => {
 
   it('reports every kind', () => {
     expect(Object.keys(counts(''))).toEqual([...HYGIENE_KINDS]);
+  });
+});
+
+describe('unreadDelimiters', () => {
+  const found = (markdown: string): string[] => unreadDelimiters(markdown).map((e) => e.snippet);
+
+  it('finds the *, __ and ~~ a parse left in text', () => {
+    expect(found('**닫히지 않은 강조')).toHaveLength(1);
+    expect(found('발사체****(KSLV-2)')).toHaveLength(1);
+    expect(found('a ~~b')).toHaveLength(1);
+    expect(found('__x')).toHaveLength(1);
+    expect(found('2 * 3')).toHaveLength(1);
+    expect(unreadDelimiters('line\n\n**x')[0].line).toBe(3);
+  });
+
+  it('leaves alone what was read, escaped, code or a word', () => {
+    expect(found('**굵게** *기울임* ~~취소~~ __굵게__')).toEqual([]);
+    expect(found('\\* 각주 \\*\\* 2 \\~\\~ 3')).toEqual([]);
+    expect(found('`a * b` and\n\n```\n**\n```')).toEqual([]);
+    expect(found('snake_case_name')).toEqual([]);
+    expect(found('<table><tr><td>**</td></tr></table>')).toEqual([]);
   });
 });

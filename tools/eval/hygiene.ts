@@ -160,6 +160,40 @@ function literalEmphasis(markdown: string, tree: Nodes): Occurrence[] {
   return found.sort((a, b) => a.offset - b.offset);
 }
 
+/**
+ * Emphasis and strikethrough delimiters the CommonMark + GFM parse did not read, for outputs
+ * that must hold none: every unescaped `*`, `__` and `~~` in the source of a text node (outside
+ * code, inline code and raw HTML). A writer escapes a literal asterisk (`\*`), so a text node
+ * holding one, or `~~`, means a delimiter run that found no partner and is printed to the reader;
+ * `_` alone is left to words (`snake_case`). Stricter than the literalEmphasis count, which lets
+ * `2 * 3` and a lone `Revenue*` pass; raw HTML is that count's to judge.
+ */
+export function unreadDelimiters(markdown: string): HygieneExample[] {
+  const lines = lineStarts(markdown);
+  const found: Occurrence[] = [];
+  const visit = (node: Nodes): void => {
+    if (node.type === 'text') {
+      const start = node.position?.start.offset;
+      const end = node.position?.end.offset;
+      if (start === undefined || end === undefined) return;
+      for (let i = start; i < end; i++) {
+        const char = markdown[i];
+        if (char !== '*' && char !== '_' && char !== '~') continue;
+        let j = i + 1;
+        while (j < end && markdown[j] === char) j++;
+        const unescaped = !escaped(markdown, i);
+        const run = unescaped ? j - i : j - i - 1;
+        if (char === '*' ? run >= 1 : run >= 2) found.push({ offset: i, length: j - i });
+        i = j - 1;
+      }
+      return;
+    }
+    if ('children' in node) for (const child of node.children as Nodes[]) visit(child);
+  };
+  visit(parseCommonMark(markdown));
+  return found.map((o) => example(markdown, lines, o));
+}
+
 /** The text nodes of an inline block in source order, leaving out the text of autolinks (`<url>`, bare URLs). */
 function textNodes(markdown: string, node: Nodes): Text[] {
   if (node.type === 'text') return [node];
