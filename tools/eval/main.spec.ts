@@ -90,7 +90,7 @@ describe('evaluate', () => {
     expect(item.errors).toEqual([]);
     expect(item.references).toHaveLength(4);
     // The output's `# Report` is a heading the reference does not have: heading structure 0.
-    expect(item.metrics.docling).toEqual({ similarity: 1, nid: 1, headings: 0, teds: 1 });
+    expect(item.metrics.docling).toEqual({ similarity: 1, nid: 1, headings: 0, teds: 1, tableExact: 1 });
     expect(item.details?.headings).toMatchObject({ predicted: 1, reference: 0, precision: 0 });
     expect(item.metrics.independent).toEqual({ tests: 1, checks: 1 });
     expect(item.details?.tests?.map((t) => t.status)).toEqual(['passed', 'passed', 'skipped']);
@@ -130,5 +130,51 @@ describe('evaluate', () => {
     expect(item.status).toBe('skipped');
     expect(item.metrics).toEqual({ docling: {}, independent: {} });
     expect(item.errors[0]).toMatch(/^not scored: /);
+  });
+});
+
+describe('evaluate against a Hancom Office export', () => {
+  let hancomSet: string;
+  const line = (top: number, text: string): string =>
+    `<div class="hls" style="left:0mm;top:${top}mm;"><span class="hrt">${text}</span></div>`;
+  const cell = (left: number, top: number, text: string): string =>
+    `<div class="hce" style="left:${left}mm;top:${top}mm;width:40mm;height:5mm;"><div class="hcD"><div class="hcI">${line(0, text)}</div></div></div>`;
+
+  beforeAll(async () => {
+    hancomSet = await mkdtemp(join(tmpdir(), 'evalset-hancom-'));
+    await mkdir(join(hancomSet, 'markdown'));
+    const html =
+      '<html><body><div class="hpa" style="width:210mm;height:297mm;">' +
+      `<div class="hcD" style="left:30mm;top:35mm;"><div class="hcI">${line(0, '1. 목적')}${line(60, '2. 범위')}</div></div>` +
+      '<div class="htG" style="left:30mm;top:50mm;"><div class="htb" style="left:0mm;top:0mm;">' +
+      `${cell(0, 0, '구분')}${cell(40, 0, '값')}${cell(0, 5, '길이')}${cell(40, 5, '47.2 m')}</div></div>` +
+      '<div class="htG" style="left:30mm;top:70mm;"><div class="htb" style="left:0mm;top:0mm;">' +
+      `${cell(0, 0, '')}${cell(40, 0, '')}</div></div>` +
+      '</div></body></html>';
+    const files: Record<string, string> = {
+      'markdown/release.md': '1. 목적\n\n| 구분 | 값 |\n| --- | --- |\n| 길이 | 47.2 m |\n\n2. 범위\n',
+      'markdown/release.ref.html': html,
+      // The tags stripped in source order: the floating tables come last.
+      'markdown/release.ref.txt': '1. 목적\n2. 범위\n구분\n값\n길이\n47.2 m\n',
+    };
+    for (const [name, content] of Object.entries(files)) await writeFile(join(hancomSet, name), content);
+  });
+
+  afterAll(async () => {
+    await rm(hancomSet, { recursive: true, force: true });
+  });
+
+  it('scores the text in visual order, the tables with text, their exact structure and the numbering', async () => {
+    const [input] = await findInputs(hancomSet);
+    const outputs = new Map<string, string>();
+    const item = await evaluate(input, hancomSet, undefined, undefined, outputs);
+    expect(item.errors).toEqual([]);
+    expect(outputs.get('markdown/release.md')).toContain('| 길이 | 47.2 m |');
+    expect(item.metrics.independent).toMatchObject({ visualSimilarity: 1, visualNid: 1, teds: 1, tableExact: 1 });
+    expect(item.metrics.independent.nid).toBeLessThan(1);
+    // The all-empty grid is a placeholder: not a reference table.
+    expect(item.details?.tables?.independent).toMatchObject({ scores: [1], structure: { counted: 1, matched: 1 } });
+    expect(item.metrics.independent.numbering).toBe(1);
+    expect(item.details?.numbering?.independent).toMatchObject({ reference: ['1.', '2.'], predicted: ['1.', '2.'] });
   });
 });

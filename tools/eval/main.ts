@@ -3,8 +3,9 @@
  * the fidelity scorer. Runs our extractors in-process over every input of an evaluation set laid
  * out as `<format>/<name>.<ext>` with references beside it (`<name>.ref.md`, `.ref.txt`,
  * `.ref.json`, `.ref.html`, `.tests.jsonl`, `.checks.json`), scores the Markdown against each
- * reference (text similarity, reading order, heading structure, tables, unit tests, checks),
- * counts the defects a reader sees in it whatever the reference (hygiene), prints a table per
+ * reference (text similarity, reading order, heading structure, tables and their exact structure,
+ * numbering labels, unit tests, checks), compares the outputs of a document given both as HWP and
+ * as HWPX, counts the defects a reader sees in it whatever the reference (hygiene), prints a table per
  * format and writes a JSON report. A low score never fails the run: it exits 0 unless the
  * arguments are wrong (2) or the scorer itself breaks (1).
  */
@@ -29,15 +30,19 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { isHancomExport, readHancomExport } from './hancom';
 import { headingStructure, markdownHeadings } from './headings';
 import { hygiene } from './hygiene';
 import { cer, nid, similarity, wer, wordSpacing } from './metrics';
+import { markdownLabels, numberingScore, textLabels } from './numbering';
 import { parseChecks, parseTests, runChecks, runTests, type Checks } from './olmocr';
 import {
   confidenceAgreement,
   formatItems,
   formatOcr,
+  formatPairs,
   formatSummary,
+  hwpPairs,
   summarise,
   summariseHygiene,
   type ItemMetrics,
@@ -51,6 +56,8 @@ import {
   parseDoclingTables,
   parseHtmlTables,
   parseMarkdownTables,
+  structureExactness,
+  tableHasText,
   type Table,
 } from './tables';
 
@@ -209,6 +216,8 @@ interface References {
   text: Partial<Record<ReferenceGroup, string>>;
   /** The `.ref.md` (docling group), for heading structure: only a Markdown reference has headings to compare. */
   markdown?: string;
+  /** The text of a Hancom Office export (`.ref.html`) in visual reading order (independent group). */
+  visual?: string;
   tables: Partial<Record<ReferenceGroup, Table[]>>;
   tests?: Record<string, unknown>[];
   checks?: Checks;
@@ -226,8 +235,12 @@ async function readOptional(path: string): Promise<string | undefined> {
 /**
  * An input's references. Docling's snapshots (`.ref.md`, `.ref.json`, docling's `.ref.html`)
  * and hwpjs's (`.ref.md` of hwp/hwpx) form one group; `.ref.txt`, Hancom Office's `.ref.html`,
- * `.tests.jsonl` and `.checks.json` the other. A reference that cannot be read is reported and
- * left out; it does not fail the input.
+ * `.tests.jsonl` and `.checks.json` the other. A `.ref.html` that is Hancom Office's positioned
+ * export (whatever the input's format) gives the visual-order text and the tables with text
+ * (see hancom.ts; an all-empty grid is a placeholder, left out of TEDS as it is of exactness);
+ * the `.ref.txt` beside it, the same HTML with its tags stripped in source order, is still scored
+ * as text similarity (.ref.txt). A reference that cannot be read is reported and left out; it
+ * does not fail the input.
  */
 async function loadReferences(input: Input, set: string): Promise<References> {
   const refs: References = { files: [], errors: [], text: {}, tables: {} };
@@ -261,7 +274,14 @@ async function loadReferences(input: Input, set: string): Promise<References> {
     });
   }
   const html = await read('.ref.html');
-  if (html !== undefined) {
+  if (html !== undefined && isHancomExport(html)) {
+    attempt('.ref.html', () => {
+      const hancom = readHancomExport(html);
+      refs.visual = hancom.text;
+      const tables = hancom.tables.filter(tableHasText);
+      if (tables.length > 0 && refs.tables.independent === undefined) refs.tables.independent = tables;
+    });
+  } else if (html !== undefined) {
     const group: ReferenceGroup = /<meta[^>]+generator[^>]+docling/i.test(html) ? 'docling' : 'independent';
     attempt('.ref.html', () => {
       const tables = parseHtmlTables(html);
@@ -307,9 +327,35 @@ function score(markdown: string, refs: References, transcript: boolean): Scored 
       metrics[group].cer = cer(text, markdown);
     }
   }
+  if (refs.visual !== undefined) {
+    metrics.independent.visualSimilarity = similarity(markdown, refs.visual);
+    const spacing = wordSpacing(markdown, refs.visual);
+    if (spacing) metrics.independent.visualSpacing = spacing.f1;
+    metrics.independent.visualNid = nid(markdown, refs.visual);
+  }
   if (refs.markdown !== undefined) {
     details.headings = headingStructure(markdownHeadings(markdown), markdownHeadings(refs.markdown));
     metrics.docling.headings = details.headings.score;
+  }
+  // Numbering labels: the `.ref.md`'s paragraphs (docling group), and the lines of the Hancom
+  // export in visual order or else of the `.ref.txt` (independent group; not of transcripts).
+  const labelReferences: Record<ReferenceGroup, string[]> = {
+    docling: refs.markdown !== undefined ? markdownLabels(refs.markdown) : [],
+    independent:
+      refs.visual !== undefined
+        ? textLabels(refs.visual)
+        : refs.text.independent !== undefined && !transcript
+          ? textLabels(refs.text.independent)
+          : [],
+  };
+  if (labelReferences.docling.length > 0 || labelReferences.independent.length > 0) {
+    const labels = markdownLabels(markdown);
+    for (const group of ['docling', 'independent'] as const) {
+      const numbering = numberingScore(labels, labelReferences[group]);
+      if (!numbering) continue;
+      metrics[group].numbering = numbering.f1;
+      (details.numbering ??= {})[group] = numbering;
+    }
   }
   const predicted = refs.tables.docling || refs.tables.independent ? parseMarkdownTables(markdown) : [];
   for (const group of ['docling', 'independent'] as const) {
@@ -317,7 +363,14 @@ function score(markdown: string, refs: References, transcript: boolean): Scored 
     const match = reference ? matchTables(predicted, reference) : undefined;
     if (!match) continue;
     metrics[group].teds = match.mean;
-    (details.tables ??= {})[group] = { scores: match.scores, predicted: predicted.length, exact: match.exact };
+    const structure = structureExactness(predicted, reference!, match);
+    if (structure) metrics[group].tableExact = structure.matched / structure.counted;
+    (details.tables ??= {})[group] = {
+      scores: match.scores,
+      predicted: predicted.length,
+      exact: match.exact,
+      structure,
+    };
   }
   if (refs.tests) {
     const { outcomes, passRate } = runTests(refs.tests, markdown);
@@ -367,6 +420,8 @@ export async function evaluate(
   set: string,
   ocr: OcrOptions = DEFAULT_OCR,
   transcriber?: Transcriber,
+  /** Where to keep the Markdown output, under the input's path relative to the set. */
+  outputs?: Map<string, string>,
 ): Promise<ItemReport> {
   const started = performance.now();
   const refs = await loadReferences(input, set);
@@ -434,6 +489,7 @@ export async function evaluate(
       seconds: (performance.now() - started) / 1000,
     };
   }
+  outputs?.set(input.relative, markdown);
   const { metrics, details } = score(markdown, refs, transcript);
   return {
     ...base,
@@ -480,6 +536,7 @@ async function main(): Promise<number> {
   const started = performance.now();
   const startedAt = new Date();
   const items: ItemReport[] = [];
+  const outputs = new Map<string, string>();
   const width = String(inputs.length).length;
   for (const [n, input] of inputs.entries()) {
     const item = await evaluate(
@@ -487,6 +544,7 @@ async function main(): Promise<number> {
       options.set,
       { ...DEFAULT_OCR, engine: options.engine ?? DEFAULT_OCR.engine, model: options.model },
       transcriber,
+      outputs,
     ).catch((error: unknown): ItemReport => ({
       path: input.relative,
       format: input.format,
@@ -506,6 +564,7 @@ async function main(): Promise<number> {
   const wallSeconds = (performance.now() - started) / 1000;
   const summary = summarise(items);
   const hygieneSummary = summariseHygiene(items);
+  const pairs = hwpPairs(outputs);
 
   const count = (status: ItemReport['status']): number => items.filter((i) => i.status === status).length;
   const report = {
@@ -518,6 +577,7 @@ async function main(): Promise<number> {
     summary,
     hygiene: hygieneSummary,
     ocrConfidence: confidenceAgreement(items),
+    pairs,
     items,
   };
   if (!isDirectory(dirname(options.out))) await mkdir(dirname(options.out), { recursive: true });
@@ -531,6 +591,8 @@ async function main(): Promise<number> {
       formatItems(items),
       '',
       formatSummary(items, summary, hygieneSummary),
+      '',
+      formatPairs(pairs),
       '',
       formatOcr(items),
       '',

@@ -1,5 +1,13 @@
 import type { HygieneCounts } from './hygiene';
-import { formatItems, formatSummary, summarise, summariseHygiene, type ItemReport } from './report';
+import {
+  formatItems,
+  formatPairs,
+  formatSummary,
+  hwpPairs,
+  summarise,
+  summariseHygiene,
+  type ItemReport,
+} from './report';
 
 function item(path: string, status: ItemReport['status'], metrics: Partial<ItemReport['metrics']>): ItemReport {
   return {
@@ -119,5 +127,48 @@ describe('formatItems', () => {
       /^pdf\/a\.pdf\s+scored\s+0\.75s\s+sim\(d\)=0\.900 nid\(d\)=0\.700 head\(d\)=0\.250 teds\(d\)=0\.500 tests\(i\)=1\.000 ctrl=12 pageno=2$/,
     );
     expect(lines[3]).toContain('failed because of something');
+  });
+});
+
+describe('table structure exactness in the summary', () => {
+  it('is the share of all counted reference tables, not the mean of the items’ shares', () => {
+    const withTables = (path: string, counted: number, matched: number): ItemReport => ({
+      path,
+      format: 'hwp',
+      status: 'scored',
+      errors: [],
+      references: [],
+      metrics: { docling: {}, independent: { tableExact: matched / counted } },
+      extractSeconds: 0,
+      seconds: 0,
+      details: {
+        tables: { independent: { scores: [], predicted: 0, exact: true, structure: { exact: [], counted, matched } } },
+      },
+    });
+    const [row] = summarise([withTables('hwp/a.hwp', 4, 3), withTables('hwp/b.hwp', 1, 0)]);
+    expect(row).toMatchObject({ format: 'hwp', metric: 'tableExact', items: 2, min: 0, max: 0.75 });
+    expect(row.mean).toBeCloseTo(3 / 5);
+  });
+});
+
+describe('hwpPairs', () => {
+  it('pairs hwp/<name>.hwp with hwpx/<name>.hwpx and compares their outputs', () => {
+    const pairs = hwpPairs(
+      new Map([
+        ['hwpx/b.hwpx', '# 제목\n\n본문'],
+        ['hwp/b.hwp', '제목\n\n**본문**'],
+        ['hwp/a.hwp', 'abcd'],
+        ['hwpx/a.hwpx', 'abce'],
+        ['hwp/alone.hwp', 'x'],
+        ['docx/b.docx', '본문'],
+      ]),
+    );
+    expect(pairs).toEqual([
+      { name: 'a', hwp: 'hwp/a.hwp', hwpx: 'hwpx/a.hwpx', similarity: 0.75 },
+      { name: 'b', hwp: 'hwp/b.hwp', hwpx: 'hwpx/b.hwpx', similarity: 1 },
+    ]);
+    expect(formatPairs(pairs)).toContain('mean 0.875 over 2');
+    expect(formatPairs(pairs)).toMatch(/a\s+hwp\/a\.hwp\s+hwpx\/a\.hwpx\s+0\.750/);
+    expect(formatPairs([])).toBe('HWP/HWPX pairs: none in this set.');
   });
 });

@@ -6,13 +6,30 @@
  */
 import type { HeadingScore } from './headings';
 import { HYGIENE_KINDS, type Hygiene, type HygieneKind } from './hygiene';
-import { spearman } from './metrics';
+import { similarity, spearman } from './metrics';
+import type { NumberingScore } from './numbering';
 import type { CheckOutcome, TestOutcome } from './olmocr';
+import type { StructureExactness } from './tables';
 
 /** Where a reference comes from: a peer tool's snapshot, or something nobody tuned a converter to. */
 export type ReferenceGroup = 'docling' | 'independent';
 
-export const METRICS = ['similarity', 'spacing', 'nid', 'headings', 'teds', 'tests', 'checks', 'wer', 'cer'] as const;
+export const METRICS = [
+  'similarity',
+  'spacing',
+  'nid',
+  'visualSimilarity',
+  'visualSpacing',
+  'visualNid',
+  'headings',
+  'teds',
+  'tableExact',
+  'numbering',
+  'tests',
+  'checks',
+  'wer',
+  'cer',
+] as const;
 export type MetricName = (typeof METRICS)[number];
 
 export type ItemMetrics = Partial<Record<MetricName, number>>;
@@ -39,7 +56,15 @@ export interface ItemReport {
   /** The pages read whole by OCR: their confidence (characters' mean over the pages), seconds each, low-confidence ones. */
   ocr?: OcrSummary;
   details?: {
-    tables?: Partial<Record<ReferenceGroup, { scores: number[]; predicted: number; exact: boolean }>>;
+    /**
+     * Per group: each reference table's TEDS, how many tables the output has, whether TEDS was
+     * computed exactly (not by row alignment), and which reference tables the output matches exactly.
+     */
+    tables?: Partial<
+      Record<ReferenceGroup, { scores: number[]; predicted: number; exact: boolean; structure?: StructureExactness }>
+    >;
+    /** The outline and list labels of the reference and of the output, per group. */
+    numbering?: Partial<Record<ReferenceGroup, NumberingScore>>;
     /** The heading structure against the `.ref.md`. */
     headings?: HeadingScore;
     tests?: TestOutcome[];
@@ -129,8 +154,13 @@ export const METRIC_LABELS: Record<ReferenceGroup, Record<MetricName, string>> =
     similarity: 'text similarity (.ref.md)',
     spacing: 'Korean word spacing F1 (.ref.md)',
     nid: 'reading order NID (.ref.md)',
+    visualSimilarity: 'text similarity (visual order)',
+    visualSpacing: 'Korean word spacing F1 (visual order)',
+    visualNid: 'reading order NID (visual order)',
     headings: 'heading structure (.ref.md)',
     teds: 'TEDS (.ref.json / .ref.html)',
+    tableExact: 'table structure exact (.ref.json / .ref.html)',
+    numbering: 'numbering F1 (.ref.md)',
     tests: 'unit tests pass rate',
     checks: 'string checks pass rate',
     wer: 'WER (lower is better)',
@@ -140,8 +170,13 @@ export const METRIC_LABELS: Record<ReferenceGroup, Record<MetricName, string>> =
     similarity: 'text similarity (.ref.txt)',
     spacing: 'Korean word spacing F1 (.ref.txt)',
     nid: 'reading order NID (.ref.txt)',
+    visualSimilarity: 'text similarity (Hancom .ref.html, visual order)',
+    visualSpacing: 'Korean word spacing F1 (Hancom .ref.html, visual order)',
+    visualNid: 'reading order NID (Hancom .ref.html, visual order)',
     headings: 'heading structure',
     teds: 'TEDS (Hancom .ref.html)',
+    tableExact: 'table structure exact (Hancom .ref.html)',
+    numbering: 'numbering F1 (Hancom visual order, else .ref.txt)',
     tests: 'olmOCR tests pass rate',
     checks: 'string checks pass rate',
     wer: 'WER (lower is better)',
@@ -173,7 +208,12 @@ export const HYGIENE_LABELS: Record<HygieneKind, string> = {
   pageNumberLines: 'page-number lines',
 };
 
-/** Items, mean, min and max of every metric, per format (in order of first appearance) and over `all`. */
+/**
+ * Items, mean, min and max of every metric, per format (in order of first appearance) and over
+ * `all`. The mean of table structure exactness is the share of all the reference tables that
+ * count (see structureExactness) matched exactly, not the mean of the items' shares; min and max
+ * are the items' shares.
+ */
 export function summarise(items: ItemReport[]): SummaryRow[] {
   const formats = [...new Set(items.map((i) => i.format)), 'all'];
   const rows: SummaryRow[] = [];
@@ -185,12 +225,17 @@ export function summarise(items: ItemReport[]): SummaryRow[] {
           .map((i) => i.metrics[group][metric])
           .filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
         if (values.length === 0) continue;
+        const structures = chosen.flatMap((i) => i.details?.tables?.[group]?.structure ?? []);
+        const counted = structures.reduce((s, x) => s + x.counted, 0);
         rows.push({
           format,
           group,
           metric,
           items: values.length,
-          mean: values.reduce((s, v) => s + v, 0) / values.length,
+          mean:
+            metric === 'tableExact' && counted > 0
+              ? structures.reduce((s, x) => s + x.matched, 0) / counted
+              : values.reduce((s, v) => s + v, 0) / values.length,
           min: values.reduce((a, b) => Math.min(a, b)),
           max: values.reduce((a, b) => Math.max(a, b)),
         });
@@ -291,8 +336,13 @@ const SHORT: Record<MetricName, string> = {
   similarity: 'sim',
   spacing: 'space',
   nid: 'nid',
+  visualSimilarity: 'vsim',
+  visualSpacing: 'vspace',
+  visualNid: 'vnid',
   headings: 'head',
   teds: 'teds',
+  tableExact: 'texact',
+  numbering: 'num',
   tests: 'tests',
   checks: 'checks',
   wer: 'wer',
@@ -338,4 +388,46 @@ export function formatItems(items: ItemReport[]): string {
 function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+// ---------------------------------------------------------------------------------------------
+// HWP and HWPX pairs
+
+/** One document present both as `hwp/<name>.hwp` and `hwpx/<name>.hwpx`. */
+export interface PairScore {
+  name: string;
+  hwp: string;
+  hwpx: string;
+  /** Text similarity of the two Markdown outputs (the HWPX one taken as the reference). */
+  similarity: number;
+}
+
+/**
+ * The HWP/HWPX pairs of a run: for every name with both an `hwp/<name>.hwp` and an
+ * `hwpx/<name>.hwpx` output (keyed by their paths relative to the set), the text similarity
+ * between the two outputs. The same document saved in either format should read the same.
+ */
+export function hwpPairs(outputs: ReadonlyMap<string, string>): PairScore[] {
+  const pairs: PairScore[] = [];
+  for (const [path, markdown] of outputs) {
+    const match = /^hwp\/(.+)\.hwp$/i.exec(path);
+    if (!match) continue;
+    const hwpx = [...outputs.keys()].find((p) => p.toLowerCase() === `hwpx/${match[1]}.hwpx`.toLowerCase());
+    if (hwpx === undefined) continue;
+    pairs.push({ name: match[1], hwp: path, hwpx, similarity: similarity(markdown, outputs.get(hwpx)!) });
+  }
+  return pairs.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The pairs as a small table, or a line saying there are none. */
+export function formatPairs(pairs: PairScore[]): string {
+  if (pairs.length === 0) return 'HWP/HWPX pairs: none in this set.';
+  const mean = pairs.reduce((s, p) => s + p.similarity, 0) / pairs.length;
+  const table = grid(
+    ['name', 'hwp', 'hwpx', 'similarity'],
+    pairs.map((p) => [p.name, p.hwp, p.hwpx, fixed(p.similarity)]),
+    [false, false, false, true],
+  );
+  return `HWP/HWPX pairs: text similarity between the two outputs, mean ${fixed(mean)} over ${pairs.length}
+${table.replace(/^/gm, '  ')}`;
 }
