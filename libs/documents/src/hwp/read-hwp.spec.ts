@@ -254,6 +254,25 @@ describe('readHwp', () => {
     ]);
   });
 
+  it('keeps a link open until its field ends and sets a table inside it after the link', () => {
+    const doc = new HwpBuilder();
+    const table = { rows: 1, cols: 1, cells: [{ row: 0, col: 0, paragraphs: [{ pieces: [{ text: '칸' }] }] }] };
+    doc.paragraph([{ link: 'http://a.example', text: '앞' }]);
+    doc.paragraph([{ text: '글 ' }, { link: 'http://b.example', text: '', open: [{ text: '링크' }, { table }] }]);
+
+    const [first, second] = paragraphs(doc);
+
+    expect(first.inlines).toEqual([
+      { type: 'link', href: 'http://a.example', inlines: [{ type: 'text', text: '앞' }] },
+    ]);
+    expect(second.inlines.map((i) => i.type)).toEqual(['text', 'link', 'table']);
+    expect(second.inlines[1]).toEqual({
+      type: 'link',
+      href: 'http://b.example',
+      inlines: [{ type: 'text', text: '링크' }],
+    });
+  });
+
   it('reads equations as their script', () => {
     const doc = new HwpBuilder();
     doc.paragraph([{ text: '식 ' }, { equation: 'x = {-b +- sqrt {b^2 - 4ac}} over {2a}' }]);

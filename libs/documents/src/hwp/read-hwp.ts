@@ -247,7 +247,7 @@ const CAPTION_TOP = 2;
 
 class HwpReader {
   private readonly counter = new NumberingCounter();
-  /** The outline numbering of the section being read, counted from 1. */
+  /** The outline numbering of the section being read (as its definition or an earlier one names it), counted from 1. */
   private outlineNumbering = 1;
   private current: HancomSection = { blocks: [], headers: [], footers: [] };
 
@@ -255,7 +255,6 @@ class HwpReader {
 
   section(records: HwpRecord[]): HancomSection {
     this.current = { blocks: [], headers: [], footers: [] };
-    this.outlineNumbering = 1;
     const paragraphs = recordTree(records).filter((node) => node.record.tag === HWPTAG.PARA_HEADER);
     for (const [index, paragraph] of paragraphs.entries()) {
       this.current.blocks.push(this.paragraph(paragraph, index === 0));
@@ -360,8 +359,7 @@ class HwpReader {
       case 'eqed': {
         const equation = node.children.find((c) => c.record.tag === HWPTAG.EQEDIT);
         // EQEDIT: attributes, then the script as a counted string.
-        const script = equation ? counted(equation.record.data, 4)[0] : '';
-        if (script.trim() !== '') out.push({ type: 'equation', script });
+        out.push({ type: 'equation', script: equation ? counted(equation.record.data, 4)[0] : '' });
         return;
       }
       case 'head':
@@ -494,9 +492,11 @@ class InlineBuilder {
     this.pending = next;
   }
 
+  /** Adds an inline; a table or an object's text stands outside any link around it. */
   push(inline: Inline): void {
     this.flush();
-    this.targets[this.targets.length - 1].push(inline);
+    const outside = inline.type === 'table' || inline.type === 'objects';
+    this.targets[outside ? 0 : this.targets.length - 1].push(inline);
   }
 
   /** A field starts; a link (given its address) gathers the inlines up to its end. */
@@ -514,9 +514,10 @@ class InlineBuilder {
     if (this.targets.length > 1) this.targets.pop();
   }
 
+  /** The inlines, without links that have neither an address nor text. */
   finish(): Inline[] {
     this.flush();
-    return this.root;
+    return this.root.filter((inline) => inline.type !== 'link' || inline.href !== '' || inline.inlines.length > 0);
   }
 
   private flush(): void {

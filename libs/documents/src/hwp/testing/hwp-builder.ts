@@ -65,7 +65,8 @@ export type Piece =
   | { note: 'footnote' | 'endnote'; paragraphs: ParagraphSpec[] }
   | { header: ParagraphSpec[] }
   | { footer: ParagraphSpec[] }
-  | { link: string; text: string }
+  /** A hyperlink field around `text`; with `open`, those pieces follow the text and the field never ends. */
+  | { link: string; text: string; open?: Piece[] }
   | { field: string; text: string }
   | { equation: string }
   | { textBox: ParagraphSpec[] }
@@ -206,7 +207,9 @@ function paragraphRecords(paragraph: ParagraphSpec, level: number, out: Record_[
     controls.push(records);
   };
   const child = level + 1;
-  for (const piece of paragraph.pieces) {
+  const pieces = [...paragraph.pieces];
+  for (let k = 0; k < pieces.length; k++) {
+    const piece = pieces[k];
     if ('text' in piece && !('link' in piece) && !('field' in piece)) {
       shapeAt(piece.charShape ?? 0);
       for (let i = 0; i < piece.text.length; i++) units.push(piece.text.charCodeAt(i));
@@ -232,7 +235,8 @@ function paragraphRecords(paragraph: ParagraphSpec, level: number, out: Record_[
         ctrl(id, child, Buffer.concat([u32(0), Buffer.alloc(1), counted(command), u32(1)])),
       ]);
       for (let i = 0; i < piece.text.length; i++) units.push(piece.text.charCodeAt(i));
-      units.push(FIELD_END, 0, 0, 0, 0, 0, 0, FIELD_END);
+      if ('link' in piece && piece.open) pieces.splice(k + 1, 0, ...piece.open);
+      else units.push(FIELD_END, 0, 0, 0, 0, 0, 0, FIELD_END);
     } else if ('equation' in piece) {
       const eqedit = Buffer.concat([u32(0), counted(piece.equation), u32(1000), u32(0), u16(0)]);
       control(CONTROL_CHAR.object, 'eqed', [
