@@ -3,7 +3,7 @@ import { escapeInlineSyntax, escapeHeadingText, escapeLineStart } from '../markd
 import { gridRows, tableMarkdown, withoutLines, type PlacedCell } from '../markdown/tables';
 import { equationMarkdown } from './equation';
 import type { Block, Caption, HancomDocument, Inline, Paragraph, Table } from './model';
-const mapPrivateUse = (text: string): string => text;
+import { mapPrivateUse } from './private-use';
 
 /** A heading longer than this is a paragraph set in a heading style, written as body text. */
 const MAX_HEADING_CHARS = 120;

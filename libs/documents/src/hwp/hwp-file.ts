@@ -102,7 +102,7 @@ export class HwpFile {
 
   /**
    * Inflates every other compressed stream (document info, pictures, scripts) without keeping
-   * it, so that none can expand past the limits in the reader that converts the file later.
+   * it, so that an upload none of whose streams can be read within the limits is refused at once.
    */
   async checkStreams(): Promise<void> {
     if (!this.compressed) return;
@@ -227,18 +227,4 @@ export function countResets(tops: number[]): number {
   let resets = 0;
   for (let i = 1; i < tops.length; i++) if (tops[i] <= tops[i - 1]) resets++;
   return resets;
-}
-
-/**
- * Refuses (413) an HWP file any of whose streams would expand past the limits, before a reader
- * that has no limits of its own inflates them. Other damage is left for that reader to report.
- */
-export async function checkHwpExpansion(path: string, displayName: string, limits: DecompressionLimits): Promise<void> {
-  try {
-    const file = HwpFile.open(path, displayName, limits);
-    file.sections();
-    await file.checkStreams();
-  } catch (error) {
-    if (error instanceof DomainError && error.code === 'payload_too_large') throw error;
-  }
 }
