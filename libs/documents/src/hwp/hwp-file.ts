@@ -102,7 +102,7 @@ export class HwpFile {
 
   /**
    * Inflates every other compressed stream (document info, pictures, scripts) without keeping
-   * it, so that an upload none of whose streams can be read within the limits is refused at once.
+   * it, so that a file any stream of which would expand past the limits is refused at upload.
    */
   async checkStreams(): Promise<void> {
     if (!this.compressed) return;
