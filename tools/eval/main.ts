@@ -15,6 +15,7 @@ import {
   detect,
   extractToMarkdown,
   inspect,
+  mapPrivateUse,
   PAGE_BUDGET_SECONDS,
   type OcrOptions,
   type PageReport,
@@ -275,8 +276,11 @@ async function loadReferences(input: Input, set: string): Promise<References> {
   }
   const html = await read('.ref.html');
   if (html !== undefined && isHancomExport(html)) {
+    // The export keeps Hancom's private-use code points, which mean what Hancom's fonts draw there:
+    // the reference is read through the same table as the readers' output.
+    if (refs.text.independent !== undefined) refs.text.independent = mapPrivateUse(refs.text.independent);
     attempt('.ref.html', () => {
-      const hancom = readHancomExport(html);
+      const hancom = readHancomExport(mapPrivateUse(html));
       refs.visual = hancom.text;
       const tables = hancom.tables.filter(tableHasText);
       if (tables.length > 0 && refs.tables.independent === undefined) refs.tables.independent = tables;

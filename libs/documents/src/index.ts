@@ -2,6 +2,7 @@ export * from './archive/extract-archive';
 export * from './decompression';
 export * from './detect';
 export * from './extract';
+export { mapPrivateUse } from './hancom/private-use';
 export * from './inspect';
 export * from './intake';
 export * from './intake-pool';
