@@ -130,20 +130,14 @@ describe.each(FORMATS)('evalset %s extraction against Hancom Office’s own expo
     expect(comparison[0]).toBe('| 구 분 | 한국형발사체(누리호) | 시험발사체 |');
     expect(comparison).toContain('| 총 길이 | 47.2 m | 25.8 m |');
     expect(comparison).toContain('| 단 수 | 3단 | 1단 |');
-    // The release's heading table has a cell spanning three columns: HWPX says so and it is
-    // written as HTML; the HWP reader gets no spans, so its cell is followed by empty ones.
-    const gfmHeader = tables.find((rows) => rows[0].includes('보도일시'));
+    // The release's heading table has a cell spanning three columns: written as HTML, from either file.
     const htmlHeader = html.find((table) => table.includes('보도일시'));
-    if (format === 'hwpx') {
-      expect(htmlHeader).toContain(
-        '<th colspan="3">2018. 9. 4.(화) 조간(온라인 9. 3. 12:00)부터 보도해 주시기 바랍니다.</th>',
-      );
-      expect(htmlHeader).toContain(
-        '<tr><td>배포일시</td><td>2018. 9. 3.(월) 09:00</td><td>담당부서</td><td>거대공공연구정책과</td></tr>',
-      );
-    } else {
-      expect(gfmHeader).toContain('| 배포일시 | 2018. 9. 3.(월) 09:00 | 담당부서 | 거대공공연구정책과 |');
-    }
+    expect(htmlHeader).toContain(
+      '<th colspan="3"><strong>2018. 9. 4.(화) 조간(온라인 9. 3. 12:00)부터 보도해 주시기 바랍니다.</strong></th>',
+    );
+    expect(htmlHeader).toContain(
+      '<tr><td><strong>배포일시</strong></td><td>2018. 9. 3.(월) 09:00</td><td><strong>담당부서</strong></td><td>거대공공연구정책과</td></tr>',
+    );
   });
 
   it('keeps the tables of the format sample apart from the text around them', () => {
