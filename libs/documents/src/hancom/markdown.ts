@@ -18,11 +18,12 @@ const GENERATED_ALT = /^\s*그림입니다/;
  * Markdown from an HWP or HWPX document read into the Hancom model. Paragraphs in document order;
  * outline paragraphs as headings and numbered paragraphs with the numbers Hancom draws (written as
  * text, so that no renderer numbers them again); bulleted paragraphs as list items; tables as GFM,
- * or HTML when cells are merged, with their captions; text boxes after the paragraph they are
- * anchored in; footnotes and endnotes as GFM footnotes, numbered in order; a page or section break
- * as a thematic break. The page header and footer text is written once: headers at the start,
- * footers at the end, each distinct text once. Tables with no text in any cell are left out (their
- * captions stay). Hancom's private-use characters are mapped to Unicode (`mapPrivateUse`).
+ * or HTML when cells are merged, with their captions; text boxes and charts (title, kind and data
+ * table) after the paragraph they are anchored in; footnotes and endnotes as GFM footnotes,
+ * numbered in order; a page or section break as a thematic break. The page header and footer text
+ * is written once: headers at the start, footers at the end, each distinct text once. Tables with
+ * no text in any cell are left out (their captions stay). Hancom's private-use characters are
+ * mapped to Unicode (`mapPrivateUse`).
  */
 export function hancomMarkdown(document: HancomDocument): string {
   const writer = new MarkdownWriter();
@@ -65,7 +66,7 @@ class MarkdownWriter {
 
   /**
    * A paragraph on the page: its text, cut where a table anchored in it stands, then what its
-   * other objects carry (text boxes, pictures' descriptions and captions).
+   * other objects carry (text boxes, charts, pictures' descriptions and captions).
    */
   private paragraph(paragraph: Paragraph): string[] {
     const out: string[] = [];
@@ -86,6 +87,8 @@ class MarkdownWriter {
         out.push(...this.table(inline.table));
       } else if (inline.type === 'objects') {
         anchored.push(this.blocks(inline.blocks));
+      } else if (inline.type === 'chart') {
+        anchored.push(mapPrivateUse(inline.markdown));
       } else if (inline.type === 'image') {
         anchored.push(...this.image(inline.alt, inline.caption));
       } else {
@@ -116,7 +119,7 @@ class MarkdownWriter {
   }
 
   /** One inline as the pieces the inline renderer takes. */
-  private pieces(inline: Exclude<Inline, { type: 'table' | 'objects' | 'image' }>): Piece[] {
+  private pieces(inline: Exclude<Inline, { type: 'table' | 'objects' | 'chart' | 'image' }>): Piece[] {
     switch (inline.type) {
       case 'text':
         return [
@@ -142,7 +145,7 @@ class MarkdownWriter {
       case 'link': {
         const link = { id: this.nextLink++, href: linkTarget(inline.href) };
         return inline.inlines.flatMap((inner) =>
-          inner.type === 'table' || inner.type === 'objects' || inner.type === 'image'
+          inner.type === 'table' || inner.type === 'objects' || inner.type === 'chart' || inner.type === 'image'
             ? []
             : this.pieces(inner).map((piece) => ({ ...piece, link })),
         );
@@ -189,7 +192,7 @@ class MarkdownWriter {
 
   /**
    * Blocks inside a table cell or a note as inline Markdown, one line per paragraph: a bullet or
-   * number before its paragraph, a nested table's rows as lines of cells joined by spaces.
+   * number before its paragraph, a nested table's or a chart's rows as lines of cells joined by spaces.
    */
   private cellText(blocks: Block[]): string {
     const lines: string[] = [];
@@ -211,6 +214,8 @@ class MarkdownWriter {
           lines.push(...this.flatTable(inline.table));
         } else if (inline.type === 'objects') {
           nested.push(this.cellText(inline.blocks));
+        } else if (inline.type === 'chart') {
+          nested.push(chartLines(mapPrivateUse(inline.markdown)).join('\n'));
         } else if (inline.type !== 'image') {
           pieces.push(...this.pieces(inline));
         }
@@ -238,6 +243,24 @@ class MarkdownWriter {
       .filter((line) => line !== '');
     return table.caption?.before ? [caption, ...lines] : [...lines, caption];
   }
+}
+
+/** A chart's Markdown as lines of text: its title line, then each row of its data table with the cells joined by spaces. */
+function chartLines(markdown: string): string[] {
+  return markdown
+    .split('\n')
+    .filter((line) => !/^\|(?:\s*-+\s*\|)+$/.test(line))
+    .map((line) =>
+      line.startsWith('|')
+        ? line
+            .slice(1, -1)
+            .split(/(?<!\\)\|/)
+            .map((cell) => cell.trim().replace(/\\\|/g, '|'))
+            .filter((cell) => cell !== '')
+            .join(' ')
+        : line.trim(),
+    )
+    .filter((line) => line !== '');
 }
 
 function escapeText(text: string): string {

@@ -46,8 +46,10 @@ export type Inline =
   | { type: 'image'; alt: string; caption?: Caption }
   /** A table anchored in the paragraph, inline or floating. */
   | { type: 'table'; table: Table }
-  /** Text an object anchored in the paragraph carries: a text box, a shape's caption, a chart's data. */
-  | { type: 'objects'; blocks: Block[] };
+  /** Text an object anchored in the paragraph carries: a text box, a shape's or chart's caption. */
+  | { type: 'objects'; blocks: Block[] }
+  /** A chart as the shared OOXML chart writer renders it (`chartMarkdown`): title, kind, data table. */
+  | { type: 'chart'; markdown: string };
 
 export interface TextInline {
   type: 'text';

@@ -7,6 +7,7 @@ import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLi
 /** HWP 5 record tags (HWPTAG_BEGIN = 0x10): the document info's tables, then the body's records. */
 export const HWPTAG = {
   ID_MAPPINGS: 0x11,
+  BIN_DATA: 0x12,
   CHAR_SHAPE: 0x15,
   NUMBERING: 0x17,
   BULLET: 0x18,
@@ -113,11 +114,27 @@ export class HwpFile {
     }
   }
 
+  /**
+   * The BinData stream holding item `storageId` (`BinData/BIN0003.OLE`, whatever its extension),
+   * inflated within the file's budget when `compressed`; undefined when the file has no such stream.
+   */
+  binData(storageId: number, compressed: boolean = this.compressed): Buffer | undefined {
+    const id = storageId.toString(16).toUpperCase().padStart(4, '0');
+    const path = this.container.FullPaths.find((p) => new RegExp(`/BinData/BIN${id}(\\.[^/]*)?$`, 'i').test(p));
+    if (path === undefined) return undefined;
+    const raw = this.stream(path);
+    return compressed ? this.inflate(streamName(path), raw) : raw;
+  }
+
   private stream(path: string): Buffer {
     return Buffer.from(CFB.find(this.container, path)!.content as Uint8Array);
   }
 
-  private inflate(name: string, raw: Buffer): Buffer {
+  /**
+   * Raw-deflate data (a stream, or a part of one named `name` in messages), inflated within the
+   * file's budget: past it, the budget's 413; data that does not inflate, a damaged-file refusal.
+   */
+  inflate(name: string, raw: Buffer): Buffer {
     const cap = this.budget.capFor(raw.length, MAX_STREAM_BYTES);
     let inflated: Buffer;
     try {

@@ -1,10 +1,14 @@
 import { DomainError } from '@docconv/contracts';
+import CFB from 'cfb';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
+import { hancomMarkdown } from '../hancom/markdown';
 import type { Block, Inline, Paragraph, Table } from '../hancom/model';
+import { barChartPart } from '../office/testing/chart-part';
 import { readHwp } from './read-hwp';
-import { HwpBuilder } from './testing/hwp-builder';
+import { chartStorage, HwpBuilder } from './testing/hwp-builder';
 
 const DIGIT = 0;
 const HANGUL_SYLLABLE = 8;
@@ -316,6 +320,98 @@ describe('readHwp', () => {
       caption: { before: false },
     });
     expect(texts((inline as { caption: { blocks: Block[] } }).caption.blocks)).toEqual(['그림 2']);
+  });
+
+  it('writes a chart in an OLE object as its title and data table where it stands, with its caption', () => {
+    const doc = new HwpBuilder();
+    doc.oleData(chartStorage('<not a chart/>'));
+    const chart = barChartPart(
+      '분기별 매출',
+      ['1분기', '2분기'],
+      [
+        { name: '매출', values: [10, 12.5] },
+        { name: '비용', values: [7, 8] },
+      ],
+    );
+    // The object names the item by its place in the document info, not by its stream's number.
+    const item = doc.oleData(chartStorage(chart), { storageId: 7 });
+    doc.paragraph('앞 문단');
+    doc.paragraph([
+      { text: '실적은 아래와 같다.' },
+      { ole: item, caption: { side: 'bottom', paragraphs: [{ pieces: [{ text: '그림 1 분기별 매출' }] }] } },
+    ]);
+    doc.paragraph('뒤 문단');
+
+    const document = read(doc);
+
+    expect((document.sections[0].blocks[1] as Paragraph).inlines[1]).toEqual({
+      type: 'chart',
+      markdown: expect.stringContaining('**분기별 매출** (bar chart)') as unknown,
+    });
+    expect(hancomMarkdown(document)).toBe(
+      [
+        '앞 문단',
+        '실적은 아래와 같다.',
+        '**분기별 매출** (bar chart)',
+        '|  | 매출 | 비용 |\n| --- | --- | --- |\n| 1분기 | 10 | 7 |\n| 2분기 | 12.5 | 8 |',
+        '그림 1 분기별 매출',
+        '뒤 문단\n',
+      ].join('\n\n'),
+    );
+  });
+
+  it('reads a chart whose part is stored deflated inside its compound file', () => {
+    const doc = new HwpBuilder();
+    const chart = barChartPart('지역별', ['서울'], [{ name: '인구', values: [940] }]);
+    doc.paragraph([{ ole: doc.oleData(chartStorage(deflateRawSync(chart))) }]);
+
+    expect(hancomMarkdown(read(doc))).toBe('**지역별** (bar chart)\n\n|  | 인구 |\n| --- | --- |\n| 서울 | 940 |\n');
+  });
+
+  it('leaves out OLE objects whose chart cannot be read, keeping their captions and the rest of the document', () => {
+    const doc = new HwpBuilder();
+    const caption = (text: string) => ({ side: 'top' as const, paragraphs: [{ pieces: [{ text }] }] });
+    const legacy = CFB.utils.cfb_new();
+    CFB.utils.cfb_add(legacy, '/Contents', Buffer.alloc(300, 1));
+    const legacyChart = Buffer.from(CFB.write(legacy, { type: 'buffer' }) as Uint8Array);
+    const good = chartStorage(barChartPart('남은 차트', ['가'], [{ name: '값', values: [1] }]));
+    const objects = [
+      doc.oleData(Buffer.from('not deflate data at all'), { asIs: true }),
+      doc.oleData(good.subarray(0, 700)),
+      doc.oleData(chartStorage('<c:chartSpace><c:chart>')),
+      doc.oleData(legacyChart),
+      99,
+      doc.oleData(good),
+    ];
+    doc.paragraph('앞');
+    for (const [i, ole] of objects.entries()) doc.paragraph([{ ole, caption: caption(`그림 ${i + 1}`) }]);
+    doc.paragraph('뒤');
+
+    expect(hancomMarkdown(read(doc))).toBe(
+      [
+        '앞',
+        '그림 1',
+        '그림 2',
+        '그림 3',
+        '그림 4',
+        '그림 5',
+        '그림 6',
+        '**남은 차트** (bar chart)',
+        '|  | 값 |\n| --- | --- |\n| 가 | 1 |',
+        '뒤\n',
+      ].join('\n\n'),
+    );
+  });
+
+  it('holds a chart it inflates to the decompression limits', () => {
+    const doc = new HwpBuilder();
+    const categories = Array.from({ length: 4000 }, (_, i) => `항목 ${i}`);
+    const chart = barChartPart('큰 차트', categories, [{ name: '값', values: categories.map(() => 1) }]);
+    doc.paragraph([{ ole: doc.oleData(chartStorage(chart)) }]);
+    const path = save(doc.build());
+
+    expect(codeOf(() => readHwp(path, 'big.hwp', { maxRatio: 200, maxTotalBytes: 100_000 }))).toBe('payload_too_large');
+    expect(hancomMarkdown(readHwp(path, 'big.hwp'))).toContain('| 항목 3999 | 1 |');
   });
 
   it('marks page breaks but not the section start of the first paragraph', () => {

@@ -1,4 +1,5 @@
 import { DomainError } from '@docconv/contracts';
+import CFB from 'cfb';
 import { DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
 import type {
   Block,
@@ -13,13 +14,14 @@ import type {
   TextInline,
 } from '../hancom/model';
 import { NumberingCounter, numberFormat, type Numbering, type NumberingLevel } from '../hancom/numbering';
+import { chartMarkdown, parseXml } from '../office/ooxml';
 import { HWPTAG, HwpFile, type HwpRecord } from './hwp-file';
 
 /**
  * The shared Hancom model from an HWP 5 document, read from its record streams: the document
  * info's shapes, numberings and styles resolve each paragraph's role, label and emphasis; the
- * body sections give paragraphs, tables, pictures, text boxes, equations, notes, links and the
- * sections' headers and footers.
+ * body sections give paragraphs, tables, pictures, text boxes, charts, equations, notes, links
+ * and the sections' headers and footers.
  */
 export function readHwp(
   path: string,
@@ -30,7 +32,8 @@ export function readHwp(
   const docInfo = file.docInfo();
   const sections = file.sections();
   try {
-    const reader = new HwpReader(readStyleBook(docInfo));
+    const charts = new HwpCharts(file, docInfo);
+    const reader = new HwpReader(readStyleBook(docInfo), (id) => charts.markdown(id));
     return { sections: sections.map((records) => reader.section(records)) };
   } catch (error) {
     if (error instanceof DomainError) throw error;
@@ -220,6 +223,82 @@ function readNumbering(data: Buffer): Numbering {
   return { levels };
 }
 
+// ---- charts --------------------------------------------------------------------------------
+
+/** What every compound file starts with. */
+const CFB_SIGNATURE = Buffer.from('d0cf11e0a1b11ae1', 'hex');
+
+/** BIN_DATA item types (bits 0–3 of its attributes) that are stored in the file, and compression modes (bits 4–5). */
+const EMBEDDING = 1;
+const STORAGE = 2;
+const ALWAYS_COMPRESSED = 1;
+const NEVER_COMPRESSED = 2;
+
+/**
+ * Charts of Hangul 2018 and later, which stores each as an OLE object: its BinData item is a
+ * compound file (after a four-byte length) whose `OOXMLChartContents` stream is an OOXML chart
+ * part with its cached data, written as the Office extractors write charts. An object whose item
+ * holds no such stream (an older file's binary chart, any other OLE object), or that cannot be
+ * read, has no chart; only going past the file's decompression limits is an error.
+ */
+class HwpCharts {
+  /** The BIN_DATA items in order (an object names its item counted from 1): stream id, compression. */
+  private readonly items: { storageId: number; compressed: boolean | undefined }[] = [];
+  private readonly read = new Map<number, string | undefined>();
+
+  constructor(
+    private readonly file: HwpFile,
+    docInfo: HwpRecord[],
+  ) {
+    for (const { tag, data } of docInfo) {
+      if (tag !== HWPTAG.BIN_DATA) continue;
+      const attributes = u16(data, 0);
+      const type = attributes & 0xf;
+      const mode = (attributes >>> 4) & 0x3;
+      this.items.push({
+        storageId: type === EMBEDDING || type === STORAGE ? u16(data, 2) : 0,
+        compressed: mode === ALWAYS_COMPRESSED ? true : mode === NEVER_COMPRESSED ? false : undefined,
+      });
+    }
+  }
+
+  /** The chart in the OLE object whose BinData item is `binDataId` (counted from 1), as Markdown. */
+  markdown(binDataId: number): string | undefined {
+    if (!this.read.has(binDataId)) this.read.set(binDataId, this.load(binDataId));
+    return this.read.get(binDataId);
+  }
+
+  private load(binDataId: number): string | undefined {
+    const item = this.items[binDataId - 1];
+    if (!item || item.storageId === 0) return undefined;
+    try {
+      const data = this.file.binData(item.storageId, item.compressed);
+      if (!data) return undefined;
+      const start = [0, 4].find((at) => data.subarray(at, at + 8).equals(CFB_SIGNATURE));
+      if (start === undefined) return undefined;
+      const contents = CFB.find(CFB.read(data.subarray(start), { type: 'buffer' }), 'OOXMLChartContents');
+      if (!contents?.content || contents.content.length === 0) return undefined;
+      const name = `BinData item ${binDataId} (OOXMLChartContents)`;
+      const stored = Buffer.from(contents.content as Uint8Array);
+      const xml = xmlText(isXml(stored) ? stored : this.file.inflate(name, stored));
+      return chartMarkdown(parseXml(xml, name));
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'payload_too_large') throw error;
+      return undefined;
+    }
+  }
+}
+
+/** Whether bytes open as XML text: `<`, after a UTF-8 or UTF-16 byte order mark and white space. */
+function isXml(bytes: Buffer): boolean {
+  return /^\s*</.test(xmlText(bytes.subarray(0, 64)));
+}
+
+function xmlText(bytes: Buffer): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.subarray(2).toString('utf16le');
+  return bytes.toString('utf8').replace(/^\uFEFF/, '');
+}
+
 // ---- body ----------------------------------------------------------------------------------
 
 /** Paragraph break kinds (PARA_HEADER byte 11). */
@@ -251,7 +330,11 @@ class HwpReader {
   private outlineNumbering = 1;
   private current: HancomSection = { blocks: [], headers: [], footers: [] };
 
-  constructor(private readonly book: StyleBook) {}
+  constructor(
+    private readonly book: StyleBook,
+    /** The chart, as Markdown, of the OLE object whose BinData item is the given id. */
+    private readonly chart: (binDataId: number) => string | undefined = () => undefined,
+  ) {}
 
   section(records: HwpRecord[]): HancomSection {
     this.current = { blocks: [], headers: [], footers: [] };
@@ -429,8 +512,9 @@ class HwpReader {
   }
 
   /**
-   * A drawing object: a picture (with the comment its author gave it as its description), or a
-   * shape, group or chart whose text boxes and caption are kept as the text it carries.
+   * A drawing object: a picture (with the comment its author gave it as its description), a chart
+   * with its caption, or a shape, group or other OLE object whose text boxes and caption are kept
+   * as the text it carries.
    */
   private drawingObject(node: RecordNode, out: InlineBuilder): void {
     const captionList = paragraphLists(node.children)[0];
@@ -440,6 +524,16 @@ class HwpReader {
       const image: Inline = { type: 'image', alt: objectDescription(node.record.data) };
       if (caption) image.caption = caption;
       out.push(image);
+      return;
+    }
+    // SHAPE_COMPONENT_OLE: attributes, then the object's extent (two INT32s), then its BinData item.
+    const ole = component?.children.find((c) => c.record.tag === HWPTAG.SHAPE_COMPONENT_OLE);
+    const chart = ole ? this.chart(u16(ole.record.data, 12)) : undefined;
+    if (chart !== undefined) {
+      if (caption?.before && caption.blocks.length > 0) out.push({ type: 'objects', blocks: caption.blocks });
+      out.push({ type: 'chart', markdown: chart });
+      if (caption && !caption.before && caption.blocks.length > 0)
+        out.push({ type: 'objects', blocks: caption.blocks });
       return;
     }
     const blocks = component ? this.shapeText(component) : [];
@@ -492,10 +586,10 @@ class InlineBuilder {
     this.pending = next;
   }
 
-  /** Adds an inline; a table or an object's text stands outside any link around it. */
+  /** Adds an inline; a table, a chart or an object's text stands outside any link around it. */
   push(inline: Inline): void {
     this.flush();
-    const outside = inline.type === 'table' || inline.type === 'objects';
+    const outside = inline.type === 'table' || inline.type === 'objects' || inline.type === 'chart';
     this.targets[outside ? 0 : this.targets.length - 1].push(inline);
   }
 

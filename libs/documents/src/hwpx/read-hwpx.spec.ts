@@ -2,7 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { blocksOf, formattedSpans, leftoverDelimiters } from '../markdown/testing/read-back';
+import { barChartPart } from '../office/testing/chart-part';
 import { extractHwpx } from './extract-hwpx';
+import { readHwpx } from './read-hwpx';
 import { hwpx, p, run, section, SECTION_PR, subList, tbl } from './testing/hwpx-builder';
 
 /** Outline numbering 1 (`^1.` digits, `^2.` 가나다, `^3)` digits), a `^1)` numbering 2, bold and italic shapes. */
@@ -31,9 +33,9 @@ function control(inner: string): string {
 
 describe('readHwpx through the Hancom Markdown writer', () => {
   let folder: string;
-  const convert = async (sections: string[]): Promise<string> => {
+  const convert = async (sections: string[], parts: { name: string; data: string }[] = []): Promise<string> => {
     const path = join(folder, 'doc.hwpx');
-    await writeFile(path, hwpx(sections, [], REF_LIST));
+    await writeFile(path, hwpx(sections, parts, REF_LIST));
     return extractHwpx(path, 'doc.hwpx');
   };
 
@@ -171,5 +173,91 @@ describe('readHwpx through the Hancom Markdown writer', () => {
     );
     const markdown = await convert([section([p(run('앞', empty, '뒤'))])]);
     expect(markdown).toBe('앞\n\n표 3 빈 표\n\n뒤\n');
+  });
+  /** A chart as Hangul writes it: the chart part in a `switch` case, an OLE copy as the default for older readers. */
+  const chart = (ref: string, caption = ''): string =>
+    '<hp:switch><hp:case hp:required-namespace="http://www.hancom.co.kr/hwpml/2016/ooxmlchart">' +
+    `<hp:chart id="9" zOrder="4" numberingType="PICTURE" textWrap="TOP_AND_BOTTOM" chartIDRef="${ref}">` +
+    '<hp:sz width="32250" widthRelTo="ABSOLUTE" height="18750" heightRelTo="ABSOLUTE" protect="0"/>' +
+    '<hp:pos treatAsChar="1" affectLSpacing="0" flowWithText="1" allowOverlap="0" holdAnchorAndSO="0" vertRelTo="PARA" horzRelTo="PARA" vertAlign="TOP" horzAlign="LEFT" vertOffset="0" horzOffset="0"/>' +
+    (caption
+      ? `<hp:caption side="BOTTOM" fullSz="0" width="8504" gap="850" lastWidth="32250">${subList([p(caption)])}</hp:caption>`
+      : '') +
+    '</hp:chart></hp:case><hp:default>' +
+    '<hp:ole id="9" zOrder="4" numberingType="PICTURE" textWrap="TOP_AND_BOTTOM" objectType="EMBEDDED" binaryItemIDRef="ole1"><hp:shapeComment>OLE 개체</hp:shapeComment></hp:ole>' +
+    '</hp:default></hp:switch>';
+  const quarterly = barChartPart(
+    '분기별 매출',
+    ['1분기', '2분기'],
+    [
+      { name: '매출', values: [10, 12.5] },
+      { name: '비용', values: [7, 8] },
+    ],
+  );
+  const quarterlyMarkdown =
+    '**분기별 매출** (bar chart)\n\n|  | 매출 | 비용 |\n| --- | --- | --- |\n| 1분기 | 10 | 7 |\n| 2분기 | 12.5 | 8 |';
+
+  it('writes a chart as its title and data table where it stands, with its caption', async () => {
+    const markdown = await convert(
+      [
+        section([
+          p('앞 문단'),
+          p(run('실적은 아래와 같다.', chart('Chart/chart1.xml', '그림 1 분기별 매출'))),
+          p('뒤 문단'),
+        ]),
+      ],
+      [{ name: 'Chart/chart1.xml', data: quarterly }],
+    );
+    expect(markdown).toBe(
+      ['앞 문단', '실적은 아래와 같다.', quarterlyMarkdown, '그림 1 분기별 매출', '뒤 문단\n'].join('\n\n'),
+    );
+  });
+
+  it('writes a chart inside a table cell as lines of text', async () => {
+    const table = tbl([[{ row: 0, col: 0, paragraphs: [p(run('표 안 차트', chart('Chart/chart1.xml')))] }]]);
+    const markdown = await convert([section([p(run(table))])], [{ name: 'Chart/chart1.xml', data: quarterly }]);
+    expect(markdown).toBe(
+      '| 표 안 차트<br>**분기별 매출** (bar chart)<br>매출 비용<br>1분기 10 7<br>2분기 12.5 8 |\n| --- |\n',
+    );
+  });
+
+  it('falls back to what Hangul offers older readers when a chart part is missing or damaged', async () => {
+    const markdown = await convert(
+      [
+        section([
+          p('앞'),
+          p(run(chart('Chart/chart1.xml', '그림 1 손상'))),
+          p(run(chart('Chart/chart2.xml', '그림 2 없음'))),
+          p(run(chart('Chart/chart3.xml'))),
+          p('뒤'),
+        ]),
+      ],
+      [
+        { name: 'Chart/chart1.xml', data: '<c:chartSpace xmlns:c="x"><c:chart>' },
+        { name: 'Chart/chart3.xml', data: quarterly },
+      ],
+    );
+    expect(markdown).toBe(['앞', 'OLE 개체', 'OLE 개체', quarterlyMarkdown, '뒤\n'].join('\n\n'));
+  });
+
+  it('keeps a bare chart element whose part cannot be read as its caption', async () => {
+    const bare =
+      '<hp:chart id="9" zOrder="4" numberingType="PICTURE" textWrap="TOP_AND_BOTTOM" chartIDRef="Chart/chart9.xml">' +
+      `<hp:caption side="TOP" fullSz="0" width="8504" gap="850" lastWidth="32250">${subList([p('그림 9 없는 차트')])}</hp:caption></hp:chart>`;
+    expect(await convert([section([p(run('앞', bare, '뒤'))])])).toBe('앞뒤\n\n그림 9 없는 차트\n');
+  });
+
+  it('holds the chart parts it reads to the decompression limits', async () => {
+    const categories = Array.from({ length: 4000 }, (_, i) => `항목 ${i}`);
+    const big = barChartPart('큰 차트', categories, [{ name: '값', values: categories.map(() => 1) }]);
+    const path = join(folder, 'big.hwpx');
+    await writeFile(
+      path,
+      hwpx([section([p(run(chart('Chart/chart1.xml')))])], [{ name: 'Chart/chart1.xml', data: big }], REF_LIST),
+    );
+    await expect(readHwpx(path, 'big.hwpx', { maxRatio: 200, maxTotalBytes: 200_000 })).rejects.toMatchObject({
+      code: 'payload_too_large',
+    });
+    expect(await extractHwpx(path, 'big.hwpx')).toContain('| 항목 3999 | 1 |');
   });
 });

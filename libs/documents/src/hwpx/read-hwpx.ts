@@ -13,6 +13,7 @@ import type {
   TableCell,
 } from '../hancom/model';
 import { NumberingCounter, numberFormat, type Numbering } from '../hancom/numbering';
+import { chartMarkdown, readXmlPart } from '../office/ooxml';
 import { withZip } from '../zip/zip-reader';
 import { readHwpxSections } from './hwpx-file';
 
@@ -36,7 +37,8 @@ const parser = new XMLParser({
 /**
  * An HWPX (OWPML) document read into the Hancom model: every section's paragraphs with their
  * character formatting, roles and numbers from the style book (`Contents/header.xml`), tables with
- * their spans and captions, text boxes, notes, equations, links, and the page headers and footers.
+ * their spans and captions, text boxes, charts, notes, equations, links, and the page headers and
+ * footers.
  */
 export async function readHwpx(
   path: string,
@@ -50,11 +52,12 @@ export async function readHwpx(
     if (error instanceof DomainError && error.code === 'payload_too_large') throw error;
     return refuse(displayName, 'it is not a readable HWPX package');
   }
-  const book = await readStyleBook(path, new DecompressionBudget(displayName, limits));
+  const budget = new DecompressionBudget(displayName, limits);
+  const book = await readStyleBook(path, budget);
   if (book.encrypted)
     return refuse(displayName, 'it is password-protected', 'Save an unprotected copy in Hangul and upload that.');
 
-  const reader = new SectionReader(book);
+  const reader = new SectionReader(book, await readCharts(path, sections, budget));
   const document: HancomDocument = { sections: [] };
   for (const [index, xml] of sections.entries()) {
     let roots: XmlNode[];
@@ -192,6 +195,41 @@ const OUTLINE_STYLE = /^(?:개요|outline)\s*(\d+)$/i;
 const HEADING_STYLE = /^(?:제목|heading)\s*(\d+)$/i;
 const TITLE_STYLE = /^(?:제목|title|대제목)$/i;
 
+// ---- charts ------------------------------------------------------------------------------
+
+/**
+ * The charts the sections name (`<hp:chart chartIDRef="Chart/chart1.xml">`), by that name, as
+ * Markdown. Each is an OOXML chart part in the package, with its cached data, written as the
+ * Office extractors write charts. A part that is missing or cannot be read is left out; only
+ * going past the file's decompression limits is an error.
+ */
+async function readCharts(path: string, sections: string[], budget: DecompressionBudget): Promise<Map<string, string>> {
+  const refs = new Set(
+    sections.flatMap((xml) => [...xml.matchAll(/\bchartIDRef="([^"]*)"/g)].map((m) => decodeEntities(m[1]))),
+  );
+  const charts = new Map<string, string>();
+  if (refs.size === 0) return charts;
+  try {
+    await withZip(
+      path,
+      async (zip) => {
+        for (const ref of refs) {
+          try {
+            const chart = await readXmlPart(zip, ref.replace(/^\/+/, ''));
+            if (chart) charts.set(ref, chartMarkdown(chart));
+          } catch (error) {
+            if (error instanceof DomainError && error.code === 'payload_too_large') throw error;
+          }
+        }
+      },
+      budget,
+    );
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'payload_too_large') throw error;
+  }
+  return charts;
+}
+
 // ---- sections ----------------------------------------------------------------------------
 
 /** Collects the inline content of a paragraph, and what the paragraph's controls add to its section. */
@@ -206,7 +244,11 @@ class SectionReader {
   private headers: Block[][] = [];
   private footers: Block[][] = [];
 
-  constructor(private readonly book: StyleBook) {}
+  constructor(
+    private readonly book: StyleBook,
+    /** Chart parts as Markdown, by the name the sections give them. */
+    private readonly charts: Map<string, string> = new Map(),
+  ) {}
 
   section(roots: XmlNode[]): HancomSection {
     this.headers = [];
@@ -313,9 +355,27 @@ class SectionReader {
         for (const control of kids(item)) this.control(control, sink, shape);
         return;
       case 'switch': {
+        // Hangul writes a chart as a case, with an OLE object as the default for older readers.
         const options = kids(item);
-        const chosen = options.find((o) => localName(tagOf(o)) === 'default') ?? options[0];
+        const chosen =
+          options.find((o) => localName(tagOf(o)) === 'case' && this.holdsChart(o)) ??
+          options.find((o) => localName(tagOf(o)) === 'default') ??
+          options[0];
         if (chosen) for (const inner of kids(chosen)) this.runItem(inner, sink, shape);
+        return;
+      }
+      case 'chart': {
+        const markdown = this.charts.get(decodeEntities(attr(item, 'chartIDRef') ?? ''));
+        if (markdown === undefined) {
+          this.carriedText(item, sink);
+          return;
+        }
+        const { caption } = this.caption(item);
+        if (caption?.before && caption.blocks.length > 0)
+          sink.inlines.push({ type: 'objects', blocks: caption.blocks });
+        sink.inlines.push({ type: 'chart', markdown });
+        if (caption && !caption.before && caption.blocks.length > 0)
+          sink.inlines.push({ type: 'objects', blocks: caption.blocks });
         return;
       }
       case 'compose':
@@ -353,14 +413,28 @@ class SectionReader {
       case 'deleteBegin':
       case 'deleteEnd':
         return;
-      default: {
-        // Drawing objects, charts and forms: the text they carry (text boxes, captions).
-        const { caption } = this.caption(item);
-        const text = this.paragraphs(subListParagraphs(item));
-        const blocks = caption?.before ? [...caption.blocks, ...text] : [...text, ...(caption?.blocks ?? [])];
-        if (blocks.length > 0) sink.inlines.push({ type: 'objects', blocks });
-      }
+      default:
+        this.carriedText(item, sink);
     }
+  }
+
+  /** Drawing objects, charts whose part cannot be read, and forms: the text they carry (text boxes, captions). */
+  private carriedText(item: XmlNode, sink: InlineSink): void {
+    const { caption } = this.caption(item);
+    const text = this.paragraphs(subListParagraphs(item));
+    const blocks = caption?.before ? [...caption.blocks, ...text] : [...text, ...(caption?.blocks ?? [])];
+    if (blocks.length > 0) sink.inlines.push({ type: 'objects', blocks });
+  }
+
+  /** Whether a `switch` case holds a chart whose part was read. */
+  private holdsChart(option: XmlNode): boolean {
+    let found = false;
+    walk(kids(option), (node) => {
+      if (localName(tagOf(node)) === 'chart' && this.charts.has(decodeEntities(attr(node, 'chartIDRef') ?? '')))
+        found = true;
+      return !found;
+    });
+    return found;
   }
 
   private control(control: XmlNode, sink: InlineSink, shape: CharShape | undefined): void {
@@ -466,7 +540,7 @@ function withLinks(inlines: Inline[]): Inline[] {
     } else if (inline.type === 'link' && inline.inlines[0] === LINK_START) {
       open = { type: 'link', href: inline.href, inlines: [] };
       out.push(open);
-    } else if (open && inline.type !== 'table' && inline.type !== 'objects') {
+    } else if (open && inline.type !== 'table' && inline.type !== 'objects' && inline.type !== 'chart') {
       open.inlines.push(inline);
     } else if (inline.type !== 'text' || inline.text !== '') {
       out.push(inline);

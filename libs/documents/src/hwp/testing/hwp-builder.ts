@@ -4,8 +4,8 @@ import { HWPTAG } from '../hwp-file';
 
 /**
  * Writes small HWP 5 documents for tests: the document info's tables (character and paragraph
- * shapes, numberings, bullets, styles) and body sections of paragraphs whose pieces become
- * PARA_TEXT, character-shape runs and controls with their child records, laid out as Hangul
+ * shapes, numberings, bullets, styles, BinData items) and body sections of paragraphs whose pieces
+ * become PARA_TEXT, character-shape runs and controls with their child records, laid out as Hangul
  * writes them, in a compressed compound file.
  */
 
@@ -71,6 +71,8 @@ export type Piece =
   | { equation: string }
   | { textBox: ParagraphSpec[] }
   | { picture: { description: string; caption?: { side: CaptionSide; paragraphs: ParagraphSpec[] } } }
+  /** An OLE object (a chart, when its item holds one) on BinData item `ole`, counted from 1. */
+  | { ole: number; caption?: { side: CaptionSide; paragraphs: ParagraphSpec[] } }
   /** Kind as in the format: 0 page, 1 footnote, 2 endnote, 3 picture, 4 table, 5 equation. */
   | { autoNumber: number; value: number }
   | { sectionDefinition: { outlineNumbering: number } }
@@ -91,8 +93,10 @@ interface Record_ {
 
 export class HwpBuilder {
   private readonly info: Record_[] = [];
-  private counts = { charShapes: 0, paraShapes: 0, numberings: 0, bullets: 0, styles: 0 };
+  private counts = { charShapes: 0, paraShapes: 0, numberings: 0, bullets: 0, styles: 0, binData: 0 };
   private readonly sections: ParagraphSpec[][] = [[]];
+  /** BinData streams by storage id, as stored. */
+  private readonly binStreams = new Map<number, Buffer>();
 
   constructor() {
     this.charShape({});
@@ -160,6 +164,22 @@ export class HwpBuilder {
     return this.counts.styles++;
   }
 
+  /**
+   * Adds an OLE object's BinData item holding `data` (see `chartStorage`), stored deflated (or, with
+   * `asIs`, as given) as `BinData/BIN%04X.OLE` under `storageId` (by default its own number);
+   * returns the item's number, counted from 1, which an `ole` piece names.
+   */
+  oleData(data: Buffer, { storageId = this.counts.binData + 1, asIs = false } = {}): number {
+    const attributes = 0x0100 | 2; // accessed, STORAGE
+    this.info.push({
+      tag: HWPTAG.BIN_DATA,
+      level: 0,
+      data: Buffer.concat([u16(attributes), u16(storageId), counted('OLE')]),
+    });
+    this.binStreams.set(storageId, asIs ? data : deflateRawSync(data));
+    return ++this.counts.binData;
+  }
+
   /** Adds a paragraph to the current section. */
   paragraph(pieces: Piece[] | string, options: Omit<ParagraphSpec, 'pieces'> = {}): this {
     this.sections[this.sections.length - 1].push({
@@ -188,6 +208,10 @@ export class HwpBuilder {
       const records: Record_[] = [];
       for (const [i, paragraph] of paragraphs.entries()) paragraphRecords(paragraph, 0, records, i === 0);
       CFB.utils.cfb_add(container, `/BodyText/Section${index}`, deflateRawSync(encodeRecords(records)));
+    }
+    for (const [id, data] of this.binStreams) {
+      const name = `BIN${id.toString(16).toUpperCase().padStart(4, '0')}.OLE`;
+      CFB.utils.cfb_add(container, `/BinData/${name}`, data);
     }
     return Buffer.from(CFB.write(container, { type: 'buffer' }) as Uint8Array);
   }
@@ -258,6 +282,16 @@ function paragraphRecords(paragraph: ParagraphSpec, level: number, out: Record_[
         { tag: HWPTAG.SHAPE_COMPONENT, level: child + 1, data: Buffer.concat([u32(id4('$pic')), u32(id4('$pic'))]) },
         { tag: HWPTAG.SHAPE_COMPONENT_PICTURE, level: child + 2, data: Buffer.alloc(82) },
       ]);
+    } else if ('ole' in piece) {
+      const caption = piece.caption;
+      const ole = Buffer.alloc(26); // attributes, extent, BinData item, border color, width and attributes
+      ole.writeUInt16LE(piece.ole, 12);
+      control(CONTROL_CHAR.object, 'gso ', [
+        ctrl('gso ', child, objectCommon('')),
+        ...(caption ? listRecords(caption.paragraphs, child + 1, captionHeader(caption.side)) : []),
+        { tag: HWPTAG.SHAPE_COMPONENT, level: child + 1, data: Buffer.concat([u32(id4('$ole')), u32(id4('$ole'))]) },
+        { tag: HWPTAG.SHAPE_COMPONENT_OLE, level: child + 2, data: ole },
+      ]);
     } else if ('autoNumber' in piece) {
       control(CONTROL_CHAR.autoNumber, 'atno', [
         ctrl('atno', child, Buffer.concat([u32(piece.autoNumber), u16(piece.value)])),
@@ -289,6 +323,19 @@ function paragraphRecords(paragraph: ParagraphSpec, level: number, out: Record_[
     data: Buffer.concat(runs.flatMap(([p, s]) => [u32(p), u32(s)])),
   });
   for (const records of controls) out.push(...records);
+}
+
+/**
+ * An OLE chart's BinData content as Hangul 2018 and later store it: a compound file with the
+ * chart part as its `OOXMLChartContents` stream (and a legacy `Contents` stream), after the
+ * compound file's length as four bytes.
+ */
+export function chartStorage(xml: string | Buffer): Buffer {
+  const container = CFB.utils.cfb_new();
+  CFB.utils.cfb_add(container, '/OOXMLChartContents', typeof xml === 'string' ? Buffer.from(xml, 'utf8') : xml);
+  CFB.utils.cfb_add(container, '/Contents', Buffer.alloc(64));
+  const file = Buffer.from(CFB.write(container, { type: 'buffer' }) as Uint8Array);
+  return Buffer.concat([u32(file.length), file]);
 }
 
 function tableRecords(table: Extract<Piece, { table: unknown }>['table'], level: number): Record_[] {
