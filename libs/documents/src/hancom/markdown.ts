@@ -103,7 +103,7 @@ class MarkdownWriter {
   private pageText(pieces: Piece[], paragraph: Paragraph, first: boolean): string {
     const text = renderInline(pieces);
     const label = first && paragraph.label !== '' ? escapeInlineSyntax(mapPrivateUse(paragraph.label)) : '';
-    if (text === '' && (label === '' || paragraph.role.kind === 'list')) return '';
+    if (text === '') return ''; // an empty numbered paragraph's number alone says nothing
     const role = first ? paragraph.role : { kind: 'body' as const };
     const lines = text.split('\n');
     if (role.kind === 'heading') {
