@@ -1,5 +1,6 @@
 import type { StyleBook } from './docx-styles';
 import { attr, child, elements, intVal, onOff, val, type XmlElement } from './xml-tree';
+import { romanNumeral } from '../roman-numeral';
 
 /**
  * How a numbered paragraph shows in Markdown:
@@ -177,9 +178,9 @@ export function formatNumber(value: number, format: string): string {
     case 'decimalZero':
       return value < 10 && value >= 0 ? `0${value}` : String(value);
     case 'upperRoman':
-      return roman(value);
+      return romanNumeral(value);
     case 'lowerRoman':
-      return roman(value).toLowerCase();
+      return romanNumeral(value).toLowerCase();
     case 'upperLetter':
       return letters(value);
     case 'lowerLetter':
@@ -192,34 +193,6 @@ export function formatNumber(value: number, format: string): string {
     default:
       return String(value);
   }
-}
-
-function roman(value: number): string {
-  if (value <= 0 || value >= 4000) return String(value);
-  const table: [number, string][] = [
-    [1000, 'M'],
-    [900, 'CM'],
-    [500, 'D'],
-    [400, 'CD'],
-    [100, 'C'],
-    [90, 'XC'],
-    [50, 'L'],
-    [40, 'XL'],
-    [10, 'X'],
-    [9, 'IX'],
-    [5, 'V'],
-    [4, 'IV'],
-    [1, 'I'],
-  ];
-  let rest = value;
-  let out = '';
-  for (const [n, s] of table) {
-    while (rest >= n) {
-      out += s;
-      rest -= n;
-    }
-  }
-  return out;
 }
 
 /** A, B, …, Z, AA, BB, … as Word counts letters. */

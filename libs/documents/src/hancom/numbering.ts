@@ -1,3 +1,5 @@
+import { romanNumeral } from '../roman-numeral';
+
 /**
  * Outline and paragraph numbers as Hancom draws them: each numbering has up to ten levels, each
  * level a number format and a pattern such as `^1.` or `(^5)` in which `^n` stands for the
@@ -46,21 +48,6 @@ const HANGUL_PHONETIC = ['일', '이', '삼', '사', '오', '육', '칠', '팔',
 const IDEOGRAPHS = [...'一二三四五六七八九十'];
 const DECAGON = [...'갑을병정무기경신임계'];
 const DECAGON_HANJA = [...'甲乙丙丁戊己庚辛壬癸'];
-const ROMAN: [number, string][] = [
-  [1000, 'M'],
-  [900, 'CM'],
-  [500, 'D'],
-  [400, 'CD'],
-  [100, 'C'],
-  [90, 'XC'],
-  [50, 'L'],
-  [40, 'XL'],
-  [10, 'X'],
-  [9, 'IX'],
-  [5, 'V'],
-  [4, 'IV'],
-  [1, 'I'],
-];
 
 /** The format named `name` (HWPX) or numbered `code` (HWP 5); DIGIT for anything unknown. */
 export function numberFormat(nameOrCode: string | number): NumberFormat {
@@ -78,9 +65,9 @@ export function formatNumber(n: number, format: NumberFormat): string {
     case 'CIRCLED_DIGIT':
       return n <= 20 ? String.fromCodePoint(0x2460 + n - 1) : String(n);
     case 'ROMAN_CAPITAL':
-      return roman(n);
+      return romanNumeral(n);
     case 'ROMAN_SMALL':
-      return roman(n).toLowerCase();
+      return romanNumeral(n).toLowerCase();
     case 'LATIN_CAPITAL':
       return latin(n);
     case 'LATIN_SMALL':
@@ -108,18 +95,6 @@ export function formatNumber(n: number, format: NumberFormat): string {
     case 'DECAGON_CIRCLE_HANJA':
       return cycle(DECAGON_HANJA);
   }
-}
-
-function roman(n: number): string {
-  if (n >= 4000) return String(n);
-  let out = '';
-  for (const [value, symbol] of ROMAN) {
-    while (n >= value) {
-      out += symbol;
-      n -= value;
-    }
-  }
-  return out;
 }
 
 function latin(n: number): string {

@@ -13,6 +13,7 @@ import type {
   TableCell,
   TextInline,
 } from '../hancom/model';
+import { styleRole } from '../hancom/styles';
 import { NumberingCounter, numberFormat, type Numbering, type NumberingLevel } from '../hancom/numbering';
 import { chartMarkdown, parseXml } from '../office/ooxml';
 import { HWPTAG, HwpFile, type HwpRecord } from './hwp-file';
@@ -138,10 +139,6 @@ interface StyleBook {
   styleRoles: (ParagraphRole | undefined)[];
 }
 
-const OUTLINE_STYLE = /^(?:개요|outline)\s*(\d+)$/i;
-const HEADING_STYLE = /^(?:제목|heading)\s*(\d+)$/i;
-const TITLE_STYLE = /^(?:제목|title|대제목)$/i;
-
 function readStyleBook(records: HwpRecord[]): StyleBook {
   const book: StyleBook = { charShapes: [], paraShapes: [], numberings: [], bullets: [], styleRoles: [] };
   for (const { tag, data } of records) {
@@ -184,16 +181,6 @@ function readStyleBook(records: HwpRecord[]): StyleBook {
     }
   }
   return book;
-}
-
-function styleRole(names: string[]): ParagraphRole | undefined {
-  for (const raw of names) {
-    const name = raw.trim();
-    const numbered = OUTLINE_STYLE.exec(name) ?? HEADING_STYLE.exec(name);
-    if (numbered) return { kind: 'heading', level: Math.min(6, Math.max(1, Number(numbered[1]))) };
-    if (TITLE_STYLE.test(name)) return { kind: 'heading', level: 1 };
-  }
-  return undefined;
 }
 
 /**

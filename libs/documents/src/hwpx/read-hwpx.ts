@@ -12,6 +12,7 @@ import type {
   Table,
   TableCell,
 } from '../hancom/model';
+import { styleRole } from '../hancom/styles';
 import { NumberingCounter, numberFormat, type Numbering } from '../hancom/numbering';
 import { chartMarkdown, readXmlPart } from '../office/ooxml';
 import { withZip } from '../zip/zip-reader';
@@ -191,10 +192,6 @@ async function readStyleBook(path: string, budget: DecompressionBudget): Promise
   return book;
 }
 
-const OUTLINE_STYLE = /^(?:개요|outline)\s*(\d+)$/i;
-const HEADING_STYLE = /^(?:제목|heading)\s*(\d+)$/i;
-const TITLE_STYLE = /^(?:제목|title|대제목)$/i;
-
 // ---- charts ------------------------------------------------------------------------------
 
 /**
@@ -309,12 +306,8 @@ class SectionReader {
       default:
         break;
     }
-    for (const name of this.book.styles.get(attr(paragraph, 'styleIDRef') ?? '') ?? []) {
-      const numbered = OUTLINE_STYLE.exec(name.trim()) ?? HEADING_STYLE.exec(name.trim());
-      if (numbered)
-        return { role: { kind: 'heading', level: Math.min(6, Math.max(1, Number(numbered[1]))) }, label: '' };
-      if (TITLE_STYLE.test(name.trim())) return { role: { kind: 'heading', level: 1 }, label: '' };
-    }
+    const role = styleRole(this.book.styles.get(attr(paragraph, 'styleIDRef') ?? '') ?? []);
+    if (role) return { role, label: '' };
     return { role: { kind: 'body' }, label: '' };
   }
 
