@@ -95,12 +95,12 @@ describe('extractHwp', () => {
     await expectRefused(
       extractHwp(await write('locked.hwp', withFlags(plain, 0b011)), '잠긴.hwp'),
       '잠긴.hwp',
-      /password-protected or distribution-locked\. Save an unprotected copy/,
+      /is password-protected\. Open it in Hangul, save a copy without the password/,
     );
     await expectRefused(
       extractHwp(await write('dist.hwp', withFlags(plain, 0b101)), 'dist.hwp'),
       'dist.hwp',
-      /distribution-locked/,
+      /is a distribution document \(배포용 문서\), which its author locked against copying\. Ask the author/,
     );
   });
 });

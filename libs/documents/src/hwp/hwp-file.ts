@@ -37,6 +37,10 @@ export interface HwpRecord {
   data: Buffer;
 }
 
+/** FileHeader property bits: the body is encrypted with a password, or locked as a distribution document. */
+const PASSWORD_FLAG = 0b10;
+const DISTRIBUTION_FLAG = 0b100;
+
 /** The most of one stream we inflate: a body section this large holds thousands of pages. */
 const MAX_STREAM_BYTES = 128 * 1024 * 1024;
 
@@ -74,10 +78,16 @@ export class HwpFile {
     const header = CFB.find(container, '/FileHeader');
     if (!header) throw new DomainError('unsupported_format', `${displayName} is not an HWP 5 document.`);
     const flags = Buffer.from(header.content as Uint8Array).readUInt32LE(36);
-    if (flags & 0b110) {
+    if (flags & PASSWORD_FLAG) {
       throw new DomainError(
         'encrypted_document',
-        `${displayName} is password-protected or distribution-locked. Save an unprotected copy in Hangul and upload that.`,
+        `${displayName} is password-protected. Open it in Hangul, save a copy without the password and upload that.`,
+      );
+    }
+    if (flags & DISTRIBUTION_FLAG) {
+      throw new DomainError(
+        'encrypted_document',
+        `${displayName} is a distribution document (배포용 문서), which its author locked against copying. Ask the author for an editable HWP or HWPX copy and upload that.`,
       );
     }
     return new HwpFile(container, (flags & 1) === 1, new DecompressionBudget(displayName, limits));
