@@ -32,7 +32,8 @@ async function expectRefused(promise: Promise<unknown>, name: string, reason: Re
   expect(error).toBeInstanceOf(DomainError);
   expect((error as DomainError).code).toBe('file_processing_failed');
   expect((error as DomainError).message).toContain(name);
-  expect((error as DomainError).message).toMatch(/Hangul|Upload it again/);
+  // Every refusal says what to do next.
+  expect((error as DomainError).message).toMatch(/Open it in Hangul|opens in Hangul|Upload it again|Ask the author/);
   expect((error as DomainError).message).toMatch(reason);
 }
 
