@@ -45,8 +45,11 @@ describe('hancomMarkdown', () => {
       label: '•',
     });
     const long = { ...body('가'.repeat(130)), role: { kind: 'heading' as const, level: 2 } };
-    const markdown = hancomMarkdown({ sections: [section([bullet(0, '위'), bullet(1, '아래'), long])] });
-    expect(markdown).toBe(`- 위\n\n  - 아래\n\n${'가'.repeat(130)}\n`);
+    const markdown = hancomMarkdown({
+      sections: [section([bullet(0, '위'), bullet(1, '아래'), bullet(0, '1. 숫자로 시작'), long])],
+    });
+    expect(markdown).toBe(`- 위\n\n  - 아래\n\n- 1\\. 숫자로 시작\n\n${'가'.repeat(130)}\n`);
+    expect(blocksOf(markdown)[0]).toBe('list: 위아래1. 숫자로 시작'); // one list; the number is text, not a list inside it
   });
 
   it('puts a caption on the side Hancom draws it and leaves out a grid with no text', () => {

@@ -112,7 +112,7 @@ class MarkdownWriter {
     }
     if (role.kind === 'list' && !role.ordered) {
       const indent = '  '.repeat(Math.min(role.level, 5));
-      return `${indent}- ${lines.join(`  \n${indent}  `)}`;
+      return `${indent}- ${lines.map(escapeLineStart).join(`  \n${indent}  `)}`;
     }
     const labelled = label === '' ? lines : [`${label} ${lines[0]}`.trimEnd(), ...lines.slice(1)];
     return labelled.map(escapeLineStart).join('  \n');
