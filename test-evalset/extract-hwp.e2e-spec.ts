@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { extractHwp } from '../libs/documents/src/hwp/extract-hwp';
 import { extractHwpx } from '../libs/documents/src/hwpx/extract-hwpx';
-import { readHancomExport, type HancomReference } from '../tools/eval/hancom';
+import { hancomReference, type HancomReference } from '../tools/eval/hancom';
 import { hygiene, unreadDelimiters } from '../tools/eval/hygiene';
 import { similarity } from '../tools/eval/metrics';
 import { parseMarkdownTables, structureExactness, tableHasText, type Table } from '../tools/eval/tables';
@@ -10,9 +10,9 @@ import { evalsetPath } from './evalset';
 const NAMES = ['example', 'noori', 'sample-5017'] as const;
 const FORMATS = ['hwp', 'hwpx'] as const;
 
-/** Hancom Office's own export of each document (the same for its HWP and HWPX forms). */
+/** Hancom Office's own export of each document (the same for its HWP and HWPX forms), read as the scorer reads it. */
 function hancom(format: (typeof FORMATS)[number], name: string): HancomReference {
-  return readHancomExport(readFileSync(evalsetPath(`${format}/${name}.ref.html`), 'utf8'));
+  return hancomReference(readFileSync(evalsetPath(`${format}/${name}.ref.html`), 'utf8'))!;
 }
 
 /** A table as rows of `text[rowspan×colspan]` cells, for failure messages. */

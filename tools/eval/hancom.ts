@@ -8,10 +8,20 @@
  * objects come after the page's text. This module reads the export the way a reader sees the
  * pages: the text in visual order, and the tables as grids with spans.
  */
+import { mapPrivateUse } from '@docconv/documents';
 import { decodeEntities } from './metrics';
 import type { Table, TableCell } from './tables';
 
 /** Whether an HTML document is Hancom Office's positioned layout export. */
+/**
+ * A Hancom export as a reference, or nothing when `html` is not one. The export keeps Hancom's
+ * private-use code points, which mean what Hancom's fonts draw there, so it is read through the
+ * same table as the readers' output (`mapPrivateUse`).
+ */
+export function hancomReference(html: string): HancomReference | undefined {
+  return isHancomExport(html) ? readHancomExport(mapPrivateUse(html)) : undefined;
+}
+
 export function isHancomExport(html: string): boolean {
   return /<div\b[^>]*\bclass\s*=\s*["']hpa\b/i.test(html) && /\bclass\s*=\s*["'](?:hls|hce)\b/i.test(html);
 }

@@ -31,7 +31,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { isHancomExport, readHancomExport } from './hancom';
+import { hancomReference, isHancomExport } from './hancom';
 import { headingStructure, markdownHeadings } from './headings';
 import { hygiene } from './hygiene';
 import { cer, nid, similarity, wer, wordSpacing } from './metrics';
@@ -276,11 +276,11 @@ async function loadReferences(input: Input, set: string): Promise<References> {
   }
   const html = await read('.ref.html');
   if (html !== undefined && isHancomExport(html)) {
-    // The export keeps Hancom's private-use code points, which mean what Hancom's fonts draw there:
-    // the reference is read through the same table as the readers' output.
+    // The .ref.txt beside an export is its text: its private-use characters are read the same way.
     if (refs.text.independent !== undefined) refs.text.independent = mapPrivateUse(refs.text.independent);
     attempt('.ref.html', () => {
-      const hancom = readHancomExport(mapPrivateUse(html));
+      const hancom = hancomReference(html);
+      if (!hancom) return;
       refs.visual = hancom.text;
       const tables = hancom.tables.filter(tableHasText);
       if (tables.length > 0 && refs.tables.independent === undefined) refs.tables.independent = tables;
