@@ -21,15 +21,16 @@ const GENERATED_ALT = /^\s*그림입니다/;
  * or HTML when cells are merged, with their captions; text boxes and charts (title, kind and data
  * table) after the paragraph they are anchored in; footnotes and endnotes as GFM footnotes,
  * numbered in order; a page or section break as a thematic break. The page header and footer text
- * is written once: headers at the start, footers at the end, each distinct text once. Tables with
+ * is written once: headers at the start, footers at the end, each distinct text once, a paragraph
+ * that held only a page number left out. Tables with
  * no text in any cell are left out (their captions stay). Hancom's private-use characters are
  * mapped to Unicode (`mapPrivateUse`).
  */
 export function hancomMarkdown(document: HancomDocument): string {
   const writer = new MarkdownWriter();
-  const headers = distinct(document.sections.flatMap((s) => s.headers).map((blocks) => writer.blocks(blocks)));
+  const headers = furniture(document.sections.flatMap((s) => s.headers).map((blocks) => writer.blocks(blocks)));
   const sections = document.sections.map((s) => writer.blocks(s.blocks)).filter((text) => text !== '');
-  const footers = distinct(document.sections.flatMap((s) => s.footers).map((blocks) => writer.blocks(blocks)));
+  const footers = furniture(document.sections.flatMap((s) => s.footers).map((blocks) => writer.blocks(blocks)));
   const body = [...headers, sections.join('\n\n---\n\n'), ...footers].filter((text) => text !== '').join('\n\n');
   const notes = writer.notes.map((text, i) => `[^${i + 1}]: ${text}`).join('\n');
   const text = [body, notes]
@@ -40,8 +41,18 @@ export function hancomMarkdown(document: HancomDocument): string {
   return text === '' ? '' : `${text}\n`;
 }
 
-function distinct(texts: string[]): string[] {
-  return [...new Set(texts.filter((text) => text !== ''))];
+/**
+ * Header or footer texts as written once: each distinct text once, without the blocks that held
+ * nothing but a page number (`- 3 -` loses its number and keeps no letter or digit).
+ */
+function furniture(texts: string[]): string[] {
+  const kept = texts.map((text) =>
+    text
+      .split('\n\n')
+      .filter((block) => /[\p{L}\p{N}]/u.test(block))
+      .join('\n\n'),
+  );
+  return [...new Set(kept.filter((text) => text !== ''))];
 }
 
 class MarkdownWriter {

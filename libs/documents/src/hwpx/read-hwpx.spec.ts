@@ -127,7 +127,6 @@ describe('readHwpx through the Hancom Markdown writer', () => {
       'paragraph: 첫 페이지',
       'thematicBreak: ',
       'paragraph: 둘째 구역',
-      'paragraph: - -',
       'paragraph: 과학기술정보통신부',
     ]);
   });
