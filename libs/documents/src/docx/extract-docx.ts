@@ -2,6 +2,7 @@ import { DomainError } from '@docconv/contracts';
 import { open } from 'node:fs/promises';
 import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
 import { escapeHeadingText, escapeLineStart, escapeText } from '../markdown/escape';
+import { linkDestination } from '../markdown/links';
 import { gridRows, tableMarkdown, withoutLines, type PlacedCell, type TableCell } from '../markdown/tables';
 import { withZip } from '../zip/zip-reader';
 import { Numbering, type ListLabel } from './docx-numbering';
@@ -510,10 +511,8 @@ class DocxConverter {
 
   /** A link to an address readers can follow; other schemes (javascript:, file:) are not linked. */
   private link(target: string): Link | undefined {
-    const href = target.trim();
-    if (!/^(https?:|mailto:|ftp:|tel:)/i.test(href)) return undefined;
-    const safe = href.replace(/[\s()<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
-    return { id: ++this.links, href: safe };
+    const href = linkDestination(target);
+    return href === undefined ? undefined : { id: ++this.links, href };
   }
 
   private noteReference(kind: 'footnote' | 'endnote', id: string | undefined): Piece | undefined {

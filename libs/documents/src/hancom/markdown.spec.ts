@@ -110,6 +110,14 @@ describe('hancomMarkdown', () => {
     expect(markdown).toContain('**누리**');
   });
 
+  it('links only addresses a reader can follow, keeping the text of the others', () => {
+    const link = (href: string, text: string): Inline => ({ type: 'link', href, inlines: [{ type: 'text', text }] });
+    const markdown = hancomMarkdown({
+      sections: [section([body(link('https://example.kr/a (b)', '누리집'), ' ', link('javascript:alert(1)', '위험'))])],
+    });
+    expect(markdown).toBe('[누리집](https://example.kr/a%20%28b%29) 위험\n');
+  });
+
   it('maps Hancom’s private-use characters', () => {
     const markdown = hancomMarkdown({ sections: [section([body('\uF53A글 \uE000')])] });
     expect(markdown).not.toMatch(/[\uE000-\uF8FF]/u);

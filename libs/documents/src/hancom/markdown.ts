@@ -1,5 +1,6 @@
 import { renderInline, type Piece } from '../docx/markdown-inline';
-import { escapeInlineSyntax, escapeHeadingText, escapeLineStart } from '../markdown/escape';
+import { escapeHeadingText, escapeInlineSyntax, escapeLineStart, escapeText } from '../markdown/escape';
+import { linkDestination } from '../markdown/links';
 import { gridRows, tableMarkdown, withoutLines, type PlacedCell } from '../markdown/tables';
 import { equationMarkdown } from './equation';
 import type { Block, Caption, HancomDocument, Inline, Paragraph, Table } from './model';
@@ -154,7 +155,9 @@ class MarkdownWriter {
         return [{ kind: 'raw', markdown: `[^${this.notes.length}]` }];
       }
       case 'link': {
-        const link = { id: this.nextLink++, href: linkTarget(inline.href) };
+        // An address a reader cannot follow (javascript:, file:) leaves the text unlinked.
+        const href = linkDestination(inline.href);
+        const link = href === undefined ? undefined : { id: this.nextLink++, href };
         return inline.inlines.flatMap((inner) =>
           inner.type === 'table' || inner.type === 'objects' || inner.type === 'chart' || inner.type === 'image'
             ? []
@@ -272,14 +275,4 @@ function chartLines(markdown: string): string[] {
         : line.trim(),
     )
     .filter((line) => line !== '');
-}
-
-function escapeText(text: string): string {
-  return renderInline([{ kind: 'text', text, bold: false, italic: false, strike: false }]);
-}
-
-/** A link's address as Markdown takes it: in angle brackets when it holds spaces or parentheses. */
-function linkTarget(href: string): string {
-  const trimmed = href.trim();
-  return /[\s()<>]/.test(trimmed) ? `<${trimmed.replace(/[<>]/g, encodeURIComponent)}>` : trimmed;
 }

@@ -156,7 +156,7 @@ describe('readHwpx through the Hancom Markdown writer', () => {
         p(run('식 ', equation, ' 입니다')),
       ]),
     ]);
-    expect(markdown).toContain('누리집: [과기정통부](<https://www.msit.go.kr/a b>) 참조');
+    expect(markdown).toContain('누리집: [과기정통부](https://www.msit.go.kr/a%20b) 참조');
     expect(markdown).toContain('식 $\\frac{a + b}{2} = \\sqrt{x}$ 입니다');
   });
 

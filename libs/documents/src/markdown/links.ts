@@ -1,0 +1,13 @@
+/** Addresses a reader can follow from a document: the web, mail, FTP and telephone. */
+const FOLLOWABLE = /^(https?:|mailto:|ftp:|tel:)/i;
+
+/**
+ * A document's link target as a Markdown link destination, or nothing when it is not an address
+ * a reader can follow (`javascript:`, `file:`, a bookmark inside the source document): spaces,
+ * parentheses and angle brackets are percent-encoded, so the destination needs no brackets.
+ */
+export function linkDestination(target: string): string | undefined {
+  const href = target.trim();
+  if (!FOLLOWABLE.test(href)) return undefined;
+  return href.replace(/[\s()<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
