@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
 import sharp from 'sharp';
+import { hwpCompoundFile } from '../../libs/documents/src/hwp/testing/hwp-builder';
 
 /** A PDF with one page per entry, each page holding that text. */
 export function makePdf(pages: string[]): Promise<Buffer> {
@@ -149,17 +150,8 @@ export async function makeHwp(pages: string[][]): Promise<Buffer> {
 
 /** An HWP 5 compound file, marked compressed, whose one body section is `section` (raw-deflated records). */
 export async function compressedHwp(section: Buffer): Promise<Buffer> {
-  const { default: CFB } = await import('cfb');
   const { deflateRawSync } = await import('node:zlib');
-  const fileHeader = Buffer.alloc(256);
-  fileHeader.write('HWP Document File', 0, 'latin1');
-  fileHeader.writeUInt32LE(0x05000300, 32);
-  fileHeader.writeUInt32LE(1, 36); // compressed
-  const container = CFB.utils.cfb_new();
-  CFB.utils.cfb_add(container, '/FileHeader', fileHeader);
-  CFB.utils.cfb_add(container, '/DocInfo', deflateRawSync(Buffer.alloc(0)));
-  CFB.utils.cfb_add(container, '/BodyText/Section0', section);
-  return Buffer.from(CFB.write(container, { type: 'buffer' }) as Uint8Array);
+  return hwpCompoundFile({ '/DocInfo': deflateRawSync(Buffer.alloc(0)), '/BodyText/Section0': section });
 }
 
 /** An HWPX file with one saved-layout page per entry of `pages`. */

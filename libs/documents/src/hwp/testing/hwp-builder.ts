@@ -197,24 +197,29 @@ export class HwpBuilder {
 
   /** The document as a compressed HWP 5 compound file. */
   build(): Buffer {
-    const header = Buffer.alloc(256);
-    header.write('HWP Document File', 0, 'latin1');
-    header.writeUInt32LE(0x05000300, 32);
-    header.writeUInt32LE(1, 36); // compressed
-    const container = CFB.utils.cfb_new();
-    CFB.utils.cfb_add(container, '/FileHeader', header);
-    CFB.utils.cfb_add(container, '/DocInfo', deflateRawSync(encodeRecords(this.info)));
+    const streams: Record<string, Buffer> = { '/DocInfo': deflateRawSync(encodeRecords(this.info)) };
     for (const [index, paragraphs] of this.sections.entries()) {
       const records: Record_[] = [];
       for (const [i, paragraph] of paragraphs.entries()) paragraphRecords(paragraph, 0, records, i === 0);
-      CFB.utils.cfb_add(container, `/BodyText/Section${index}`, deflateRawSync(encodeRecords(records)));
+      streams[`/BodyText/Section${index}`] = deflateRawSync(encodeRecords(records));
     }
     for (const [id, data] of this.binStreams) {
-      const name = `BIN${id.toString(16).toUpperCase().padStart(4, '0')}.OLE`;
-      CFB.utils.cfb_add(container, `/BinData/${name}`, data);
+      streams[`/BinData/BIN${id.toString(16).toUpperCase().padStart(4, '0')}.OLE`] = data;
     }
-    return Buffer.from(CFB.write(container, { type: 'buffer' }) as Uint8Array);
+    return hwpCompoundFile(streams);
   }
+}
+
+/** An HWP 5 compound file marked compressed: its FileHeader, then `streams` (by path) as given. */
+export function hwpCompoundFile(streams: Record<string, Buffer>): Buffer {
+  const header = Buffer.alloc(256);
+  header.write('HWP Document File', 0, 'latin1');
+  header.writeUInt32LE(0x05000300, 32);
+  header.writeUInt32LE(1, 36); // compressed
+  const container = CFB.utils.cfb_new();
+  CFB.utils.cfb_add(container, '/FileHeader', header);
+  for (const [path, data] of Object.entries(streams)) CFB.utils.cfb_add(container, path, data);
+  return Buffer.from(CFB.write(container, { type: 'buffer' }) as Uint8Array);
 }
 
 function paragraphRecords(paragraph: ParagraphSpec, level: number, out: Record_[], first = false): void {
