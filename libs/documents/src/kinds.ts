@@ -1,5 +1,29 @@
 /** What a file is, decided from its content. Archives are containers and never a job's file. */
-export type FileKind = 'pdf' | 'docx' | 'pptx' | 'xlsx' | 'hwp' | 'hwpx' | 'image' | 'audio' | 'video' | 'markdown';
+export type FileKind =
+  | 'pdf'
+  | 'docx'
+  | 'pptx'
+  | 'xlsx'
+  | 'hwp'
+  | 'hwpx'
+  | 'image'
+  | 'audio'
+  | 'video'
+  | 'markdown'
+  | 'html'
+  | 'text'
+  | 'csv'
+  | 'tsv'
+  | 'epub'
+  | 'odt'
+  | 'ods'
+  | 'odp'
+  | 'doc'
+  | 'xls'
+  | 'ppt'
+  | 'rtf'
+  | 'eml'
+  | 'msg';
 export type ArchiveFormat = 'zip' | 'tar' | 'tar.gz';
 
 /** `file_type` of a job (spec 2.2). */
