@@ -5,7 +5,8 @@ cd "$(dirname "$0")/.."
 
 # redis-server: the private Redis of the local stack; tesseract: OCR (with its orientation and script data, osd); ffmpeg: media duration (ffprobe)
 # and generated test media; poppler-utils: rendering scanned pages, reference page counts; fonts: text in generated
-# test images; LibreOffice (writer, calc, impress): the tests check that converted DOCX/XLSX/PPTX open in it;
+# test images; LibreOffice (writer, calc, impress): the worker converts OpenDocument, legacy Office and RTF to
+# OOXML with it, and the tests check that converted DOCX/XLSX/PPTX open in it;
 # chromium and fonts-nanum (Korean): the web console's end-to-end test drives it headless and screenshots it.
 apt_packages=()
 for package in redis-server tesseract-ocr tesseract-ocr-eng tesseract-ocr-kor tesseract-ocr-osd ffmpeg poppler-utils fonts-dejavu-core \

@@ -44,7 +44,11 @@ export async function fundedKey(t: TestApp, tag: string): Promise<TestKey> {
   return key;
 }
 
-/** Evalset folders whose formats the service accepts today, and the `file_type` each previews as. */
+/**
+ * Evalset folders whose formats the service accepts today, and the `file_type` each previews as
+ * (word-processing formats count as docx, presentations as pptx, spreadsheets as xlsx, formats
+ * the contract has no value for as mixed).
+ */
 export const ACCEPTED_FORMATS: Record<string, string> = {
   pdf: 'pdf',
   docx: 'docx',
@@ -55,7 +59,31 @@ export const ACCEPTED_FORMATS: Record<string, string> = {
   image: 'image',
   audio: 'audio',
   video: 'video',
+  html: 'mixed',
+  csv: 'xlsx',
+  epub: 'mixed',
+  odt: 'docx',
+  ods: 'xlsx',
+  odp: 'pptx',
+  doc: 'docx',
+  xls: 'xlsx',
+  ppt: 'pptx',
+  rtf: 'docx',
+  eml: 'mixed',
+  msg: 'mixed',
 };
+
+/** Formats whose files carry other files (an e-mail's attachments), each converted under its own heading. */
+export const CONTAINER_FORMATS = new Set(['eml', 'msg']);
+
+/**
+ * The part of a job's Markdown that is the file itself, without the sections of the files it
+ * carried: an e-mail's attachments follow it under `## <message>/<attachment>` headings.
+ */
+export function ownSection(markdown: string, name: string): string {
+  const next = markdown.indexOf(`\n## ${name}/`);
+  return next < 0 ? markdown : markdown.slice(0, next);
+}
 
 /** The format folder of an evalset path (`pdf/x.pdf` → `pdf`). */
 export function formatOf(relative: string): string {

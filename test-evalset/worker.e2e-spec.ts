@@ -3,10 +3,11 @@ import { hancomReference } from '../tools/eval/hancom';
 import { hygiene, type HygieneCounts } from '../tools/eval/hygiene';
 import { nid, similarity, wordSpacing } from '../tools/eval/metrics';
 import { parseChecks, parseTests, runChecks, runTests } from '../tools/eval/olmocr';
+import { matchTables, parseDoclingTables, parseMarkdownTables } from '../tools/eval/tables';
 import type { TestKey } from '../test/support/accounts';
 import { upload, waitForJob } from '../test/support/jobs';
 import { createTestApp, type TestApp } from '../test/support/test-app';
-import { acceptedDocuments, evalsetPath, formatOf, fundedKey } from './evalset';
+import { acceptedDocuments, CONTAINER_FORMATS, evalsetPath, formatOf, fundedKey, ownSection } from './evalset';
 
 /** Inputs read by OCR: they run once per available engine and model. */
 const OCR_INPUTS = new Set(['pdf/ocr_test_scanned.pdf']);
@@ -22,7 +23,7 @@ const needsOcr = (path: string) => path.startsWith('image/') || OCR_INPUTS.has(p
  * similarity is held lower because the docling references repeat a merged cell's text in every
  * slot it covers, where the output writes the cell once with its span.
  */
-const FLOORS: Record<string, { similarity?: number; nid?: number; tests?: number; checks?: number }> = {
+const FLOORS: Record<string, { similarity?: number; nid?: number; teds?: number; tests?: number; checks?: number }> = {
   pdf: { similarity: 0.95, nid: 0.94, tests: 0.7 },
   docx: { similarity: 0.94, nid: 0.95 },
   pptx: { similarity: 0.94, nid: 0.93 },
@@ -30,12 +31,24 @@ const FLOORS: Record<string, { similarity?: number; nid?: number; tests?: number
   hwp: { similarity: 0.99, nid: 0.97 },
   hwpx: { similarity: 0.99, nid: 0.97 },
   image: { similarity: 0.91, nid: 0.75 },
+  html: { similarity: 0.95, nid: 0.9, teds: 0.9 },
+  csv: { similarity: 0.95, nid: 0.9, teds: 0.9, checks: 1 },
+  epub: { similarity: 0.95, nid: 0.9, checks: 1 },
+  odt: { similarity: 0.95, nid: 0.9, teds: 0.9 },
+  ods: { similarity: 0.95, nid: 0.9, teds: 0.9 },
+  odp: { similarity: 0.95, nid: 0.9, teds: 0.9 },
+  doc: { similarity: 0.95, nid: 0.9, teds: 0.9 },
+  xls: { similarity: 0.95, nid: 0.9, teds: 0.9 },
+  ppt: { similarity: 0.95, nid: 0.9, teds: 0.9 },
+  rtf: { checks: 1 },
+  eml: { checks: 1 },
+  msg: { checks: 1 },
 };
 
 /** Defects no output may have, whatever its format: they are never part of a document. */
 const NEVER: (keyof HygieneCounts)[] = ['controlCharacters', 'replacementCharacters', 'literalEmphasis'];
 
-type MetricName = 'similarity' | 'nid' | 'spacing';
+type MetricName = 'similarity' | 'nid' | 'spacing' | 'teds';
 
 /**
  * What OCR must reach on the dev set's scans, per item and through the worker: the premium model
@@ -84,6 +97,13 @@ function score(path: string, markdown: string): Omit<Scored, 'run' | 'format' | 
       ...(spacing ? { spacing: spacing.f1 } : {}),
     };
   }
+  // Tables with their spans (docling's JSON): TEDS of the best pairing, a missing table scoring 0.
+  const tables = read('.ref.json');
+  const match =
+    tables === undefined
+      ? undefined
+      : matchTables(parseMarkdownTables(markdown), parseDoclingTables(JSON.parse(tables)));
+  if (match) scored.metrics.teds = match.mean;
   const tests = read('.tests.jsonl');
   if (tests !== undefined) {
     const { passed, failed } = runTests(parseTests(tests).tests, markdown).passRate;
@@ -130,7 +150,15 @@ describe('evalset through the running worker: upload → confirm → done → do
     await t.http.post(`/api/v1/jobs/${res.body.job_id}/confirm`).set('X-API-Key', key.key).expect(200);
     const job = await waitForJob(t.http, key.key, res.body.job_id, ['done', 'error'], 120_000);
     expect({ status: job.status, error: job.error_log }).toEqual({ status: 'done', error: null });
-    const markdown = (await t.http.get(`/api/v1/jobs/${res.body.job_id}/download`).set('X-API-Key', key.key)).text;
+    const whole = (await t.http.get(`/api/v1/jobs/${res.body.job_id}/download`).set('X-API-Key', key.key)).text;
+    // An e-mail's references (docling's tests) are of the message alone; its attachments follow it,
+    // each converted under its own heading, and each of them is in the result.
+    const name = relative.split('/').pop()!;
+    const format = formatOf(relative);
+    const markdown = CONTAINER_FORMATS.has(format) ? ownSection(whole, name) : whole;
+    for (const attachment of (res.body.files as { path: string }[]).slice(1)) {
+      expect(whole).toContain(`## ${attachment.path}\n`);
+    }
     const result = score(path, markdown);
     expect(Object.keys(result.metrics).length + (result.tests ? 1 : 0) + (result.checks ? 1 : 0)).toBeGreaterThan(0);
     // No output may carry a control character, a replacement character or an emphasis marker a
@@ -141,7 +169,7 @@ describe('evalset through the running worker: upload → confirm → done → do
     );
     scored.push({
       run: `${relative} (${engine}, ${model})`,
-      format: formatOf(relative),
+      format,
       path: relative,
       engine,
       model,
@@ -196,7 +224,7 @@ describe('evalset through the running worker: upload → confirm → done → do
     };
     for (const format of [...new Set(scored.map((s) => s.format))].sort()) {
       const items = scored.filter((s) => s.format === format);
-      for (const metric of ['similarity', 'nid'] as const) {
+      for (const metric of ['similarity', 'nid', 'teds'] as const) {
         const values = items.filter((s) => s.metrics[metric] !== undefined);
         if (values.length === 0) continue;
         const lowest = [...values].sort((a, b) => a.metrics[metric]! - b.metrics[metric]!)[0];

@@ -139,6 +139,11 @@ describe('docconv CLI against the running service', () => {
       .join(', ');
     expect(result.stdout).toMatch(new RegExp(`^OCR engines: +${engines.replace(/[()]/g, '\\$&')}$`, 'm'));
     expect(result.stdout).toMatch(/^Transcription: +not available$/m); // the suite's worker runs no speech engine
+    // Without transcription, audio and video are not offered; the formats added beside OOXML are.
+    const formats = /^Input formats: +(.*)$/m.exec(result.stdout)?.[1] ?? '';
+    expect(formats).toContain('ODT');
+    expect(formats).toContain('e-mail (EML)');
+    expect(formats).not.toMatch(/audio|video/);
   });
 
   it('job and jobs show the finished job', async () => {

@@ -243,7 +243,7 @@ describe('job lifecycle', () => {
     const png = await makeTextPng('x');
     const cases: [{ name: string; content: Buffer | string }[], RegExp][] = [
       [[{ name: 'picture.pdf', content: png }], /named \.pdf but contains PNG/],
-      [[{ name: 'old.doc', content: Buffer.from('d0cf11e0a1b11ae1' + '0'.repeat(1008), 'hex') }], /Save it as DOCX/],
+      [[{ name: 'old.doc', content: Buffer.from('d0cf11e0a1b11ae1' + '0'.repeat(1008), 'hex') }], /damaged compound/],
       [
         [{ name: 'program.exe', content: Buffer.from('MZ\x90\x00\x03' + '\x00'.repeat(200), 'binary') }],
         /not supported/,

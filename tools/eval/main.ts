@@ -436,7 +436,7 @@ export async function evaluate(
   let pages: PageReport[] = [];
   let failure: unknown;
   try {
-    const detected = await detect(input.path, displayName);
+    const detected = await detect(input.path, displayName, { media: true });
     kind = detected.kind;
     mime = detected.mime;
     if (detected.kind === 'archive') {

@@ -79,7 +79,7 @@ const en = {
   'keys.deactivate': 'Deactivate',
 
   'upload.drop': 'Drop files here',
-  'upload.pick': 'or choose files: PDF, DOCX, PPTX, XLSX, HWP, HWPX, images, audio, video, Markdown or a ZIP',
+  'upload.pick': 'or choose files: {formats}, or a ZIP or TAR of them',
   'upload.limits': 'Up to {files} files, {size} and {pages} pages per upload.',
   'upload.chosen': 'Chosen files',
   'upload.remove': 'Remove {name}',
@@ -115,6 +115,7 @@ const en = {
   'quote.balance': 'Your balance',
   'quote.balanceAfter': 'Balance after',
   'quote.expires': 'Price valid until',
+  'quote.skipped': '{n} file(s) in your archives or e-mails will not be converted, and are not charged:',
   'quote.short': 'Your balance does not cover this price. Top up your credits, or choose the basic model.',
   'quote.confirm': 'Confirm and pay {price}',
   'quote.discard': 'Discard',
@@ -276,7 +277,7 @@ const ko: Record<MessageKey, string> = {
   'keys.deactivate': '비활성화',
 
   'upload.drop': '여기에 파일을 끌어다 놓으세요',
-  'upload.pick': '또는 파일 선택: PDF, DOCX, PPTX, XLSX, HWP, HWPX, 이미지, 오디오, 비디오, 마크다운, ZIP',
+  'upload.pick': '또는 파일 선택: {formats} 또는 이들을 묶은 ZIP, TAR',
   'upload.limits': '한 번에 최대 {files}개 파일, {size}, {pages}쪽까지 올릴 수 있습니다.',
   'upload.chosen': '선택한 파일',
   'upload.remove': '{name} 빼기',
@@ -311,6 +312,7 @@ const ko: Record<MessageKey, string> = {
   'quote.price': '가격',
   'quote.balance': '현재 잔액',
   'quote.balanceAfter': '결제 후 잔액',
+  'quote.skipped': '압축 파일이나 메일 안의 파일 {n}개는 변환하지 않으며 요금도 받지 않습니다:',
   'quote.expires': '가격 유효 기한',
   'quote.short': '잔액이 부족합니다. 크레딧을 충전하거나 기본 모델을 선택하세요.',
   'quote.confirm': '확인하고 {price} 결제',

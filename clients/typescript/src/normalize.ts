@@ -48,7 +48,7 @@ function normaliseCost(cost: Partial<Cost> | undefined, preview: ReceivedPreview
 }
 
 /**
- * An upload preview with defaults for the fields older forms omit: no refinement (0 pages),
+ * An upload preview with defaults for the fields older forms omit: no file listing, no refinement (0 pages),
  * `has_media` from the media duration, cost fields from the preview and its points.
  */
 export function normalisePreview(received: ReceivedPreview): UploadPreview {
@@ -68,6 +68,8 @@ export function normalisePreview(received: ReceivedPreview): UploadPreview {
     cost: normaliseCost(received.cost, received),
     balance: received.balance ?? 0,
     expires_at: received.expires_at ?? null,
+    files: received.files ?? [],
+    skipped_files: received.skipped_files ?? [],
   };
 }
 

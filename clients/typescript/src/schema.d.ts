@@ -312,6 +312,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/jobs/{job_id}/files': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The job's files, each with its exact format (DOC, ODT, CSV, EML, …), pages and images, and the members of its archives and e-mails that are not converted, with the reason. */
+    get: operations['Jobs_files'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/jobs/{job_id}/pages': {
     parameters: {
       query?: never;
@@ -682,6 +699,55 @@ export interface components {
       /** @example $1.234 */
       usd: string;
     };
+    JobFileEntry: {
+      /** @description The file as the upload named it; members of archives and e-mails as `<container>/<member>` */
+      path: string;
+      /**
+       * @description The file's exact format, decided from its content: `pdf` PDF, `docx` DOCX, `pptx` PPTX, `xlsx` XLSX, `hwp` HWP, `hwpx` HWPX, `odt` ODT, `ods` ODS, `odp` ODP, `doc` DOC, `xls` XLS, `ppt` PPT, `rtf` RTF, `epub` EPUB, `eml` e-mail (EML), `msg` Outlook e-mail (MSG), `html` HTML, `csv` CSV, `tsv` TSV, `text` plain text, `markdown` Markdown, `image` images (PNG, JPEG, TIFF, WebP, BMP, GIF), `audio` audio (MP3, WAV, M4A, OGG, Opus, FLAC, WebM), `video` video (MP4, MOV, WebM, MKV, AVI)
+       * @enum {string}
+       */
+      format:
+        | 'pdf'
+        | 'docx'
+        | 'pptx'
+        | 'xlsx'
+        | 'hwp'
+        | 'hwpx'
+        | 'odt'
+        | 'ods'
+        | 'odp'
+        | 'doc'
+        | 'xls'
+        | 'ppt'
+        | 'rtf'
+        | 'epub'
+        | 'eml'
+        | 'msg'
+        | 'html'
+        | 'csv'
+        | 'tsv'
+        | 'text'
+        | 'markdown'
+        | 'image'
+        | 'audio'
+        | 'video';
+      /** @example application/pdf */
+      mime_type: string;
+      /** @description The contract's file_type the format counts as (DOC, ODT and RTF count as docx; CSV as xlsx; …) */
+      file_type: string;
+      bytes: number;
+      /** @description Pages priced: PDF, office and HWP pages, slides, sheets; 3000 readable characters per page for text, HTML, EPUB and e-mail; 0 for Markdown, images and media */
+      pages: number;
+      /** @description Images priced (each TIFF frame counts) */
+      images: number;
+      duration_seconds: number;
+    };
+    SkippedFileEntry: {
+      /** @description The member of an archive or e-mail that is not converted */
+      path: string;
+      /** @description Why it is not converted */
+      reason: string;
+    };
     PreviewResponse: {
       /** Format: uuid */
       job_id: string;
@@ -706,6 +772,10 @@ export interface components {
       balance: number;
       /** @description When this quote expires unless confirmed. */
       expires_at: string;
+      /** @description Each file that will be converted, with its exact format */
+      files: components['schemas']['JobFileEntry'][];
+      /** @description Members of archives and e-mails that will not be converted (not charged), with the reason */
+      skipped_files: components['schemas']['SkippedFileEntry'][];
     };
     ConfirmResponse: {
       /** Format: uuid */
@@ -762,6 +832,12 @@ export interface components {
     ActionDto: {
       /** @enum {string} */
       action: 'retry' | 'refund';
+    };
+    JobFilesResponse: {
+      /** Format: uuid */
+      job_id: string;
+      files: components['schemas']['JobFileEntry'][];
+      skipped_files: components['schemas']['SkippedFileEntry'][];
     };
     PageReportEntry: {
       /** @description The file (its relative path in the upload) */
@@ -868,6 +944,27 @@ export interface components {
       conversions: components['schemas']['ConversionPricesResponse'];
       notes: string[];
     };
+    InputFormat: {
+      /**
+       * @description The format as the job file listing names it
+       * @example odt
+       */
+      format: string;
+      /** @example ODT */
+      label: string;
+      /**
+       * @description File name endings, the usual one first
+       * @example [
+       *       ".odt"
+       *     ]
+       */
+      extensions: string[];
+      /**
+       * @description The contract's file_type it counts as
+       * @example docx
+       */
+      file_type: string;
+    };
     SpeechModel: {
       /** @example faster-whisper-base */
       name: string;
@@ -935,6 +1032,18 @@ export interface components {
       max_job_runtime_seconds: number;
     };
     CapabilitiesResponse: {
+      /** @description The formats an upload may hold here, decided from content, never from the name alone (audio and video only where transcription is available); archives (ZIP, TAR, TAR.GZ) of them too */
+      input_formats: components['schemas']['InputFormat'][];
+      /**
+       * @example [
+       *       ".zip",
+       *       ".tar",
+       *       ".tgz",
+       *       ".tar.gz",
+       *       ".gz"
+       *     ]
+       */
+      archive_extensions: string[];
       ocr_engines: ('tesseract' | 'easyocr' | 'rapidocr')[];
       /**
        * @description The engine an upload without ocr_engine gets
@@ -1712,6 +1821,47 @@ export interface operations {
       };
       /** @description The API key lacks the `jobs:read` scope. */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  Jobs_files: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        job_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobFilesResponse'];
+        };
+      };
+      /** @description Missing, malformed, unknown or deactivated credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The API key lacks the `jobs:read` scope. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      404: {
         headers: {
           [name: string]: unknown;
         };

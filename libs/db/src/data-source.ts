@@ -11,6 +11,7 @@ import { KeysPaymentsUsage1763798500000 } from './migrations/1763798500000-keys-
 import { Jobs1763798600000 } from './migrations/1763798600000-jobs';
 import { Webhooks1763798900000 } from './migrations/1763798900000-webhooks';
 import { MediaProgress1764000000000 } from './migrations/1764000000000-media-progress';
+import { SkippedFiles1764100000000 } from './migrations/1764100000000-skipped-files';
 
 export const ENTITIES = [
   UserEntity,
@@ -29,6 +30,7 @@ export const MIGRATIONS = [
   Jobs1763798600000,
   Webhooks1763798900000,
   MediaProgress1764000000000,
+  SkippedFiles1764100000000,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

@@ -2,51 +2,40 @@ import { DomainError } from '@docconv/contracts';
 import CFB from 'cfb';
 import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
+import { ACCEPTED_FORMATS, ARCHIVE_EXTENSIONS, acceptedFormat, acceptedFormatsSentence } from './formats';
 import type { DetectedFile, FileKind } from './kinds';
 import { inspectMedia } from './media/inspect-media';
+import { decodeText, sniffTextSample } from './text/decode-text';
 import { withZip, type ZipReader } from './zip/zip-reader';
 
 type Expectation = FileKind | 'archive';
 
-/** Extensions we recognise, the kinds each may hold, and for images the exact content type. */
-const EXTENSIONS: Record<string, { kinds: Expectation[]; mimes?: string[] }> = {
-  '.pdf': { kinds: ['pdf'] },
-  '.docx': { kinds: ['docx'] },
-  '.pptx': { kinds: ['pptx'] },
-  '.xlsx': { kinds: ['xlsx'] },
-  '.xlsm': { kinds: ['xlsx'] },
-  '.hwp': { kinds: ['hwp'] },
-  '.hwpx': { kinds: ['hwpx'] },
-  '.png': { kinds: ['image'], mimes: ['image/png'] },
-  '.jpg': { kinds: ['image'], mimes: ['image/jpeg'] },
-  '.jpeg': { kinds: ['image'], mimes: ['image/jpeg'] },
-  '.tif': { kinds: ['image'], mimes: ['image/tiff'] },
-  '.tiff': { kinds: ['image'], mimes: ['image/tiff'] },
-  '.webp': { kinds: ['image'], mimes: ['image/webp'] },
-  '.bmp': { kinds: ['image'], mimes: ['image/bmp'] },
-  '.gif': { kinds: ['image'], mimes: ['image/gif'] },
-  '.mp3': { kinds: ['audio'] },
-  '.wav': { kinds: ['audio'] },
-  '.m4a': { kinds: ['audio'] },
-  '.ogg': { kinds: ['audio'] },
-  '.oga': { kinds: ['audio'] },
-  '.opus': { kinds: ['audio'] },
-  '.flac': { kinds: ['audio'] },
-  '.webm': { kinds: ['audio', 'video'] },
-  '.mp4': { kinds: ['video', 'audio'] },
-  '.m4v': { kinds: ['video'] },
-  '.mov': { kinds: ['video'] },
-  '.mkv': { kinds: ['video', 'audio'] },
-  '.avi': { kinds: ['video'] },
-  '.zip': { kinds: ['archive'] },
-  '.tar': { kinds: ['archive'] },
-  '.tgz': { kinds: ['archive'] },
-  '.gz': { kinds: ['archive'] },
-  '.md': { kinds: ['markdown'] },
-  '.markdown': { kinds: ['markdown'] },
+/** Each accepted ending and the kinds a file with it may hold; text endings also admit text of another kind. */
+const EXTENSIONS: Record<string, Expectation[]> = Object.fromEntries([
+  ...ACCEPTED_FORMATS.flatMap((format) => format.extensions.map((ext) => [ext, [format.kind]])),
+  ...ARCHIVE_EXTENSIONS.map((ext) => [ext, ['archive']]),
+  ['.webm', ['audio', 'video']],
+  ['.mp4', ['video', 'audio']],
+  ['.mkv', ['video', 'audio']],
+  // A page saved as text, or a message saved under a text name, is still that.
+  ['.txt', ['text', 'html', 'eml']],
+  ['.xml', ['text', 'html']],
+  ['.json', ['text']],
+] as [string, Expectation[]][]);
+
+/** Image endings and the content type each must hold. */
+const IMAGE_MIMES_BY_EXTENSION: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.tif': 'image/tiff',
+  '.tiff': 'image/tiff',
+  '.webp': 'image/webp',
+  '.bmp': 'image/bmp',
+  '.gif': 'image/gif',
 };
 
-const IMAGE_MIMES = ['image/png', 'image/jpeg', 'image/tiff', 'image/webp', 'image/bmp', 'image/gif'];
+const IMAGE_MIMES = Object.values(IMAGE_MIMES_BY_EXTENSION);
 const AUDIO_MIMES = [
   'audio/mpeg',
   'audio/wav',
@@ -63,9 +52,15 @@ const VIDEO_MIMES = ['video/quicktime', 'video/vnd.avi', 'video/x-msvideo', 'vid
 
 const OOXML_MAIN: Record<string, FileKind> = {
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml': 'docx',
+  'application/vnd.ms-word.document.macroEnabled.main+xml': 'docx',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml': 'docx',
   'application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml': 'pptx',
+  'application/vnd.ms-powerpoint.presentation.macroEnabled.main+xml': 'pptx',
+  'application/vnd.openxmlformats-officedocument.presentationml.slideshow.main+xml': 'pptx',
+  'application/vnd.openxmlformats-officedocument.presentationml.template.main+xml': 'pptx',
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml': 'xlsx',
   'application/vnd.ms-excel.sheet.macroEnabled.main+xml': 'xlsx',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.template.main+xml': 'xlsx',
 };
 const OOXML_MIMES: Record<FileKind, string> = {
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
@@ -73,38 +68,70 @@ const OOXML_MIMES: Record<FileKind, string> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 } as Record<FileKind, string>;
 
-/** What file-type calls zip-based office files; which one it really is, our own check decides. */
-const OOXML_EXTENSIONS = ['docx', 'docm', 'dotx', 'pptx', 'pptm', 'potx', 'ppsx', 'xlsx', 'xlsm', 'xltx'];
-
-const LEGACY_OFFICE: Record<string, string> = {
-  WordDocument: 'DOC',
-  'PowerPoint Document': 'PPT',
-  Workbook: 'XLS',
-  Book: 'XLS',
+/** A zip's `mimetype` entry (first in OpenDocument, EPUB and HWPX packages) and what it makes the file. */
+const PACKAGE_MIMETYPES: Record<string, FileKind> = {
+  'application/hwp+zip': 'hwpx',
+  'application/epub+zip': 'epub',
+  'application/vnd.oasis.opendocument.text': 'odt',
+  'application/vnd.oasis.opendocument.spreadsheet': 'ods',
+  'application/vnd.oasis.opendocument.presentation': 'odp',
 };
-const LEGACY_TARGET: Record<string, string> = { DOC: 'DOCX', PPT: 'PPTX', XLS: 'XLSX' };
+
+/** What file-type calls zip-based office files; which one it really is, our own check decides. */
+const ZIP_BASED = [
+  'docx',
+  'docm',
+  'dotx',
+  'pptx',
+  'pptm',
+  'potx',
+  'ppsx',
+  'xlsx',
+  'xlsm',
+  'xltx',
+  'epub',
+  'odt',
+  'ods',
+  'odp',
+];
+
+/** The streams of a legacy Office compound file and what each makes it. */
+const LEGACY_OFFICE: Record<string, { kind: FileKind; mime: string }> = {
+  WordDocument: { kind: 'doc', mime: 'application/msword' },
+  'PowerPoint Document': { kind: 'ppt', mime: 'application/vnd.ms-powerpoint' },
+  Workbook: { kind: 'xls', mime: 'application/vnd.ms-excel' },
+  Book: { kind: 'xls', mime: 'application/vnd.ms-excel' },
+};
 
 type FileTypeModule = typeof import('file-type');
 let fileType: FileTypeModule | undefined;
 
-const SUPPORTED =
-  'Upload PDF, DOCX, PPTX, XLSX, HWP, HWPX, images (PNG, JPEG, TIFF, WebP, BMP, GIF), audio (MP3, WAV, M4A, OGG, FLAC, WebM), ' +
-  'video (MP4, MOV, WebM, MKV, AVI), archives (ZIP, TAR, TAR.GZ) or Markdown.';
+/** How much of a file decides whether it is text, and which kind of text. */
+const TEXT_SAMPLE_BYTES = 64 * 1024;
+
+/** What detection needs to know of the deployment. */
+export interface DetectOptions {
+  /** Audio and video are accepted (a worker transcribes); the refusal lists them only then. */
+  media: boolean;
+}
 
 /**
  * Decides what a file is from its bytes: magic numbers (`file-type`), then our own checks where
- * those are blind (office files and HWPX are zips, HWP is a compound file). A name whose
- * extension contradicts the content is refused.
+ * those are blind (office, OpenDocument, EPUB and HWPX files are zips; HWP, legacy Office and
+ * Outlook messages are compound files; HTML, e-mail, CSV and plain text are text). A name whose
+ * extension contradicts the content is refused; between kinds of text, the extension decides
+ * where the content does not (a `.csv` is a table, a `.txt` is text).
  */
-export async function detect(path: string, displayName: string): Promise<DetectedFile> {
+export async function detect(path: string, displayName: string, options: DetectOptions): Promise<DetectedFile> {
   fileType ??= await import('file-type');
   const found = await fileType.fileTypeFromFile(path).catch(() => undefined);
   const extension = extname(displayName).toLowerCase();
-  const detected = await classify(path, found?.mime, found?.ext, extension, displayName);
+  const detected = await classify(path, found?.mime, found?.ext, extension, displayName, options);
   const expected = EXTENSIONS[extension];
   if (expected) {
-    const kindMatches = expected.kinds.includes(detected.kind);
-    const mimeMatches = !expected.mimes || expected.mimes.includes(detected.mime);
+    const imageMime = IMAGE_MIMES_BY_EXTENSION[extension];
+    const kindMatches = expected.includes(detected.kind);
+    const mimeMatches = !imageMime || imageMime === detected.mime;
     if (!kindMatches || !mimeMatches) {
       throw unsupported(
         `${displayName} is named ${extension} but contains ${describe(detected)}. Rename it or upload the right file.`,
@@ -120,6 +147,7 @@ async function classify(
   ext: string | undefined,
   extension: string,
   displayName: string,
+  options: DetectOptions,
 ): Promise<DetectedFile> {
   if (mime === 'application/pdf') return { kind: 'pdf', mime };
   if (mime && IMAGE_MIMES.includes(mime)) return { kind: 'image', mime };
@@ -131,29 +159,31 @@ async function classify(
   }
   if (mime === 'application/x-tar') return { kind: 'archive', mime, format: 'tar' };
   if (mime === 'application/gzip') return { kind: 'archive', mime, format: 'tar.gz' };
-  if (mime === 'application/x-cfb') return classifyCompoundFile(path, displayName, extension);
-  if (mime === 'application/zip' || (ext && OOXML_EXTENSIONS.includes(ext))) {
-    return classifyZip(path, displayName);
-  }
-  if (!mime && EXTENSIONS[extension]?.kinds.includes('markdown')) {
-    if (await isUtf8Text(path)) return { kind: 'markdown', mime: 'text/markdown' };
-    throw unsupported(
-      `${displayName} is named ${extension} but is not UTF-8 text. Save it as UTF-8 and upload it again.`,
-    );
+  if (mime === 'application/rtf') return { kind: 'rtf', mime };
+  if (mime === 'application/x-cfb') return classifyCompoundFile(path, displayName, options);
+  if (mime === 'application/zip' || (ext && ZIP_BASED.includes(ext))) return classifyZip(path, displayName);
+  if (!mime || mime === 'application/xml') {
+    const text = await classifyText(path, extension, displayName);
+    if (text) return text;
   }
   const what = ext ? `${ext.toUpperCase()} data` : 'data of an unknown type';
-  throw unsupported(`${displayName} contains ${what}, which is not supported. ${SUPPORTED}`);
+  throw unsupported(
+    `${displayName} contains ${what}, which is not supported. ${acceptedFormatsSentence(options.media)}`,
+  );
 }
 
-/** OOXML by its main part's content type, HWPX by its `mimetype` entry; any other zip is an archive. */
+/**
+ * OOXML by its main part's content type; OpenDocument, EPUB and HWPX by their `mimetype`
+ * entry; any other zip is an archive.
+ */
 async function classifyZip(path: string, displayName: string): Promise<DetectedFile> {
   let result: DetectedFile | undefined;
   try {
     result = await withZip(path, async (zip: ZipReader) => {
-      const hwpxMime = zip.find('mimetype')
-        ? (await zip.read(zip.find('mimetype')!, 1024)).toString('utf8').trim()
-        : '';
-      if (hwpxMime === 'application/hwp+zip') return { kind: 'hwpx', mime: hwpxMime } as const;
+      const mimetypeEntry = zip.find('mimetype');
+      const packageMime = mimetypeEntry ? (await zip.read(mimetypeEntry, 1024)).toString('utf8').trim() : '';
+      const packaged = PACKAGE_MIMETYPES[packageMime];
+      if (packaged) return { kind: packaged, mime: packageMime } as const;
       const types = await zip.readText('[Content_Types].xml', 1024 * 1024);
       if (types) {
         for (const match of types.matchAll(/ContentType="([^"]+)"/g)) {
@@ -169,18 +199,15 @@ async function classifyZip(path: string, displayName: string): Promise<DetectedF
   return result ?? { kind: 'archive', mime: 'application/zip', format: 'zip' };
 }
 
-/** HWP 5 files carry a `FileHeader` stream with the HWP signature; legacy Office files their own streams. */
-async function classifyCompoundFile(path: string, displayName: string, extension: string): Promise<DetectedFile> {
-  const legacyByName = { '.doc': 'DOC', '.ppt': 'PPT', '.xls': 'XLS' }[extension];
-  const refuseLegacy = (format: string) =>
-    unsupported(
-      `${displayName} is a legacy ${format} file. Save it as ${LEGACY_TARGET[format]} (File → Save As) and upload that.`,
-    );
+/**
+ * HWP 5 files carry a `FileHeader` stream with the HWP signature; legacy Office files and
+ * Outlook messages their own streams.
+ */
+async function classifyCompoundFile(path: string, displayName: string, options: DetectOptions): Promise<DetectedFile> {
   let container: CFB.CFB$Container;
   try {
     container = CFB.read(path, { type: 'file' });
   } catch {
-    if (legacyByName) throw refuseLegacy(legacyByName);
     throw unsupported(`${displayName} is a damaged compound document. Check that the file is complete.`);
   }
   const header = CFB.find(container, '/FileHeader');
@@ -192,22 +219,79 @@ async function classifyCompoundFile(path: string, displayName: string, extension
   ) {
     return { kind: 'hwp', mime: 'application/x-hwp' };
   }
-  for (const [stream, format] of Object.entries(LEGACY_OFFICE)) {
-    if (CFB.find(container, `/${stream}`)) throw refuseLegacy(format);
+  for (const [stream, detected] of Object.entries(LEGACY_OFFICE)) {
+    if (CFB.find(container, `/${stream}`)) return detected;
   }
-  if (legacyByName) throw refuseLegacy(legacyByName);
-  throw unsupported(`${displayName} is a compound document of a kind that is not supported. ${SUPPORTED}`);
+  if (CFB.find(container, '/__properties_version1.0')) return { kind: 'msg', mime: 'application/vnd.ms-outlook' };
+  if (CFB.find(container, '/EncryptedPackage')) {
+    throw unsupported(`${displayName} is password-protected. Remove the password and upload it again.`);
+  }
+  throw unsupported(
+    `${displayName} is a compound document of a kind that is not supported. ${acceptedFormatsSentence(options.media)}`,
+  );
+}
+
+/**
+ * Text, and which kind: HTML and e-mail by their content (or their name), CSV and TSV by their
+ * name, Markdown by its name (and only as UTF-8), anything else plain text. Undefined when the
+ * bytes are not text.
+ */
+async function classifyText(path: string, extension: string, displayName: string): Promise<DetectedFile | undefined> {
+  const sample = await readStart(path, TEXT_SAMPLE_BYTES);
+  if (!sniffTextSample(sample)) return undefined;
+  const kinds = EXTENSIONS[extension] ?? [];
+  if (kinds.includes('markdown')) {
+    if (await isUtf8Text(path)) return { kind: 'markdown', mime: 'text/markdown' };
+    throw unsupported(
+      `${displayName} is named ${extension} but is not UTF-8 text. Save it as UTF-8 and upload it again.`,
+    );
+  }
+  const start = (decodeText(sample)?.text ?? '').slice(0, 4096);
+  if (kinds.includes('csv')) return { kind: 'csv', mime: 'text/csv' };
+  if (kinds.includes('tsv')) return { kind: 'tsv', mime: 'text/tab-separated-values' };
+  if (looksLikeHtml(start) || (kinds.includes('html') && !kinds.includes('text'))) {
+    return { kind: 'html', mime: 'text/html' };
+  }
+  if (looksLikeEmail(start) || kinds.includes('eml')) return { kind: 'eml', mime: 'message/rfc822' };
+  return { kind: 'text', mime: 'text/plain' };
+}
+
+/** A document that opens like a web page: a doctype, or an `html`, `head` or `body` element. */
+function looksLikeHtml(start: string): boolean {
+  return /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<(!doctype\s+html|html|head|body)\b/i.test(start);
+}
+
+/** A message that opens with Internet header fields, including at least two that every mail has. */
+function looksLikeEmail(start: string): boolean {
+  const end = start.search(/\r?\n\r?\n/);
+  if (end <= 0) return false;
+  const lines = start.slice(0, end).split(/\r?\n/);
+  if (!lines.every((line) => /^[\x21-\x39\x3b-\x7e]+:/.test(line) || /^[ \t]/.test(line))) return false;
+  const names = new Set(lines.map((line) => line.split(':')[0].toLowerCase()));
+  const typical = ['from', 'to', 'subject', 'date', 'message-id', 'mime-version', 'received', 'return-path'];
+  return typical.filter((name) => names.has(name)).length >= 2;
 }
 
 function describe(detected: DetectedFile): string {
   if (detected.kind === 'archive') return `a ${detected.format.toUpperCase()} archive`;
   if (detected.kind === 'image') return `${detected.mime.replace('image/', '').toUpperCase()} data`;
-  if (detected.kind === 'markdown') return 'text';
-  return `${detected.kind.toUpperCase()} data`;
+  if (detected.kind === 'markdown' || detected.kind === 'text') return 'text';
+  return `${acceptedFormat(detected.kind).label} data`;
 }
 
 function unsupported(detail: string): DomainError {
   return new DomainError('unsupported_format', detail);
+}
+
+async function readStart(path: string, bytes: number): Promise<Buffer> {
+  const handle = await open(path);
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Valid UTF-8 with no NUL bytes, read in chunks so a large file never sits in memory. */

@@ -1,15 +1,21 @@
 import { DomainError } from '@docconv/contracts';
 import { readFile } from 'node:fs/promises';
 import type { DecompressionLimits } from './decompression';
+import { extractCsv } from './csv/extract-csv';
 import { extractDocx } from './docx/extract-docx';
+import { extractEmail } from './email/read-email';
+import { extractEpub } from './epub/extract-epub';
+import { extractHtml } from './html/extract-html';
 import { extractHwp } from './hwp/extract-hwp';
 import { extractHwpx } from './hwpx/extract-hwpx';
 import { extractImage } from './image/extract-image';
+import { extractViaLibreOffice } from './legacy/extract-legacy';
 import type { FileKind } from './kinds';
 import type { PageReport } from './ocr/ocr-page';
 import { PageReader, type OcrOptions } from './ocr/page-reader';
 import { extractPdf } from './pdf/extract-pdf';
 import { extractPptx } from './pptx/extract-pptx';
+import { extractText } from './text/extract-text';
 import { extractXlsx } from './xlsx/extract-xlsx';
 
 export interface ExtractInput {
@@ -64,6 +70,27 @@ async function extract(
       return text(extractPptx(input.path, input.displayName, input.limits));
     case 'xlsx':
       return text(extractXlsx(input.path, input.displayName, input.limits));
+    case 'text':
+      return text(extractText(input.path, input.displayName));
+    case 'html':
+      return text(extractHtml(input.path, input.displayName));
+    case 'csv':
+      return text(extractCsv(input.path, input.displayName));
+    case 'tsv':
+      return text(extractCsv(input.path, input.displayName, '\t'));
+    case 'epub':
+      return text(extractEpub(input.path, input.displayName, input.limits));
+    case 'odt':
+    case 'ods':
+    case 'odp':
+    case 'doc':
+    case 'xls':
+    case 'ppt':
+    case 'rtf':
+      return text(extractViaLibreOffice(input.path, input.kind, input.displayName, input.limits));
+    case 'eml':
+    case 'msg':
+      return text(extractEmail(input.path, input.kind, input.displayName));
     case 'audio':
     case 'video':
       throw new DomainError(

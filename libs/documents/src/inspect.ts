@@ -1,5 +1,12 @@
 import { DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from './decompression';
+import { assertNoEntityDeclarations } from './html/entity-declarations';
+import { countHtmlPages } from './html/extract-html';
+import { countEmailPages } from './email/read-email';
+import { countEpubPages } from './epub/extract-epub';
 import { countHwpPages, HwpFile } from './hwp/hwp-file';
+import { inspectCsv } from './csv/extract-csv';
+import { assertNoMacros, countViaMetadata } from './legacy/inspect-legacy';
+import { countTextPages } from './text/extract-text';
 import { countHwpxPages } from './hwpx/hwpx-file';
 import { countImages } from './image/inspect-image';
 import type { FileKind, Inspection } from './kinds';
@@ -44,5 +51,29 @@ export async function inspect(
       return { pages: 0, images: 0, durationSeconds: (await inspectMedia(path, displayName)).seconds };
     case 'markdown':
       return pages(0);
+    case 'text':
+      return pages(await countTextPages(path, displayName));
+    case 'html':
+      await assertNoEntityDeclarations(path, displayName);
+      return pages(await countHtmlPages(path, displayName));
+    case 'csv':
+    case 'tsv':
+      // A table is one sheet, priced like a spreadsheet's; its size is held to the sheet limits.
+      await inspectCsv(path, displayName, kind === 'tsv' ? '\t' : undefined);
+      return pages(1);
+    case 'epub':
+      return pages(await countEpubPages(path, displayName, limits));
+    case 'odt':
+    case 'ods':
+    case 'odp':
+    case 'doc':
+    case 'xls':
+    case 'ppt':
+    case 'rtf':
+      await assertNoMacros(path, kind, displayName, limits);
+      return pages(await countViaMetadata(path, kind, displayName, limits));
+    case 'eml':
+    case 'msg':
+      return pages(await countEmailPages(path, kind, displayName));
   }
 }

@@ -3,7 +3,8 @@ import { Piscina } from 'piscina';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MessageChannel } from 'node:worker_threads';
 import type { ArchiveLimits } from './archive/extract-archive';
-import type { IntakeFile, IntakeInput } from './intake';
+import type { DetectOptions } from './detect';
+import type { IntakeInput, IntakeResult } from './intake';
 import type { IntakeOutcome, IntakeTask } from './intake-thread';
 
 export interface IntakePoolOptions {
@@ -26,7 +27,12 @@ export class IntakePool {
 
   constructor(private readonly options: IntakePoolOptions) {}
 
-  async run(inputs: IntakeInput[], workFolder: string, limits: ArchiveLimits): Promise<IntakeFile[]> {
+  async run(
+    inputs: IntakeInput[],
+    workFolder: string,
+    limits: ArchiveLimits,
+    options: DetectOptions,
+  ): Promise<IntakeResult> {
     const channel = new MessageChannel();
     const abort = new AbortController();
     let current = inputs[0]?.displayName ?? 'the upload';
@@ -35,14 +41,14 @@ export class IntakePool {
       current = name;
       timer ??= setTimeout(() => abort.abort(), this.options.timeoutMs);
     });
-    const task: IntakeTask = { inputs, workFolder, limits, progress: channel.port2 };
+    const task: IntakeTask = { inputs, workFolder, limits, options, progress: channel.port2 };
     try {
       const outcome = (await this.threads().run(task, {
         transferList: [channel.port2],
         signal: abort.signal,
       })) as IntakeOutcome;
       if (!outcome.ok) throw new DomainError(outcome.code, outcome.message, { errors: outcome.errors });
-      return outcome.files;
+      return outcome.result;
     } catch (error) {
       if (error instanceof DomainError) throw error;
       await nextTurn(); // the last file name the thread posted may still be on its way

@@ -1,8 +1,16 @@
 import { DomainError } from '@docconv/contracts';
-import { detect } from './detect';
-import { extractArchive, type ArchiveBudget, type ArchiveLimits } from './archive/extract-archive';
+import { detect, type DetectOptions } from './detect';
+import {
+  extractArchive,
+  storeMember,
+  type ArchiveBudget,
+  type ArchiveLimits,
+  type ExtractedEntry,
+} from './archive/extract-archive';
+import { readEmail } from './email/read-email';
+import { acceptedFormatsSentence } from './formats';
 import { inspect } from './inspect';
-import type { FileKind, Inspection } from './kinds';
+import type { DetectedFile, FileKind, Inspection } from './kinds';
 
 export interface IntakeInput {
   path: string;
@@ -16,40 +24,70 @@ export interface IntakeFile {
   kind: FileKind;
   mime: string;
   inspection: Inspection;
+  /** A member of a ZIP or TAR archive (an e-mail's attachments are not). */
   fromArchive: boolean;
 }
 
-/** Archives inside archives are unpacked this many levels deep, no further. */
+/** A member of an archive or e-mail that is not converted, and why. */
+export interface SkippedFile {
+  displayPath: string;
+  reason: string;
+}
+
+export interface IntakeResult {
+  files: IntakeFile[];
+  skipped: SkippedFile[];
+}
+
+/** Archives and e-mails inside archives and e-mails are opened this many levels deep, no further. */
 export const MAX_ARCHIVE_DEPTH = 2;
 
 /**
  * Everything between the bytes arriving and the price: each file's type from its content,
- * archives unpacked (nested up to two levels, within the limits), and each resulting file
- * measured. Files keep the upload's order; an archive's files take its place in it.
+ * archives unpacked and e-mails' attachments taken out (nested up to two levels, within the
+ * limits), and each resulting file measured. Files keep the upload's order; an archive's files
+ * take its place in it, an e-mail's attachments follow the message. A member of an archive or
+ * e-mail that is not a supported document, or cannot be read, is skipped with its reason; an
+ * upload with nothing convertible is refused with those reasons.
  */
 export async function intake(
   inputs: IntakeInput[],
   workFolder: string,
   limits: ArchiveLimits,
+  options: DetectOptions,
   onFile: (displayPath: string) => void = () => undefined,
-): Promise<IntakeFile[]> {
+): Promise<IntakeResult> {
   const budget: ArchiveBudget = { files: limits.maxFiles, bytes: limits.maxTotalBytes };
   let counter = 0;
   const nextId = () => ++counter;
   const files: IntakeFile[] = [];
+  const skipped: SkippedFile[] = [];
 
-  const take = async (path: string, displayPath: string, depth: number): Promise<void> => {
+  const tooDeep = (displayPath: string) =>
+    new DomainError(
+      'unsupported_format',
+      `${displayPath} is nested more than ${MAX_ARCHIVE_DEPTH} levels deep in archives or e-mails. Unpack it and upload its files.`,
+    );
+
+  const take = async (path: string, displayPath: string, depth: number, inArchive: boolean): Promise<void> => {
     onFile(displayPath);
-    const detected = await detect(path, displayPath);
-    if (detected.kind === 'archive') {
-      if (depth >= MAX_ARCHIVE_DEPTH) {
-        throw new DomainError(
-          'unsupported_format',
-          `${displayPath} is an archive nested more than ${MAX_ARCHIVE_DEPTH} levels deep. Unpack it and upload its files.`,
-        );
+    let detected: DetectedFile;
+    let inspection: Inspection | undefined;
+    try {
+      detected = await detect(path, displayPath, options);
+      if (detected.kind !== 'archive')
+        inspection = await inspect(path, detected.kind, detected.mime, displayPath, limits);
+    } catch (error) {
+      if (depth > 0 && error instanceof DomainError && error.code === 'unsupported_format') {
+        skipped.push({ displayPath, reason: error.message.replace(acceptedFormatsSentence(options.media), '').trim() });
+        return;
       }
+      throw error;
+    }
+    if (detected.kind === 'archive') {
+      if (depth >= MAX_ARCHIVE_DEPTH) throw tooDeep(displayPath);
       const entries = await extractArchive(path, detected.format, displayPath, workFolder, limits, budget, nextId);
-      for (const entry of entries) await take(entry.path, `${displayPath}/${entry.name}`, depth + 1);
+      for (const entry of entries) await take(entry.path, `${displayPath}/${entry.name}`, depth + 1, true);
       return;
     }
     if (depth === 0) {
@@ -58,15 +96,44 @@ export async function intake(
         throw new DomainError('payload_too_large', `An upload may hold at most ${limits.maxFiles} files.`);
       }
     }
-    const inspection = await inspect(path, detected.kind, detected.mime, displayPath, limits);
-    files.push({ path, displayPath, kind: detected.kind, mime: detected.mime, inspection, fromArchive: depth > 0 });
+    files.push({
+      path,
+      displayPath,
+      kind: detected.kind,
+      mime: detected.mime,
+      inspection: inspection!,
+      fromArchive: inArchive,
+    });
+    if (detected.kind === 'eml' || detected.kind === 'msg') {
+      const attachments = await emailAttachments(path, detected.kind, displayPath);
+      if (attachments.length > 0 && depth >= MAX_ARCHIVE_DEPTH) throw tooDeep(displayPath);
+      for (const entry of attachments) await take(entry.path, `${displayPath}/${entry.name}`, depth + 1, false);
+    }
   };
 
-  for (const input of inputs) await take(input.path, input.displayName, 0);
+  const emailAttachments = async (path: string, kind: 'eml' | 'msg', displayPath: string) => {
+    const message = await readEmail(path, kind, displayPath, { maxAttachmentBytes: limits.maxTotalBytes });
+    const entries: ExtractedEntry[] = [];
+    for (const attachment of message.attachments) {
+      entries.push(
+        await storeMember(attachment.content, attachment.name, displayPath, workFolder, limits, budget, nextId),
+      );
+    }
+    return entries;
+  };
+
+  for (const input of inputs) await take(input.path, input.displayName, 0, false);
   if (files.length === 0) {
+    if (skipped.length > 0) {
+      throw new DomainError(
+        'unsupported_format',
+        `The upload holds nothing that can be converted: ${skipped.map((s) => s.reason).join(' ')}`,
+        { errors: skipped.map((s) => ({ field: 'files', message: `${s.displayPath}: ${s.reason}` })) },
+      );
+    }
     throw new DomainError('validation_failed', 'The upload holds no files to convert (its archives are empty).', {
       errors: [{ field: 'files', message: 'no convertible files' }],
     });
   }
-  return files;
+  return { files, skipped };
 }

@@ -1,3 +1,5 @@
+import { acceptedFormat } from './formats';
+
 /** What a file is, decided from its content. Archives are containers and never a job's file. */
 export type FileKind =
   | 'pdf'
@@ -27,14 +29,18 @@ export type FileKind =
 export type ArchiveFormat = 'zip' | 'tar' | 'tar.gz';
 
 /** `file_type` of a job (spec 2.2). */
-export type JobFileType = Exclude<FileKind, 'markdown'> | 'archive' | 'mixed';
+export type JobFileType =
+  'pdf' | 'docx' | 'pptx' | 'xlsx' | 'hwp' | 'hwpx' | 'image' | 'audio' | 'video' | 'archive' | 'mixed';
 
-/** One kind → that kind; anything from an archive → `archive`; several kinds or any Markdown → `mixed`. */
+/**
+ * Anything from an archive or an e-mail → `archive`; otherwise the one `file_type` all files
+ * share (a DOC and an ODT are both `docx`), else `mixed`. Formats without a value of their own
+ * (Markdown, HTML, plain text, EPUB, e-mail) are `mixed`.
+ */
 export function jobFileType(kinds: FileKind[], fromArchive: boolean): JobFileType {
   if (fromArchive) return 'archive';
-  const distinct = new Set(kinds);
-  if (distinct.size !== 1 || distinct.has('markdown')) return 'mixed';
-  return kinds[0] as Exclude<FileKind, 'markdown'>;
+  const distinct = new Set(kinds.map((kind) => acceptedFormat(kind).fileType));
+  return distinct.size === 1 ? [...distinct][0] : 'mixed';
 }
 
 export type DetectedFile = { kind: FileKind; mime: string } | { kind: 'archive'; mime: string; format: ArchiveFormat };

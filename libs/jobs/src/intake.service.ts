@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
-import { IntakePool, type IntakeFile } from '@docconv/documents';
+import { IntakePool, type IntakeResult } from '@docconv/documents';
 import type { ReceivedFile } from './upload.types';
 import { uploadLimits } from './upload-limits';
 
@@ -17,12 +17,17 @@ export class IntakeService implements OnApplicationShutdown {
     this.pool = new IntakePool(config.limits.intake);
   }
 
-  /** The files of an upload, typed and measured; archives are unpacked into `workFolder`. */
-  inspect(received: ReceivedFile[], workFolder: string): Promise<IntakeFile[]> {
+  /**
+   * The files of an upload, typed and measured, and the members of its archives and e-mails
+   * that were skipped; archives and attachments are unpacked into `workFolder`. `media`: audio
+   * and video are accepted here.
+   */
+  inspect(received: ReceivedFile[], workFolder: string, media: boolean): Promise<IntakeResult> {
     return this.pool.run(
       received.map((f) => ({ path: f.tempPath, displayName: f.relativePath ?? f.filename })),
       workFolder,
       uploadLimits(this.config),
+      { media },
     );
   }
 

@@ -5,7 +5,7 @@ import { LedgerService, quote } from '@docconv/billing';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { DomainError, parseQueueJobId, type JobPayload } from '@docconv/contracts';
 import { JobEntity, JobFileEntity, type JobStatus } from '@docconv/db';
-import { jobFileType, type IntakeFile } from '@docconv/documents';
+import { jobFileType, type IntakeFile, type IntakeResult } from '@docconv/documents';
 import { Storage } from '@docconv/storage';
 import { assertCallbackUrlAllowed } from '@docconv/webhooks';
 import type { Queue } from 'bullmq';
@@ -28,6 +28,8 @@ export const MAX_RETRIES = 3;
 export interface CreatedJob {
   job: JobEntity;
   balance: number;
+  /** The job's files, in order. */
+  files: JobFileEntity[];
 }
 
 export interface ListQuery {
@@ -61,15 +63,16 @@ export class JobsService {
     if (options.callbackUrl) await assertCallbackUrlAllowed(options.callbackUrl, this.config.webhooks);
     const work = await mkdtemp(join(tmpdir(), 'docconv-intake-'));
     try {
-      return await this.createFromIntake(caller, await this.intake(received, work), options);
+      return await this.createFromIntake(caller, await this.intake(received, work, options), options);
     } finally {
       await rm(work, { recursive: true, force: true });
     }
   }
 
-  private async intake(received: ReceivedFile[], work: string): Promise<IntakeFile[]> {
+  private async intake(received: ReceivedFile[], work: string, options: UploadOptions): Promise<IntakeResult> {
     const { limits } = this.config;
-    const files = await this.intakeService.inspect(received, work);
+    const result = await this.intakeService.inspect(received, work, options.transcription);
+    const { files } = result;
     const pages = files.reduce((sum, f) => sum + f.inspection.pages, 0);
     if (pages > limits.maxPagesPerUpload) {
       throw new DomainError(
@@ -77,10 +80,14 @@ export class JobsService {
         `This upload has ${pages} pages; the limit is ${limits.maxPagesPerUpload}. Split it into smaller uploads.`,
       );
     }
-    return files;
+    return result;
   }
 
-  private async createFromIntake(caller: Caller, files: IntakeFile[], options: UploadOptions): Promise<CreatedJob> {
+  private async createFromIntake(
+    caller: Caller,
+    { files, skipped }: IntakeResult,
+    options: UploadOptions,
+  ): Promise<CreatedJob> {
     const media = files.filter((f) => f.kind === 'audio' || f.kind === 'video');
     if (media.length > 0 && !options.transcription) {
       throw new DomainError(
@@ -159,13 +166,18 @@ export class JobsService {
           prompt: options.prompt,
           callbackUrl: options.callbackUrl ?? null,
           quote: cost,
+          skippedFiles: skipped.map((f) => ({ path: f.displayPath, reason: f.reason })),
           quotedPoints: cost.points,
           freePagesUsed: cost.free_pages_used,
           expiresAt: new Date(Date.now() + QUOTE_VALIDITY_HOURS * 3600_000),
         });
         await m.insert(JobEntity, job);
         await m.insert(JobFileEntity, stored);
-        return { job: await m.findOneByOrFail(JobEntity, { id: jobId }), balance: Number(user.points_balance) };
+        return {
+          job: await m.findOneByOrFail(JobEntity, { id: jobId }),
+          balance: Number(user.points_balance),
+          files: stored,
+        };
       });
     } catch (error) {
       await this.storage.deletePrefix(`inputs/${jobId}`).catch(() => undefined);
@@ -336,6 +348,13 @@ export class JobsService {
       throw invalidState(`The job is ${job.status}; its result can be downloaded once it is done.`);
     }
     return { job, path: job.resultPath };
+  }
+
+  /** A job with its files, in order (the owner's only). */
+  async files(userId: string, jobId: string): Promise<{ job: JobEntity; files: JobFileEntity[] }> {
+    const job = await this.get(userId, jobId);
+    const files = await this.dataSource.getRepository(JobFileEntity).find({ where: { jobId }, order: { seq: 'ASC' } });
+    return { job, files };
   }
 
   /** Sends the parse message for the job's current attempt; sending it twice queues it once. */

@@ -1,6 +1,7 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
+import { acceptedFormats, ARCHIVE_EXTENSIONS } from '@docconv/documents';
 import { Public } from '../auth/access.decorator';
 import { wireTime } from '../common/wire';
 import { CapabilitiesService } from './capabilities.service';
@@ -52,7 +53,22 @@ class Limits {
   @ApiProperty() max_job_runtime_seconds!: number;
 }
 
+class InputFormat {
+  @ApiProperty({ example: 'odt', description: 'The format as the job file listing names it' }) format!: string;
+  @ApiProperty({ example: 'ODT' }) label!: string;
+  @ApiProperty({ example: ['.odt'], description: 'File name endings, the usual one first' }) extensions!: string[];
+  @ApiProperty({ example: 'docx', description: "The contract's file_type it counts as" }) file_type!: string;
+}
+
 export class CapabilitiesResponse {
+  @ApiProperty({
+    type: InputFormat,
+    isArray: true,
+    description:
+      'The formats an upload may hold here, decided from content, never from the name alone (audio and video only where transcription is available); archives (ZIP, TAR, TAR.GZ) of them too',
+  })
+  input_formats!: InputFormat[];
+  @ApiProperty({ example: ['.zip', '.tar', '.tgz', '.tar.gz', '.gz'] }) archive_extensions!: string[];
   @ApiProperty({ enum: ['tesseract', 'easyocr', 'rapidocr'], isArray: true }) ocr_engines!: string[];
   @ApiProperty({ description: 'The engine an upload without ocr_engine gets', example: 'tesseract' })
   default_ocr_engine!: string;
@@ -95,6 +111,13 @@ export class CapabilitiesController {
     const { report, reportedAt, stale } = await this.capabilities.current();
     const limits = this.config.limits;
     return {
+      input_formats: acceptedFormats(report.transcription.available).map((f) => ({
+        format: f.kind,
+        label: f.label,
+        extensions: f.extensions,
+        file_type: f.fileType,
+      })),
+      archive_extensions: ARCHIVE_EXTENSIONS,
       ocr_engines: report.ocr_engines,
       default_ocr_engine: report.ocr_engines.includes('easyocr') ? 'easyocr' : report.ocr_engines[0],
       ocr_models: ['basic', 'premium'],

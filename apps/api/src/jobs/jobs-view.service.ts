@@ -13,10 +13,12 @@ import type { Readable } from 'node:stream';
 import type { Principal } from '../auth/principal';
 import { downloadName } from '../common/content-disposition';
 import {
+  toJobFilesResponse,
   toJobResponse,
   type ConfirmResponse,
   type ConversionResponse,
   type ConversionRetryResponse,
+  type JobFilesResponse,
   type JobListResponse,
   type JobResponse,
   type ListJobsQuery,
@@ -121,6 +123,12 @@ export class JobsViewService {
     return 'conversionId' in outcome
       ? { job_id: outcome.conversionId, status: 'processing' }
       : { refunded: true, points: outcome.points };
+  }
+
+  /** The job's files with their exact formats, and the members of its archives and e-mails that were skipped. */
+  async files(p: Principal, jobId: string): Promise<JobFilesResponse> {
+    const { job, files } = await this.jobs.files(p.userId, jobId);
+    return toJobFilesResponse(job, files);
   }
 
   /** How each page of a finished job was read (text layer or OCR, engine, confidence, refinement). */

@@ -39,6 +39,7 @@ import { idParam } from '../common/id-param';
 import {
   ActionDto,
   ConfirmResponse,
+  JobFilesResponse,
   JobListResponse,
   JobResponse,
   ListJobsQuery,
@@ -187,6 +188,18 @@ export class JobsController {
   ): Promise<Observable<{ type: string; data: unknown }>> {
     await this.jobs.get(caller, jobId); // the owner's job, or 404 before the stream opens
     return this.stream.stream(jobId);
+  }
+
+  @Get(':job_id/files')
+  @Access(READ)
+  @ApiOperation({
+    summary:
+      "The job's files, each with its exact format (DOC, ODT, CSV, EML, …), pages and images, and the members of its archives and e-mails that are not converted, with the reason.",
+  })
+  @ApiOkResponse({ type: JobFilesResponse })
+  @ApiNotFoundResponse()
+  files(@Caller() caller: Principal, @Param('job_id', JOB_ID) jobId: string): Promise<JobFilesResponse> {
+    return this.jobs.files(caller, jobId);
   }
 
   @Get(':job_id/pages')

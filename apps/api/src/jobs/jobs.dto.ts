@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
-import { JOB_STATUSES, type JobEntity, type JobStatus } from '@docconv/db';
+import { JOB_STATUSES, type JobEntity, type JobFileEntity, type JobStatus } from '@docconv/db';
+import { ACCEPTED_FORMATS, acceptedFormat, CHARACTERS_PER_PAGE, type FileKind } from '@docconv/documents';
 import { CONVERSION_FORMATS, units, type ConversionFormat } from '@docconv/jobs';
 import { NO_CONTROL_CHARACTERS, wireTime } from '../common/wire';
 
@@ -66,6 +67,41 @@ export class CostResponse {
   @ApiProperty({ example: '$1.234' }) usd!: string;
 }
 
+export class JobFileEntry {
+  @ApiProperty({
+    description: 'The file as the upload named it; members of archives and e-mails as `<container>/<member>`',
+  })
+  path!: string;
+  @ApiProperty({
+    enum: ACCEPTED_FORMATS.map((f) => f.kind),
+    description: `The file's exact format, decided from its content: ${ACCEPTED_FORMATS.map((f) => `\`${f.kind}\` ${f.label}`).join(', ')}`,
+  })
+  format!: string;
+  @ApiProperty({ example: 'application/pdf' }) mime_type!: string;
+  @ApiProperty({
+    description: "The contract's file_type the format counts as (DOC, ODT and RTF count as docx; CSV as xlsx; …)",
+  })
+  file_type!: string;
+  @ApiProperty() bytes!: number;
+  @ApiProperty({
+    description: `Pages priced: PDF, office and HWP pages, slides, sheets; ${CHARACTERS_PER_PAGE} readable characters per page for text, HTML, EPUB and e-mail; 0 for Markdown, images and media`,
+  })
+  pages!: number;
+  @ApiProperty({ description: 'Images priced (each TIFF frame counts)' }) images!: number;
+  @ApiProperty() duration_seconds!: number;
+}
+
+export class SkippedFileEntry {
+  @ApiProperty({ description: 'The member of an archive or e-mail that is not converted' }) path!: string;
+  @ApiProperty({ description: 'Why it is not converted' }) reason!: string;
+}
+
+export class JobFilesResponse {
+  @ApiProperty({ format: 'uuid' }) job_id!: string;
+  @ApiProperty({ type: [JobFileEntry] }) files!: JobFileEntry[];
+  @ApiProperty({ type: [SkippedFileEntry] }) skipped_files!: SkippedFileEntry[];
+}
+
 export class PreviewResponse {
   @ApiProperty({ format: 'uuid' }) job_id!: string;
   @ApiProperty({ enum: ['pending'] }) status!: 'pending';
@@ -82,6 +118,13 @@ export class PreviewResponse {
   @ApiProperty({ type: CostResponse }) cost!: CostResponse;
   @ApiProperty({ description: 'Balance before deduction (milli-USD).' }) balance!: number;
   @ApiProperty({ description: 'When this quote expires unless confirmed.' }) expires_at!: string;
+  @ApiProperty({ type: [JobFileEntry], description: 'Each file that will be converted, with its exact format' })
+  files!: JobFileEntry[];
+  @ApiProperty({
+    type: [SkippedFileEntry],
+    description: 'Members of archives and e-mails that will not be converted (not charged), with the reason',
+  })
+  skipped_files!: SkippedFileEntry[];
 }
 
 export class PageReportEntry {
@@ -214,7 +257,29 @@ export function toJobResponse(job: JobEntity): JobResponse {
   };
 }
 
-export function toPreviewResponse(job: JobEntity, balance: number): PreviewResponse {
+export function toJobFileEntry(file: JobFileEntity): JobFileEntry {
+  return {
+    path: file.displayPath,
+    format: file.kind,
+    mime_type: file.mimeType,
+    file_type: acceptedFormat(file.kind as FileKind).fileType,
+    bytes: file.bytes,
+    pages: file.pages,
+    images: file.images,
+    duration_seconds: file.durationSeconds,
+  };
+}
+
+export function toJobFilesResponse(job: JobEntity, files: JobFileEntity[]): JobFilesResponse {
+  return {
+    job_id: job.id,
+    files: files.map(toJobFileEntry),
+    skipped_files: job.skippedFiles.map((f) => ({ path: f.path, reason: f.reason })),
+  };
+}
+
+export function toPreviewResponse(job: JobEntity, balance: number, files: JobFileEntity[]): PreviewResponse {
+  const listing = toJobFilesResponse(job, files);
   return {
     job_id: job.id,
     status: 'pending',
@@ -230,5 +295,7 @@ export function toPreviewResponse(job: JobEntity, balance: number): PreviewRespo
     cost: job.quote,
     balance,
     expires_at: wireTime(job.expiresAt),
+    files: listing.files,
+    skipped_files: listing.skipped_files,
   };
 }

@@ -36,12 +36,12 @@ export class UploadService {
     try {
       const create = async () => {
         const options = parseUploadOptions(received.fields, received.files, await this.capabilities.forUpload());
-        const { job, balance } = await this.jobs.createPending(
+        const { job, balance, files } = await this.jobs.createPending(
           { userId: caller.userId, apiKeyId: caller.apiKey?.id ?? null },
           received.files,
           options,
         );
-        return toPreviewResponse(job, balance);
+        return toPreviewResponse(job, balance, files);
       };
       const key = this.idempotency.keyOf(request.headers['idempotency-key']);
       if (key === undefined) return await create();

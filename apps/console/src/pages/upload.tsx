@@ -93,9 +93,17 @@ function UploadForm(props: {
       >
         <label for="files">
           <strong>{t('upload.drop')}</strong>
-          <span>{t('upload.pick')}</span>
+          <span>{t('upload.pick', { formats: capabilities.input_formats.map((f) => f.label).join(', ') })}</span>
         </label>
-        <input id="files" type="file" multiple onChange={(e) => add(e.currentTarget.files)} />
+        <input
+          id="files"
+          type="file"
+          multiple
+          accept={[...capabilities.input_formats.flatMap((f) => f.extensions), ...capabilities.archive_extensions].join(
+            ',',
+          )}
+          onChange={(e) => add(e.currentTarget.files)}
+        />
         <p class="hint">
           {t('upload.limits', {
             files: limits.max_files_per_upload,
@@ -283,6 +291,16 @@ function Quote(props: { client: DocconvClient; preview: UploadPreview; onDiscard
           <dd>{dateTime(preview.expires_at)}</dd>
         </div>
       </dl>
+      {preview.skipped_files.length > 0 && (
+        <div class="warning" role="note">
+          <p>{t('quote.skipped', { n: count(preview.skipped_files.length) })}</p>
+          <ul>
+            {preview.skipped_files.map((f) => (
+              <li key={f.path}>{f.reason}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       {after < 0 && (
         <p class="warning" role="note">
           {t('quote.short')}

@@ -38,6 +38,7 @@ export function formatPreview(preview: UploadPreview): string {
   if (cost.free_pages_used > 0) rows.push(['Free pages', String(cost.free_pages_used)]);
   rows.push(['Cost', `${cost.points} points (${cost.usd})`], ['Balance', formatPoints(preview.balance)]);
   if (preview.expires_at) rows.push(['Quote valid until', `${preview.expires_at} UTC`]);
+  for (const skipped of preview.skipped_files) rows.push(['Skipped', `${skipped.path}: ${skipped.reason}`]);
   return keyValues(rows);
 }
 
@@ -108,6 +109,10 @@ export function formatCapabilities(capabilities: Capabilities): string {
     .join(', ');
   const model = capabilities.transcription.model;
   const rows: [string, string][] = [
+    [
+      'Input formats',
+      `${capabilities.input_formats.map((f) => f.label).join(', ')}; archives (${capabilities.archive_extensions.join(' ')}) of them`,
+    ],
     ['OCR engines', engines],
     ['OCR languages', capabilities.ocr_languages.join(', ')],
     [

@@ -30,7 +30,7 @@ export function hintFor(error: DocconvError): string | undefined {
       return 'Split the upload into smaller batches.';
     case 'unsupported_format':
     case 'encrypted_document':
-      return 'Upload PDF, office, HWP, image, audio, video, archive or Markdown files, without a password.';
+      return 'Upload a file without a password in a format the service accepts: `docconv engines` lists them.';
     case 'engine_unavailable':
       return 'Pick another engine with --engine, or leave it out to let the service choose.';
     case 'timeout':

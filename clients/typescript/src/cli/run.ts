@@ -36,7 +36,7 @@ const COMMANDS: Record<string, Command> = {
   balance: { summary: 'print your balance', usage: BALANCE_USAGE, run: balanceCommand },
   usage: { summary: 'show usage per day', usage: USAGE_USAGE, run: usageCommand },
   engines: {
-    summary: 'show the OCR engines and speech model the service runs',
+    summary: 'show the input formats, OCR engines and speech model the service runs',
     usage: ENGINES_USAGE,
     run: enginesCommand,
   },

@@ -8,6 +8,12 @@ export type OcrEngine = 'tesseract' | 'easyocr' | 'rapidocr';
 export type XlsxAdvancedStatus = 'processing' | 'done' | 'error' | 'refunded';
 
 /** The cost object of the binding quote given at upload (spec 2.3), kept as it was shown. */
+/** A member of an archive or e-mail that was not converted. */
+export interface SkippedFileRecord {
+  path: string;
+  reason: string;
+}
+
 export interface Quote {
   pages: number;
   image_count: number;
@@ -46,6 +52,8 @@ export class JobEntity {
   @Column({ type: 'jsonb', nullable: true }) columns!: string[] | null;
   @Column({ type: 'text' }) prompt!: string;
   @Column({ type: 'jsonb' }) quote!: Quote;
+  /** Members of the upload's archives and e-mails that were not converted, and why. */
+  @Column({ name: 'skipped_files', type: 'jsonb', default: () => "'[]'::jsonb" }) skippedFiles!: SkippedFileRecord[];
   @Column({ name: 'quoted_points', type: 'bigint', transformer: bigintNumber }) quotedPoints!: number;
   @Column({ name: 'free_pages_used', type: 'integer' }) freePagesUsed!: number;
   /** Points actually deducted (0 until confirmed). */

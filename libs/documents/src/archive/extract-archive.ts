@@ -1,6 +1,6 @@
 import { DomainError } from '@docconv/contracts';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -47,6 +47,27 @@ export async function extractArchive(
 ): Promise<ExtractedEntry[]> {
   const context = { displayName, folder, limits, budget, nextId };
   return format === 'zip' ? extractZip(archivePath, context) : extractTar(archivePath, format === 'tar.gz', context);
+}
+
+/**
+ * Writes a member already in memory (an e-mail's attachment) into `folder` under a numbered
+ * name, charged to the upload's budget like an archive entry.
+ */
+export async function storeMember(
+  content: Buffer,
+  name: string,
+  displayName: string,
+  folder: string,
+  limits: ArchiveLimits,
+  budget: ArchiveBudget,
+  nextId: () => number,
+): Promise<ExtractedEntry> {
+  const c: Context = { displayName, folder, limits, budget, nextId };
+  const target = claim(c, name);
+  budget.bytes -= content.length;
+  if (budget.bytes < 0) throw tooLarge(c);
+  await writeFile(target, content);
+  return { path: target, name };
 }
 
 interface Context {
@@ -171,10 +192,7 @@ class Meter extends Transform {
     this.bytes += chunk.length;
     if (this.charge) this.c.budget.bytes -= chunk.length;
     if (this.charge && this.c.budget.bytes < 0) {
-      this.failure = new DomainError(
-        'payload_too_large',
-        `${this.c.displayName} unpacks to more than ${Math.round(this.c.limits.maxTotalBytes / 1024 / 1024)} MB. Upload its files in smaller parts.`,
-      );
+      this.failure = tooLarge(this.c);
     } else if (exceedsRatio(this.bytes, this.compressedBytes, this.c.limits.maxRatio)) {
       const what = this.name ? `${this.name} in ${this.c.displayName}` : this.c.displayName;
       this.failure = refused(
@@ -221,6 +239,13 @@ function claim(c: Context, name: string): string {
     );
   }
   return join(c.folder, `x${c.nextId()}`);
+}
+
+function tooLarge(c: Context): DomainError {
+  return new DomainError(
+    'payload_too_large',
+    `${c.displayName} unpacks to more than ${Math.round(c.limits.maxTotalBytes / 1024 / 1024)} MB. Upload its files in smaller parts.`,
+  );
 }
 
 function refused(detail: string, cause?: unknown): DomainError {

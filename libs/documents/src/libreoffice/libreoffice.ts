@@ -38,7 +38,8 @@ const FILTERS: Record<OfficeTarget, string> = {
 };
 
 const DEFAULT_DEADLINE_MS = 120_000;
-const DEFAULT_CONCURRENCY = 2;
+/** Office processes at once per worker process: each takes a core and 200–400 MB while it runs. */
+const CONCURRENCY = 2;
 /** What a run may print before the rest is dropped: enough for its error lines. */
 const MAX_OUTPUT_CHARS = 8 * 1024;
 /** The kill by `timeout(1)` follows the in-process deadline by this much; it is only the fallback. */
@@ -93,14 +94,8 @@ function runEnvironment(home: string): NodeJS.ProcessEnv {
   };
 }
 
-/** The cap on office processes at once, from `LIBREOFFICE_CONCURRENCY` (default 2). */
-function concurrencyLimit(): number {
-  const configured = Number(process.env.LIBREOFFICE_CONCURRENCY);
-  return Number.isInteger(configured) && configured > 0 ? configured : DEFAULT_CONCURRENCY;
-}
-
 /** Office processes at once on this host, across the worker's threads and processes. */
-const slots = new OfficeSlots(() => join(tmpdir(), 'docconv-lo-slots'), concurrencyLimit());
+const slots = new OfficeSlots(() => join(tmpdir(), 'docconv-lo-slots'), CONCURRENCY);
 
 /** The first executable called `name` on PATH, or undefined. */
 async function onPath(name: string): Promise<string | undefined> {
@@ -127,8 +122,8 @@ function inputExtension(displayName: string, given?: string): string {
  * Converts an office document to OOXML with LibreOffice, headless. Each run has its own
  * temporary folder holding a fresh user profile (macros off, links never updated, no network:
  * see `PROFILE_REGISTRY`), a copy of the input under a fixed name (the user's file name never
- * reaches the command line) and the output. At most `LIBREOFFICE_CONCURRENCY` runs (default 2)
- * go at once; the others wait. A run past its deadline has its whole process group killed.
+ * reaches the command line) and the output. At most `CONCURRENCY` runs go at once per temporary
+ * folder (one per worker process, shared by its threads); the others wait. A run past its deadline has its whole process group killed.
  * The caller reads `path` and then calls `dispose`; on failure the folder is already gone.
  */
 export async function convertWithLibreOffice(

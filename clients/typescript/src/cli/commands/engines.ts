@@ -7,8 +7,9 @@ import { connect } from './connect';
 
 export const ENGINES_USAGE = `Usage: docconv engines
 
-Shows what the service runs now: its OCR engines (the default marked), the speech model and the
-engine processes with their versions, weights, languages and state.`;
+Shows what the service runs now: the input formats it accepts, its OCR engines (the default
+marked), the speech model and the engine processes with their versions, weights, languages and
+state.`;
 
 /** `docconv engines`: the service's capabilities as its workers report them. */
 export async function enginesCommand(args: string[], term: Terminal): Promise<void> {
