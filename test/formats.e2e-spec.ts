@@ -158,7 +158,7 @@ describe('formats beside OOXML: intake, skipped members, hostile inputs, text en
       ['laughs.html', Buffer.from(laughs), 400, /^laughs\.html declares entities in its DOCTYPE/],
       ['bomb.epub', epubBomb, 413, /^bomb\.epub/],
       ['nested.eml', Buffer.from(nested), 400, /nested more than 2 levels deep/],
-      ['empty.csv', Buffer.alloc(10_000_000, ','), 413, /^empty\.csv has 10000001 columns/],
+      ['empty.csv', Buffer.alloc(10_000_000, ','), 413, /^empty\.csv has more than 16,384 columns/],
       ['macro.doc', docWithMacro(), 400, /^macro\.doc contains macros/],
     ];
     for (const [name, content, status, detail] of cases) {

@@ -149,6 +149,11 @@ async function classify(
   displayName: string,
   options: DetectOptions,
 ): Promise<DetectedFile> {
+  // Text that opens with a byte order mark is text: UTF-16's FF FE is also the start of an MP3 frame.
+  if (await startsWithTextBom(path)) {
+    const text = await classifyText(path, extension, displayName);
+    if (text) return text;
+  }
   if (mime === 'application/pdf') return { kind: 'pdf', mime };
   if (mime && IMAGE_MIMES.includes(mime)) return { kind: 'image', mime };
   if (mime && AUDIO_MIMES.includes(mime)) return { kind: 'audio', mime };
@@ -252,8 +257,22 @@ async function classifyText(path: string, extension: string, displayName: string
   if (looksLikeHtml(start) || (kinds.includes('html') && !kinds.includes('text'))) {
     return { kind: 'html', mime: 'text/html' };
   }
-  if (looksLikeEmail(start) || kinds.includes('eml')) return { kind: 'eml', mime: 'message/rfc822' };
+  if (looksLikeEmail(start) || (kinds.includes('eml') && !kinds.includes('text')))
+    return { kind: 'eml', mime: 'message/rfc822' };
   return { kind: 'text', mime: 'text/plain' };
+}
+
+/** UTF-8, UTF-16 and UTF-32 byte order marks. */
+const TEXT_BOMS = [
+  [0xef, 0xbb, 0xbf],
+  [0xff, 0xfe],
+  [0xfe, 0xff],
+  [0x00, 0x00, 0xfe, 0xff],
+];
+
+async function startsWithTextBom(path: string): Promise<boolean> {
+  const start = await readStart(path, 4);
+  return TEXT_BOMS.some((bom) => bom.every((byte, i) => start[i] === byte));
 }
 
 /** A document that opens like a web page: a doctype, or an `html`, `head` or `body` element. */
