@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { chartMarkdown, OfficeReadError, readXmlPart } from '../office/ooxml';
 import type { ZipReader } from '../zip/zip-reader';
 import { attr, elements, parseXml, XmlPartError, type XmlElement } from './xml-tree';
 
@@ -33,6 +34,8 @@ export interface DocxPackage {
   numbering?: XmlElement;
   footnotes?: DocxPart;
   endnotes?: DocxPart;
+  /** The main document's charts as Markdown (title, kind, data table), by part name. */
+  charts: Map<string, string>;
 }
 
 /**
@@ -73,8 +76,21 @@ export async function readDocxPackage(zip: ZipReader): Promise<DocxPackage> {
     }
   };
 
+  const charts = new Map<string, string>();
+  for (const rel of relationships.values()) {
+    if (!rel.type.endsWith('/chart') || rel.external) continue;
+    try {
+      const chart = await readXmlPart(zip, rel.target);
+      if (chart) charts.set(rel.target, chartMarkdown(chart));
+    } catch (error) {
+      // A damaged chart is left out, like a damaged notes part; a budget refusal still stops the file.
+      if (!(error instanceof OfficeReadError)) throw error;
+    }
+  }
+
   return {
     document: { root: document, relationships },
+    charts,
     styles: (await related('/styles', 'styles.xml'))?.root,
     numbering: (await related('/numbering', 'numbering.xml'))?.root,
     footnotes: await related('/footnotes', 'footnotes.xml'),

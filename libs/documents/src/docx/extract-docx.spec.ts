@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeZip } from '../../../../test/support/archives';
 import { blocksOf } from '../markdown/testing/read-back';
+import { barChartPart } from '../office/testing/chart-part';
 import { extractDocx } from './extract-docx';
 
 type DocxModule = typeof import('docx');
@@ -53,6 +54,37 @@ function packageWith(documentXml: string): Buffer {
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
 
 describe('extractDocx', () => {
+  it('writes a chart as its title and a table of its data, after the paragraph that anchors it', async () => {
+    const document =
+      `<w:document ${W} xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" ` +
+      'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" ' +
+      'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><w:body>' +
+      '<w:p><w:r><w:t>Sales by year:</w:t></w:r><w:r><w:drawing><wp:inline><wp:docPr id="1" name="Chart 1"/>' +
+      '<a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart r:id="rId5"/>' +
+      '</a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p><w:p><w:r><w:t>After.</w:t></w:r></w:p></w:body></w:document>';
+    const bytes = makeZip([
+      {
+        name: '[Content_Types].xml',
+        data: '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+      },
+      { name: 'word/document.xml', data: document },
+      {
+        name: 'word/_rels/document.xml.rels',
+        data:
+          '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+          '<Relationship Id="rId5" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="charts/chart1.xml"/></Relationships>',
+      },
+      {
+        name: 'word/charts/chart1.xml',
+        data: barChartPart('Sales', ['2024', '2025'], [{ name: 'Units', values: [3, 5] }]),
+      },
+    ]);
+    const md = await extractDocx(await write(bytes), 'chart.docx');
+    expect(md).toBe(
+      'Sales by year:\n\n**Sales** (bar chart)\n\n|  | Units |\n| --- | --- |\n| 2024 | 3 |\n| 2025 | 5 |\n\nAfter.\n',
+    );
+  });
+
   it('writes Word heading styles as Markdown headings', async () => {
     const md = await convert(
       ({ Document, Paragraph, HeadingLevel }) =>

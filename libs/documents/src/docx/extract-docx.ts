@@ -25,7 +25,9 @@ type Block =
       list?: { ilvl: number; label: ListLabel };
     }
   | { type: 'math'; latex: string }
-  | { type: 'table'; rows: TableCell[][] };
+  | { type: 'table'; rows: TableCell[][] }
+  /** Markdown written elsewhere (a chart's title and data table). */
+  | { type: 'markdown'; markdown: string };
 
 /** A row of a Word table as read: the grid columns left empty before and after its cells. */
 interface WordRow {
@@ -69,7 +71,8 @@ interface OpenField {
  * styles, nested bulleted and numbered lists with Word's own numbering, bold, italic and
  * strikethrough, links, tables (GFM, or HTML with row and column spans when cells are merged;
  * every row as wide as the widest), text boxes after the paragraph they are anchored in, equations
- * as LaTeX, footnotes and endnotes as GFM footnotes. Images become a short placeholder when
+ * as LaTeX, footnotes and endnotes as GFM footnotes, charts as their title and a table of their
+ * data. Images become a short placeholder when
  * they have alternative text; headers, footers and comments are left out.
  */
 export async function extractDocx(
@@ -431,6 +434,12 @@ class DocxConverter {
         case 'wp:docPr':
           description = attr(node, 'descr') ?? attr(node, 'title') ?? description;
           break;
+        case 'c:chart': {
+          const target = this.relationships.get(attr(node, 'r:id') ?? '')?.target;
+          const chart = target === undefined ? undefined : this.docx.charts.get(target);
+          if (chart) content.anchored.push({ type: 'markdown', markdown: chart });
+          break;
+        }
         case 'pic:pic': {
           const own = attr(descendant(node, 'pic:cNvPr'), 'descr');
           this.picture(own !== undefined && own.trim() !== '' ? own : description, content);
@@ -655,6 +664,8 @@ function flatten(blocks: Block[]): string {
           return `$${block.latex}$`;
         case 'table':
           return block.rows.map((row) => row.map((cell) => cell.text).join(' ')).join(' ');
+        case 'markdown':
+          return block.markdown.replace(/\s*\n\s*/g, ' ');
         case 'paragraph': {
           const label = block.list?.label;
           const marker = !label ? '' : label.kind === 'ordered' ? `${label.number}${label.delimiter} ` : '• ';
@@ -712,6 +723,9 @@ function renderBlocks(blocks: Block[]): string {
         break;
       case 'table':
         text = tableMarkdown(block.rows);
+        break;
+      case 'markdown':
+        text = block.markdown;
         break;
       case 'paragraph': {
         const oneLine = escapeHeadingText(block.text.replace(/\n/g, ' '));
