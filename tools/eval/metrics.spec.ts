@@ -119,6 +119,16 @@ describe('normalise', () => {
 });
 
 describe('similarity', () => {
+  it('reads a table the same whether a merged cell is written once with its span or repeated in each slot', () => {
+    const spanned =
+      '<table>\n<tr><th colspan="2">Class1</th><th>C</th></tr>\n<tr><td rowspan="2">R3</td><td>True</td><td></td></tr>\n<tr><td>False</td><td>x</td></tr>\n</table>';
+    const repeated = '| Class1 | Class1 | C |\n| - | - | - |\n| R3 | True |  |\n| R3 | False | x |';
+    expect(similarity(spanned, repeated)).toBe(1);
+    // A cell that is missing, or in another slot, still costs.
+    expect(similarity(spanned.replace('<td>x</td>', '<td></td>'), repeated)).toBeLessThan(1);
+    expect(similarity(spanned.replace(' colspan="2"', ''), repeated)).toBeLessThan(1);
+  });
+
   it('is 1 for the same text written with different Markdown', () => {
     const markdown = '# Report\n\nThe **quick** brown fox.\n\n- jumps\n- over';
     const plain = 'REPORT\nThe quick brown fox\njumps over';

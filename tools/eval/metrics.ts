@@ -46,7 +46,7 @@ export function decodeEntities(text: string): string {
  */
 export function stripMarkdown(markdown: string): string {
   return decodeEntities(
-    markdown
+    spannedTablesAsGrids(markdown)
       .replace(/<!--[\s\S]*?-->/g, ' ')
       .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
       .replace(/!\[[^\]]*\]\[[^\]]*\]/g, ' ')
@@ -57,6 +57,34 @@ export function stripMarkdown(markdown: string): string {
       .replace(/^[ \t]*(?:>[ \t]*)+/gm, '')
       .replace(/^[ \t]*[-*+][ \t]+(?:\[[ xX]\][ \t]+)?/gm, ''),
   );
+}
+
+/**
+ * HTML tables as the grids a reader sees: a cell spanning rows or columns is read in every slot
+ * it covers, row by row, as the same table reads when its merged cells are written out in full
+ * (GFM has no spans, so converters repeat the text). A table is one table however it is written;
+ * a missing or misplaced cell still costs. Tables holding tables are left as they are.
+ */
+function spannedTablesAsGrids(markdown: string): string {
+  return markdown.replace(/<table\b[^>]*>([\s\S]*?)<\/table>/gi, (whole, body: string) => {
+    if (/<table\b/i.test(body)) return whole;
+    const grid: string[][] = [];
+    [...body.matchAll(/<tr\b[^>]*>([\s\S]*?)<\/tr>/gi)].forEach((row, r) => {
+      grid[r] ??= [];
+      let c = 0;
+      for (const cell of row[1].matchAll(/<t([hd])\b([^>]*)>([\s\S]*?)<\/t\1>/gi)) {
+        while (grid[r][c] !== undefined) c++;
+        const span = (name: string) =>
+          Math.min(1000, Math.max(1, Number(new RegExp(`${name}="?(\\d+)`, 'i').exec(cell[2])?.[1] ?? 1)));
+        const text = cell[3].replace(/\s+/g, ' ').trim();
+        for (let dr = 0; dr < span('rowspan'); dr++) {
+          for (let dc = 0; dc < span('colspan'); dc++) (grid[r + dr] ??= [])[c + dc] = text;
+        }
+        c += span('colspan');
+      }
+    });
+    return `\n${grid.map((row) => `| ${Array.from(row, (text) => text ?? '').join(' | ')} |`).join('\n')}\n`;
+  });
 }
 
 /**
