@@ -1,4 +1,4 @@
-import { emailMarkdown, textMarkdown } from './email-markdown';
+import { emailMarkdown } from './email-markdown';
 import type { EmailMessage } from './email-message';
 
 const message = (fields: Partial<EmailMessage>): EmailMessage => ({ attachments: [], ...fields });
@@ -63,16 +63,20 @@ describe('emailMarkdown', () => {
   });
 });
 
-describe('textMarkdown', () => {
+describe('a text body', () => {
   it('keeps line breaks as hard breaks and blank lines as paragraphs, trimming lines', () => {
-    expect(textMarkdown('Best regards,\r\n    Alice\r\n\r\n\r\n  P.S. see below  ')).toBe(
-      'Best regards,  \nAlice\n\nP.S. see below',
-    );
+    const markdown = emailMarkdown({
+      text: 'Best regards,\r\n    Alice\r\n\r\n\r\n  P.S. see below  ',
+      attachments: [],
+    });
+    expect(markdown).toBe('Best regards,  \nAlice\n\nP.S. see below\n');
   });
 
   it('escapes what would read as Markdown, and drops control characters', () => {
-    expect(textMarkdown('# one\n> quoted\n1. item\n--\n`code` <b>x</b> \u0007bell')).toBe(
-      '\\# one  \n\\> quoted  \n1\\. item  \n\\--  \n\\`code\\` \\<b>x\\</b> bell',
-    );
+    const markdown = emailMarkdown({
+      text: '# one\n> quoted\n1. item\n--\n`code` <b>x</b> \u0007bell',
+      attachments: [],
+    });
+    expect(markdown).toBe('\\# one  \n\\> quoted  \n1\\. item  \n\\--  \n\\`code\\` \\<b>x\\</b> bell\n');
   });
 });

@@ -2,6 +2,8 @@ import { htmlMarkdown, htmlReadableCharacters } from '../html/html-markdown';
 import { escapeLineStart, escapeText } from '../markdown/escape';
 import { tableMarkdown, type TableCell } from '../markdown/tables';
 import { readableCharacters } from '../text-pages';
+import { cleanText } from '../text/decode-text';
+import { textMarkdown } from '../text/extract-text';
 import { oneLine, type EmailMessage } from './email-message';
 
 /** The header fields shown, in the order mail programs show them below the subject. */
@@ -67,28 +69,6 @@ function escapeAngleBrackets(markdown: string): string {
 
 function bodyMarkdown(message: EmailMessage): string {
   if (message.html !== undefined) return htmlMarkdown(message.html).trim();
-  if (message.text !== undefined) return textMarkdown(message.text);
+  if (message.text !== undefined) return textMarkdown(cleanText(message.text));
   return '';
-}
-
-/**
- * A text body as literal Markdown: blank lines separate paragraphs, and every line break inside
- * a paragraph is kept as a hard break, since a mail's lines (a greeting, an address block, a
- * signature) are meant as written. Lines are trimmed, so none turns into indented code.
- */
-export function textMarkdown(text: string): string {
-  const paragraphs = text
-    .replace(/\r\n?/g, '\n')
-    .replace(CONTROL, '')
-    .split(/\n[ \t]*\n/)
-    .map((paragraph) =>
-      paragraph
-        .split('\n')
-        .map((line) => line.trim())
-        .filter((line) => line !== ''),
-    )
-    .filter((lines) => lines.length > 0);
-  return paragraphs
-    .map((lines) => escapeText(lines.join('\n')).split('\n').map(escapeLineStart).join('  \n'))
-    .join('\n\n');
 }
