@@ -1,5 +1,5 @@
 import { htmlMarkdown, htmlReadableCharacters } from '../html/html-markdown';
-import { escapeLineStart, escapeText } from '../markdown/escape';
+import { escapeText } from '../markdown/escape';
 import { tableMarkdown, type TableCell } from '../markdown/tables';
 import { readableCharacters } from '../text-pages';
 import { cleanText } from '../text/decode-text';
