@@ -19,27 +19,29 @@ const needsOcr = (path: string) => path.startsWith('image/') || OCR_INPUTS.has(p
  * order its pages are drawn), mean reading-order NID against the same text, and
  * the share of olmOCR-bench unit tests and string checks passed (pooled over the format's items).
  * 0.95 for the formats with a text layer; where a format is below that, the floor sits just under
- * the figure measured when it was set, so a regression in any format fails the suite. XLSX
- * similarity is held lower because the docling references repeat a merged cell's text in every
- * slot it covers, where the output writes the cell once with its span.
+ * the figure measured when it was set, so a regression in any format fails the suite. The docling
+ * references leave out what the output keeps by decision: a workbook's sheet names (XLSX, XLS,
+ * ODS) and a slide's speaker notes (PPTX, PPT, ODP); and the one deck given as PPT and as ODP has
+ * its side-by-side shapes in opposite orders in its two references. TEDS (tables with their
+ * spans, against docling's JSON) 0.90 wherever there is one, and every string check passes.
  */
 const FLOORS: Record<string, { similarity?: number; nid?: number; teds?: number; tests?: number; checks?: number }> = {
-  pdf: { similarity: 0.95, nid: 0.94, tests: 0.7 },
-  docx: { similarity: 0.94, nid: 0.95 },
-  pptx: { similarity: 0.94, nid: 0.93 },
-  xlsx: { similarity: 0.89, nid: 0.9 },
+  pdf: { similarity: 0.95, nid: 0.94, teds: 0.9, tests: 0.7 },
+  docx: { similarity: 0.96, nid: 0.97, teds: 0.9 },
+  pptx: { similarity: 0.94, nid: 0.94 },
+  xlsx: { similarity: 0.93, nid: 0.93, teds: 0.9 },
   hwp: { similarity: 0.99, nid: 0.97 },
   hwpx: { similarity: 0.99, nid: 0.97 },
   image: { similarity: 0.91, nid: 0.75 },
-  html: { similarity: 0.95, nid: 0.9, teds: 0.9 },
-  csv: { similarity: 0.95, nid: 0.9, teds: 0.9, checks: 1 },
-  epub: { similarity: 0.95, nid: 0.9, checks: 1 },
-  odt: { similarity: 0.95, nid: 0.9, teds: 0.9 },
-  ods: { similarity: 0.95, nid: 0.9, teds: 0.9 },
-  odp: { similarity: 0.95, nid: 0.9, teds: 0.9 },
-  doc: { similarity: 0.95, nid: 0.9, teds: 0.9 },
-  xls: { similarity: 0.95, nid: 0.9, teds: 0.9 },
-  ppt: { similarity: 0.95, nid: 0.9, teds: 0.9 },
+  html: { similarity: 0.95, nid: 0.95, teds: 0.9 },
+  csv: { similarity: 0.95, nid: 0.95, teds: 0.9, checks: 1 },
+  epub: { similarity: 0.95, nid: 0.95, checks: 1 },
+  odt: { similarity: 0.95, nid: 0.95, teds: 0.9 },
+  ods: { similarity: 0.93, nid: 0.95, teds: 0.9 },
+  odp: { similarity: 0.86, nid: 0.92, teds: 0.9 },
+  doc: { similarity: 0.95, nid: 0.95, teds: 0.9 },
+  xls: { similarity: 0.84, nid: 0.95, teds: 0.9 },
+  ppt: { similarity: 0.73, nid: 0.84, teds: 0.9 },
   rtf: { checks: 1 },
   eml: { checks: 1 },
   msg: { checks: 1 },

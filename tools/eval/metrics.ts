@@ -46,7 +46,7 @@ export function decodeEntities(text: string): string {
  */
 export function stripMarkdown(markdown: string): string {
   return decodeEntities(
-    spannedTablesAsGrids(markdown)
+    markdown
       .replace(/<!--[\s\S]*?-->/g, ' ')
       .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
       .replace(/!\[[^\]]*\]\[[^\]]*\]/g, ' ')
@@ -60,12 +60,19 @@ export function stripMarkdown(markdown: string): string {
 }
 
 /**
- * HTML tables as the grids a reader sees: a cell spanning rows or columns is read in every slot
- * it covers, row by row, as the same table reads when its merged cells are written out in full
- * (GFM has no spans, so converters repeat the text). A table is one table however it is written;
- * a missing or misplaced cell still costs. Tables holding tables are left as they are.
+ * The ways a text's tables may be read: as written, and, when it has HTML tables with spans, with
+ * each merged cell read in every slot it covers (row by row, as GFM writes a merged cell, having
+ * no spans). Both are the same table; a reference written either way is compared with the
+ * reading in its own convention, and a missing or misplaced cell costs in both.
  */
+function tableReadings(markdown: string): string[] {
+  const grids = spannedTablesAsGrids(markdown);
+  return grids === markdown ? [markdown] : [markdown, grids];
+}
+
+/** HTML tables with spans as grids (see `tableReadings`); tables holding tables are left as they are. */
 function spannedTablesAsGrids(markdown: string): string {
+  if (!/<t[hd]\b[^>]*\b(rowspan|colspan)=/i.test(markdown)) return markdown;
   return markdown.replace(/<table\b[^>]*>([\s\S]*?)<\/table>/gi, (whole, body: string) => {
     if (/<table\b/i.test(body)) return whole;
     const grid: string[][] = [];
@@ -125,9 +132,13 @@ export function normalisedSimilarity(a: string, b: string): number {
   return longest === 0 ? 1 : 1 - editDistance(x, y) / longest;
 }
 
-/** Text similarity of a prediction to a reference: normalisedSimilarity of their normalised forms. */
+/**
+ * Text similarity of a prediction to a reference: normalisedSimilarity of their normalised forms,
+ * the prediction's tables read in the reference's convention (see `tableReadings`).
+ */
 export function similarity(prediction: string, reference: string): number {
-  return normalisedSimilarity(normalise(prediction), normalise(reference));
+  const target = normalise(reference);
+  return Math.max(...tableReadings(prediction).map((reading) => normalisedSimilarity(normalise(reading), target)));
 }
 
 /**
@@ -158,10 +169,14 @@ export function readingOrderWords(text: string): string[] {
  */
 export function nid(prediction: string, reference: string): number {
   const ids = new Map<string, number>();
-  const a = toIds(readingOrderWords(prediction), ids);
   const b = toIds(readingOrderWords(reference), ids);
-  const total = a.length + b.length;
-  return total === 0 ? 1 : 1 - (total - 2 * lcsLength(a, b)) / total;
+  return Math.max(
+    ...tableReadings(prediction).map((reading) => {
+      const a = toIds(readingOrderWords(reading), ids);
+      const total = a.length + b.length;
+      return total === 0 ? 1 : 1 - (total - 2 * lcsLength(a, b)) / total;
+    }),
+  );
 }
 
 /** Words as dense integer ids, one id per distinct word, shared through `ids` between the texts compared. */

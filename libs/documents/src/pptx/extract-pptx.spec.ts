@@ -159,6 +159,26 @@ describe('extractPptx', () => {
     );
   });
 
+  it('reads shapes standing side by side as columns, left before right, and a stacked shape below its neighbour', async () => {
+    const sized = (text: string, x: number, y: number, cx: number, cy: number) =>
+      shape([run(text)]).replace(
+        '<p:spPr></p:spPr>',
+        `<p:spPr><a:xfrm><a:off x="${x}" y="${y}"/><a:ext cx="${cx}" cy="${cy}"/></a:xfrm></p:spPr>`,
+      );
+    const slide =
+      `<p:sld ${NS}><p:cSld><p:spTree>` +
+      sized('Title', 800000, 360000, 10500000, 1300000) +
+      // the right box starts higher than the left one, but they stand side by side
+      sized('Right box', 6200000, 1340000, 4000000, 3900000) +
+      sized('Left box', 800000, 1830000, 3600000, 2100000) +
+      // a note laid over the bottom of the right box reads after it
+      sized('Note under the right box', 6000000, 4900000, 4200000, 400000) +
+      '</p:spTree></p:cSld></p:sld>';
+    const entries = deckEntries().map((e) => (e.name === 'ppt/slides/slide1.xml' ? { ...e, data: slide } : e));
+    const blocks = (await extract(makeZip(entries))).split('\n\n');
+    expect(blocks.slice(1, 5)).toEqual(['Title', 'Left box', 'Right box', 'Note under the right box']);
+  });
+
   it('writes emphasis that a CommonMark parse reads: particles, quotation marks, links, literal asterisks', async () => {
     const slide =
       `<p:sld ${NS}><p:cSld><p:spTree>` +
