@@ -119,6 +119,24 @@ describe('formats beside OOXML: intake, skipped members, hostile inputs, text en
     expect(nothing.body.detail).toMatch(/nothing that can be converted: tools\.zip\/tool\.exe/);
   });
 
+  it('an unsupported file is refused with what this deployment accepts: no audio or video where nothing transcribes', async () => {
+    const res = await upload(t.http, key.key, [{ name: 'tool.exe', content: Buffer.from('MZ\x90\x00\x03\x00') }]);
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toMatch(/^tool\.exe contains EXE data, which is not supported\. Upload PDF, DOCX, /);
+    for (const format of ['ODT', 'DOC', 'RTF', 'EPUB', 'e-mail (EML)', 'HTML', 'CSV', 'plain text', 'Markdown']) {
+      expect(res.body.detail).toContain(format);
+    }
+    expect(res.body.detail).not.toMatch(/audio|video/);
+    const capabilities = (await t.http.get('/api/v1/capabilities').expect(200)).body;
+    expect(capabilities.input_formats.map((f: { format: string }) => f.format)).not.toContain('audio');
+    expect(capabilities.input_formats).toContainEqual({
+      format: 'odt',
+      label: 'ODT',
+      extensions: ['.odt'],
+      file_type: 'docx',
+    });
+  });
+
   it("an e-mail's attachments are files of the job, each under its own heading", async () => {
     const { preview, markdown } = await run([{ name: 'mail.eml', content: Buffer.from(message('Weekly')) }]);
     expect(preview.files.map((f: { path: string; format: string }) => [f.path, f.format])).toEqual([

@@ -66,6 +66,8 @@ describe('SDK normalisation of older response forms (spec 2.3, 9)', () => {
       docling_refinement_pages: 0,
       has_media: false,
       expires_at: null,
+      files: [],
+      skipped_files: [],
       cost: {
         pages: 12,
         image_count: 0,
