@@ -123,8 +123,9 @@ function inputExtension(displayName: string, given?: string): string {
  * temporary folder holding a fresh user profile (macros off, links never updated, no network:
  * see `PROFILE_REGISTRY`), a copy of the input under a fixed name (the user's file name never
  * reaches the command line) and the output. At most `CONCURRENCY` runs go at once per temporary
- * folder (one per worker process, shared by its threads); the others wait. A run past its deadline has its whole process group killed.
- * The caller reads `path` and then calls `dispose`; on failure the folder is already gone.
+ * folder (one per worker process, shared by its threads); the others wait. A run past its
+ * deadline has its whole process group killed. The caller reads `path` and then calls `dispose`;
+ * on failure the folder is already gone.
  */
 export async function convertWithLibreOffice(
   input: string,
