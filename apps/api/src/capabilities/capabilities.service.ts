@@ -44,7 +44,14 @@ export class CapabilitiesService {
 
   async current(): Promise<CurrentCapabilities> {
     if (this.cached && Date.now() - this.cached.at < CACHE_MS) return this.cached.value;
-    const reports = Object.values(await this.redis.hgetall(redisKey(this.config, WORKER_CAPABILITIES_KEY)))
+    let stored: Record<string, string>;
+    try {
+      stored = await this.redis.hgetall(redisKey(this.config, WORKER_CAPABILITIES_KEY));
+    } catch {
+      // Redis is away: uploads need no Redis, so the last answer stands (or the assumption), marked stale.
+      return { ...(this.cached?.value ?? { report: ASSUMED, reportedAt: null }), stale: true };
+    }
+    const reports = Object.values(stored)
       .map((raw) => parse(raw))
       .filter((r): r is WorkerCapabilities => r !== undefined)
       .sort((a, b) => b.reported_at - a.reported_at);
