@@ -137,6 +137,12 @@ const en = {
   'status.error': 'Failed',
   'status.cancelled': 'Cancelled',
 
+  'format.text': 'plain text',
+  'format.eml': 'e-mail (EML)',
+  'format.msg': 'Outlook e-mail (MSG)',
+  'format.image': 'images (PNG, JPEG, TIFF, WebP, BMP, GIF)',
+  'format.audio': 'audio (MP3, WAV, M4A, OGG, Opus, FLAC, WebM)',
+  'format.video': 'video (MP4, MOV, WebM, MKV, AVI)',
   'model.basic': 'Basic',
   'model.premium': 'Premium',
 
@@ -335,6 +341,12 @@ const ko: Record<MessageKey, string> = {
   'status.error': '실패',
   'status.cancelled': '취소됨',
 
+  'format.text': '일반 텍스트',
+  'format.eml': '이메일(EML)',
+  'format.msg': 'Outlook 이메일(MSG)',
+  'format.image': '이미지(PNG, JPEG, TIFF, WebP, BMP, GIF)',
+  'format.audio': '오디오(MP3, WAV, M4A, OGG, Opus, FLAC, WebM)',
+  'format.video': '비디오(MP4, MOV, WebM, MKV, AVI)',
   'model.basic': '기본',
   'model.premium': '프리미엄',
 
@@ -453,6 +465,12 @@ export function useLanguage(): Language {
     return () => listeners.delete(listener);
   }, []);
   return value;
+}
+
+/** A format's name in the current language: the server's label, unless it is a word rather than a format's own name. */
+export function formatLabel(format: { format: string; label: string }): string {
+  const key = `format.${format.format}`;
+  return key in en ? t(key as MessageKey) : format.label;
 }
 
 /** The message for `key` in the current language, with `{name}` placeholders filled from `values`. */

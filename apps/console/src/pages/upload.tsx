@@ -12,7 +12,7 @@ import {
 import { publicClient, type Capabilities } from '../api';
 import { Problem } from '../components/problem';
 import { bytes, count, dateTime, points } from '../format';
-import { t } from '../i18n';
+import { formatLabel, t } from '../i18n';
 import { navigate } from '../router';
 import { useAsync } from '../use-async';
 
@@ -93,7 +93,7 @@ function UploadForm(props: {
       >
         <label for="files">
           <strong>{t('upload.drop')}</strong>
-          <span>{t('upload.pick', { formats: capabilities.input_formats.map((f) => f.label).join(', ') })}</span>
+          <span>{t('upload.pick', { formats: capabilities.input_formats.map(formatLabel).join(', ') })}</span>
         </label>
         <input
           id="files"
