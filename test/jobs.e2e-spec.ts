@@ -356,6 +356,25 @@ describe('job lifecycle', () => {
     );
     expect(sum).toBe(balance);
     expect(min).toBeGreaterThanOrEqual(0);
+
+    // The hundred paid jobs are cancelled at once: those not yet taken are refunded in full,
+    // the others answer 400, and the ledger still equals the balance. (It also keeps the
+    // shared worker from working through them while the tests below wait for it.)
+    const paid = ids.filter((_, i) => statuses[i] === 200);
+    const cancels = await Promise.all(
+      paid.map((id) => t.http.post(`/api/v1/jobs/${id}/cancel`).set('X-API-Key', richKey.key)),
+    );
+    expect(cancels.filter((r) => r.status !== 200 && r.status !== 400)).toEqual([]);
+    const refunded = cancels.filter((r) => r.status === 200);
+    for (const r of refunded) expect(r.body).toMatchObject({ status: 'cancelled', refunded_points: 30 });
+    const after = (await t.http.get('/api/v1/account').set('X-API-Key', richKey.key)).body.points_balance;
+    expect(after).toBe(balance + refunded.length * 30);
+    const [ledgerAfter] = await db.query<{ sum: number; refunds: number }[]>(
+      `SELECT sum(amount)::int AS sum, count(*) FILTER (WHERE type = 'refund')::int AS refunds
+         FROM credit_transactions WHERE user_id = $1`,
+      [rich.userId],
+    );
+    expect(ledgerAfter).toEqual({ sum: after, refunds: refunded.length });
   });
 
   it('the same job confirmed 20 times at once is charged once', async () => {
