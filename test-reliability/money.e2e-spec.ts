@@ -126,6 +126,63 @@ describe('money under concurrent confirms', () => {
       };
     }
   });
+
+  it(`${AFFORDABLE} jobs, each confirmed and cancelled at once (${2 * AFFORDABLE} requests): no double refund, the balance never below zero`, async () => {
+    const { t } = stack;
+    const db = t.app.get(DataSource);
+    const payer = await signup(t.http, 'canceller');
+    const key = await createKey(t.http, payer, { rate_limit_rpm: 100_000 });
+    // Credit for half of the jobs: some confirms are refused, some refunded, some find the job cancelled.
+    const funds = (AFFORDABLE / 2) * PAGE_PRICE;
+    await grant(t, payer.userId, funds);
+    const pdf = await makePdf(['A one-page report, confirmed and cancelled at once.']);
+    const jobIds = await inParallel(Array.from({ length: AFFORDABLE }), 8, async () => {
+      const preview = await upload(t.http, key.key, [{ name: 'race.pdf', content: pdf }], { ocr_model: 'premium' });
+      expect(preview.status).toBe(201);
+      return preview.body.job_id as string;
+    });
+
+    const started = Date.now();
+    const answers = await Promise.all(
+      jobIds.flatMap((jobId) => [
+        t.http.post(`/api/v1/jobs/${jobId}/confirm`).set('X-API-Key', key.key),
+        t.http.post(`/api/v1/jobs/${jobId}/cancel`).set('X-API-Key', key.key),
+      ]),
+    );
+    const wallMs = Date.now() - started;
+    const confirms = answers.filter((_, i) => i % 2 === 0).map((r) => r.status);
+    const cancels = answers.filter((_, i) => i % 2 === 1).map((r) => r.status);
+    const after = await balanceOf(db, payer.userId);
+    const rows = await db.query<{ job_id: string; type: string; amount: string; balance_after: string }[]>(
+      `SELECT job_id, type, amount, balance_after FROM credit_transactions WHERE user_id = $1 AND job_id IS NOT NULL`,
+      [payer.userId],
+    );
+    const spends = rows.filter((r) => r.type === 'spend');
+    const refunds = rows.filter((r) => r.type === 'refund');
+    const states = await db.query<{ status: string; n: number }[]>(
+      'SELECT status, count(*)::int AS n FROM jobs WHERE user_id = $1 GROUP BY status',
+      [payer.userId],
+    );
+    printFigures(`Money: ${AFFORDABLE} jobs confirmed and cancelled at once, balance for ${AFFORDABLE / 2}`, [
+      ['confirm statuses', formatHistogram(histogram(confirms))],
+      ['cancel statuses', formatHistogram(histogram(cancels))],
+      ['jobs by final status', formatHistogram(Object.fromEntries(states.map((s) => [s.status, s.n])))],
+      ['spends / refunds', `${spends.length} / ${refunds.length}`],
+      ['balance before → after', `${funds} → ${after}`],
+      ['all requests, wall time', ms(wallMs)],
+    ]);
+
+    // Every answer is one a client can act on; every cancel wins (a pending or queued job can always be cancelled).
+    expect(confirms.filter((s) => ![200, 400, 402].includes(s))).toEqual([]);
+    expect(cancels.filter((s) => s !== 200)).toEqual([]);
+    expect(states).toEqual([{ status: 'cancelled', n: AFFORDABLE }]);
+    // Each charged job is refunded exactly once; nothing else moves; the balance comes back whole.
+    const refundedJobs = refunds.map((r) => r.job_id);
+    expect(new Set(refundedJobs).size).toBe(refundedJobs.length);
+    expect(refundedJobs.sort()).toEqual(spends.map((r) => r.job_id).sort());
+    expect(after).toBe(funds);
+    expect(Math.min(...rows.map((r) => Number(r.balance_after)))).toBeGreaterThanOrEqual(0);
+  });
 });
 
 async function balanceOf(db: DataSource, userId: string): Promise<number> {

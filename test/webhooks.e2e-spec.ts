@@ -1,3 +1,5 @@
+import { JobEntity } from '@docconv/db';
+import { JobLifecycle } from '@docconv/lifecycle';
 import { WebhookDeliveries } from '@docconv/webhooks';
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -181,22 +183,20 @@ describe('webhooks', () => {
     });
   });
 
-  it('records one delivery per end, however many processes hear of it', async () => {
+  it('records the delivery of an end with the end itself, once however often it is recorded', async () => {
     const pending = await upload(stack.t.http, stack.key.key, [{ name: 'twice.md', content: '# Twice\n' }], {
       callback_url: receiver.url('/ok/twice'),
     });
     const jobId = pending.body.job_id as string;
-    // The job ends without any listener hearing of it, then three processes announce the end at once.
-    await stack.t.app
-      .get(DataSource)
-      .query(
-        `UPDATE jobs SET status = 'error', error_log = 'Failed for the test.', finished_at = now() WHERE id = $1`,
-        [jobId],
-      );
+    const db = stack.t.app.get(DataSource);
+    await db.query(`UPDATE jobs SET status = 'processing', started_at = now() WHERE id = $1`, [jobId]);
+    const ended = await stack.t.app.get(JobLifecycle).move('fail', { jobId }, { reason: 'Failed for the test.' });
+    expect(ended?.job.status).toBe('error');
+    // Recording the same end again, from three places at once, records nothing more.
     const recorder = stack.t.app.get(WebhookDeliveries);
-    const announcement = { type: 'status', job: { job_id: jobId } };
-    const ids = await Promise.all([1, 2, 3].map(() => recorder.recordEnded(announcement)));
-    expect(ids.filter((id) => id !== null)).toHaveLength(1);
+    const job = await db.getRepository(JobEntity).findOneByOrFail({ id: jobId });
+    const ids = await Promise.all([1, 2, 3].map(() => recorder.record(db.manager, 'status', job)));
+    expect(ids).toEqual([null, null, null]);
 
     const [request] = await receiver.waitFor('/ok/twice', 1);
     expect(request.headers['docconv-event']).toBe('job.error');
@@ -231,16 +231,14 @@ describe('webhooks', () => {
     // A second run of the same conversion (as a retry starts) that fails: a new event, recorded once.
     const db = stack.t.app.get(DataSource);
     await db.query(`UPDATE jobs SET xlsx_advanced_status = 'processing' WHERE id = $1`, [jobId]);
-    await db.query(
-      `UPDATE jobs SET xlsx_advanced_status = 'error', xlsx_advanced_refundable = true,
-              xlsx_advanced_recovery_notes = 'The workbook could not be built.' WHERE id = $1`,
-      [jobId],
-    );
+    const conversionId = JSON.parse(first.body).data.job.xlsx_advanced_job_id as string;
+    const failed = await stack.t.app
+      .get(JobLifecycle)
+      .move('failAdvanced', { jobId }, { conversionId, notes: 'The workbook could not be built.' });
+    expect(failed?.job.xlsxAdvancedStatus).toBe('error');
     const recorder = stack.t.app.get(WebhookDeliveries);
-    const announcement = { type: 'xlsx_advanced', job: { job_id: jobId } };
-    const ids = await Promise.all([1, 2].map(() => recorder.recordEnded(announcement)));
-    expect(ids.filter((id) => id !== null)).toHaveLength(1);
-    expect(await recorder.recordEnded(announcement)).toBeNull();
+    const job = await db.getRepository(JobEntity).findOneByOrFail({ id: jobId });
+    expect(await recorder.record(db.manager, 'xlsx_advanced', job)).toBeNull();
 
     const [, , second] = await receiver.waitFor('/ok/xlsx', 3);
     expect(second.headers['docconv-event']).toBe('xlsx_advanced.error');

@@ -1,4 +1,4 @@
-import { JobsMaintenanceService } from '@docconv/jobs';
+import { Sweeper } from '@docconv/lifecycle';
 import { stopProcess } from '@docconv/testing';
 import type { ChildProcess } from 'node:child_process';
 import { readdir, writeFile } from 'node:fs/promises';
@@ -45,11 +45,12 @@ describe('worker lifecycle', () => {
         job.job_id,
       ]);
     // Swept before any worker runs, so the sweep under test (not a worker's scheduled one) re-sends it.
-    expect(await t.app.get(JobsMaintenanceService).sweepQueued()).toEqual({ resent: 1 });
-    expect(await t.app.get(JobsMaintenanceService).sweepQueued()).toEqual({ resent: 0 });
+    const sweeper = t.app.get(Sweeper);
+    expect(await sweeper.sweep()).toMatchObject({ parseResent: 1 });
+    expect(await sweeper.sweep()).toMatchObject({ parseResent: 0 });
     worker = await start();
     expect(await waitForJob(t.http, key.key, job.job_id)).toMatchObject({ status: 'done' });
-    expect(await t.app.get(JobsMaintenanceService).sweepQueued()).toEqual({ resent: 0 });
+    expect(await sweeper.sweep()).toMatchObject({ parseResent: 0 });
   });
 
   it('an expired quote cancels the pending job, frees its pages and deletes its inputs', async () => {
@@ -66,7 +67,7 @@ describe('worker lifecycle', () => {
     const confirm = await t.http.post(`/api/v1/jobs/${job.job_id}/confirm`).set('X-API-Key', key.key);
     expect(confirm.status).toBe(400);
     expect(confirm.body.detail).toMatch(/expired/);
-    expect((await t.app.get(JobsMaintenanceService).expirePending()).expired).toBeGreaterThanOrEqual(1);
+    expect((await t.app.get(Sweeper).expirePending()).expired).toBeGreaterThanOrEqual(1);
     const expired = (await t.http.get(`/api/v1/jobs/${job.job_id}`).set('X-API-Key', key.key)).body;
     expect(expired).toMatchObject({ status: 'cancelled', cost_points: 0 });
     expect(expired.error_log).toMatch(/expired after 24 hours/);
@@ -143,7 +144,7 @@ describe('worker failures', () => {
       .query(`UPDATE jobs SET status = 'processing', started_at = now() - interval '2 hours' WHERE id = $1`, [
         job.job_id,
       ]);
-    expect((await t.app.get(JobsMaintenanceService).failOverdue()).failed).toBeGreaterThanOrEqual(1);
+    expect((await t.app.get(Sweeper).failOverdue()).failed).toBeGreaterThanOrEqual(1);
     const after = (await t.http.get(`/api/v1/jobs/${job.job_id}`).set('X-API-Key', key.key)).body;
     expect(after).toMatchObject({ status: 'error', refundable: true });
     expect(after.error_log).toMatch(/did not finish within the time a job may run/);

@@ -80,6 +80,8 @@ export interface AppConfig {
     lockMs: number;
     /** How often workers look for jobs whose worker died. */
     stalledIntervalMs: number;
+    /** How many times a job may be taken over from a dead worker; once more and the queue gives up on it (the sweep then fails it, refundable). */
+    maxStalledCount: number;
     /** A job still running after this long fails as refundable. */
     maxRuntimeSeconds: number;
     /** Heap of one extraction thread: a file that needs more fails alone, the worker goes on. */

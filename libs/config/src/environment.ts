@@ -301,6 +301,13 @@ export class Environment {
   @IsOptional()
   @Transform(toInt)
   @IsInt()
+  @Min(0)
+  @Max(100)
+  WORKER_MAX_STALLED_COUNT?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
   @Min(10)
   JOB_MAX_RUNTIME_SECONDS?: number;
 

@@ -88,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       concurrency: e.WORKER_CONCURRENCY ?? availableParallelism(),
       lockMs: e.WORKER_LOCK_MS ?? 30_000,
       stalledIntervalMs: e.WORKER_STALLED_INTERVAL_MS ?? 30_000,
+      maxStalledCount: e.WORKER_MAX_STALLED_COUNT ?? 3,
       maxRuntimeSeconds: e.JOB_MAX_RUNTIME_SECONDS ?? 3600,
       threadMemoryMb: e.WORKER_THREAD_MEMORY_MB ?? 3072,
     },

@@ -10,15 +10,19 @@ export const QUEUE_NAMES = ['parse', 'conversions', 'maintenance', 'webhooks'] a
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 export interface JobPayloads {
-  /** Turn a confirmed job's inputs into its Markdown result. */
-  'parse.run': { jobId: string };
-  /** Build the XLSX Advanced workbook of a finished job (one conversion run, `conversionId`). */
-  'convert.xlsx-advanced': { jobId: string; conversionId: string };
+  /** Turn a confirmed job's inputs into its Markdown result (attempt `retry`: the job's retry count). */
+  'parse.run': { jobId: string; retry: number };
+  /** Build the XLSX Advanced workbook of a finished job (one conversion run, `conversionId`; `attempt`: the user's retries of it). */
+  'convert.xlsx-advanced': { jobId: string; conversionId: string; attempt: number };
   /** Cancel pending jobs whose quote has expired, giving their free pages back. */
   'maintenance.expire-pending': Record<string, never>;
-  /** Re-send queued jobs that the queue does not hold (a crash between commit and send). */
-  'maintenance.sweep-queued': Record<string, never>;
-  /** Fail, as refundable, jobs still processing past the maximum run time (their workers died). */
+  /**
+   * Send what the database says is due and the queue does not hold: outbox messages left
+   * unsent, queued parse jobs, XLSX Advanced runs and webhook deliveries whose messages Redis
+   * lost; end, as refundable errors, runs the queue gave up on.
+   */
+  'maintenance.sweep': Record<string, never>;
+  /** Fail, as refundable, parse jobs and XLSX Advanced runs past the maximum run time (their workers died). */
   'maintenance.fail-overdue': Record<string, never>;
   /** Forget workers whose heartbeat stopped long ago (scheduled by every worker; runs once per period). */
   'maintenance.prune-heartbeats': Record<string, never>;
@@ -35,7 +39,7 @@ export const QUEUE_JOBS: { readonly [Q in QueueName]: readonly JobName[] } = {
   maintenance: [
     'maintenance.prune-heartbeats',
     'maintenance.expire-pending',
-    'maintenance.sweep-queued',
+    'maintenance.sweep',
     'maintenance.fail-overdue',
   ],
   webhooks: ['webhook.deliver'],
@@ -45,23 +49,23 @@ export const QUEUE_JOBS: { readonly [Q in QueueName]: readonly JobName[] } = {
 export const SCHEDULED_JOBS: readonly { name: JobName; everyMs: number }[] = [
   { name: 'maintenance.prune-heartbeats', everyMs: 60_000 },
   { name: 'maintenance.expire-pending', everyMs: 60_000 },
-  { name: 'maintenance.sweep-queued', everyMs: 15_000 },
+  { name: 'maintenance.sweep', everyMs: 15_000 },
   { name: 'maintenance.fail-overdue', everyMs: 60_000 },
 ];
 
-/** BullMQ job id of a parse attempt: one per (job, retry), so sending it twice queues it once. */
-export function parseQueueJobId(jobId: string, retryCount: number): string {
-  return `parse-${jobId}-${retryCount}`;
-}
+/**
+ * The BullMQ job id of each message, from its payload: one per (parse job, retry), per
+ * (XLSX Advanced run, attempt) and per (webhook delivery, attempt), so sending a message twice
+ * queues it once. Scheduled maintenance jobs get their ids from their schedules.
+ */
+const QUEUE_JOB_IDS: { readonly [N in JobName]?: (payload: JobPayload<N>) => string } = {
+  'parse.run': (p) => `parse-${p.jobId}-${p.retry}`,
+  'convert.xlsx-advanced': (p) => `xlsx-advanced-${p.conversionId}-${p.attempt}`,
+  'webhook.deliver': (p) => `webhook-${p.deliveryId}-${p.attempt}`,
+};
 
-/** BullMQ job id of an XLSX Advanced run: one per (conversion, attempt of the user's), so sending twice queues once. */
-export function conversionQueueJobId(conversionId: string, attempt: number): string {
-  return `xlsx-advanced-${conversionId}-${attempt}`;
-}
-
-/** BullMQ job id of one attempt at a webhook delivery: one per (delivery, attempt), so sending twice queues once. */
-export function webhookQueueJobId(deliveryId: string, attempt: number): string {
-  return `webhook-${deliveryId}-${attempt}`;
+export function queueJobId<N extends JobName>(name: N, payload: JobPayload<N>): string | undefined {
+  return QUEUE_JOB_IDS[name]?.(payload);
 }
 
 export const JOB_NAMES: readonly JobName[] = QUEUE_NAMES.flatMap((queue) => QUEUE_JOBS[queue]);

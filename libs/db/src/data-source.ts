@@ -12,6 +12,7 @@ import { Jobs1763798600000 } from './migrations/1763798600000-jobs';
 import { Webhooks1763798900000 } from './migrations/1763798900000-webhooks';
 import { MediaProgress1764000000000 } from './migrations/1764000000000-media-progress';
 import { SkippedFiles1764100000000 } from './migrations/1764100000000-skipped-files';
+import { Outbox1764200000000 } from './migrations/1764200000000-outbox';
 
 export const ENTITIES = [
   UserEntity,
@@ -31,6 +32,7 @@ export const MIGRATIONS = [
   Webhooks1763798900000,
   MediaProgress1764000000000,
   SkippedFiles1764100000000,
+  Outbox1764200000000,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

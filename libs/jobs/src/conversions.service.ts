@@ -1,13 +1,12 @@
-import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { conversionPoints, LedgerService } from '@docconv/billing';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
-import { conversionQueueJobId, DomainError, type JobPayload } from '@docconv/contracts';
+import { DomainError } from '@docconv/contracts';
 import { JobEntity } from '@docconv/db';
+import { JobLifecycle, type ConversionColumn } from '@docconv/lifecycle';
 import { RenderLimitError, renderInThread } from '@docconv/render';
 import { Storage } from '@docconv/storage';
-import type { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { invalidState } from './job-errors';
@@ -22,10 +21,10 @@ export type ConversionFormat = (typeof CONVERSION_FORMATS)[number];
 /** Where each format is stored and which job column records it (DESIGN: `result.<ext>`, two XLSX variants). */
 const TARGETS = {
   xlsx_basic: { file: 'result.basic.xlsx', column: 'xlsx_basic_path' },
-  xlsx_advanced: { file: 'result.advanced.xlsx', column: 'xlsx_advanced_path' },
+  xlsx_advanced: { file: 'result.advanced.xlsx', column: null },
   docx: { file: 'result.docx', column: 'docx_path' },
   pptx: { file: 'result.pptx', column: 'pptx_path' },
-} as const satisfies Record<ConversionFormat, { file: string; column: string }>;
+} as const satisfies Record<ConversionFormat, { file: string; column: ConversionColumn | null }>;
 
 export const conversionPath = (jobId: string, format: ConversionFormat) => `results/${jobId}/${TARGETS[format].file}`;
 
@@ -55,7 +54,7 @@ export class ConversionsService {
     private readonly ledger: LedgerService,
     private readonly storage: Storage,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @InjectQueue('conversions') private readonly queue: Queue<JobPayload<'convert.xlsx-advanced'>>,
+    private readonly lifecycle: JobLifecycle,
   ) {}
 
   async convert(caller: Caller, jobId: string, format: ConversionFormat): Promise<ConversionResult> {
@@ -69,45 +68,23 @@ export class ConversionsService {
     jobId: string,
     action: 'retry' | 'refund',
   ): Promise<{ conversionId: string } | { points: number }> {
-    const outcome = await this.dataSource.transaction(
-      async (m): Promise<{ conversionId: string } | { points: number }> => {
-        const [row] = await m.query<{ xlsx_advanced_job_id: string; total_pages: number; image_count: number }[]>(
-          `WITH moved AS (
-           UPDATE jobs SET xlsx_advanced_status = $3, xlsx_advanced_refundable = false,
-                  xlsx_advanced_recovery_notes = NULL
-            WHERE id = $1 AND user_id = $2 AND xlsx_advanced_status = 'error' AND xlsx_advanced_refundable
-            RETURNING xlsx_advanced_job_id, total_pages, image_count)
-         SELECT * FROM moved`,
-          [jobId, caller.userId, action === 'retry' ? 'processing' : 'refunded'],
+    return this.lifecycle.transaction(async (tx): Promise<{ conversionId: string } | { points: number }> => {
+      const job = await this.ownedJob(tx.manager, caller.userId, jobId);
+      const target = { jobId, userId: caller.userId };
+      const points = this.advancedPoints(job.totalPages, job.imageCount);
+      const moved =
+        action === 'retry'
+          ? await tx.move('retryAdvanced', target, {})
+          : await tx.move('refundAdvanced', target, { apiKeyId: caller.apiKeyId, points });
+      if (!moved) {
+        throw invalidState(
+          `The XLSX Advanced conversion is ${job.xlsxAdvancedStatus ?? 'not started'}` +
+            (job.xlsxAdvancedStatus === 'error' ? ' and no longer refundable' : '') +
+            ': retry and refund apply only to a failed conversion that has not been refunded.',
         );
-        if (!row) {
-          const job = await this.ownedJob(m, caller.userId, jobId);
-          throw invalidState(
-            `The XLSX Advanced conversion is ${job.xlsxAdvancedStatus ?? 'not started'}` +
-              (job.xlsxAdvancedStatus === 'error' ? ' and no longer refundable' : '') +
-              ': retry and refund apply only to a failed conversion that has not been refunded.',
-          );
-        }
-        if (action === 'retry') return { conversionId: row.xlsx_advanced_job_id };
-        const points = this.advancedPoints(row.total_pages, row.image_count);
-        await this.ledger.post(
-          {
-            userId: caller.userId,
-            apiKeyId: caller.apiKeyId,
-            jobId,
-            type: 'refund',
-            points,
-            description: `Refund of the XLSX Advanced conversion of job ${jobId}`,
-            idempotencyKey: `xlsx-advanced:${row.xlsx_advanced_job_id}:refund`,
-          },
-          m,
-        );
-        return { points };
-      },
-    );
-    // Sent once the retry is committed, so the worker finds the run `processing`.
-    if ('conversionId' in outcome) await this.enqueue(jobId, outcome.conversionId, Date.now());
-    return outcome;
+      }
+      return action === 'retry' ? { conversionId: moved.job.xlsxAdvancedJobId! } : { points };
+    });
   }
 
   // ---- DOCX, PPTX, XLSX Basic ---------------------------------------------------------
@@ -129,14 +106,9 @@ export class ConversionsService {
 
     const price = format === 'xlsx_basic' ? this.config.pricing.prices.xlsxBasicUnit : '0';
     await this.dataSource.transaction(async (m) => {
-      const won = await m.query<unknown[]>(
-        `WITH won AS (
-           UPDATE jobs SET ${TARGETS[format].column} = $2 WHERE id = $1 AND ${TARGETS[format].column} IS NULL RETURNING id)
-         SELECT * FROM won`,
-        [job.id, path],
-      );
+      const won = await this.lifecycle.recordConversion(m, job.id, TARGETS[format].column, path);
       const points = conversionPoints(units(job.totalPages, job.imageCount), price);
-      if (won.length > 0 && points > 0) {
+      if (won && points > 0) {
         await this.ledger.post(
           {
             userId: caller.userId,
@@ -205,34 +177,17 @@ export class ConversionsService {
     return this.awaitAdvanced(job.id, result);
   }
 
-  /** Never asked (or refunded): a new run, charged in the same transaction that marks it processing. */
+  /** Never asked (or refunded): a new run, charged as it starts; when another request started it first, this one waits for it. */
   private async startAdvanced(caller: Caller, job: JobEntity): Promise<void> {
-    const conversionId = randomUUID();
-    const started = await this.dataSource.transaction(async (m) => {
-      const won = await m.query<unknown[]>(
-        `WITH won AS (
-           UPDATE jobs SET xlsx_advanced_status = 'processing', xlsx_advanced_job_id = $2,
-                  xlsx_advanced_refundable = false, xlsx_advanced_recovery_notes = NULL, xlsx_advanced_path = NULL
-            WHERE id = $1 AND (xlsx_advanced_status IS NULL OR xlsx_advanced_status = 'refunded') RETURNING id)
-         SELECT * FROM won`,
-        [job.id, conversionId],
-      );
-      if (won.length === 0) return false; // another request started it first: wait for that one
-      await this.ledger.post(
-        {
-          userId: caller.userId,
-          apiKeyId: caller.apiKeyId,
-          jobId: job.id,
-          type: 'spend',
-          points: this.advancedPoints(job.totalPages, job.imageCount),
-          description: `XLSX Advanced of job ${job.id}`,
-          idempotencyKey: `xlsx-advanced:${conversionId}`,
-        },
-        m,
-      );
-      return true;
-    });
-    if (started) await this.enqueue(job.id, conversionId, 0);
+    await this.lifecycle.move(
+      'startAdvanced',
+      { jobId: job.id },
+      {
+        apiKeyId: caller.apiKeyId,
+        conversionId: randomUUID(),
+        points: this.advancedPoints(job.totalPages, job.imageCount),
+      },
+    );
   }
 
   private async awaitAdvanced(jobId: string, result: ConversionResult): Promise<ConversionResult> {
@@ -256,14 +211,6 @@ export class ConversionsService {
       }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
-  }
-
-  private async enqueue(jobId: string, conversionId: string, attempt: number): Promise<void> {
-    await this.queue.add(
-      'convert.xlsx-advanced',
-      { jobId, conversionId },
-      { jobId: conversionQueueJobId(conversionId, attempt) },
-    );
   }
 
   private advancedPoints(totalPages: number, imageCount: number): number {

@@ -1,14 +1,13 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectQueue } from '@nestjs/bullmq';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { LedgerService, quote } from '@docconv/billing';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
-import { DomainError, parseQueueJobId, type JobPayload } from '@docconv/contracts';
+import { DomainError } from '@docconv/contracts';
 import { JobEntity, JobFileEntity, type JobStatus } from '@docconv/db';
 import { jobFileType, type IntakeFile, type IntakeResult } from '@docconv/documents';
+import { JobLifecycle, MAX_RETRIES } from '@docconv/lifecycle';
 import { Storage } from '@docconv/storage';
 import { assertCallbackUrlAllowed } from '@docconv/webhooks';
-import type { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -18,12 +17,10 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { invalidState, jobNotFound } from './job-errors';
 import { safeName } from './safe-name';
 import { IntakeService } from './intake.service';
-import { JobEvents } from './job-events';
 import type { Caller, ReceivedFile, UploadOptions } from './upload.types';
 
 /** A pending job's quote is binding for this long; then the job is cancelled. */
 export const QUOTE_VALIDITY_HOURS = 24;
-export const MAX_RETRIES = 3;
 
 export interface CreatedJob {
   job: JobEntity;
@@ -39,22 +36,17 @@ export interface ListQuery {
 }
 
 /**
- * The job lifecycle as the API drives it. Every state change is a conditional update on the
- * expected current state, so of two concurrent calls exactly one wins; every change that
- * moves money happens in the same transaction as its ledger row; queue messages are sent
- * only after that transaction commits.
+ * Jobs as the API serves them: uploads priced into pending jobs, and the user's moves of them
+ * (confirm, retry, refund, cancel), each made by the job lifecycle, which owns the job's state.
  */
 @Injectable()
 export class JobsService {
-  private readonly logger = new Logger(JobsService.name);
-
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @InjectQueue('parse') private readonly parseQueue: Queue<JobPayload<'parse.run'>>,
     private readonly ledger: LedgerService,
     private readonly storage: Storage,
-    private readonly events: JobEvents,
+    private readonly lifecycle: JobLifecycle,
     private readonly intakeService: IntakeService,
   ) {}
 
@@ -187,21 +179,10 @@ export class JobsService {
 
   /** Charges exactly the quoted points and queues the job. */
   async confirm(caller: Caller, jobId: string): Promise<{ job: JobEntity; balance: number }> {
-    const result = await this.dataSource.transaction(async (m) => {
-      const job = await this.transition(
-        m,
-        caller.userId,
-        jobId,
-        ['pending'],
-        'queued',
-        {
-          confirmed_at: 'now()',
-          cost_points: 'quoted_points',
-        },
-        'AND expires_at > now()',
-      );
-      if (!job) {
-        const current = await this.find(m, caller.userId, jobId);
+    return this.lifecycle.transaction(async (tx) => {
+      const moved = await tx.move('confirm', { jobId, userId: caller.userId }, { apiKeyId: caller.apiKeyId });
+      if (!moved) {
+        const current = await this.find(tx.manager, caller.userId, jobId);
         if (current.status === 'pending') {
           throw invalidState(
             'This quote has expired (quotes are valid for 24 hours). Upload the files again for a new one.',
@@ -209,29 +190,9 @@ export class JobsService {
         }
         throw invalidState(`The job is ${current.status}, not pending: only a pending job can be confirmed.`);
       }
-      let balance: number;
-      if (job.costPoints > 0) {
-        const { transaction } = await this.ledger.post(
-          {
-            userId: caller.userId,
-            apiKeyId: caller.apiKeyId,
-            jobId,
-            type: 'spend',
-            points: job.costPoints,
-            description: `Job ${jobId}: ${job.filename}`,
-            idempotencyKey: `job:${jobId}:confirm`,
-          },
-          m,
-        );
-        balance = transaction.balanceAfter;
-      } else {
-        balance = await this.ledger.balanceOf(caller.userId);
-      }
-      return { job, balance };
+      const balance = moved.posted?.transaction.balanceAfter ?? (await this.ledger.balanceOf(caller.userId));
+      return { job: moved.job, balance };
     });
-    await this.events.status(result.job.id); // before the worker can move it on
-    await this.enqueue(result.job);
-    return result;
   }
 
   async get(userId: string, jobId: string): Promise<JobEntity> {
@@ -239,85 +200,44 @@ export class JobsService {
   }
 
   async rename(userId: string, jobId: string, title: string): Promise<JobEntity> {
-    const result = await this.dataSource.getRepository(JobEntity).update({ id: jobId, userId }, { filename: title });
-    if (result.affected === 0) throw jobNotFound();
+    if (!(await this.lifecycle.rename(userId, jobId, title))) throw jobNotFound();
     return this.get(userId, jobId);
   }
 
   /** Re-dispatches a failed job at no cost, up to MAX_RETRIES times. */
   async retry(userId: string, jobId: string): Promise<JobEntity> {
-    const job = await this.dataSource.transaction(async (m) => {
-      const moved = await this.transition(
-        m,
-        userId,
-        jobId,
-        ['error'],
-        'queued',
-        {
-          retry_count: 'retry_count + 1',
-          error_log: 'NULL',
-          refundable: 'false',
-          done_pages: '0',
-          done_files: '0',
-          started_at: 'NULL',
-          finished_at: 'NULL',
-        },
-        `AND refundable AND retry_count < ${MAX_RETRIES}`,
-      );
-      if (moved) return moved;
-      const current = await this.find(m, userId, jobId);
+    return this.lifecycle.transaction(async (tx) => {
+      const moved = await tx.move('retry', { jobId, userId }, {});
+      if (moved) return moved.job;
+      const current = await this.find(tx.manager, userId, jobId);
       if (current.status === 'error' && current.refundable && current.retryCount >= MAX_RETRIES) {
         throw invalidState(`This job has been retried ${MAX_RETRIES} times; ask for a refund instead.`);
       }
       throw invalidState(notRetryable(current));
     });
-    await this.events.status(job.id); // before the worker can move it on
-    await this.enqueue(job);
-    return job;
   }
 
   /** Returns every point deducted for the job, once. The job stays `error`. */
   async refund(caller: Caller, jobId: string): Promise<{ points: number }> {
-    return this.dataSource.transaction(async (m) => {
-      const job = await this.transition(
-        m,
-        caller.userId,
-        jobId,
-        ['error'],
-        'error',
-        {
-          refundable: 'false',
-          refunded_points: 'cost_points',
-          refunded_at: 'now()',
-        },
-        'AND refundable',
-      );
-      if (!job) throw invalidState(notRetryable(await this.find(m, caller.userId, jobId), 'refunded'));
-      await this.giveBack(m, caller, job, 'refund');
-      return { points: job.costPoints };
+    return this.lifecycle.transaction(async (tx) => {
+      const moved = await tx.move('refund', { jobId, userId: caller.userId }, { apiKeyId: caller.apiKeyId });
+      if (!moved) throw invalidState(notRetryable(await this.find(tx.manager, caller.userId, jobId), 'refunded'));
+      return { points: moved.job.costPoints };
     });
   }
 
   /** pending → cancelled (nothing was charged); queued → cancelled with a full refund. */
   async cancel(caller: Caller, jobId: string): Promise<JobEntity> {
-    const job = await this.dataSource.transaction(async (m) => {
-      const moved = await this.transition(m, caller.userId, jobId, ['pending', 'queued'], 'cancelled', {
-        cancelled_at: 'now()',
-        refunded_points: 'cost_points',
-        refunded_at: 'CASE WHEN cost_points > 0 THEN now() END',
-      });
-      if (!moved) {
-        const current = await this.find(m, caller.userId, jobId);
-        throw invalidState(
-          `The job is ${current.status}: only pending or queued jobs can be cancelled.` +
-            (current.status === 'processing' ? ' It is already being processed.' : ''),
-        );
-      }
-      await this.giveBack(m, caller, moved, 'cancel');
-      return moved;
+    const job = await this.lifecycle.transaction(async (tx) => {
+      const moved = await tx.move('cancel', { jobId, userId: caller.userId }, { apiKeyId: caller.apiKeyId });
+      if (moved) return moved.job;
+      const current = await this.find(tx.manager, caller.userId, jobId);
+      throw invalidState(
+        `The job is ${current.status}: only pending or queued jobs can be cancelled.` +
+          (current.status === 'processing' ? ' It is already being processed.' : ''),
+      );
     });
     await this.storage.deletePrefix(`inputs/${job.id}`).catch(() => undefined);
-    await this.events.status(job.id);
     return job;
   }
 
@@ -355,61 +275,6 @@ export class JobsService {
     const job = await this.get(userId, jobId);
     const files = await this.dataSource.getRepository(JobFileEntity).find({ where: { jobId }, order: { seq: 'ASC' } });
     return { job, files };
-  }
-
-  /** Sends the parse message for the job's current attempt; sending it twice queues it once. */
-  async enqueue(job: Pick<JobEntity, 'id' | 'retryCount'>): Promise<void> {
-    try {
-      await this.parseQueue.add('parse.run', { jobId: job.id }, { jobId: parseQueueJobId(job.id, job.retryCount) });
-    } catch (error) {
-      // The job is committed as queued: the sweeper sends it once the queue is reachable again.
-      this.logger.warn({ err: error, job_id: job.id }, 'Job queued in the database but not yet in Redis');
-    }
-  }
-
-  private async giveBack(m: EntityManager, caller: Caller, job: JobEntity, reason: 'refund' | 'cancel'): Promise<void> {
-    if (job.costPoints <= 0) return;
-    await this.ledger.post(
-      {
-        userId: caller.userId,
-        apiKeyId: caller.apiKeyId,
-        jobId: job.id,
-        type: 'refund',
-        points: job.costPoints,
-        description: reason === 'refund' ? `Refund of job ${job.id}` : `Job ${job.id} cancelled before processing`,
-        idempotencyKey: `job:${job.id}:refund`,
-      },
-      m,
-    );
-  }
-
-  /**
-   * Moves the job from one of `from` to `to` if, and only if, it is in one of them now
-   * (plus `extraCondition`). `set` maps columns to SQL expressions. Returns the updated job,
-   * or null when the job is in another state.
-   */
-  private async transition(
-    m: EntityManager,
-    userId: string,
-    jobId: string,
-    from: JobStatus[],
-    to: JobStatus,
-    set: Record<string, string> = {},
-    extraCondition = '',
-  ): Promise<JobEntity | null> {
-    const assignments = [
-      'status = $3',
-      ...Object.entries(set).map(([column, expression]) => `${column} = ${expression}`),
-    ];
-    const rows = await m.query<{ id: string }[]>(
-      `WITH moved AS (
-         UPDATE jobs SET ${assignments.join(', ')}
-          WHERE id = $1 AND user_id = $2 AND status = ANY($4) ${extraCondition}
-          RETURNING id)
-       SELECT id FROM moved`,
-      [jobId, userId, to, from],
-    );
-    return rows.length === 0 ? null : m.findOneByOrFail(JobEntity, { id: jobId });
   }
 
   private async find(m: EntityManager, userId: string, jobId: string): Promise<JobEntity> {

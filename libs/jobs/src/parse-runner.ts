@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { DataSource } from 'typeorm';
+import { JobLifecycle } from '@docconv/lifecycle';
 import { LANGUAGE_MODEL, TRANSCRIBER } from './engine-tokens';
-import { JobEvents } from './job-events';
 import { runExtraction } from './run-extraction';
 import { uploadLimits } from './upload-limits';
 
@@ -58,37 +58,23 @@ export class ParseRunner {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly storage: Storage,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly events: JobEvents,
+    private readonly lifecycle: JobLifecycle,
     @Optional() @Inject(TRANSCRIBER) private readonly transcriber: Transcriber | null = null,
     @Optional() @Inject(LANGUAGE_MODEL) private readonly languageModel: LanguageModel | null = null,
   ) {}
 
   async run(jobId: string, attempt: Attempt): Promise<ParseOutcome> {
-    const started = await this.dataSource.query<{ started_at: Date }[]>(
-      `WITH started AS (
-         UPDATE jobs SET status = 'processing', started_at = coalesce(started_at, now()), done_pages = 0, done_files = 0
-          WHERE id = $1 AND status IN ('queued', 'processing')
-          RETURNING started_at)
-       SELECT * FROM started`,
-      [jobId],
-    );
-    if (started.length === 0) return 'skipped'; // cancelled, finished or unknown: nothing to do
-    await this.events.status(jobId);
+    const started = await this.lifecycle.move('start', { jobId }, {});
+    if (!started) return 'skipped'; // cancelled, finished or unknown: nothing to do
 
     try {
       const markdown = await this.convert(
         jobId,
-        started[0].started_at.getTime() + this.config.worker.maxRuntimeSeconds * 1000,
+        started.job.startedAt!.getTime() + this.config.worker.maxRuntimeSeconds * 1000,
       );
       const resultPath = `results/${jobId}/result.md`;
       await this.storage.put(resultPath, Buffer.from(markdown, 'utf8'));
-      await this.dataSource.query(
-        `UPDATE jobs SET status = 'done', finished_at = now(), result_path = $2,
-                done_pages = total_pages, done_files = total_files
-          WHERE id = $1 AND status = 'processing'`,
-        [jobId, resultPath],
-      );
-      await this.events.status(jobId);
+      await this.lifecycle.move('finish', { jobId }, { resultPath });
       return 'done';
     } catch (error) {
       if (error instanceof DomainError) {
@@ -119,7 +105,7 @@ export class ParseRunner {
     };
     const files = await this.dataSource.getRepository(JobFileEntity).find({ where: { jobId }, order: { seq: 'ASC' } });
     const folder = await mkdtemp(join(tmpdir(), 'docconv-parse-'));
-    const progress = new ProgressWriter(this.dataSource, jobId, () => this.events.progress(jobId));
+    const progress = new ProgressWriter((done) => this.lifecycle.progress(jobId, done));
     try {
       const parts: string[] = [];
       const report: FilePageReport[] = [];
@@ -244,13 +230,8 @@ export class ParseRunner {
     return out.join('\n\n') + '\n';
   }
 
-  private async fail(jobId: string, message: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE jobs SET status = 'error', refundable = true, error_log = $2, finished_at = now()
-        WHERE id = $1 AND status = 'processing'`,
-      [jobId, message],
-    );
-    await this.events.status(jobId);
+  private async fail(jobId: string, reason: string): Promise<void> {
+    await this.lifecycle.move('fail', { jobId }, { reason });
   }
 }
 
@@ -265,9 +246,7 @@ class ProgressWriter {
   private writing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly dataSource: DataSource,
-    private readonly jobId: string,
-    private readonly onWritten: () => Promise<void>,
+    private readonly write: (done: { pages: number; files: number; mediaSeconds: number }) => Promise<void>,
   ) {}
 
   update(pages: number, files: number, seconds: number): void {
@@ -286,16 +265,9 @@ class ProgressWriter {
     if (!this.dirty) return this.writing;
     this.dirty = false;
     this.lastWrite = Date.now();
-    const [pages, files, seconds] = [this.pages, this.files, this.seconds];
+    const done = { pages: this.pages, files: this.files, mediaSeconds: this.seconds };
     this.writing = this.writing
-      .then(() =>
-        this.dataSource.query(
-          `UPDATE jobs SET done_pages = $2, done_files = $3, done_media_seconds = $4
-            WHERE id = $1 AND status = 'processing'`,
-          [this.jobId, pages, files, seconds],
-        ),
-      )
-      .then(() => this.onWritten())
+      .then(() => this.write(done))
       .then(
         () => undefined,
         () => undefined,

@@ -6,9 +6,9 @@ import { mapColumnsWithModel, type LanguageModel } from '@docconv/refine';
 import { renderXlsxAdvanced } from '@docconv/render';
 import { Storage } from '@docconv/storage';
 import { DataSource } from 'typeorm';
+import { advancedRecoveryNotes, JobLifecycle } from '@docconv/lifecycle';
 import { conversionPath } from './conversions.service';
 import { LANGUAGE_MODEL } from './engine-tokens';
-import { JobEvents } from './job-events';
 import type { Attempt } from './parse-runner';
 
 export type ConversionOutcome = 'done' | 'error' | 'skipped';
@@ -27,7 +27,7 @@ export class XlsxAdvancedRunner {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly storage: Storage,
-    private readonly events: JobEvents,
+    private readonly lifecycle: JobLifecycle,
     @Optional() @Inject(LANGUAGE_MODEL) private readonly languageModel: LanguageModel | null = null,
   ) {}
 
@@ -53,12 +53,7 @@ export class XlsxAdvancedRunner {
       });
       const path = conversionPath(job.id, 'xlsx_advanced');
       await this.storage.put(path, workbook);
-      await this.dataSource.query(
-        `UPDATE jobs SET xlsx_advanced_status = 'done', xlsx_advanced_path = $3, xlsx_advanced_refundable = false
-          WHERE id = $1 AND xlsx_advanced_job_id = $2 AND xlsx_advanced_status = 'processing'`,
-        [job.id, payload.conversionId, path],
-      );
-      await this.events.xlsxAdvanced(job.id);
+      await this.lifecycle.move('finishAdvanced', { jobId: job.id }, { conversionId: payload.conversionId, path });
       return 'done';
     } catch (error) {
       if (error instanceof DomainError) {
@@ -75,16 +70,6 @@ export class XlsxAdvancedRunner {
   }
 
   private async fail(jobId: string, conversionId: string, reason: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE jobs SET xlsx_advanced_status = 'error', xlsx_advanced_refundable = true, xlsx_advanced_recovery_notes = $3
-        WHERE id = $1 AND xlsx_advanced_job_id = $2 AND xlsx_advanced_status = 'processing'`,
-      [
-        jobId,
-        conversionId,
-        `${reason} Retry it with POST /api/v1/jobs/${jobId}/xlsx-advanced-action {"action":"retry"} (free), ` +
-          'or get the credits back with {"action":"refund"}.',
-      ],
-    );
-    await this.events.xlsxAdvanced(jobId);
+    await this.lifecycle.move('failAdvanced', { jobId }, { conversionId, notes: advancedRecoveryNotes(jobId, reason) });
   }
 }

@@ -1,2 +1,3 @@
 export * from './redis.module';
 export * from './queue.module';
+export * from './queues';

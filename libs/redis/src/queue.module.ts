@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { BullModule } from '@nestjs/bullmq';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { DEFAULT_JOB_OPTIONS, QUEUE_NAMES } from '@docconv/contracts';
+import { Queues } from './queues';
 import { queueProducerConnectionOptions } from './redis.module';
 
 /** Where BullMQ keeps its keys: under the deployment's prefix, so runs and deployments never share queues. */
@@ -9,7 +10,7 @@ export function queuePrefix(config: AppConfig): string {
   return `${config.redis.prefix}:bull`;
 }
 
-/** BullMQ on the configured Redis, with every queue of the contract registered. */
+/** BullMQ on the configured Redis, with every queue of the contract registered and `Queues` to send to them. */
 @Module({})
 export class QueueModule {
   static forRoot(): DynamicModule {
@@ -27,7 +28,8 @@ export class QueueModule {
         }),
         BullModule.registerQueue(...QUEUE_NAMES.map((name) => ({ name }))),
       ],
-      exports: [BullModule],
+      providers: [Queues],
+      exports: [BullModule, Queues],
     };
   }
 }

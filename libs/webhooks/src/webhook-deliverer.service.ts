@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectQueue } from '@nestjs/bullmq';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
-import { webhookQueueJobId, type JobPayload } from '@docconv/contracts';
-import type { Queue } from 'bullmq';
+import type { JobPayload } from '@docconv/contracts';
+import { Queues } from '@docconv/redis';
 import { DataSource } from 'typeorm';
 import { nextAttemptAt } from './retry-schedule';
 import { isDelivered, sendWebhook, type SendResult } from './webhook-sender';
@@ -39,7 +38,7 @@ export class WebhookDeliverer {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @InjectQueue('webhooks') private readonly queue: Queue<JobPayload<'webhook.deliver'>>,
+    private readonly queues: Queues,
     private readonly secrets: WebhookSecrets,
   ) {}
 
@@ -61,10 +60,10 @@ export class WebhookDeliverer {
       return 'gave_up';
     }
     // Queued before it is recorded: if recording fails, the queue retries this attempt, and the next is already due.
-    await this.queue.add(
+    await this.queues.enqueue(
       'webhook.deliver',
       { deliveryId: delivery.id, attempt: attempt + 1 },
-      { jobId: webhookQueueJobId(delivery.id, attempt + 1), delay: next.getTime() - now.getTime() },
+      { delayMs: next.getTime() - now.getTime() },
     );
     await this.record(delivery.id, attempt, result, now, { next_attempt_at: next });
     return 'retrying';

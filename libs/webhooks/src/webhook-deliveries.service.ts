@@ -1,24 +1,19 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectQueue } from '@nestjs/bullmq';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DomainError, webhookQueueJobId, type JobPayload } from '@docconv/contracts';
+import { DomainError } from '@docconv/contracts';
 import { JobEntity, WebhookDeliveryEntity } from '@docconv/db';
-import type { Queue } from 'bullmq';
+import { Queues } from '@docconv/redis';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { endedEvent, webhookPayload } from './webhook-event';
+import { DataSource, type EntityManager } from 'typeorm';
+import { endedEvent, webhookPayload, type EndedKind } from './webhook-event';
 
-/** The part of a `JobEvents` end announcement this service reads: what ended, and for which job. */
-export interface EndAnnouncement {
-  type: string;
-  job: { job_id: string };
-}
+/** A delivery whose attempt has been due this long without the queue holding it is sent again. */
+const RESEND_AFTER_SECONDS = 30;
 
 /**
- * Turns the end of a job, or of one of its XLSX Advanced runs, into a delivery to the job's
- * callback URL, and lists a job's deliveries. Recording is idempotent per event (a unique
- * key and ON CONFLICT DO NOTHING), so every process that hears of an end may record it and
- * exactly one delivery results; only the process whose row was inserted queues the send.
+ * Job callbacks as rows: the delivery an end stands for, recorded in the transaction that
+ * ends the job (so an end and its delivery are committed together, or neither is), the
+ * deliveries of a job, and the deliveries whose queue messages were lost.
  */
 @Injectable()
 export class WebhookDeliveries {
@@ -26,24 +21,21 @@ export class WebhookDeliveries {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectQueue('webhooks') private readonly queue: Queue<JobPayload<'webhook.deliver'>>,
+    private readonly queues: Queues,
   ) {}
 
   /**
-   * Records the event the job's stored state stands for, when the job has a callback URL,
-   * and queues its first attempt. Returns the delivery's id, or null when nothing new was
-   * recorded (no callback, no ended state, or another process recorded it first).
+   * Records, with `m`, the delivery of the event `job`'s state stands for, when the job has a
+   * callback URL. Idempotent per event (a unique key and ON CONFLICT DO NOTHING). Returns the
+   * new delivery's id, whose first attempt the caller sends once `m` commits, or null.
    */
-  async recordEnded(announcement: EndAnnouncement): Promise<string | null> {
-    if (announcement.type !== 'status' && announcement.type !== 'xlsx_advanced') return null;
-    const job = await this.dataSource.getRepository(JobEntity).findOneBy({ id: announcement.job.job_id });
-    if (!job?.callbackUrl) return null;
-    const event = endedEvent(announcement.type, job);
+  async record(m: EntityManager, kind: EndedKind, job: JobEntity): Promise<string | null> {
+    if (!job.callbackUrl) return null;
+    const event = endedEvent(kind, job);
     if (!event) return null;
-
     const id = randomUUID();
     const at = new Date();
-    const inserted = await this.dataSource.query<{ id: string }[]>(
+    const inserted = await m.query<{ id: string }[]>(
       `INSERT INTO webhook_deliveries (id, job_id, event_type, occurrence, url, payload, next_attempt_at, created_at)
        VALUES ($1, $2, $3, $4, $5, $6::json, $7, $7)
        ON CONFLICT (job_id, event_type, occurrence) DO NOTHING
@@ -59,9 +51,34 @@ export class WebhookDeliveries {
       ],
     );
     if (inserted.length === 0) return null;
-    await this.queue.add('webhook.deliver', { deliveryId: id, attempt: 1 }, { jobId: webhookQueueJobId(id, 1) });
     this.logger.log({ job_id: job.id, delivery_id: id, event: event.type }, 'Webhook delivery recorded');
     return id;
+  }
+
+  /**
+   * Sends again the next attempt of every delivery that is due, not finished, and not held by
+   * the queue (Redis lost it, or stopped between the commit and the send). The deliverer skips
+   * an attempt that was already made, so a message sent twice is delivered once.
+   */
+  async resendLost(): Promise<{ resent: number }> {
+    const due = await this.dataSource.query<{ id: string; attempts: number }[]>(
+      `SELECT id, attempts FROM webhook_deliveries
+        WHERE delivered_at IS NULL AND gave_up_at IS NULL
+          AND next_attempt_at < now() - make_interval(secs => $1)
+        ORDER BY next_attempt_at LIMIT 500`,
+      [RESEND_AFTER_SECONDS],
+    );
+    let resent = 0;
+    for (const delivery of due) {
+      const message = { deliveryId: delivery.id, attempt: delivery.attempts + 1 };
+      const state = await this.queues.state('webhook.deliver', message);
+      if (state === 'pending') continue;
+      if (state !== 'missing') await this.queues.forget('webhook.deliver', message);
+      await this.queues.enqueue('webhook.deliver', message);
+      resent++;
+    }
+    if (resent > 0) this.logger.warn({ resent }, 'Re-sent webhook deliveries the queue did not hold');
+    return { resent };
   }
 
   /** The deliveries of one of the user's jobs, oldest first; 404 when the job is not theirs. */

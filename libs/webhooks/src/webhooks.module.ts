@@ -5,8 +5,8 @@ import { WebhookSecrets } from './webhook-secrets.service';
 
 /**
  * Job callbacks for both apps. Needs the database, configuration and queues registered by
- * the app. Each app subscribes `WebhookDeliveries.recordEnded` to its `JobEvents.onEnded`
- * (this library sits below the jobs library, which checks callback URLs with it at upload).
+ * the app. The job lifecycle records a delivery in the transaction that ends a job (this
+ * library sits below it, and below the jobs library, which checks callback URLs with it).
  */
 @Module({
   providers: [WebhookSecrets, WebhookDeliveries, WebhookDeliverer],

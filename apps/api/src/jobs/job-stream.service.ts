@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
-import { jobEventsChannel, JobEvents, TERMINAL_STATUSES, type JobEvent, type JobSnapshot } from '@docconv/jobs';
+import { jobEventsChannel, JobEvents, TERMINAL_STATUSES, type JobEvent, type JobSnapshot } from '@docconv/lifecycle';
 import { REDIS } from '@docconv/redis';
 import type { Redis } from 'ioredis';
 import { EventEmitter } from 'node:events';

@@ -2,14 +2,13 @@ import { Module } from '@nestjs/common';
 import { JobsModule } from '@docconv/jobs';
 import { WebhooksModule } from '@docconv/webhooks';
 import { JobWebhooksController } from './job-webhooks.controller';
-import { WebhookEventsListener } from './webhook-events.listener';
 import { WebhookSecretController } from './webhook-secret.controller';
 import { WebhooksViewService } from './webhooks-view.service';
 
-/** The API's side of job callbacks: the signing secret, a job's deliveries, and recording the ends it causes. */
+/** The API's side of job callbacks: the signing secret and a job's deliveries. */
 @Module({
   imports: [JobsModule, WebhooksModule],
   controllers: [WebhookSecretController, JobWebhooksController],
-  providers: [WebhooksViewService, WebhookEventsListener],
+  providers: [WebhooksViewService],
 })
 export class WebhooksApiModule {}

@@ -1,23 +1,23 @@
 import { Injectable } from '@nestjs/common';
-import { JobsMaintenanceService } from '@docconv/jobs';
+import { Sweeper, type SweepReport } from '@docconv/lifecycle';
 import { JobHandler } from './job-handler.decorator';
 
 @Injectable()
 export class MaintenanceHandler {
-  constructor(private readonly maintenance: JobsMaintenanceService) {}
+  constructor(private readonly sweeper: Sweeper) {}
 
   @JobHandler('maintenance.expire-pending')
   expirePending(): Promise<{ expired: number }> {
-    return this.maintenance.expirePending();
+    return this.sweeper.expirePending();
   }
 
   @JobHandler('maintenance.fail-overdue')
   failOverdue(): Promise<{ failed: number }> {
-    return this.maintenance.failOverdue();
+    return this.sweeper.failOverdue();
   }
 
-  @JobHandler('maintenance.sweep-queued')
-  sweepQueued(): Promise<{ resent: number }> {
-    return this.maintenance.sweepQueued();
+  @JobHandler('maintenance.sweep')
+  sweep(): Promise<SweepReport> {
+    return this.sweeper.sweep();
   }
 }

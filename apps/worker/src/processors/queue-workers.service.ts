@@ -28,7 +28,7 @@ export class QueueWorkers implements OnApplicationBootstrap, BeforeApplicationSh
   ) {}
 
   onApplicationBootstrap(): void {
-    const { concurrency, lockMs, stalledIntervalMs } = this.config.worker;
+    const { concurrency, lockMs, stalledIntervalMs, maxStalledCount } = this.config.worker;
     for (const queue of QUEUE_NAMES) {
       const worker = new Worker(
         queue,
@@ -40,7 +40,7 @@ export class QueueWorkers implements OnApplicationBootstrap, BeforeApplicationSh
           lockDuration: lockMs,
           stalledInterval: stalledIntervalMs,
           // A job survives a few dead workers before the queue gives up on it.
-          maxStalledCount: 3,
+          maxStalledCount,
         },
       );
       worker.on('failed', (job, error) =>

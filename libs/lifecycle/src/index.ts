@@ -1,0 +1,6 @@
+export * from './job-events';
+export * from './job-lifecycle';
+export * from './lifecycle.module';
+export * from './outbox';
+export * from './sweeper';
+export * from './transitions';

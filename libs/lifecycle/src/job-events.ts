@@ -1,0 +1,67 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { APP_CONFIG, type AppConfig } from '@docconv/config';
+import { REDIS, redisKey } from '@docconv/redis';
+import type { Redis } from 'ioredis';
+import { DataSource } from 'typeorm';
+
+/** Where a job stands, as live subscribers and webhooks see it. */
+export interface JobSnapshot {
+  job_id: string;
+  status: string;
+  done_pages: number;
+  total_pages: number;
+  done_files: number;
+  total_files: number;
+  done_media_seconds: number;
+  media_duration_seconds: number;
+  xlsx_advanced_status: string | null;
+}
+
+/** What changed: progress while it runs, the end of the job, or the end of an XLSX Advanced run. */
+export type JobEventType = 'progress' | 'status' | 'xlsx_advanced';
+
+export interface JobEvent {
+  type: JobEventType;
+  job: JobSnapshot;
+  /** Milliseconds since the epoch. */
+  at: number;
+}
+
+/** Job states after which nothing more happens to the job by itself. */
+export const TERMINAL_STATUSES = new Set(['done', 'error', 'cancelled']);
+
+/** Redis pub/sub channel (under the configured prefix) of one job's events. */
+export const jobEventsChannel = (config: AppConfig, jobId: string) => redisKey(config, 'job-events', jobId);
+
+/**
+ * Announces what happens to a job on Redis: every process that changes a job publishes here,
+ * and every API replica relays the channel to its live subscribers. Status changes reach it
+ * through the outbox (sent at least once); progress is published directly, as it happens.
+ */
+@Injectable()
+export class JobEvents {
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async snapshot(jobId: string): Promise<JobSnapshot | undefined> {
+    const [row] = await this.dataSource.query<JobSnapshot[]>(
+      `SELECT id AS job_id, status, done_pages, total_pages, done_files, total_files, done_media_seconds,
+              media_duration_seconds, xlsx_advanced_status
+         FROM jobs WHERE id = $1`,
+      [jobId],
+    );
+    return row;
+  }
+
+  /** Publishes the job's current state (read back from PostgreSQL, the source of truth); throws when Redis is away. */
+  async announce(jobId: string, type: JobEventType): Promise<void> {
+    const job = await this.snapshot(jobId);
+    if (!job) return;
+    const event: JobEvent = { type, job, at: Date.now() };
+    await this.redis.publish(jobEventsChannel(this.config, jobId), JSON.stringify(event));
+  }
+}

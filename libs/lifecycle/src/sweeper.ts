@@ -1,0 +1,151 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { APP_CONFIG, type AppConfig } from '@docconv/config';
+import type { JobName, JobPayload } from '@docconv/contracts';
+import { Queues } from '@docconv/redis';
+import { Storage } from '@docconv/storage';
+import { WebhookDeliveries } from '@docconv/webhooks';
+import { DataSource } from 'typeorm';
+import { JobLifecycle } from './job-lifecycle';
+import { Outbox } from './outbox';
+
+/** A run younger than this may still have its message on the way; the sweep leaves it alone. */
+const SETTLE_SECONDS = 10;
+/** At most this many jobs are looked at per sweep of each kind; the next sweep takes the rest. */
+const BATCH = 500;
+
+/** What one sweep found and did. */
+export interface SweepReport {
+  outbox: number;
+  parseResent: number;
+  advancedResent: number;
+  advancedGivenUp: number;
+  parseGivenUp: number;
+  deliveriesResent: number;
+}
+
+/**
+ * The one place that brings the queue back in line with the database, which is the truth: it
+ * sends outbox messages left unsent, sends again the messages of runs the queue no longer holds
+ * (parse jobs, XLSX Advanced runs, webhook deliveries), ends as refundable errors the runs the
+ * queue gave up on or that ran past their deadline, and cancels quotes that expired.
+ */
+@Injectable()
+export class Sweeper {
+  private readonly logger = new Logger(Sweeper.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly lifecycle: JobLifecycle,
+    private readonly outbox: Outbox,
+    private readonly queues: Queues,
+    private readonly deliveries: WebhookDeliveries,
+    private readonly storage: Storage,
+  ) {}
+
+  async sweep(): Promise<SweepReport> {
+    const { sent: outbox } = await this.outbox.sendLeftovers();
+    const parse = await this.sweepParse();
+    const advanced = await this.sweepAdvanced();
+    const { resent: deliveriesResent } = await this.deliveries.resendLost();
+    const report = { outbox, ...parse, ...advanced, deliveriesResent };
+    if (Object.values(report).some((n) => n > 0)) this.logger.warn(report, 'Sweep brought the queue in line');
+    return report;
+  }
+
+  /** Pending jobs past their quote's validity become cancelled; their inputs are deleted. */
+  async expirePending(): Promise<{ expired: number }> {
+    const due = await this.candidates(`status = 'pending' AND expires_at <= now()`);
+    let expired = 0;
+    for (const { id } of due) {
+      if (!(await this.lifecycle.move('expire', { jobId: id }, {}))) continue;
+      expired++;
+      await this.storage.deletePrefix(`inputs/${id}`).catch(() => undefined);
+    }
+    return { expired };
+  }
+
+  /** Parse jobs and XLSX Advanced runs past the maximum run time (plus a minute's grace) end as refundable errors. */
+  async failOverdue(): Promise<{ failed: number }> {
+    const seconds = this.config.worker.maxRuntimeSeconds + 60;
+    const late = `make_interval(secs => ${Number(seconds)})`;
+    let failed = 0;
+    for (const { id } of await this.candidates(`status = 'processing' AND started_at < now() - ${late}`)) {
+      if (await this.lifecycle.move('overdue', { jobId: id }, { seconds })) failed++;
+    }
+    const runs = await this.candidates(
+      `xlsx_advanced_status = 'processing' AND xlsx_advanced_started_at < now() - ${late}`,
+    );
+    for (const run of runs) {
+      const notes = 'The conversion did not finish within the time a conversion may run.';
+      if (await this.failAdvanced(run.id, run.xlsx_advanced_job_id!, notes)) failed++;
+    }
+    if (failed > 0) this.logger.warn({ failed }, 'Failed runs that ran past the maximum run time');
+    return { failed };
+  }
+
+  private async sweepParse(): Promise<{ parseResent: number; parseGivenUp: number }> {
+    let parseResent = 0;
+    let parseGivenUp = 0;
+    const settled = `now() - make_interval(secs => ${SETTLE_SECONDS})`;
+    for (const job of await this.candidates(`status = 'queued' AND confirmed_at < ${settled}`)) {
+      const message = { jobId: job.id, retry: job.retry_count };
+      if (await this.resend('parse.run', message)) parseResent++;
+    }
+    for (const job of await this.candidates(`status = 'processing' AND started_at < ${settled}`)) {
+      if ((await this.queues.state('parse.run', { jobId: job.id, retry: job.retry_count })) !== 'failed') continue;
+      const reason = 'Processing was interrupted too many times to finish. Retry the job, or ask for a refund.';
+      if (await this.lifecycle.move('fail', { jobId: job.id }, { reason })) parseGivenUp++;
+    }
+    return { parseResent, parseGivenUp };
+  }
+
+  private async sweepAdvanced(): Promise<{ advancedResent: number; advancedGivenUp: number }> {
+    let advancedResent = 0;
+    let advancedGivenUp = 0;
+    const runs = await this.candidates(
+      `xlsx_advanced_status = 'processing' AND xlsx_advanced_started_at < now() - make_interval(secs => ${SETTLE_SECONDS})`,
+    );
+    for (const run of runs) {
+      const message = { jobId: run.id, conversionId: run.xlsx_advanced_job_id!, attempt: run.xlsx_advanced_runs };
+      if ((await this.queues.state('convert.xlsx-advanced', message)) === 'failed') {
+        const notes = 'The conversion was interrupted too many times to finish.';
+        if (await this.failAdvanced(run.id, message.conversionId, notes)) advancedGivenUp++;
+      } else if (await this.resend('convert.xlsx-advanced', message)) {
+        advancedResent++;
+      }
+    }
+    return { advancedResent, advancedGivenUp };
+  }
+
+  /** Sends the message again unless the queue holds it still to run; true when it did. */
+  private async resend<N extends JobName>(name: N, message: JobPayload<N>): Promise<boolean> {
+    const state = await this.queues.state(name, message);
+    if (state === 'pending') return false;
+    if (state !== 'missing') await this.queues.forget(name, message);
+    await this.queues.enqueue(name, message);
+    return true;
+  }
+
+  private failAdvanced(jobId: string, conversionId: string, notes: string) {
+    return this.lifecycle.move('failAdvanced', { jobId }, { conversionId, notes: advancedRecoveryNotes(jobId, notes) });
+  }
+
+  private candidates(condition: string) {
+    return this.dataSource.query<
+      { id: string; retry_count: number; xlsx_advanced_job_id: string | null; xlsx_advanced_runs: number }[]
+    >(
+      `SELECT id, retry_count, xlsx_advanced_job_id, xlsx_advanced_runs FROM jobs WHERE ${condition}
+        ORDER BY created_at LIMIT ${BATCH}`,
+    );
+  }
+}
+
+/** What a failed XLSX Advanced run tells the user: the reason, and the two ways on. */
+export function advancedRecoveryNotes(jobId: string, reason: string): string {
+  return (
+    `${reason} Retry it with POST /api/v1/jobs/${jobId}/xlsx-advanced-action {"action":"retry"} (free), ` +
+    'or get the credits back with {"action":"refund"}.'
+  );
+}
