@@ -1,5 +1,46 @@
 import js from '@eslint/js';
+import { readdirSync } from 'node:fs';
 import tseslint from 'typescript-eslint';
+
+/**
+ * Import boundaries. Apps never import other apps; libs never import apps or tests; the libs
+ * only the worker runs (its conversion pipeline and the engines it alone drives) are never
+ * imported by the API's side: the API, the admin CLI and the libs they load.
+ */
+const APPS = readdirSync(new URL('./apps', import.meta.url));
+const LIBS = readdirSync(new URL('./libs', import.meta.url));
+const WORKER_ONLY = ['pipeline', 'refine', 'transcription'];
+const TESTS = ['**/test/**', '**/test-reliability/**', '**/test-evalset/**'];
+const SPECS = ['**/*.spec.ts', '**/*.e2e-spec.ts'];
+const workerOnly = {
+  group: WORKER_ONLY.map((lib) => `@docconv/${lib}`),
+  message: 'This library runs only in the worker: the API side must not load it.',
+};
+const boundaries = [
+  ...APPS.map((app) => ({
+    files: [`apps/${app}/**/*.ts`, `apps/${app}/**/*.tsx`],
+    ignores: SPECS,
+    patterns: [
+      {
+        group: APPS.filter((other) => other !== app).flatMap((other) => [`**/apps/${other}/**`, `**/${other}/src/**`]),
+        message: 'Apps never import other apps: move what they share into a library.',
+      },
+      ...(app === 'worker' ? [] : [workerOnly]),
+    ],
+  })),
+  ...LIBS.map((lib) => ({
+    files: [`libs/${lib}/**/*.ts`],
+    ignores: [...SPECS, 'libs/*/src/**/testing/**'], // the builders of test fixtures are test code
+    patterns: [
+      { group: ['**/apps/**', ...TESTS], message: 'Libraries never import apps or tests.' },
+      ...(WORKER_ONLY.includes(lib) ? [] : [workerOnly]),
+    ],
+  })),
+].map(({ files, ignores, patterns }) => ({
+  files,
+  ignores,
+  rules: { 'no-restricted-imports': ['error', { patterns }] },
+}));
 
 export default tseslint.config(
   {
@@ -41,6 +82,7 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
     },
   },
+  ...boundaries,
   {
     files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts', 'test-evalset/**/*.ts'],
     rules: {

@@ -166,8 +166,9 @@ describe('isolation between users, keys and links', () => {
 async function snapshot(db: DataSource, jobIds: string[], userIds: string[]): Promise<unknown> {
   return {
     jobs: await db.query(
-      `SELECT id, status, filename, cost_points, refunded_points, xlsx_advanced_status, docx_path
-         FROM jobs WHERE id = ANY($1) ORDER BY id`,
+      `SELECT j.id, j.status, j.filename, j.cost_points, j.refunded_points,
+              (SELECT json_agg(c.* ORDER BY c.format) FROM job_conversions c WHERE c.job_id = j.id) AS conversions
+         FROM jobs j WHERE j.id = ANY($1) ORDER BY j.id`,
       [jobIds],
     ),
     users: await db.query('SELECT id, points_balance FROM users WHERE id = ANY($1) ORDER BY id', [userIds]),

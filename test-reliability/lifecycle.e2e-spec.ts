@@ -7,6 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
+import { makePdf } from '../test/support/fixtures';
 import { upload, waitForJob } from '../test/support/jobs';
 import { privateStack } from '../test/support/private-stack';
 import { ms, printFigures } from './support/figures';
@@ -104,11 +105,11 @@ describe('the job lifecycle when Redis and workers fail', () => {
   /** Waits until a worker holds the run's queue message (BullMQ `active`). */
   async function waitUntilTaken(jobId: string): Promise<void> {
     const queue = stack.t.app.get<Queue>(getQueueToken('conversions'), { strict: false });
-    const [run] = await db().query<{ conversion_id: string; runs: number }[]>(
-      'SELECT xlsx_advanced_job_id AS conversion_id, xlsx_advanced_runs AS runs FROM jobs WHERE id = $1',
+    const [run] = await db().query<{ run_id: string; attempt: number }[]>(
+      `SELECT run_id, attempt FROM job_conversions WHERE job_id = $1 AND format = 'xlsx_advanced'`,
       [jobId],
     );
-    const id = queueJobId('convert.xlsx-advanced', { jobId, conversionId: run.conversion_id, attempt: run.runs })!;
+    const id = queueJobId('convert.xlsx-advanced', { jobId, conversionId: run.run_id, attempt: run.attempt })!;
     const deadline = Date.now() + 30_000;
     while ((await (await queue.getJob(id))?.getState()) !== 'active') {
       if (Date.now() > deadline) throw new Error('no worker took the XLSX Advanced run');
@@ -179,6 +180,48 @@ describe('the job lifecycle when Redis and workers fail', () => {
     await stopProcess(worker, 'SIGKILL');
   });
 
+  it('cancel while a worker processes: it stops at the next page, refund = unprocessed pages × price', async () => {
+    const worker = await start();
+    const total = 2_000;
+    const pdf = await makePdf(Array.from({ length: total }, (_, i) => `Page ${i + 1} of a report cancelled midway.`));
+    const preview = (await upload(stack.t.http, stack.key.key, [{ name: 'long.pdf', content: pdf }])).body;
+    const pagePrice = (preview.cost.points as number) / total;
+    await stack.t.http.post(`/api/v1/jobs/${preview.job_id}/confirm`).set(auth()).expect(200);
+    let working: Record<string, unknown>;
+    do {
+      working = (await stack.t.http.get(`/api/v1/jobs/${preview.job_id}`).set(auth())).body;
+      await new Promise((r) => setTimeout(r, 50));
+    } while (working.status !== 'processing' || (working.done_pages as number) < 100);
+    const asked = Date.now();
+    const cancel = await stack.t.http.post(`/api/v1/jobs/${preview.job_id}/cancel`).set(auth());
+    const answeredInMs = Date.now() - asked;
+    const cancelled = await waitForJob(stack.t.http, stack.key.key, preview.job_id);
+    const pages = (await stack.t.http.get(`/api/v1/jobs/${preview.job_id}/pages`).set(auth())).body.pages as unknown[];
+    const [ledger] = await db().query<{ sum: number; refunds: number }[]>(
+      `SELECT coalesce(sum(amount), 0)::int AS sum, count(*) FILTER (WHERE type = 'refund')::int AS refunds
+         FROM credit_transactions WHERE job_id = $1`,
+      [preview.job_id],
+    );
+    printFigures('Lifecycle: cancel during processing', [
+      ['pages of the job', total],
+      ['pages done when cancel was asked', working.done_pages as number],
+      ['cancel answered', `${cancel.status} in ${ms(answeredInMs)}`],
+      ['pages delivered', pages.length],
+      [
+        'refunded points (unprocessed × price)',
+        `${String(cancelled.refunded_points)} (${total - pages.length} × ${pagePrice})`,
+      ],
+      ['ledger sum of the job', ledger.sum],
+    ]);
+    expect(cancel.status).toBe(200);
+    expect(cancelled.status).toBe('cancelled');
+    expect(pages.length).toBeGreaterThanOrEqual(working.done_pages as number);
+    expect(pages.length).toBeLessThan(total);
+    expect(cancelled.refunded_points).toBe((total - pages.length) * pagePrice);
+    expect(ledger).toEqual({ sum: -pages.length * pagePrice, refunds: 1 });
+    await stopProcess(worker, 'SIGKILL');
+  });
+
   it('a worker SIGKILLed in the middle of an XLSX Advanced run: another worker finishes it, charged once', async () => {
     const doomed = await start();
     const jobId = await finishedMarkdownJob(ledgerMarkdown(LONG_TABLE_ROWS));
@@ -186,7 +229,7 @@ describe('the job lifecycle when Redis and workers fail', () => {
     await waitUntilTaken(jobId);
     await stopProcess(doomed, 'SIGKILL');
     const [{ status }] = await db().query<{ status: string }[]>(
-      'SELECT xlsx_advanced_status AS status FROM jobs WHERE id = $1',
+      `SELECT status FROM job_conversions WHERE job_id = $1 AND format = 'xlsx_advanced'`,
       [jobId],
     );
     expect(status).toBe('processing'); // killed mid-run, or the test means nothing

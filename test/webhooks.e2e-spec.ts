@@ -230,12 +230,15 @@ describe('webhooks', () => {
 
     // A second run of the same conversion (as a retry starts) that fails: a new event, recorded once.
     const db = stack.t.app.get(DataSource);
-    await db.query(`UPDATE jobs SET xlsx_advanced_status = 'processing' WHERE id = $1`, [jobId]);
-    const conversionId = JSON.parse(first.body).data.job.xlsx_advanced_job_id as string;
+    await db.query(
+      `UPDATE job_conversions SET status = 'processing', attempt = attempt + 1 WHERE job_id = $1 AND format = 'xlsx_advanced'`,
+      [jobId],
+    );
+    const runId = JSON.parse(first.body).data.job.xlsx_advanced_job_id as string;
     const failed = await stack.t.app
       .get(JobLifecycle)
-      .move('failAdvanced', { jobId }, { conversionId, notes: 'The workbook could not be built.' });
-    expect(failed?.job.xlsxAdvancedStatus).toBe('error');
+      .move('failAdvanced', { jobId, format: 'xlsx_advanced' }, { runId, notes: 'The workbook could not be built.' });
+    expect(failed?.conversion?.status).toBe('error');
     const recorder = stack.t.app.get(WebhookDeliveries);
     const job = await db.getRepository(JobEntity).findOneByOrFail({ id: jobId });
     expect(await recorder.record(db.manager, 'xlsx_advanced', job)).toBeNull();

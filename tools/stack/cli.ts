@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { LOCAL_STACK_FILE } from '@docconv/config';
+import { staleSource } from './build-freshness';
 import { ensureServices, stopChild, type RunningServices } from './services';
 import { Supervised } from './supervisor';
 
@@ -94,8 +95,19 @@ function superviseUntilDone(children: ChildProcess[], services: RunningServices)
   });
 }
 
+/** The stack runs what `dist/` holds: a build older than the sources would test or serve old code. */
+function refuseStaleBuild(): void {
+  const changed = staleSource(resolve(DIST, '..'));
+  if (changed) {
+    throw new Error(
+      `The build in dist/ is older than ${changed}: run \`npm run build\` first, then this command again.`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);
+  refuseStaleBuild();
   let code: number;
   if (command === 'start') code = await start();
   else if (command === 'run') code = await run(rest[0] === '--' ? rest.slice(1) : rest);

@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { ConfigModule, type AppConfig } from '@docconv/config';
 import { DbModule } from '@docconv/db';
-import { JobsModule } from '@docconv/jobs';
+import { PipelineModule } from '@docconv/pipeline';
 import { QueueModule, RedisModule } from '@docconv/redis';
 import { StorageModule } from '@docconv/storage';
 import { WebhooksModule } from '@docconv/webhooks';
@@ -28,7 +28,7 @@ export class WorkerModule {
         RedisModule,
         QueueModule.forRoot(),
         StorageModule,
-        JobsModule,
+        PipelineModule,
         DiscoveryModule,
         EnginesModule,
         WebhooksModule,

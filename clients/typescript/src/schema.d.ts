@@ -287,7 +287,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Cancel a pending job (nothing was charged) or a queued one (full refund). */
+    /** Cancel a pending job (nothing was charged), a queued one (full refund) or a processing one: the worker stops after the page in hand, the pages finished stay downloadable (GET /jobs/{job_id}/download; `downloadable` stays false, as it is true only for done jobs) and the pages not processed are refunded at once. */
     post: operations['Jobs_cancel'];
     delete?: never;
     options?: never;
@@ -845,10 +845,10 @@ export interface components {
       /** @description Page or image frame number in the file, from 1 */
       page: number;
       /**
-       * @description text: read from the text layer; ocr: rendered and read by OCR; text+ocr: the text layer, with areas where it is unreadable (a font without a Unicode map) read by OCR; refinement: a page sent to the language model
+       * @description text: read from the text layer; ocr: rendered and read by OCR; text+ocr: the text layer, with areas where it is unreadable (a font without a Unicode map) read by OCR; failed: the page (or, with page 1, the whole file of a job of several files) could not be read, the reason is in notes, and its price was refunded at once; refinement: a page sent to the language model
        * @enum {string}
        */
-      source: 'text' | 'ocr' | 'text+ocr' | 'refinement';
+      source: 'text' | 'ocr' | 'text+ocr' | 'failed' | 'refinement';
       /** @description The OCR engine that read the page */
       engine?: string;
       /** @description Mean OCR confidence of the page's characters, 0–100 */
@@ -1770,7 +1770,17 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The job, cancelled. */
       200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobResponse'];
+        };
+      };
+      /** @description A processing job whose worker had not stopped within 10 seconds: it is still `processing` and ends `cancelled` after its page in hand. */
+      202: {
         headers: {
           [name: string]: unknown;
         };

@@ -90,7 +90,11 @@ export class LedgerService {
     const previous = await m.findOne(CreditTransactionEntity, { where: { idempotencyKey: entry.idempotencyKey } });
     if (previous) return { transaction: previous, replayed: true };
 
-    if (entry.type === 'spend' && entry.apiKeyId) await this.assertWithinDailyQuota(m, entry.apiKeyId, entry.points);
+    // A post naming a key locks the key before the balance (a spend for its quota, anything else as
+    // the row its ledger row will reference), so concurrent spends and refunds through one key take
+    // their locks in one order and cannot deadlock.
+    if (entry.apiKeyId && entry.type === 'spend') await this.assertWithinDailyQuota(m, entry.apiKeyId, entry.points);
+    else if (entry.apiKeyId) await m.query('SELECT 1 FROM api_keys WHERE id = $1 FOR KEY SHARE', [entry.apiKeyId]);
 
     const amount = entry.type === 'spend' ? -entry.points : entry.points;
     const updated: { points_balance: string }[] = await m.query(

@@ -1,6 +1,7 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { ApiKeyEntity } from './entities/api-key.entity';
 import { CreditTransactionEntity } from './entities/credit-transaction.entity';
+import { JobConversionEntity } from './entities/job-conversion.entity';
 import { JobFileEntity } from './entities/job-file.entity';
 import { JobEntity } from './entities/job.entity';
 import { PaymentEntity } from './entities/payment.entity';
@@ -12,7 +13,7 @@ import { Jobs1763798600000 } from './migrations/1763798600000-jobs';
 import { Webhooks1763798900000 } from './migrations/1763798900000-webhooks';
 import { MediaProgress1764000000000 } from './migrations/1764000000000-media-progress';
 import { SkippedFiles1764100000000 } from './migrations/1764100000000-skipped-files';
-import { Outbox1764200000000 } from './migrations/1764200000000-outbox';
+import { Lifecycle1764200000000 } from './migrations/1764200000000-lifecycle';
 
 export const ENTITIES = [
   UserEntity,
@@ -21,6 +22,7 @@ export const ENTITIES = [
   PaymentEntity,
   JobEntity,
   JobFileEntity,
+  JobConversionEntity,
   WebhookDeliveryEntity,
 ];
 
@@ -32,7 +34,7 @@ export const MIGRATIONS = [
   Webhooks1763798900000,
   MediaProgress1764000000000,
   SkippedFiles1764100000000,
-  Outbox1764200000000,
+  Lifecycle1764200000000,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

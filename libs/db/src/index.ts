@@ -8,4 +8,5 @@ export * from './entities/api-key.entity';
 export * from './entities/payment.entity';
 export * from './entities/job.entity';
 export * from './entities/job-file.entity';
+export * from './entities/job-conversion.entity';
 export * from './entities/webhook-delivery.entity';

@@ -14,6 +14,7 @@ import type { FileKind } from './kinds';
 import type { PageReport } from './ocr/ocr-page';
 import { PageReader, type OcrOptions } from './ocr/page-reader';
 import { extractPdf } from './pdf/extract-pdf';
+import type { StopSignal } from './page-loop';
 import { extractPptx } from './pptx/extract-pptx';
 import { extractText } from './text/extract-text';
 import { extractXlsx } from './xlsx/extract-xlsx';
@@ -33,15 +34,24 @@ export interface ExtractInput {
 
 export interface Extraction {
   markdown: string;
-  /** Per page or image frame: read from the text layer or by OCR (empty for other formats). */
+  /** Per page or image frame: read from the text layer or by OCR, or failed (empty for other formats). */
   pages: PageReport[];
+  /** Cancelled between pages: `pages` covers the pages read until then, and `markdown` holds them. */
+  stopped?: boolean;
 }
 
-/** One file to Markdown. `onProgress` receives how many of its pages (or frames) are done. */
-export async function extractToMarkdown(input: ExtractInput, onProgress: (done: number) => void): Promise<Extraction> {
+/**
+ * One file to Markdown. `onProgress` receives how many of its pages (or frames) are done;
+ * `shouldStop`, asked between the pages of a PDF or the frames of an image, ends the file early.
+ */
+export async function extractToMarkdown(
+  input: ExtractInput,
+  onProgress: (done: number) => void,
+  shouldStop?: StopSignal,
+): Promise<Extraction> {
   const reader = new PageReader(input.ocr);
   try {
-    return await extract(input, onProgress, reader);
+    return await extract(input, onProgress, reader, shouldStop);
   } finally {
     await reader.close();
   }
@@ -51,15 +61,16 @@ async function extract(
   input: ExtractInput,
   onProgress: (done: number) => void,
   reader: PageReader,
+  shouldStop?: StopSignal,
 ): Promise<Extraction> {
   const text = async (markdown: Promise<string>): Promise<Extraction> => ({ markdown: await markdown, pages: [] });
   switch (input.kind) {
     case 'markdown':
       return text(readFile(input.path).then((b) => b.toString('utf8')));
     case 'pdf':
-      return extractPdf(input.path, input.displayName, onProgress, reader);
+      return extractPdf(input.path, input.displayName, onProgress, reader, shouldStop);
     case 'image':
-      return extractImage(input.path, input.mime, input.units, input.displayName, onProgress, reader);
+      return extractImage(input.path, input.mime, input.units, input.displayName, onProgress, reader, shouldStop);
     case 'hwp':
       return text(extractHwp(input.path, input.displayName, input.limits));
     case 'hwpx':

@@ -11,3 +11,4 @@ export * from './kinds';
 export * from './ocr/ocr-page';
 export * from './ocr/page-reader';
 export * from './text-pages';
+export * from './page-loop';

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { conversionPoints, LedgerService } from '@docconv/billing';
+import { conversionPoints } from '@docconv/billing';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { DomainError } from '@docconv/contracts';
-import { JobEntity } from '@docconv/db';
-import { JobLifecycle, type ConversionColumn } from '@docconv/lifecycle';
+import { conversionOf, JobEntity, type ConversionFormat } from '@docconv/db';
+import { CONVERSION_LABELS, JobLifecycle } from '@docconv/lifecycle';
 import { RenderLimitError, renderInThread } from '@docconv/render';
 import { Storage } from '@docconv/storage';
 import { randomUUID } from 'node:crypto';
@@ -12,21 +12,20 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { invalidState } from './job-errors';
 import type { Caller } from './upload.types';
 
+export { CONVERSION_FORMATS, type ConversionFormat } from '@docconv/db';
+
 /** The largest Markdown rendered to an office file in the API (a document of thousands of pages). */
 const MAX_RENDER_MARKDOWN_BYTES = 64 * 1024 * 1024;
 
-export const CONVERSION_FORMATS = ['xlsx_basic', 'xlsx_advanced', 'docx', 'pptx'] as const;
-export type ConversionFormat = (typeof CONVERSION_FORMATS)[number];
+/** Where each format is stored (DESIGN: `result.<ext>`, two XLSX variants). */
+const FILES: Record<ConversionFormat, string> = {
+  xlsx_basic: 'result.basic.xlsx',
+  xlsx_advanced: 'result.advanced.xlsx',
+  docx: 'result.docx',
+  pptx: 'result.pptx',
+};
 
-/** Where each format is stored and which job column records it (DESIGN: `result.<ext>`, two XLSX variants). */
-const TARGETS = {
-  xlsx_basic: { file: 'result.basic.xlsx', column: 'xlsx_basic_path' },
-  xlsx_advanced: { file: 'result.advanced.xlsx', column: null },
-  docx: { file: 'result.docx', column: 'docx_path' },
-  pptx: { file: 'result.pptx', column: 'pptx_path' },
-} as const satisfies Record<ConversionFormat, { file: string; column: ConversionColumn | null }>;
-
-export const conversionPath = (jobId: string, format: ConversionFormat) => `results/${jobId}/${TARGETS[format].file}`;
+export const conversionPath = (jobId: string, format: ConversionFormat) => `results/${jobId}/${FILES[format]}`;
 
 export interface ConversionResult {
   format: ConversionFormat;
@@ -41,9 +40,9 @@ const POLL_MS = 250;
 /**
  * Conversions of a finished job's Markdown (spec 4.9). DOCX, PPTX and XLSX Basic are rendered
  * here; XLSX Advanced runs in the worker on its own queue while the call waits for it. Only
- * the first conversion of each format is charged (units = source pages, DESIGN.md): the job
- * column that records the file is set by a conditional update in the same transaction as the
- * ledger row, so of two simultaneous first requests one pays and the other finds the file.
+ * the first conversion of each format is charged (units = source pages, DESIGN.md): its row in
+ * `job_conversions` is created by the lifecycle in the same transaction as the ledger row, so
+ * of two simultaneous first requests one pays and the other finds the file.
  */
 @Injectable()
 export class ConversionsService {
@@ -51,7 +50,6 @@ export class ConversionsService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly ledger: LedgerService,
     private readonly storage: Storage,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly lifecycle: JobLifecycle,
@@ -62,28 +60,28 @@ export class ConversionsService {
     return format === 'xlsx_advanced' ? this.convertAdvanced(caller, job) : this.convertHere(caller, job, format);
   }
 
-  /** XLSX Advanced retry (free) or refund (3 per unit) after a failed run (spec 4.8). */
+  /** XLSX Advanced retry (free) or refund (what the run charged) after a failed run (spec 4.8). */
   async advancedAction(
     caller: Caller,
     jobId: string,
     action: 'retry' | 'refund',
   ): Promise<{ conversionId: string } | { points: number }> {
     return this.lifecycle.transaction(async (tx): Promise<{ conversionId: string } | { points: number }> => {
-      const job = await this.ownedJob(tx.manager, caller.userId, jobId);
-      const target = { jobId, userId: caller.userId };
-      const points = this.advancedPoints(job.totalPages, job.imageCount);
+      const target = { jobId, userId: caller.userId, format: 'xlsx_advanced' as const };
       const moved =
         action === 'retry'
           ? await tx.move('retryAdvanced', target, {})
-          : await tx.move('refundAdvanced', target, { apiKeyId: caller.apiKeyId, points });
+          : await tx.move('refundAdvanced', target, { apiKeyId: caller.apiKeyId });
       if (!moved) {
+        const run = conversionOf(await this.ownedJob(tx.manager, caller.userId, jobId), 'xlsx_advanced');
         throw invalidState(
-          `The XLSX Advanced conversion is ${job.xlsxAdvancedStatus ?? 'not started'}` +
-            (job.xlsxAdvancedStatus === 'error' ? ' and no longer refundable' : '') +
+          `The XLSX Advanced conversion is ${run?.status ?? 'not started'}` +
+            (run?.status === 'error' ? ' and no longer refundable' : '') +
             ': retry and refund apply only to a failed conversion that has not been refunded.',
         );
       }
-      return action === 'retry' ? { conversionId: moved.job.xlsxAdvancedJobId! } : { points };
+      const run = moved.conversion!;
+      return action === 'retry' ? { conversionId: run.runId } : { points: run.chargePoints };
     });
   }
 
@@ -92,37 +90,25 @@ export class ConversionsService {
   private async convertHere(caller: Caller, job: JobEntity, format: Exclude<ConversionFormat, 'xlsx_advanced'>) {
     const path = conversionPath(job.id, format);
     const result = { format, storagePath: path, title: job.filename };
-    if (this.recorded(job, format)) return result;
+    if (conversionOf(job, format)?.status === 'done') return result;
 
     const bytes = await this.storage.read(job.resultPath!);
     if (bytes.length > MAX_RENDER_MARKDOWN_BYTES) {
       throw new DomainError(
         'payload_too_large',
-        `This result's Markdown is ${Math.round(bytes.length / 1024 / 1024)} MB; ${formatLabel(format)} conversions take at most ${MAX_RENDER_MARKDOWN_BYTES / 1024 / 1024} MB. Download the Markdown instead.`,
+        `This result's Markdown is ${Math.round(bytes.length / 1024 / 1024)} MB; ${CONVERSION_LABELS[format]} conversions take at most ${MAX_RENDER_MARKDOWN_BYTES / 1024 / 1024} MB. Download the Markdown instead.`,
       );
     }
     const file = await this.render(format, bytes.toString('utf8'), job);
     await this.storage.put(path, file);
-
     const price = format === 'xlsx_basic' ? this.config.pricing.prices.xlsxBasicUnit : '0';
-    await this.dataSource.transaction(async (m) => {
-      const won = await this.lifecycle.recordConversion(m, job.id, TARGETS[format].column, path);
-      const points = conversionPoints(units(job.totalPages, job.imageCount), price);
-      if (won && points > 0) {
-        await this.ledger.post(
-          {
-            userId: caller.userId,
-            apiKeyId: caller.apiKeyId,
-            jobId: job.id,
-            type: 'spend',
-            points,
-            description: `${formatLabel(format)} of job ${job.id}`,
-            idempotencyKey: `job:${job.id}:convert:${format}`,
-          },
-          m,
-        );
-      }
-    });
+    const points = conversionPoints(units(job.totalPages, job.imageCount), price);
+    // Of two first requests, one records the file and pays; the other finds it recorded.
+    await this.lifecycle.move(
+      'deliverConversion',
+      { jobId: job.id, format },
+      { apiKeyId: caller.apiKeyId, path, points },
+    );
     return result;
   }
 
@@ -133,27 +119,14 @@ export class ConversionsService {
       if (error instanceof RenderLimitError) {
         throw new DomainError(
           'conversion_failed',
-          `The ${formatLabel(format)} conversion stopped: ${error.message} for this document. Download the Markdown instead.`,
+          `The ${CONVERSION_LABELS[format]} conversion stopped: ${error.message} for this document. Download the Markdown instead.`,
         );
       }
       this.logger.error({ err: error, job_id: job.id, format }, 'Conversion failed');
       throw new DomainError(
         'conversion_failed',
-        `The ${formatLabel(format)} conversion failed. Try again; if it keeps failing, download the Markdown instead.`,
+        `The ${CONVERSION_LABELS[format]} conversion failed. Try again; if it keeps failing, download the Markdown instead.`,
       );
-    }
-  }
-
-  private recorded(job: JobEntity, format: ConversionFormat): boolean {
-    switch (format) {
-      case 'xlsx_basic':
-        return job.xlsxBasicPath !== null;
-      case 'xlsx_advanced':
-        return job.xlsxAdvancedPath !== null;
-      case 'docx':
-        return job.docxPath !== null;
-      case 'pptx':
-        return job.pptxPath !== null;
     }
   }
 
@@ -165,42 +138,40 @@ export class ConversionsService {
       storagePath: conversionPath(job.id, 'xlsx_advanced'),
       title: job.filename,
     };
-    if (job.xlsxAdvancedStatus === 'done') return result;
-    if (job.xlsxAdvancedStatus === 'error') {
+    const run = conversionOf(job, 'xlsx_advanced');
+    if (run?.status === 'done') return result;
+    if (run?.status === 'error') {
       throw new DomainError(
         'invalid_state',
         'The last XLSX Advanced conversion of this job failed. Retry it or ask for a refund with POST /jobs/{job_id}/xlsx-advanced-action.',
-        { extensions: { xlsx_advanced_status: 'error', xlsx_advanced_refundable: job.xlsxAdvancedRefundable } },
+        { extensions: { xlsx_advanced_status: 'error', xlsx_advanced_refundable: run.refundable } },
       );
     }
-    if (job.xlsxAdvancedStatus !== 'processing') await this.startAdvanced(caller, job);
+    // Never asked, or refunded: a new run, charged as it starts; if another request started it first, wait for that one.
+    if (run?.status !== 'processing') {
+      await this.lifecycle.move(
+        'startAdvanced',
+        { jobId: job.id, format: 'xlsx_advanced' },
+        {
+          apiKeyId: caller.apiKeyId,
+          runId: randomUUID(),
+          points: conversionPoints(units(job.totalPages, job.imageCount), this.config.pricing.prices.xlsxAdvancedUnit),
+        },
+      );
+    }
     return this.awaitAdvanced(job.id, result);
-  }
-
-  /** Never asked (or refunded): a new run, charged as it starts; when another request started it first, this one waits for it. */
-  private async startAdvanced(caller: Caller, job: JobEntity): Promise<void> {
-    await this.lifecycle.move(
-      'startAdvanced',
-      { jobId: job.id },
-      {
-        apiKeyId: caller.apiKeyId,
-        conversionId: randomUUID(),
-        points: this.advancedPoints(job.totalPages, job.imageCount),
-      },
-    );
   }
 
   private async awaitAdvanced(jobId: string, result: ConversionResult): Promise<ConversionResult> {
     const deadline = Date.now() + this.config.conversions.xlsxAdvancedWaitSeconds * 1000;
     for (;;) {
       const job = await this.dataSource.getRepository(JobEntity).findOneByOrFail({ id: jobId });
-      if (job.xlsxAdvancedStatus === 'done') return result;
-      if (job.xlsxAdvancedStatus === 'error') {
-        throw new DomainError(
-          'conversion_failed',
-          `${job.xlsxAdvancedRecoveryNotes ?? 'The XLSX Advanced conversion failed.'}`,
-          { extensions: { xlsx_advanced_status: 'error', xlsx_advanced_refundable: job.xlsxAdvancedRefundable } },
-        );
+      const run = conversionOf(job, 'xlsx_advanced');
+      if (run?.status === 'done') return result;
+      if (run?.status === 'error') {
+        throw new DomainError('conversion_failed', run.notes ?? 'The XLSX Advanced conversion failed.', {
+          extensions: { xlsx_advanced_status: 'error', xlsx_advanced_refundable: run.refundable },
+        });
       }
       if (Date.now() > deadline) {
         throw new DomainError(
@@ -211,10 +182,6 @@ export class ConversionsService {
       }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
-  }
-
-  private advancedPoints(totalPages: number, imageCount: number): number {
-    return conversionPoints(units(totalPages, imageCount), this.config.pricing.prices.xlsxAdvancedUnit);
   }
 
   // ---- lookups ------------------------------------------------------------------------
@@ -237,8 +204,4 @@ export class ConversionsService {
 /** Conversion units (DESIGN.md): one per source page — PDF, office and HWP pages plus images — at least 1. */
 export function units(totalPages: number, imageCount: number): number {
   return Math.max(1, totalPages + imageCount);
-}
-
-function formatLabel(format: ConversionFormat): string {
-  return { xlsx_basic: 'XLSX Basic', xlsx_advanced: 'XLSX Advanced', docx: 'DOCX', pptx: 'PPTX' }[format];
 }

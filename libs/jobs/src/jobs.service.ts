@@ -21,6 +21,8 @@ import type { Caller, ReceivedFile, UploadOptions } from './upload.types';
 
 /** A pending job's quote is binding for this long; then the job is cancelled. */
 export const QUOTE_VALIDITY_HOURS = 24;
+/** How long a cancel of a processing job waits for the worker to stop before it answers. */
+const CANCEL_WAIT_MS = 10_000;
 
 export interface CreatedJob {
   job: JobEntity;
@@ -226,19 +228,38 @@ export class JobsService {
     });
   }
 
-  /** pending → cancelled (nothing was charged); queued → cancelled with a full refund. */
+  /**
+   * pending → cancelled (nothing was charged); queued → cancelled with a full refund;
+   * processing → the worker stops after the page in hand, keeps the pages finished and refunds
+   * the rest. For a processing job the answer waits a few seconds for the worker to stop and
+   * returns the job as it is then (still `processing` if the worker has not stopped yet).
+   */
   async cancel(caller: Caller, jobId: string): Promise<JobEntity> {
-    const job = await this.lifecycle.transaction(async (tx) => {
-      const moved = await tx.move('cancel', { jobId, userId: caller.userId }, { apiKeyId: caller.apiKeyId });
-      if (moved) return moved.job;
+    const { job, stopping } = await this.lifecycle.transaction(async (tx) => {
+      const target = { jobId, userId: caller.userId };
+      const cancelled = await tx.move('cancel', target, { apiKeyId: caller.apiKeyId });
+      if (cancelled) return { job: cancelled.job, stopping: false };
+      const requested = await tx.move('requestCancel', target, {});
+      if (requested) return { job: requested.job, stopping: true };
       const current = await this.find(tx.manager, caller.userId, jobId);
-      throw invalidState(
-        `The job is ${current.status}: only pending or queued jobs can be cancelled.` +
-          (current.status === 'processing' ? ' It is already being processed.' : ''),
-      );
+      if (current.status === 'processing') return { job: current, stopping: true }; // asked already
+      throw invalidState(`The job is ${current.status}: only pending, queued or processing jobs can be cancelled.`);
     });
-    await this.storage.deletePrefix(`inputs/${job.id}`).catch(() => undefined);
-    return job;
+    if (!stopping) {
+      await this.storage.deletePrefix(`inputs/${job.id}`).catch(() => undefined);
+      return job;
+    }
+    const deadline = Date.now() + CANCEL_WAIT_MS;
+    for (;;) {
+      const current = await this.get(caller.userId, jobId);
+      if (current.status === 'cancelled' || (current.status === 'processing' && Date.now() > deadline)) return current;
+      if (current.status !== 'processing') {
+        throw invalidState(
+          `The job ended ${current.status} before the cancellation reached it, so nothing was stopped or refunded.`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   }
 
   /** Newest first, with an opaque cursor for the next page. */
@@ -246,6 +267,7 @@ export class JobsService {
     const qb = this.dataSource
       .getRepository(JobEntity)
       .createQueryBuilder('j')
+      .leftJoinAndSelect('j.conversions', 'c')
       .where('j.user_id = :userId', { userId })
       .orderBy('j.created_at', 'DESC')
       .addOrderBy('j.id', 'DESC')
@@ -261,13 +283,14 @@ export class JobsService {
     return { jobs, nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null };
   }
 
-  /** The stored Markdown of a finished job. */
+  /** The stored Markdown of a finished job, or of the pages a job cancelled while processing had finished. */
   async resultPath(userId: string, jobId: string): Promise<{ job: JobEntity; path: string }> {
     const job = await this.get(userId, jobId);
-    if (job.status !== 'done' || !job.resultPath) {
-      throw invalidState(`The job is ${job.status}; its result can be downloaded once it is done.`);
+    if (job.resultPath && (job.status === 'done' || job.status === 'cancelled')) return { job, path: job.resultPath };
+    if (job.status === 'cancelled') {
+      throw invalidState('The job was cancelled before any page was converted; there is nothing to download.');
     }
-    return { job, path: job.resultPath };
+    throw invalidState(`The job is ${job.status}; its result can be downloaded once it is done.`);
   }
 
   /** A job with its files, in order (the owner's only). */

@@ -49,9 +49,10 @@ export class JobEvents {
 
   async snapshot(jobId: string): Promise<JobSnapshot | undefined> {
     const [row] = await this.dataSource.query<JobSnapshot[]>(
-      `SELECT id AS job_id, status, done_pages, total_pages, done_files, total_files, done_media_seconds,
-              media_duration_seconds, xlsx_advanced_status
-         FROM jobs WHERE id = $1`,
+      `SELECT j.id AS job_id, j.status, j.done_pages, j.total_pages, j.done_files, j.total_files, j.done_media_seconds,
+              j.media_duration_seconds, c.status AS xlsx_advanced_status
+         FROM jobs j LEFT JOIN job_conversions c ON c.job_id = j.id AND c.format = 'xlsx_advanced'
+        WHERE j.id = $1`,
       [jobId],
     );
     return row;

@@ -1,27 +1,26 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { LedgerService, type PostedTransaction } from '@docconv/billing';
-import { JobEntity } from '@docconv/db';
+import { conversionOf, JobEntity, type ConversionFormat, type JobConversionEntity } from '@docconv/db';
 import { WebhookDeliveries } from '@docconv/webhooks';
 import { DataSource, type EntityManager } from 'typeorm';
 import { JobEvents } from './job-events';
 import { Outbox } from './outbox';
-import { TRANSITIONS, type TransitionName, type TransitionParams } from './transitions';
+import { TRANSITIONS, type TransitionName, type TransitionParams, type TransitionSpec } from './transitions';
 
-/** Which job a move is for; with `userId`, only if it is that user's. */
+/** Which job a move is for (with `format`, which of its conversions); with `userId`, only if it is that user's. */
 export interface Target {
   jobId: string;
   userId?: string;
+  format?: ConversionFormat;
 }
 
-/** The job as a move left it, and the ledger row the move posted (if it posts one). */
+/** The job as a move left it (with the conversion moved, for a conversion's move), and the ledger row the move posted. */
 export interface Moved {
   job: JobEntity;
+  conversion?: JobConversionEntity;
   posted: PostedTransaction | null;
 }
-
-/** The conversion files recorded on the job, one column each. */
-export type ConversionColumn = 'xlsx_basic_path' | 'docx_path' | 'pptx_path';
 
 /** A transaction in which moves may be made; their messages are sent once it commits. */
 export interface LifecycleTransaction {
@@ -75,14 +74,13 @@ export class JobLifecycle {
     });
   }
 
-  /** Records a conversion's file on the job with `m`, if none is recorded yet; true when this call recorded it. */
-  async recordConversion(m: EntityManager, jobId: string, column: ConversionColumn, path: string): Promise<boolean> {
-    const won = await m.query<unknown[]>(
-      `WITH won AS (UPDATE jobs SET ${column} = $2 WHERE id = $1 AND ${column} IS NULL RETURNING id)
-       SELECT * FROM won`,
-      [jobId, path],
+  /** Whether the owner has cancelled the job while it processes. */
+  async cancelRequested(jobId: string): Promise<boolean> {
+    const [row] = await this.dataSource.query<{ requested: boolean }[]>(
+      'SELECT cancel_requested_at IS NOT NULL AS requested FROM jobs WHERE id = $1',
+      [jobId],
     );
-    return won.length > 0;
+    return row?.requested ?? false;
   }
 
   /** Renames one of the user's jobs, in any state; false when it is not theirs. */
@@ -102,33 +100,63 @@ export class JobLifecycle {
     target: Target,
     params: TransitionParams<N>,
   ): Promise<Moved | null> {
-    const spec = TRANSITIONS[name];
-    const values: unknown[] = [target.jobId, spec.to, spec.from.filter((s) => s !== null)];
-    const bind = (sql: string) =>
-      sql.replace(/(?<!:):([A-Za-z]\w*)/g, (_, key: string) => {
-        if (!(key in params)) throw new Error(`transition ${name} has no parameter ${key}`);
-        values.push((params as Record<string, unknown>)[key]);
-        return `$${values.length}`;
-      });
-    const assignments = [`${spec.field} = $2`, ...Object.entries(spec.set ?? {}).map(([c, e]) => `${c} = ${bind(e)}`)];
-    const conditions = [
-      'id = $1',
-      spec.from.includes(null) ? `(${spec.field} = ANY($3) OR ${spec.field} IS NULL)` : `${spec.field} = ANY($3)`,
-    ];
-    if (target.userId) {
-      values.push(target.userId);
-      conditions.push(`user_id = $${values.length}`);
+    const spec: TransitionSpec = TRANSITIONS[name];
+    const sql = new Statement(name, params);
+    const id = sql.value(target.jobId);
+    const owned = target.userId ? ` AND user_id = ${sql.value(target.userId)}` : '';
+    const states = spec.from.filter((state) => state !== null);
+    const from = () => sql.value(states); // a placeholder only where used: PostgreSQL types every one it is sent
+    const to = sql.value(spec.to);
+    const set = Object.entries(spec.set ?? {}).map(([column, e]) => `${column} = ${sql.bind(e)}`);
+    const when = spec.when ? ` AND (${sql.bind(spec.when)})` : '';
+    let moved: unknown[];
+    if (spec.subject === 'job') {
+      moved = await m.query(
+        `WITH moved AS (
+           UPDATE jobs SET ${['status = ' + to, ...set].join(', ')}
+            WHERE id = ${id}${owned} AND status = ANY(${from()})${when} RETURNING id)
+         SELECT id FROM moved`,
+        sql.values,
+      );
+    } else {
+      if (!target.format) throw new Error(`transition ${name} moves a conversion: name its format`);
+      const format = sql.value(target.format);
+      const exists = `EXISTS (SELECT 1 FROM jobs WHERE id = ${id}${owned})`;
+      if (spec.from.includes(null)) {
+        // No row yet: the move creates it; a row in one of `from` is moved like any other.
+        const insert = Object.entries(spec.insert ?? {}).map(([column, e]) => [column, sql.bind(e)] as const);
+        // Columns in `set` and `when` are the existing row's, named with the table (`job_conversions.attempt`).
+        const onConflict =
+          spec.from.length > 1
+            ? `DO UPDATE SET ${['status = EXCLUDED.status', ...set].join(', ')}
+                WHERE job_conversions.status = ANY(${from()})${when}`
+            : 'DO NOTHING';
+        moved = await m.query(
+          `WITH moved AS (
+             INSERT INTO job_conversions (job_id, format, status${insert.map(([c]) => `, ${c}`).join('')})
+             SELECT ${id}, ${format}, ${to}${insert.map(([, v]) => `, ${v}`).join('')} WHERE ${exists}
+             ON CONFLICT (job_id, format) ${onConflict}
+             RETURNING job_id)
+           SELECT job_id FROM moved`,
+          sql.values,
+        );
+      } else {
+        moved = await m.query(
+          `WITH moved AS (
+             UPDATE job_conversions SET ${['status = ' + to, ...set].join(', ')}
+              WHERE job_id = ${id} AND format = ${format} AND status = ANY(${from()})${when} AND ${exists}
+              RETURNING job_id)
+           SELECT job_id FROM moved`,
+          sql.values,
+        );
+      }
     }
-    if (spec.when) conditions.push(`(${bind(spec.when)})`);
-    const rows = await m.query<{ id: string }[]>(
-      `WITH moved AS (UPDATE jobs SET ${assignments.join(', ')} WHERE ${conditions.join(' AND ')} RETURNING id)
-       SELECT id FROM moved`,
-      values,
-    );
-    if (rows.length === 0) return null;
+    if (moved.length === 0) return null;
 
     const job = await m.findOneByOrFail(JobEntity, { id: target.jobId });
-    const posting = spec.posting?.(job, params);
+    const conversion = target.format ? conversionOf(job, target.format) : undefined;
+    const context = { job, conversion, params: params as Record<string, unknown> };
+    const posting = spec.posting?.(context);
     const posted = posting ? await this.ledger.post({ ...posting, userId: job.userId, jobId: job.id }, m) : null;
     if (spec.event) {
       written.push(await this.outbox.write(m, { kind: 'event', jobId: job.id, type: spec.event }));
@@ -138,7 +166,31 @@ export class JobLifecycle {
         written.push(await this.outbox.write(m, { kind: 'enqueue', name: 'webhook.deliver', payload }));
       }
     }
-    if (spec.send) written.push(await this.outbox.write(m, spec.send(job, params)));
-    return { job, posted };
+    if (spec.send) written.push(await this.outbox.write(m, spec.send(context)));
+    return { job, conversion, posted };
+  }
+}
+
+/** A statement's parameters: values added in order, and `:name` in declared SQL bound to the move's parameter `name`. */
+class Statement {
+  readonly values: unknown[] = [];
+
+  constructor(
+    private readonly transition: string,
+    private readonly params: Record<string, unknown>,
+  ) {}
+
+  /** A placeholder for `value`. */
+  value(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+
+  /** The declared SQL with each `:name` replaced by a placeholder for that parameter. */
+  bind(sql: string): string {
+    return sql.replace(/(?<!:):([A-Za-z]\w*)/g, (_, key: string) => {
+      if (!(key in this.params)) throw new Error(`transition ${this.transition} has no parameter ${key}`);
+      return this.value(this.params[key]);
+    });
   }
 }

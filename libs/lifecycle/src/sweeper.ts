@@ -74,12 +74,9 @@ export class Sweeper {
     for (const { id } of await this.candidates(`status = 'processing' AND started_at < now() - ${late}`)) {
       if (await this.lifecycle.move('overdue', { jobId: id }, { seconds })) failed++;
     }
-    const runs = await this.candidates(
-      `xlsx_advanced_status = 'processing' AND xlsx_advanced_started_at < now() - ${late}`,
-    );
-    for (const run of runs) {
+    for (const run of await this.runs(`started_at < now() - ${late}`)) {
       const notes = 'The conversion did not finish within the time a conversion may run.';
-      if (await this.failAdvanced(run.id, run.xlsx_advanced_job_id!, notes)) failed++;
+      if (await this.failAdvanced(run.job_id, run.run_id, notes)) failed++;
     }
     if (failed > 0) this.logger.warn({ failed }, 'Failed runs that ran past the maximum run time');
     return { failed };
@@ -104,14 +101,11 @@ export class Sweeper {
   private async sweepAdvanced(): Promise<{ advancedResent: number; advancedGivenUp: number }> {
     let advancedResent = 0;
     let advancedGivenUp = 0;
-    const runs = await this.candidates(
-      `xlsx_advanced_status = 'processing' AND xlsx_advanced_started_at < now() - make_interval(secs => ${SETTLE_SECONDS})`,
-    );
-    for (const run of runs) {
-      const message = { jobId: run.id, conversionId: run.xlsx_advanced_job_id!, attempt: run.xlsx_advanced_runs };
+    for (const run of await this.runs(`started_at < now() - make_interval(secs => ${SETTLE_SECONDS})`)) {
+      const message = { jobId: run.job_id, conversionId: run.run_id, attempt: run.attempt };
       if ((await this.queues.state('convert.xlsx-advanced', message)) === 'failed') {
         const notes = 'The conversion was interrupted too many times to finish.';
-        if (await this.failAdvanced(run.id, message.conversionId, notes)) advancedGivenUp++;
+        if (await this.failAdvanced(run.job_id, run.run_id, notes)) advancedGivenUp++;
       } else if (await this.resend('convert.xlsx-advanced', message)) {
         advancedResent++;
       }
@@ -128,16 +122,26 @@ export class Sweeper {
     return true;
   }
 
-  private failAdvanced(jobId: string, conversionId: string, notes: string) {
-    return this.lifecycle.move('failAdvanced', { jobId }, { conversionId, notes: advancedRecoveryNotes(jobId, notes) });
+  private failAdvanced(jobId: string, runId: string, notes: string) {
+    return this.lifecycle.move(
+      'failAdvanced',
+      { jobId, format: 'xlsx_advanced' },
+      { runId, notes: advancedRecoveryNotes(jobId, notes) },
+    );
   }
 
   private candidates(condition: string) {
-    return this.dataSource.query<
-      { id: string; retry_count: number; xlsx_advanced_job_id: string | null; xlsx_advanced_runs: number }[]
-    >(
-      `SELECT id, retry_count, xlsx_advanced_job_id, xlsx_advanced_runs FROM jobs WHERE ${condition}
-        ORDER BY created_at LIMIT ${BATCH}`,
+    return this.dataSource.query<{ id: string; retry_count: number }[]>(
+      `SELECT id, retry_count FROM jobs WHERE ${condition} ORDER BY created_at LIMIT ${BATCH}`,
+    );
+  }
+
+  /** XLSX Advanced runs in progress that also meet `condition`. */
+  private runs(condition: string) {
+    return this.dataSource.query<{ job_id: string; run_id: string; attempt: number }[]>(
+      `SELECT job_id, run_id, attempt FROM job_conversions
+        WHERE format = 'xlsx_advanced' AND status = 'processing' AND ${condition}
+        ORDER BY started_at LIMIT ${BATCH}`,
     );
   }
 }

@@ -1,5 +1,5 @@
 import type { LedgerEntry } from '@docconv/billing';
-import type { JobEntity } from '@docconv/db';
+import type { ConversionFormat, JobConversionEntity, JobEntity } from '@docconv/db';
 import type { OutboxMessage } from './outbox';
 
 /** How many times a failed job may be re-dispatched for free. */
@@ -11,25 +11,35 @@ export type EventKind = 'status' | 'xlsx_advanced';
 /** A ledger row a move posts in its own transaction; the user is the job's. */
 export type Posting = Omit<LedgerEntry, 'userId' | 'jobId'>;
 
+/** What a move's consequences are computed from: the job as moved, its conversion (for a conversion's move), the parameters. */
+export interface MoveContext {
+  job: JobEntity;
+  conversion?: JobConversionEntity;
+  params: Record<string, unknown>;
+}
+
 /**
- * One declared move of a job's state. `set` and `when` are SQL over the job's row, in which
- * `:name` stands for the move's parameter `name`. The move happens only if the job is in one
- * of `from` (and `when` holds); then, in the same transaction, its ledger row is posted and
- * its messages are written to the outbox.
+ * One declared move. `set`, `insert` and `when` are SQL over the moved row, in which `:name`
+ * stands for the move's parameter `name`. The move happens only if the row's status is one of
+ * `from` (null: there is no row yet, and `insert` gives the new row's columns) and `when`
+ * holds; then, in the same transaction, its ledger row is posted and its messages written to
+ * the outbox.
  */
 export interface TransitionSpec {
-  /** The state column moved: the job's status, or its XLSX Advanced run's. */
-  field: 'status' | 'xlsx_advanced_status';
+  /** What moves: the job (`jobs.status`) or one of its conversions (`job_conversions.status`). */
+  subject: 'job' | 'conversion';
   from: readonly (string | null)[];
   to: string;
   set?: Readonly<Record<string, string>>;
+  /** A conversion's columns when the move creates its row. */
+  insert?: Readonly<Record<string, string>>;
   when?: string;
   /** What live subscribers hear of the move; when the move ends the job or run, its webhook too. */
   event?: EventKind;
-  /** The ledger row of the move, from the moved job and the parameters; null posts nothing. */
-  posting?: (job: JobEntity, params: Record<string, unknown>) => Posting | null;
+  /** The ledger row of the move; null posts nothing. */
+  posting?: (moved: MoveContext) => Posting | null;
   /** The queue message the move sends once committed. */
-  send?: (job: JobEntity, params: Record<string, unknown>) => OutboxMessage;
+  send?: (moved: MoveContext) => OutboxMessage;
 }
 
 /** A spec with the type of its parameters attached. */
@@ -38,37 +48,60 @@ type Transition<P> = TransitionSpec & { readonly params?: P };
 const declare = <P extends Record<string, unknown> = Record<string, never>>(spec: TransitionSpec): Transition<P> =>
   spec;
 
-const parseMessage = (job: JobEntity): OutboxMessage => ({
+const parseMessage = ({ job }: MoveContext): OutboxMessage => ({
   kind: 'enqueue',
   name: 'parse.run',
   payload: { jobId: job.id, retry: job.retryCount },
 });
 
-/** A run's message: the run's count (a start, a retry) makes it new. */
-export const conversionMessage = (job: JobEntity): OutboxMessage => ({
+/** An XLSX Advanced run's message: the run's attempt (a start, a retry) makes it new. */
+const runMessage = ({ job, conversion }: MoveContext): OutboxMessage => ({
   kind: 'enqueue',
   name: 'convert.xlsx-advanced',
-  payload: { jobId: job.id, conversionId: job.xlsxAdvancedJobId!, attempt: job.xlsxAdvancedRuns },
+  payload: { jobId: job.id, conversionId: conversion!.runId, attempt: conversion!.attempt },
 });
 
 /** Who asked for a move that costs or returns money: the key the ledger row names. */
 type Caller = { apiKeyId: string | null };
 
+/** What a job did not deliver: the points its pages cost, and which pages they were (for the ledger row). */
+export type Undelivered = { points: number; pages: string };
+
+const undeliveredRefund = (job: JobEntity, p: Undelivered, idempotencyKey: string): Posting | null =>
+  p.points > 0
+    ? {
+        type: 'refund',
+        points: p.points,
+        apiKeyId: job.apiKeyId,
+        description: `Job ${job.id}: ${p.pages}`,
+        idempotencyKey,
+      }
+    : null;
+
+/** How a conversion is named to people. */
+export const CONVERSION_LABELS: Record<ConversionFormat, string> = {
+  xlsx_basic: 'XLSX Basic',
+  xlsx_advanced: 'XLSX Advanced',
+  docx: 'DOCX',
+  pptx: 'PPTX',
+};
+
 /**
- * Every way a job's state changes, declared once. `JobLifecycle.move` is the only code that
- * applies them, and so the only code that writes `jobs.status` and `jobs.xlsx_advanced_status`.
+ * Every way a job's state and its conversions' change, declared once. `JobLifecycle.move` is
+ * the only code that applies them, and so the only code that writes `jobs.status` and
+ * `job_conversions`.
  */
 export const TRANSITIONS = {
   // ---- the job ---------------------------------------------------------------------------
   /** The user accepts the quote: it is charged and queued. */
   confirm: declare<Caller>({
-    field: 'status',
+    subject: 'job',
     from: ['pending'],
     to: 'queued',
     when: 'expires_at > now()',
     set: { confirmed_at: 'now()', cost_points: 'quoted_points' },
     event: 'status',
-    posting: (job, p) =>
+    posting: ({ job, params: p }) =>
       job.costPoints > 0
         ? {
             type: 'spend',
@@ -82,7 +115,7 @@ export const TRANSITIONS = {
   }),
   /** A pending job is cancelled for nothing; a queued one is refunded in full. */
   cancel: declare<Caller>({
-    field: 'status',
+    subject: 'job',
     from: ['pending', 'queued'],
     to: 'cancelled',
     set: {
@@ -91,7 +124,7 @@ export const TRANSITIONS = {
       refunded_at: 'CASE WHEN cost_points > 0 THEN now() END',
     },
     event: 'status',
-    posting: (job, p) =>
+    posting: ({ job, params: p }) =>
       job.costPoints > 0
         ? {
             type: 'refund',
@@ -104,7 +137,7 @@ export const TRANSITIONS = {
   }),
   /** A quote nobody confirmed within its validity. */
   expire: declare({
-    field: 'status',
+    subject: 'job',
     from: ['pending'],
     to: 'cancelled',
     when: 'expires_at <= now()',
@@ -116,14 +149,15 @@ export const TRANSITIONS = {
   }),
   /** A worker takes the job (again, after a crash: the attempt starts over). */
   start: declare({
-    field: 'status',
+    subject: 'job',
     from: ['queued', 'processing'],
     to: 'processing',
     set: { started_at: 'coalesce(started_at, now())', done_pages: '0', done_files: '0' },
     event: 'status',
   }),
-  finish: declare<{ resultPath: string }>({
-    field: 'status',
+  /** The job is converted; the price of pages that could not be read (`undelivered`) is given back at once. */
+  finish: declare<{ resultPath: string } & Undelivered>({
+    subject: 'job',
     from: ['processing'],
     to: 'done',
     set: {
@@ -131,12 +165,38 @@ export const TRANSITIONS = {
       result_path: ':resultPath',
       done_pages: 'total_pages',
       done_files: 'total_files',
+      refunded_points: 'refunded_points + :points',
     },
     event: 'status',
+    posting: ({ job, params: p }) => undeliveredRefund(job, p as Undelivered, `job:${job.id}:undelivered`),
+  }),
+  /** The owner cancels while a worker converts: the worker stops at the next page. */
+  requestCancel: declare({
+    subject: 'job',
+    from: ['processing'],
+    to: 'processing',
+    when: 'cancel_requested_at IS NULL',
+    set: { cancel_requested_at: 'now()' },
+  }),
+  /** The worker stopped a cancelled job: the pages finished stay downloadable, the rest is refunded. */
+  stopCancelled: declare<{ resultPath: string | null } & Undelivered>({
+    subject: 'job',
+    from: ['processing'],
+    to: 'cancelled',
+    when: 'cancel_requested_at IS NOT NULL',
+    set: {
+      cancelled_at: 'now()',
+      finished_at: 'now()',
+      result_path: ':resultPath',
+      refunded_points: ':points',
+      refunded_at: 'CASE WHEN :points > 0 THEN now() END',
+    },
+    event: 'status',
+    posting: ({ job, params: p }) => undeliveredRefund(job, p as Undelivered, `job:${job.id}:refund`),
   }),
   /** The job could not be converted: the user may retry it or take a refund. */
   fail: declare<{ reason: string }>({
-    field: 'status',
+    subject: 'job',
     from: ['processing'],
     to: 'error',
     set: { refundable: 'true', error_log: ':reason', finished_at: 'now()' },
@@ -144,7 +204,7 @@ export const TRANSITIONS = {
   }),
   /** A job still processing past the time a job may run (its worker died). */
   overdue: declare<{ seconds: number }>({
-    field: 'status',
+    subject: 'job',
     from: ['processing'],
     to: 'error',
     when: 'started_at < now() - make_interval(secs => :seconds)',
@@ -156,7 +216,7 @@ export const TRANSITIONS = {
     event: 'status',
   }),
   retry: declare({
-    field: 'status',
+    subject: 'job',
     from: ['error'],
     to: 'queued',
     when: `refundable AND retry_count < ${MAX_RETRIES}`,
@@ -174,12 +234,12 @@ export const TRANSITIONS = {
   }),
   /** Every point deducted for a failed job, returned once; the job stays `error`. */
   refund: declare<Caller>({
-    field: 'status',
+    subject: 'job',
     from: ['error'],
     to: 'error',
     when: 'refundable',
     set: { refundable: 'false', refunded_points: 'cost_points', refunded_at: 'now()' },
-    posting: (job, p) =>
+    posting: ({ job, params: p }) =>
       job.costPoints > 0
         ? {
             type: 'refund',
@@ -191,70 +251,91 @@ export const TRANSITIONS = {
         : null,
   }),
 
-  // ---- its XLSX Advanced runs --------------------------------------------------------------
-  /** A new run (never asked, or refunded), charged as it starts. */
-  startAdvanced: declare<Caller & { conversionId: string; points: number }>({
-    field: 'xlsx_advanced_status',
+  // ---- its conversions -----------------------------------------------------------------
+  /** DOCX, PPTX or XLSX Basic made in one go: the first of each format is recorded and charged. */
+  deliverConversion: declare<Caller & { path: string; points: number }>({
+    subject: 'conversion',
+    from: [null],
+    to: 'done',
+    insert: { run_id: 'gen_random_uuid()', path: ':path', charge_points: ':points', finished_at: 'now()' },
+    posting: ({ job, conversion, params: p }) =>
+      (p.points as number) > 0
+        ? {
+            type: 'spend',
+            points: p.points as number,
+            apiKeyId: (p as Caller).apiKeyId,
+            description: `${CONVERSION_LABELS[conversion!.format]} of job ${job.id}`,
+            idempotencyKey: `job:${job.id}:convert:${conversion!.format}`,
+          }
+        : null,
+  }),
+  /** A new XLSX Advanced run (never asked, or refunded), charged as it starts. */
+  startAdvanced: declare<Caller & { runId: string; points: number }>({
+    subject: 'conversion',
     from: [null, 'refunded'],
     to: 'processing',
+    insert: { run_id: ':runId', charge_points: ':points' },
     set: {
-      xlsx_advanced_job_id: ':conversionId',
-      xlsx_advanced_refundable: 'false',
-      xlsx_advanced_recovery_notes: 'NULL',
-      xlsx_advanced_path: 'NULL',
-      xlsx_advanced_started_at: 'now()',
+      run_id: ':runId',
+      attempt: 'job_conversions.attempt + 1',
+      refundable: 'false',
+      notes: 'NULL',
+      path: 'NULL',
+      charge_points: ':points',
+      started_at: 'now()',
+      finished_at: 'NULL',
     },
-    posting: (job, p) => ({
+    posting: ({ job, conversion, params: p }) => ({
       type: 'spend',
       points: p.points as number,
       apiKeyId: (p as Caller).apiKeyId,
       description: `XLSX Advanced of job ${job.id}`,
-      idempotencyKey: `xlsx-advanced:${job.xlsxAdvancedJobId}`,
+      idempotencyKey: `xlsx-advanced:${conversion!.runId}`,
     }),
-    send: conversionMessage,
+    send: runMessage,
   }),
   /** The failed run again, free. */
   retryAdvanced: declare({
-    field: 'xlsx_advanced_status',
+    subject: 'conversion',
     from: ['error'],
     to: 'processing',
-    when: 'xlsx_advanced_refundable',
-    set: {
-      xlsx_advanced_refundable: 'false',
-      xlsx_advanced_recovery_notes: 'NULL',
-      xlsx_advanced_started_at: 'now()',
-    },
-    send: conversionMessage,
+    when: 'refundable',
+    set: { attempt: 'attempt + 1', refundable: 'false', notes: 'NULL', started_at: 'now()', finished_at: 'NULL' },
+    send: runMessage,
   }),
-  refundAdvanced: declare<Caller & { points: number }>({
-    field: 'xlsx_advanced_status',
+  /** A failed run's charge, returned once. */
+  refundAdvanced: declare<Caller>({
+    subject: 'conversion',
     from: ['error'],
     to: 'refunded',
-    when: 'xlsx_advanced_refundable',
-    set: { xlsx_advanced_refundable: 'false', xlsx_advanced_recovery_notes: 'NULL' },
-    posting: (job, p) => ({
-      type: 'refund',
-      points: p.points as number,
-      apiKeyId: (p as Caller).apiKeyId,
-      description: `Refund of the XLSX Advanced conversion of job ${job.id}`,
-      idempotencyKey: `xlsx-advanced:${job.xlsxAdvancedJobId}:refund`,
-    }),
+    when: 'refundable',
+    set: { refundable: 'false', notes: 'NULL' },
+    posting: ({ job, conversion, params: p }) =>
+      conversion!.chargePoints > 0
+        ? {
+            type: 'refund',
+            points: conversion!.chargePoints,
+            apiKeyId: (p as Caller).apiKeyId,
+            description: `Refund of the XLSX Advanced conversion of job ${job.id}`,
+            idempotencyKey: `xlsx-advanced:${conversion!.runId}:refund`,
+          }
+        : null,
   }),
-  finishAdvanced: declare<{ conversionId: string; path: string }>({
-    field: 'xlsx_advanced_status',
+  finishAdvanced: declare<{ runId: string; path: string }>({
+    subject: 'conversion',
     from: ['processing'],
     to: 'done',
-    when: 'xlsx_advanced_job_id = :conversionId',
-    set: { xlsx_advanced_path: ':path', xlsx_advanced_refundable: 'false' },
+    when: 'run_id = :runId',
+    set: { path: ':path', refundable: 'false', finished_at: 'now()' },
     event: 'xlsx_advanced',
   }),
   /** The run failed (or its worker or queue gave up on it): retry for free or refund. */
-  failAdvanced: declare<{ conversionId: string; notes: string }>({
-    field: 'xlsx_advanced_status',
+  failAdvanced: declare<{ runId: string; notes: string }>({
+    subject: 'conversion',
     from: ['processing'],
     to: 'error',
-    when: 'xlsx_advanced_job_id = :conversionId',
-    set: { xlsx_advanced_refundable: 'true', xlsx_advanced_recovery_notes: ':notes' },
+    when: 'run_id = :runId',
+    set: { refundable: 'true', notes: ':notes', finished_at: 'now()' },
     event: 'xlsx_advanced',
   }),
 } as const;

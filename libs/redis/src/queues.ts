@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectQueue } from '@nestjs/bullmq';
 import { queueJobId, queueOf, type JobName, type JobPayload, type QueueName } from '@docconv/contracts';
 import type { Queue } from 'bullmq';
@@ -13,7 +13,9 @@ export type MessageState = 'pending' | 'failed' | 'completed' | 'missing';
  */
 @Injectable()
 export class Queues {
+  private readonly logger = new Logger(Queues.name);
   private readonly queues: Record<QueueName, Queue>;
+  private lastErrorLoggedAt = 0;
 
   constructor(
     @InjectQueue('parse') parse: Queue,
@@ -22,6 +24,14 @@ export class Queues {
     @InjectQueue('webhooks') webhooks: Queue,
   ) {
     this.queues = { parse, conversions, maintenance, webhooks };
+    // Without a listener BullMQ prints every failed reconnect while Redis is away; once a minute is enough.
+    for (const queue of Object.values(this.queues)) queue.on('error', (error) => this.reportError(error));
+  }
+
+  private reportError(error: Error): void {
+    if (Date.now() - this.lastErrorLoggedAt < 60_000) return;
+    this.lastErrorLoggedAt = Date.now();
+    this.logger.warn({ err: error }, 'The queues cannot reach Redis; messages wait in the outbox until they can');
   }
 
   async enqueue<N extends JobName>(name: N, payload: JobPayload<N>, options: { delayMs?: number } = {}): Promise<void> {

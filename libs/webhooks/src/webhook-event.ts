@@ -1,4 +1,4 @@
-import type { JobEntity, WebhookEventType } from '@docconv/db';
+import { conversionOf, type JobEntity, type WebhookEventType } from '@docconv/db';
 
 /** What ended: the job itself, or one XLSX Advanced run of it (as `JobEvents` tells it). */
 export type EndedKind = 'status' | 'xlsx_advanced';
@@ -51,9 +51,11 @@ export function endedEvent(kind: EndedKind, job: JobEntity): EndedEvent | null {
     case 'status':
       if (job.status !== 'done' && job.status !== 'error' && job.status !== 'cancelled') return null;
       return { type: `job.${job.status}`, occurrence: `attempt-${job.retryCount}` };
-    case 'xlsx_advanced':
-      if (job.xlsxAdvancedStatus !== 'done' && job.xlsxAdvancedStatus !== 'error') return null;
-      return { type: `xlsx_advanced.${job.xlsxAdvancedStatus}`, occurrence: `xlsx-run-${job.xlsxAdvancedRuns}` };
+    case 'xlsx_advanced': {
+      const run = conversionOf(job, 'xlsx_advanced');
+      if (run?.status !== 'done' && run?.status !== 'error') return null;
+      return { type: `xlsx_advanced.${run.status}`, occurrence: `xlsx-run-${run.attempt}` };
+    }
   }
 }
 
@@ -62,6 +64,7 @@ export function webhookPayload(id: string, type: WebhookEventType, job: JobEntit
 }
 
 function jobSnapshot(job: JobEntity): WebhookJobSnapshot {
+  const run = conversionOf(job, 'xlsx_advanced');
   return {
     job_id: job.id,
     status: job.status,
@@ -78,10 +81,10 @@ function jobSnapshot(job: JobEntity): WebhookJobSnapshot {
     downloadable: job.status === 'done',
     refundable: job.refundable,
     retry_count: job.retryCount,
-    xlsx_advanced_status: job.xlsxAdvancedStatus,
-    xlsx_advanced_job_id: job.xlsxAdvancedJobId,
-    xlsx_advanced_refundable: job.xlsxAdvancedRefundable,
-    xlsx_advanced_recovery_notes: job.xlsxAdvancedRecoveryNotes,
+    xlsx_advanced_status: run?.status ?? null,
+    xlsx_advanced_job_id: run?.runId ?? null,
+    xlsx_advanced_refundable: run?.refundable ?? false,
+    xlsx_advanced_recovery_notes: run?.notes ?? null,
   };
 }
 

@@ -8,6 +8,7 @@ import {
   type ConversionFormat,
   type FilePageReport,
 } from '@docconv/jobs';
+import { conversionOf } from '@docconv/db';
 import { contentTypeOf, Storage } from '@docconv/storage';
 import type { Readable } from 'node:stream';
 import type { Principal } from '../auth/principal';
@@ -87,13 +88,7 @@ export class JobsViewService {
       };
     }
     const converted = conversionPath(jobId, format);
-    const recorded = {
-      xlsx_basic: job.xlsxBasicPath,
-      xlsx_advanced: job.xlsxAdvancedPath,
-      docx: job.docxPath,
-      pptx: job.pptxPath,
-    }[format];
-    if (recorded !== converted) {
+    if (conversionOf(job, format)?.path !== converted) {
       throw invalidState(`This job has no ${format} yet. Create it with POST /api/v1/jobs/${jobId}/convert first.`);
     }
     return {

@@ -20,6 +20,7 @@ import {
   ApiCreatedResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiAcceptedResponse,
   ApiOperation,
   ApiPayloadTooLargeResponse,
   ApiPaymentRequiredResponse,
@@ -168,10 +169,24 @@ export class JobsController {
   @Idempotent()
   @HttpCode(200)
   @Access(WRITE)
-  @ApiOperation({ summary: 'Cancel a pending job (nothing was charged) or a queued one (full refund).' })
-  @ApiOkResponse({ type: JobResponse })
-  cancel(@Caller() caller: Principal, @Param('job_id', JOB_ID) jobId: string): Promise<JobResponse> {
-    return this.jobs.cancel(caller, jobId);
+  @ApiOperation({
+    summary:
+      'Cancel a pending job (nothing was charged), a queued one (full refund) or a processing one: the worker stops after the page in hand, the pages finished stay downloadable (GET /jobs/{job_id}/download; `downloadable` stays false, as it is true only for done jobs) and the pages not processed are refunded at once.',
+  })
+  @ApiOkResponse({ type: JobResponse, description: 'The job, cancelled.' })
+  @ApiAcceptedResponse({
+    type: JobResponse,
+    description:
+      'A processing job whose worker had not stopped within 10 seconds: it is still `processing` and ends `cancelled` after its page in hand.',
+  })
+  async cancel(
+    @Caller() caller: Principal,
+    @Param('job_id', JOB_ID) jobId: string,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<JobResponse> {
+    const job = await this.jobs.cancel(caller, jobId);
+    if (job.status !== 'cancelled') response.status(202);
+    return job;
   }
 
   @Sse(':job_id/events')

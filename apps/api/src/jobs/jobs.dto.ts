@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
-import { JOB_STATUSES, type JobEntity, type JobFileEntity, type JobStatus } from '@docconv/db';
+import { conversionOf, JOB_STATUSES, type JobEntity, type JobFileEntity, type JobStatus } from '@docconv/db';
 import { ACCEPTED_FORMATS, acceptedFormat, CHARACTERS_PER_PAGE, type FileKind } from '@docconv/documents';
 import { CONVERSION_FORMATS, units, type ConversionFormat } from '@docconv/jobs';
 import { NO_CONTROL_CHARACTERS, wireTime } from '../common/wire';
@@ -131,9 +131,9 @@ export class PageReportEntry {
   @ApiProperty({ description: 'The file (its relative path in the upload)' }) file!: string;
   @ApiProperty({ description: 'Page or image frame number in the file, from 1' }) page!: number;
   @ApiProperty({
-    enum: ['text', 'ocr', 'text+ocr', 'refinement'],
+    enum: ['text', 'ocr', 'text+ocr', 'failed', 'refinement'],
     description:
-      'text: read from the text layer; ocr: rendered and read by OCR; text+ocr: the text layer, with areas where it is unreadable (a font without a Unicode map) read by OCR; refinement: a page sent to the language model',
+      'text: read from the text layer; ocr: rendered and read by OCR; text+ocr: the text layer, with areas where it is unreadable (a font without a Unicode map) read by OCR; failed: the page (or, with page 1, the whole file of a job of several files) could not be read, the reason is in notes, and its price was refunded at once; refinement: a page sent to the language model',
   })
   source!: string;
   @ApiPropertyOptional({ description: 'The OCR engine that read the page' }) engine?: string;
@@ -226,6 +226,7 @@ export class RefundResponse {
 }
 
 export function toJobResponse(job: JobEntity): JobResponse {
+  const advanced = conversionOf(job, 'xlsx_advanced');
   return {
     job_id: job.id,
     status: job.status,
@@ -244,12 +245,12 @@ export function toJobResponse(job: JobEntity): JobResponse {
     created_at: wireTime(job.createdAt),
     finished_at: wireTime(job.finishedAt),
     downloadable: job.status === 'done',
-    xlsx_basic_converted: job.xlsxBasicPath !== null,
-    xlsx_advanced_converted: job.xlsxAdvancedPath !== null,
-    xlsx_advanced_status: job.xlsxAdvancedStatus,
-    xlsx_advanced_job_id: job.xlsxAdvancedJobId,
-    xlsx_advanced_refundable: job.xlsxAdvancedRefundable,
-    xlsx_advanced_recovery_notes: job.xlsxAdvancedRecoveryNotes,
+    xlsx_basic_converted: conversionOf(job, 'xlsx_basic')?.status === 'done',
+    xlsx_advanced_converted: advanced?.status === 'done',
+    xlsx_advanced_status: advanced?.status ?? null,
+    xlsx_advanced_job_id: advanced?.runId ?? null,
+    xlsx_advanced_refundable: advanced?.refundable ?? false,
+    xlsx_advanced_recovery_notes: advanced?.notes ?? null,
     refundable: job.refundable,
     retry_count: job.retryCount,
     refunded_points: job.refundedPoints,

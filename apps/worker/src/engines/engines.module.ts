@@ -1,6 +1,6 @@
 import { Global, Logger, Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
-import { LANGUAGE_MODEL, TRANSCRIBER } from '@docconv/jobs';
+import { LANGUAGE_MODEL, TRANSCRIBER } from '@docconv/pipeline';
 import { OpenAiChatModel, type LanguageModel } from '@docconv/refine';
 import { createWhisperTranscriber, EngineTranscriber, type Transcriber } from '@docconv/transcription';
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { WORKER_CAPABILITIES_KEY, type WorkerCapabilities } from '@docconv/contracts';
-import { LANGUAGE_MODEL, TRANSCRIBER } from '@docconv/jobs';
+import { LANGUAGE_MODEL, TRANSCRIBER } from '@docconv/pipeline';
 import { engineReport } from '@docconv/engines';
 import { availableOcrEngines, EasyOcrEngine, nativeAvailable, OCR_LANGUAGES } from '@docconv/ocr';
 import { REDIS, redisKey } from '@docconv/redis';

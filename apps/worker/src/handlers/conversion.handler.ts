@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { JobPayload } from '@docconv/contracts';
-import { XlsxAdvancedRunner, type ConversionOutcome } from '@docconv/jobs';
+import { XlsxAdvancedRunner, type ConversionOutcome } from '@docconv/pipeline';
 import type { Job } from 'bullmq';
 import { JobHandler } from './job-handler.decorator';
 

@@ -1,11 +1,11 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, OneToMany, PrimaryGeneratedColumn } from 'typeorm';
 import { bigintNumber } from './column-types';
+import type { JobConversionEntity } from './job-conversion.entity';
 
 export const JOB_STATUSES = ['pending', 'queued', 'processing', 'done', 'error', 'cancelled'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 export type OcrModel = 'basic' | 'premium';
 export type OcrEngine = 'tesseract' | 'easyocr' | 'rapidocr';
-export type XlsxAdvancedStatus = 'processing' | 'done' | 'error' | 'refunded';
 
 /** The cost object of the binding quote given at upload (spec 2.3), kept as it was shown. */
 /** A member of an archive or e-mail that was not converted. */
@@ -63,20 +63,8 @@ export class JobEntity {
   @Column({ name: 'retry_count', type: 'integer' }) retryCount!: number;
   @Column({ name: 'error_log', type: 'text', nullable: true }) errorLog!: string | null;
   @Column({ name: 'result_path', type: 'text', nullable: true }) resultPath!: string | null;
-  @Column({ name: 'xlsx_basic_path', type: 'text', nullable: true }) xlsxBasicPath!: string | null;
-  @Column({ name: 'xlsx_advanced_path', type: 'text', nullable: true }) xlsxAdvancedPath!: string | null;
-  @Column({ name: 'xlsx_advanced_status', type: 'text', nullable: true })
-  xlsxAdvancedStatus!: XlsxAdvancedStatus | null;
-  @Column({ name: 'xlsx_advanced_job_id', type: 'text', nullable: true }) xlsxAdvancedJobId!: string | null;
-  @Column({ name: 'xlsx_advanced_refundable', type: 'boolean' }) xlsxAdvancedRefundable!: boolean;
-  @Column({ name: 'xlsx_advanced_recovery_notes', type: 'text', nullable: true }) xlsxAdvancedRecoveryNotes!:
-    string | null;
   /** Where the job's end is reported (webhooks); null when the upload gave none. */
   @Column({ name: 'callback_url', type: 'text', nullable: true }) callbackUrl!: string | null;
-  /** XLSX Advanced runs started so far; the database counts them (each run's end is one webhook event). */
-  @Column({ name: 'xlsx_advanced_runs', type: 'integer', insert: false, update: false }) xlsxAdvancedRuns!: number;
-  @Column({ name: 'docx_path', type: 'text', nullable: true }) docxPath!: string | null;
-  @Column({ name: 'pptx_path', type: 'text', nullable: true }) pptxPath!: string | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @Column({ name: 'expires_at', type: 'timestamptz' }) expiresAt!: Date;
   @Column({ name: 'confirmed_at', type: 'timestamptz', nullable: true }) confirmedAt!: Date | null;
@@ -84,4 +72,8 @@ export class JobEntity {
   @Column({ name: 'finished_at', type: 'timestamptz', nullable: true }) finishedAt!: Date | null;
   @Column({ name: 'cancelled_at', type: 'timestamptz', nullable: true }) cancelledAt!: Date | null;
   @Column({ name: 'refunded_at', type: 'timestamptz', nullable: true }) refundedAt!: Date | null;
+  /** When the owner cancelled the job while it was processing; the worker stops at the next page. */
+  @Column({ name: 'cancel_requested_at', type: 'timestamptz', nullable: true }) cancelRequestedAt!: Date | null;
+  /** The office files made from its Markdown (loaded with the job). */
+  @OneToMany('JobConversionEntity', 'job', { eager: true }) conversions!: JobConversionEntity[];
 }

@@ -8,10 +8,13 @@ import { layoutDocument } from '../pdf/extract-pdf';
 import type { PageLines } from '../pdf/layout';
 import { decodeBmp } from './bmp';
 import { MAX_IMAGE_PIXELS } from './inspect-image';
+import type { Extraction } from '../extract';
+import { readPageByPage, type StopSignal } from '../page-loop';
 
 /**
  * Markdown from an image: each frame (the pages of a TIFF) turned upright by its EXIF
- * orientation, read by the job's OCR engine and laid out like a document page.
+ * orientation, read by the job's OCR engine and laid out like a document page. A frame that
+ * cannot be read is reported failed; `shouldStop` ends the reading between frames.
  */
 export async function extractImage(
   path: string,
@@ -20,20 +23,20 @@ export async function extractImage(
   displayName: string,
   onFrame: (done: number) => void,
   reader: PageReader,
-): Promise<{ markdown: string; pages: PageReport[] }> {
+  shouldStop?: StopSignal,
+): Promise<Extraction> {
   const source = mime === 'image/bmp' ? await bmpAsPng(path, displayName) : path;
   const pages: PageLines[] = [];
-  const reports: PageReport[] = [];
-  for (let frame = 0; frame < frames; frame++) {
-    const image = await greyFrame(source, frame, frames, displayName);
+  const readFrame = async (n: number): Promise<PageReport> => {
+    const image = await greyFrame(source, n - 1, frames, displayName);
     const result = await reader.readPage(image);
     // An image has no physical size worth trusting: scale it so its body text is 12 points high.
     const typical = typicalLineHeight(result);
     pages.push(ocrPageLines(result, reader.options.model, typical > 0 ? 12 / (typical * 0.8) : 1));
-    reports.push(ocrPageReport(frame + 1, result));
-    onFrame(frame + 1);
-  }
-  return { markdown: layoutDocument(pages), pages: reports };
+    return ocrPageReport(n, result);
+  };
+  const { reports, stopped } = await readPageByPage(frames, displayName, readFrame, onFrame, shouldStop);
+  return { markdown: layoutDocument(pages), pages: reports, stopped };
 }
 
 async function greyFrame(

@@ -9,8 +9,11 @@ const HEADING_MIN_CONFIDENCE = 80;
 /** What one page (or image frame) was read from, for the job's page report. */
 export interface PageReport {
   page: number;
-  /** `text+ocr`: the text layer, with areas whose text layer is unreadable read by OCR. */
-  source: 'text' | 'ocr' | 'text+ocr';
+  /**
+   * `text+ocr`: the text layer, with areas whose text layer is unreadable read by OCR;
+   * `failed`: the page could not be read (its reason in `notes`); it is not charged.
+   */
+  source: 'text' | 'ocr' | 'text+ocr' | 'failed';
   engine?: string;
   /** Mean OCR confidence of the page's characters, 0…100. */
   confidence?: number;

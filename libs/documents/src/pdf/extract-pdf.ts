@@ -15,11 +15,14 @@ import { PDF_OPTIONS, pdfjs } from './pdfjs';
 import { renderPage, type PageArea } from './render-page';
 import { figureRegions, withFigureText } from './figures';
 import { pageDrawing } from './rules';
+import { readPageByPage, type StopSignal } from '../page-loop';
+import type { Extraction } from '../extract';
 
 export type PageProgress = (donePages: number) => void;
 
 /**
- * Markdown from a PDF's text layer: positioned text gathered page by page, then laid out for
+ * Markdown from a PDF's text layer: positioned text gathered page by page (a page that cannot
+ * be read is reported failed and skipped; `shouldStop` ends the reading between pages), then laid out for
  * the whole document — running heads and page numbers that repeat on most pages dropped,
  * two-column pages read column by column, headings from font size, lists, aligned tables,
  * hyphenation mended, right-to-left lines kept in logical order.
@@ -29,7 +32,8 @@ export async function extractPdf(
   displayName: string,
   onPage: PageProgress,
   reader?: PageReader,
-): Promise<{ markdown: string; pages: PageReport[] }> {
+  shouldStop?: StopSignal,
+): Promise<Extraction> {
   const data = new Uint8Array(await readFile(path));
   const lib = await pdfjs();
   // Text, rules and fonts need no pictures: the pass that reads them leaves images undecoded,
@@ -57,9 +61,9 @@ export async function extractPdf(
       );
     }
     const pages: PageLines[] = [];
-    const reports: PageReport[] = [];
-    for (let n = 1; n <= document.numPages; n++) {
+    const readPage = async (n: number): Promise<PageReport> => {
       let scanned = false;
+      let report: PageReport = { page: n, source: 'text' };
       try {
         const page = await document.getPage(n);
         const [x0, y0, x1, y1] = page.view;
@@ -113,7 +117,7 @@ export async function extractPdf(
           // Over a scan (or a page of ink strokes) the text layer is the page: there is no figure to set apart.
           const lines = overlay ? buildLines(rest) : withFigureText(buildLines(rest), figureRegions(shapes));
           pages.push({ width: x1 - x0, height, lines: placeTables(lines, tables) });
-          reports.push(read ? read.report(n) : { page: n, source: 'text' });
+          if (read) report = read.report(n);
         }
         page.cleanup();
       } catch (error) {
@@ -126,11 +130,12 @@ export async function extractPdf(
         // A page without a usable text layer is rendered and read by the job's OCR engine.
         const result = await reader.readPage(await renderPage(path, n, reader.options.dpi));
         pages.push(ocrPageLines(result, reader.options.model, 72 / reader.options.dpi));
-        reports.push(ocrPageReport(n, result));
+        report = ocrPageReport(n, result);
       }
-      onPage(n);
-    }
-    return { markdown: layoutDocument(pages), pages: reports };
+      return report;
+    };
+    const { reports, stopped } = await readPageByPage(document.numPages, displayName, readPage, onPage, shouldStop);
+    return { markdown: layoutDocument(pages), pages: reports, stopped };
   } finally {
     await task.destroy();
     await pictures?.destroy();

@@ -1,13 +1,13 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DomainError, type JobPayload } from '@docconv/contracts';
-import { JobEntity } from '@docconv/db';
+import { conversionOf, JobEntity } from '@docconv/db';
 import { mapColumnsWithModel, type LanguageModel } from '@docconv/refine';
 import { renderXlsxAdvanced } from '@docconv/render';
 import { Storage } from '@docconv/storage';
 import { DataSource } from 'typeorm';
 import { advancedRecoveryNotes, JobLifecycle } from '@docconv/lifecycle';
-import { conversionPath } from './conversions.service';
+import { conversionPath } from '@docconv/jobs';
 import { LANGUAGE_MODEL } from './engine-tokens';
 import type { Attempt } from './parse-runner';
 
@@ -34,9 +34,8 @@ export class XlsxAdvancedRunner {
   async run(payload: JobPayload<'convert.xlsx-advanced'>, attempt: Attempt): Promise<ConversionOutcome> {
     const job = await this.dataSource.getRepository(JobEntity).findOneBy({ id: payload.jobId });
     // A run superseded by a newer one, refunded or already finished has nothing left to do.
-    if (!job || job.xlsxAdvancedJobId !== payload.conversionId || job.xlsxAdvancedStatus !== 'processing') {
-      return 'skipped';
-    }
+    const run = job && conversionOf(job, 'xlsx_advanced');
+    if (!job || run?.runId !== payload.conversionId || run.status !== 'processing') return 'skipped';
     try {
       if (!job.resultPath || !(await this.storage.exists(job.resultPath))) {
         throw new DomainError(
@@ -53,7 +52,11 @@ export class XlsxAdvancedRunner {
       });
       const path = conversionPath(job.id, 'xlsx_advanced');
       await this.storage.put(path, workbook);
-      await this.lifecycle.move('finishAdvanced', { jobId: job.id }, { conversionId: payload.conversionId, path });
+      await this.lifecycle.move(
+        'finishAdvanced',
+        { jobId: job.id, format: 'xlsx_advanced' },
+        { runId: run.runId, path },
+      );
       return 'done';
     } catch (error) {
       if (error instanceof DomainError) {
@@ -70,6 +73,10 @@ export class XlsxAdvancedRunner {
   }
 
   private async fail(jobId: string, conversionId: string, reason: string): Promise<void> {
-    await this.lifecycle.move('failAdvanced', { jobId }, { conversionId, notes: advancedRecoveryNotes(jobId, reason) });
+    await this.lifecycle.move(
+      'failAdvanced',
+      { jobId, format: 'xlsx_advanced' },
+      { runId: conversionId, notes: advancedRecoveryNotes(jobId, reason) },
+    );
   }
 }

@@ -8,11 +8,25 @@ export type ThreadMessage =
   | { type: 'done'; extraction: Extraction }
   | { type: 'error'; code?: string; message: string };
 
-/** Runs one file's extraction off the worker's event loop, so heartbeats, locks and progress keep flowing. */
+/** Messages from the worker to an extraction thread. */
+export type ThreadCommand = { type: 'stop' };
+
+/**
+ * Runs one file's extraction off the worker's event loop, so heartbeats, locks and progress
+ * keep flowing. A `stop` command (the job was cancelled) ends a PDF or image after the page in hand.
+ */
 if (parentPort) {
   const port = parentPort;
   const post = (message: ThreadMessage) => port.postMessage(message);
-  extractToMarkdown(workerData as ExtractInput, (done) => post({ type: 'progress', done })).then(
+  let stopRequested = false;
+  port.on('message', (command: ThreadCommand) => {
+    if (command.type === 'stop') stopRequested = true;
+  });
+  extractToMarkdown(
+    workerData as ExtractInput,
+    (done) => post({ type: 'progress', done }),
+    () => stopRequested,
+  ).then(
     (extraction) => post({ type: 'done', extraction }),
     (error: unknown) =>
       post(

@@ -3,7 +3,7 @@ import type { ExtractInput, Extraction } from '@docconv/documents';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { ThreadMessage } from './extraction-thread';
+import type { ThreadCommand, ThreadMessage } from './extraction-thread';
 
 /** The compiled thread entry; absent when running from TypeScript sources (the tests' in-process API never parses). */
 const THREAD_ENTRY = join(__dirname, 'extraction-thread.js');
@@ -12,13 +12,15 @@ const THREAD_ENTRY = join(__dirname, 'extraction-thread.js');
  * Extracts one file in a worker thread. Resolves with the Markdown and its page report; rejects with the thread's
  * DomainError (a problem with the file) or a plain Error (a fault of ours, worth retrying).
  * At `deadline` the thread is terminated and the extraction fails as too slow; a file that needs more than
- * `memoryMb` of heap costs the thread, not the worker, and fails the same way.
+ * `memoryMb` of heap costs the thread, not the worker, and fails the same way. Once `stop` is
+ * aborted, a PDF or image ends after the page in hand with what was read (`stopped`).
  */
 export function runExtraction(
   input: ExtractInput,
   onProgress: (done: number) => void,
   deadline: number,
   memoryMb: number,
+  stop?: AbortSignal,
 ): Promise<Extraction> {
   if (!existsSync(THREAD_ENTRY))
     throw new Error(`extraction thread entry ${THREAD_ENTRY} is missing; build the project`);
@@ -28,9 +30,13 @@ export function runExtraction(
       resourceLimits: { maxOldGenerationSizeMb: memoryMb },
     });
     let settled = false;
+    const askToStop = () => thread.postMessage({ type: 'stop' } satisfies ThreadCommand);
+    if (stop?.aborted) askToStop();
+    else stop?.addEventListener('abort', askToStop, { once: true });
     const settle = (action: () => void): void => {
       if (settled) return;
       settled = true;
+      stop?.removeEventListener('abort', askToStop);
       clearTimeout(timer);
       action();
       void thread.terminate();

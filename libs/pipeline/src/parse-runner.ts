@@ -3,7 +3,7 @@ import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DomainError } from '@docconv/contracts';
 import { JobEntity, JobFileEntity } from '@docconv/db';
-import type { FileKind, OcrOptions, PageReport } from '@docconv/documents';
+import type { Extraction, FileKind, OcrOptions } from '@docconv/documents';
 import { OCR_LANGUAGES } from '@docconv/ocr';
 import { refinePage, splitIntoPages, type LanguageModel } from '@docconv/refine';
 import { transcriptMarkdown, type Transcriber } from '@docconv/transcription';
@@ -14,27 +14,39 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { DataSource } from 'typeorm';
-import { JobLifecycle } from '@docconv/lifecycle';
+import { quote } from '@docconv/billing';
+import { pageReportPath, uploadLimits, type FilePageReport } from '@docconv/jobs';
+import { JobLifecycle, type Undelivered } from '@docconv/lifecycle';
 import { LANGUAGE_MODEL, TRANSCRIBER } from './engine-tokens';
 import { runExtraction } from './run-extraction';
-import { uploadLimits } from './upload-limits';
 
-export type ParseOutcome = 'done' | 'error' | 'skipped';
+export type ParseOutcome = 'done' | 'error' | 'cancelled' | 'skipped';
+
+/** How often a running job looks whether its owner cancelled it. */
+const CANCEL_POLL_MS = 500;
+
+/** What a run delivered, measured as the quote measures (so it can be priced the same way). */
+interface Delivered {
+  /** Pages, images, recordings and page-less files delivered: 0 means nothing was. */
+  units: number;
+  pages: number;
+  images: number;
+  audioSeconds: number[];
+  videoSeconds: number[];
+}
+
+interface Converted {
+  markdown: string;
+  delivered: Delivered;
+  /** Why the files that could not be read failed. */
+  failures: string[];
+  /** The pages and files not delivered, named for the ledger. */
+  failedUnits: string[];
+  stopped: boolean;
+}
 
 /** Formats whose Markdown layout refinement may rework (spec 4.3: PDF, office and HWP files). */
 const REFINABLE = new Set<FileKind>(['pdf', 'docx', 'pptx', 'xlsx', 'hwp', 'hwpx']);
-
-/**
- * One entry of a finished job's page report: for a page or image frame, whether it was read
- * from its text layer or by OCR; for a refined page, whether the language model's answer was
- * kept.
- */
-export type FilePageReport =
-  | (PageReport & { file: string })
-  | { file: string; page: number; source: 'refinement'; refined: boolean; notes?: string[] };
-
-/** Where a job's page report is stored, next to its Markdown. */
-export const pageReportPath = (jobId: string): string => `results/${jobId}/pages.json`;
 
 export interface Attempt {
   /** Attempts already made before this one. */
@@ -66,15 +78,36 @@ export class ParseRunner {
   async run(jobId: string, attempt: Attempt): Promise<ParseOutcome> {
     const started = await this.lifecycle.move('start', { jobId }, {});
     if (!started) return 'skipped'; // cancelled, finished or unknown: nothing to do
+    const { job } = started;
+    const stop = new AbortController();
+    const watch = setInterval(() => {
+      this.lifecycle.cancelRequested(jobId).then(
+        (requested) => requested && stop.abort(),
+        () => undefined, // asked again at the next tick
+      );
+    }, CANCEL_POLL_MS);
 
     try {
-      const markdown = await this.convert(
-        jobId,
-        started.job.startedAt!.getTime() + this.config.worker.maxRuntimeSeconds * 1000,
+      const converted = await this.convert(
+        job,
+        job.startedAt!.getTime() + this.config.worker.maxRuntimeSeconds * 1000,
+        stop.signal,
       );
+      const undelivered = this.undelivered(job, converted);
       const resultPath = `results/${jobId}/result.md`;
-      await this.storage.put(resultPath, Buffer.from(markdown, 'utf8'));
-      await this.lifecycle.move('finish', { jobId }, { resultPath });
+      if (converted.stopped) {
+        const kept = converted.delivered.units > 0;
+        if (kept) await this.storage.put(resultPath, Buffer.from(converted.markdown, 'utf8'));
+        await this.lifecycle.move('stopCancelled', { jobId }, { resultPath: kept ? resultPath : null, ...undelivered });
+        await this.storage.deletePrefix(`inputs/${jobId}`).catch(() => undefined);
+        return 'cancelled';
+      }
+      if (converted.delivered.units === 0) {
+        await this.fail(jobId, converted.failures.join(' '));
+        return 'error';
+      }
+      await this.storage.put(resultPath, Buffer.from(converted.markdown, 'utf8'));
+      await this.lifecycle.move('finish', { jobId }, { resultPath, ...undelivered });
       return 'done';
     } catch (error) {
       if (error instanceof DomainError) {
@@ -90,11 +123,18 @@ export class ParseRunner {
         return 'error';
       }
       throw error;
+    } finally {
+      clearInterval(watch);
     }
   }
 
-  private async convert(jobId: string, deadline: number): Promise<string> {
-    const job = await this.dataSource.getRepository(JobEntity).findOneByOrFail({ id: jobId });
+  /**
+   * The job's files to one Markdown, file by file. A file that cannot be read, or a page of
+   * it, is reported failed and the rest go on; once `stop` is aborted (the owner cancelled)
+   * the file in hand ends after its page in hand and the files after it are not started.
+   */
+  private async convert(job: JobEntity, deadline: number, stop: AbortSignal): Promise<Converted> {
+    const jobId = job.id;
     const ocr: OcrOptions = {
       engine: job.ocrEngine,
       model: job.ocrModel,
@@ -106,54 +146,111 @@ export class ParseRunner {
     const files = await this.dataSource.getRepository(JobFileEntity).find({ where: { jobId }, order: { seq: 'ASC' } });
     const folder = await mkdtemp(join(tmpdir(), 'docconv-parse-'));
     const progress = new ProgressWriter((done) => this.lifecycle.progress(jobId, done));
+    const delivered: Delivered = { units: 0, pages: 0, images: 0, audioSeconds: [], videoSeconds: [] };
+    const failures: string[] = [];
+    const failedUnits: string[] = [];
+    let stopped = false;
     try {
       const parts: string[] = [];
       const report: FilePageReport[] = [];
       let pagesBefore = 0;
       let secondsBefore = 0;
       for (const [index, file] of files.entries()) {
+        if (stop.aborted) {
+          stopped = true;
+          break;
+        }
         const local = join(folder, String(file.seq));
         await pipeline(await this.storage.stream(file.storagePath), createWriteStream(local));
         const kind = file.kind as FileKind;
-        const { markdown: extracted, pages } =
-          kind === 'audio' || kind === 'video'
-            ? await this.transcribe(local, file.displayPath, deadline, (fraction) =>
-                progress.update(pagesBefore, index, secondsBefore + fraction * file.durationSeconds),
-              )
-            : await runExtraction(
-                {
-                  path: local,
-                  kind,
-                  mime: file.mimeType,
-                  displayName: file.displayPath,
-                  units: kind === 'pdf' ? file.pages : file.images,
-                  ocr,
-                  limits: uploadLimits(this.config),
-                },
-                (done) => progress.update(pagesBefore + (kind === 'pdf' ? done : 0), index, secondsBefore),
-                deadline,
-                this.config.worker.threadMemoryMb,
-              );
+        let extraction: Extraction;
+        try {
+          extraction =
+            kind === 'audio' || kind === 'video'
+              ? await this.transcribe(local, file.displayPath, deadline, (fraction) =>
+                  progress.update(pagesBefore, index, secondsBefore + fraction * file.durationSeconds),
+                )
+              : await runExtraction(
+                  {
+                    path: local,
+                    kind,
+                    mime: file.mimeType,
+                    displayName: file.displayPath,
+                    units: kind === 'pdf' ? file.pages : file.images,
+                    ocr,
+                    limits: uploadLimits(this.config),
+                  },
+                  (done) => progress.update(pagesBefore + (kind === 'pdf' ? done : 0), index, secondsBefore),
+                  deadline,
+                  this.config.worker.threadMemoryMb,
+                  stop,
+                );
+        } catch (error) {
+          // A file that cannot be read fails alone: its pages are given back, the other files are delivered.
+          if (!(error instanceof DomainError) || files.length === 1 || error.code === 'transcription_unavailable')
+            throw error;
+          failures.push(error.message);
+          failedUnits.push(`${file.displayPath} (whole file)`);
+          report.push({ file: file.displayPath, page: 1, source: 'failed', notes: [error.message] });
+          pagesBefore += file.pages;
+          secondsBefore += file.durationSeconds;
+          await rm(local, { force: true });
+          continue;
+        }
+        const failedPages = extraction.pages.filter((p) => p.source === 'failed').map((p) => p.page);
+        if (failedPages.length > 0) failedUnits.push(`${file.displayPath} page ${failedPages.join(', ')}`);
+        const read = extraction.pages.length - failedPages.length;
+        const pages = kind === 'pdf' ? read : extraction.stopped ? 0 : file.pages;
+        const images = kind === 'image' ? read : 0;
+        delivered.pages += pages;
+        delivered.images += images;
+        if (kind === 'audio') delivered.audioSeconds.push(file.durationSeconds);
+        if (kind === 'video') delivered.videoSeconds.push(file.durationSeconds);
+        delivered.units += kind === 'pdf' || kind === 'image' ? read : extraction.stopped ? 0 : 1;
         const markdown =
           job.doclingRefinement && REFINABLE.has(kind)
-            ? await this.refine(extracted, file.pages, file.displayPath, job, report)
-            : extracted;
+            ? await this.refine(extraction.markdown, pages, file.displayPath, job, report)
+            : extraction.markdown;
         pagesBefore += file.pages;
         secondsBefore += file.durationSeconds;
         progress.update(pagesBefore, index + 1, secondsBefore);
         // A transcript carries its own heading (the file's path); other files get one when there are several.
         const headed = files.length === 1 || kind === 'audio' || kind === 'video';
         parts.push(headed ? markdown : `## ${file.displayPath}\n\n${markdown.trim()}\n`);
-        report.push(...pages.map((page) => ({ file: file.displayPath, ...page })));
+        report.push(...extraction.pages.map((page) => ({ file: file.displayPath, ...page })));
         await rm(local, { force: true });
+        if (extraction.stopped) {
+          stopped = true;
+          break;
+        }
       }
       await progress.flush();
       await this.storage.put(pageReportPath(jobId), Buffer.from(JSON.stringify(report), 'utf8'));
-      return files.length === 1 ? parts[0] : parts.join('\n');
+      const markdown = parts.length === 1 ? parts[0] : parts.join('\n');
+      return { markdown, delivered, failures, failedUnits, stopped };
     } finally {
       progress.stop();
       await rm(folder, { recursive: true, force: true });
     }
+  }
+
+  /** The points of what was charged and not delivered, priced as the quote priced them, and what they were. */
+  private undelivered(job: JobEntity, converted: Converted): Undelivered {
+    const { delivered } = converted;
+    const cost = quote(
+      {
+        measured: delivered,
+        model: job.ocrModel,
+        refinement: job.doclingRefinement,
+        freePagesLeft: job.freePagesUsed,
+      },
+      this.config.pricing.prices,
+    );
+    const points = Math.max(0, job.costPoints - cost.points);
+    const what = converted.stopped
+      ? `cancelled while processing; ${delivered.pages} of ${job.totalPages} pages and ${delivered.images} of ${job.imageCount} images delivered`
+      : `not delivered: ${converted.failedUnits.join('; ')}`;
+    return { points, pages: what };
   }
 
   /** Speech to timestamped text with the model loaded at boot; a job past its deadline fails. */

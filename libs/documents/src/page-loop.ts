@@ -1,0 +1,51 @@
+import { DomainError } from '@docconv/contracts';
+import type { PageReport } from './ocr/ocr-page';
+
+/** Asked before each page: true once the job's owner has cancelled it, so the file stops after the page in hand. */
+export type StopSignal = () => boolean;
+
+/** What reading a file page by page gave: each page's report, and whether it stopped early. */
+export interface PageLoopResult {
+  reports: PageReport[];
+  /** The job was cancelled before every page was read: `reports` covers the pages read until then. */
+  stopped: boolean;
+}
+
+/**
+ * Reads pages 1…`count` with `read`, which lays out its page and returns its report. A page
+ * that cannot be read is reported `failed`, with the reason, and the next one is read (its
+ * price is given back). When no page could be read at all, the first page's error is thrown,
+ * so the file fails as a whole. `onPage` hears of each page finished, read or failed.
+ */
+export async function readPageByPage(
+  count: number,
+  displayName: string,
+  read: (page: number) => Promise<PageReport>,
+  onPage: (done: number) => void,
+  shouldStop: StopSignal = () => false,
+): Promise<PageLoopResult> {
+  const reports: PageReport[] = [];
+  let firstError: unknown;
+  for (let page = 1; page <= count; page++) {
+    if (shouldStop()) return { reports, stopped: true };
+    try {
+      reports.push(await read(page));
+    } catch (error) {
+      firstError ??= error;
+      reports.push({ page, source: 'failed', notes: [failureReason(error, page, displayName)] });
+    }
+    onPage(page);
+  }
+  if (count > 0 && reports.every((r) => r.source === 'failed')) {
+    throw firstError instanceof DomainError
+      ? firstError
+      : new DomainError('file_processing_failed', reports[0].notes![0]);
+  }
+  return { reports, stopped: false };
+}
+
+function failureReason(error: unknown, page: number, displayName: string): string {
+  if (error instanceof DomainError) return error.message;
+  const why = error instanceof Error ? error.message : String(error);
+  return `Page ${page} of ${displayName} could not be read (${why}).`;
+}
