@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
-import { makePdf } from '../test/support/fixtures';
+import { makePdf, makeTiffWithUnreadableFrame } from '../test/support/fixtures';
 import { upload, waitForJob } from '../test/support/jobs';
 import { privateStack } from '../test/support/private-stack';
 import { ms, printFigures } from './support/figures';
@@ -222,6 +222,32 @@ describe('the job lifecycle when Redis and workers fail', () => {
     await stopProcess(worker, 'SIGKILL');
   });
 
+  it('a frame that cannot be read: the job is done, the frame refunded at once', async () => {
+    const worker = await start();
+    const tiff = await makeTiffWithUnreadableFrame(['A readable first frame', 'Lost', 'A readable third frame'], 1);
+    const preview = (await upload(stack.t.http, stack.key.key, [{ name: 'scan.tiff', content: tiff }])).body;
+    const framePrice = (preview.cost.points as number) / 3;
+    await stack.t.http.post(`/api/v1/jobs/${preview.job_id}/confirm`).set(auth()).expect(200);
+    const done = await waitForJob(stack.t.http, stack.key.key, preview.job_id);
+    const pages = (await stack.t.http.get(`/api/v1/jobs/${preview.job_id}/pages`).set(auth())).body.pages as {
+      source: string;
+    }[];
+    const [ledger] = await db().query<{ sum: number }[]>(
+      'SELECT coalesce(sum(amount), 0)::int AS sum FROM credit_transactions WHERE job_id = $1',
+      [preview.job_id],
+    );
+    const delivered = pages.filter((p) => p.source !== 'failed').length;
+    printFigures('Lifecycle: a frame that cannot be read', [
+      ['frames / delivered / failed', `3 / ${delivered} / ${pages.length - delivered}`],
+      ['charged, refunded', `${String(done.cost_points)}, ${String(done.refunded_points)}`],
+      ['ledger sum of the job (delivered × price)', `${ledger.sum} (${delivered} × ${framePrice})`],
+    ]);
+    expect(done).toMatchObject({ status: 'done', refunded_points: framePrice });
+    expect(ledger.sum).toBe(-delivered * framePrice);
+    expect(delivered).toBe(2);
+    await stopProcess(worker, 'SIGKILL');
+  });
+
   it('a worker SIGKILLed in the middle of an XLSX Advanced run: another worker finishes it, charged once', async () => {
     const doomed = await start();
     const jobId = await finishedMarkdownJob(ledgerMarkdown(LONG_TABLE_ROWS));
@@ -290,5 +316,42 @@ describe('the job lifecycle when Redis and workers fail', () => {
     expect(refund.status).toBe(200);
     expect(ledger).toEqual({ spends: 1, refunds: 1, sum: 0 });
     await stopProcess(successor, 'SIGKILL');
+  });
+
+  it('over every job of the run, the ledger holds exactly what was delivered: pages net of refunds, conversions net of theirs', async () => {
+    const rows = await db().query<
+      {
+        job_id: string;
+        status: string;
+        net: number;
+        pages_ledger: number;
+        conversions: number;
+        conversions_ledger: number;
+      }[]
+    >(
+      `SELECT j.id AS job_id, j.status, (j.cost_points - j.refunded_points)::int AS net,
+              coalesce((SELECT -sum(t.amount) FROM credit_transactions t
+                         WHERE t.job_id = j.id AND t.idempotency_key LIKE 'job:%' AND t.idempotency_key NOT LIKE '%:convert:%'), 0)::int AS pages_ledger,
+              coalesce((SELECT sum(c.charge_points) FROM job_conversions c WHERE c.job_id = j.id AND c.status <> 'refunded'), 0)::int AS conversions,
+              coalesce((SELECT -sum(t.amount) FROM credit_transactions t
+                         WHERE t.job_id = j.id AND (t.idempotency_key LIKE 'xlsx-advanced:%' OR t.idempotency_key LIKE '%:convert:%')), 0)::int AS conversions_ledger
+         FROM jobs j`,
+    );
+    const off = rows.filter((r) => r.net !== r.pages_ledger || r.conversions !== r.conversions_ledger);
+    printFigures('Lifecycle: the ledger against what was delivered, every job of the run', [
+      ['jobs', rows.length],
+      [
+        'by status',
+        Object.entries(
+          rows.reduce<Record<string, number>>((n, r) => ({ ...n, [r.status]: (n[r.status] ?? 0) + 1 }), {}),
+        )
+          .map(([k, v]) => `${k}×${v}`)
+          .join(' '),
+      ],
+      ['points the jobs kept (charged − refunded)', rows.reduce((sum, r) => sum + r.net, 0)],
+      ['jobs whose ledger differs', off.length],
+    ]);
+    expect(rows.length).toBeGreaterThanOrEqual(6);
+    expect(off).toEqual([]);
   });
 });

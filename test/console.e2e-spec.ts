@@ -83,7 +83,11 @@ describe('web console in a real browser', () => {
   const problemsOf = (page: Page) => (page as Page & { problems: string[] }).problems;
 
   /** Sign up, get credits, create the console's key, upload the PDF and read the quote; returns the quoted points. */
-  async function signUpAndQuote(page: Page, shot: string): Promise<{ email: string; quoted: number }> {
+  async function signUpAndQuote(
+    page: Page,
+    shot: string,
+    file: { name: string; buffer: Buffer } = { name: 'report.pdf', buffer: pdf },
+  ): Promise<{ email: string; quoted: number }> {
     const email = uniqueEmail('console');
     await page.getByTestId('mode-signup').click();
     await page.locator('#email').fill(email);
@@ -97,7 +101,7 @@ describe('web console in a real browser', () => {
     const secret = await page.locator('#issued-key-value').inputValue();
     expect(secret.length).toBeGreaterThan(32);
 
-    await page.locator('#files').setInputFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: pdf });
+    await page.locator('#files').setInputFiles({ ...file, mimeType: 'application/pdf' });
     await page.locator('.file-list').waitFor();
     await page.screenshot({ path: join(SHOTS, `${shot}upload.png`), fullPage: true });
     await page.locator('form.upload button[type=submit]').click();
@@ -161,6 +165,36 @@ describe('web console in a real browser', () => {
       .get(DataSource)
       .query<{ points_balance: string }[]>('SELECT points_balance FROM users WHERE email = $1', [email]);
     expect(Number(user.points_balance)).toBe(FUNDS - quoted);
+    expect(problemsOf(page)).toEqual([]);
+  });
+
+  it('stops a processing job from its page: the pages converted stay readable, the others are refunded', async () => {
+    const page = await open({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    const total = 1_500;
+    const long = await makePdf(Array.from({ length: total }, (_, i) => `Page ${i + 1} of the report stopped midway.`));
+    const { email, quoted } = await signUpAndQuote(page, 'stop-', { name: 'long.pdf', buffer: long });
+    await page.getByTestId('confirm').click();
+    // Stopped once some pages are converted, so there is something to keep.
+    const bar = page.getByRole('progressbar');
+    await bar.waitFor();
+    while (Number(await bar.getAttribute('aria-valuenow')) < 1) await page.waitForTimeout(50);
+    await page.getByTestId('stop').click();
+    await page.locator('.badge-cancelled').first().waitFor({ timeout: 30_000 });
+    const note = page.locator('p.hint', { hasText: 'Stopped at your request' });
+    await note.waitFor();
+    const [, done] = /after (\d+) of/.exec(await note.innerText())!;
+    await expect(page.locator('article.markdown').innerText()).resolves.toContain(
+      'Page 1 of the report stopped midway.',
+    );
+    await page.screenshot({ path: join(SHOTS, 'stopped.png'), fullPage: true });
+
+    const pagePrice = quoted / total;
+    const [user] = await t.app
+      .get(DataSource)
+      .query<{ points_balance: string }[]>('SELECT points_balance FROM users WHERE email = $1', [email]);
+    expect(Number(done)).toBeGreaterThan(0);
+    expect(Number(done)).toBeLessThan(total);
+    expect(Number(user.points_balance)).toBe(FUNDS - Number(done) * pagePrice);
     expect(problemsOf(page)).toEqual([]);
   });
 

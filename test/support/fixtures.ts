@@ -1,3 +1,4 @@
+import { deflateSync } from 'node:zlib';
 import PDFDocument from 'pdfkit';
 import sharp from 'sharp';
 import { hwpCompoundFile } from '../../libs/documents/src/hwp/testing/hwp-builder';
@@ -200,6 +201,22 @@ export async function makeTiff(pages: string[]): Promise<Buffer> {
   const images = await Promise.all(pages.map(greyPixels));
   return greyTiff(
     images.map((image) => ({ width: image.width, height: image.height, strip: image.data, deflated: false })),
+  );
+}
+
+/**
+ * A deflated greyscale TIFF with one frame per text whose frame `unreadable` (from 0) holds
+ * bytes that claim to be deflated and are not: its header reads, its pixels do not.
+ */
+export async function makeTiffWithUnreadableFrame(texts: string[], unreadable: number): Promise<Buffer> {
+  const images = await Promise.all(texts.map(greyPixels));
+  return greyTiff(
+    images.map((image, i) => ({
+      width: image.width,
+      height: image.height,
+      strip: i === unreadable ? Buffer.from('these bytes are not zlib data') : deflateSync(image.data),
+      deflated: true,
+    })),
   );
 }
 

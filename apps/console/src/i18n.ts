@@ -156,6 +156,9 @@ const en = {
   'job.pending': 'This job is waiting for your confirmation; nothing has been charged.',
   'job.confirm': 'Confirm and pay the quoted price',
   'job.cancel': 'Cancel and refund',
+  'job.stop': 'Stop and refund the pages not yet converted',
+  'job.stoppedPartial':
+    'Stopped at your request after {done} of {total} pages: the pages converted are below, the others were refunded.',
   'job.failed': 'The conversion failed',
   'job.noLog': 'No details were recorded.',
   'job.retry': 'Retry for free ({left} left)',
@@ -360,6 +363,9 @@ const ko: Record<MessageKey, string> = {
   'job.pending': '이 작업은 확인을 기다리고 있습니다. 아직 아무것도 결제되지 않았습니다.',
   'job.confirm': '확인하고 안내된 가격 결제',
   'job.cancel': '취소하고 환불',
+  'job.stop': '중단하고 아직 변환하지 않은 페이지 환불',
+  'job.stoppedPartial':
+    '요청에 따라 {total}쪽 중 {done}쪽에서 중단했습니다. 변환된 페이지는 아래에 있고, 나머지는 환불되었습니다.',
   'job.failed': '변환에 실패했습니다',
   'job.noLog': '기록된 내용이 없습니다.',
   'job.retry': '무료로 다시 시도({left}회 남음)',

@@ -67,16 +67,17 @@ type Caller = { apiKeyId: string | null };
 /** What a job did not deliver: the points its pages cost, and which pages they were (for the ledger row). */
 export type Undelivered = { points: number; pages: string };
 
+/** A ledger row moving `points`, or none when there are none to move. */
+const ledgerRow = (
+  type: 'spend' | 'refund',
+  points: number,
+  apiKeyId: string | null,
+  description: string,
+  idempotencyKey: string,
+): Posting | null => (points > 0 ? { type, points, apiKeyId, description, idempotencyKey } : null);
+
 const undeliveredRefund = (job: JobEntity, p: Undelivered, idempotencyKey: string): Posting | null =>
-  p.points > 0
-    ? {
-        type: 'refund',
-        points: p.points,
-        apiKeyId: job.apiKeyId,
-        description: `Job ${job.id}: ${p.pages}`,
-        idempotencyKey,
-      }
-    : null;
+  ledgerRow('refund', p.points, job.apiKeyId, `Job ${job.id}: ${p.pages}`, idempotencyKey);
 
 /** How a conversion is named to people. */
 export const CONVERSION_LABELS: Record<ConversionFormat, string> = {
@@ -102,15 +103,13 @@ export const TRANSITIONS = {
     set: { confirmed_at: 'now()', cost_points: 'quoted_points' },
     event: 'status',
     posting: ({ job, params: p }) =>
-      job.costPoints > 0
-        ? {
-            type: 'spend',
-            points: job.costPoints,
-            apiKeyId: (p as Caller).apiKeyId,
-            description: `Job ${job.id}: ${job.filename}`,
-            idempotencyKey: `job:${job.id}:confirm`,
-          }
-        : null,
+      ledgerRow(
+        'spend',
+        job.costPoints,
+        (p as Caller).apiKeyId,
+        `Job ${job.id}: ${job.filename}`,
+        `job:${job.id}:confirm`,
+      ),
     send: parseMessage,
   }),
   /** A pending job is cancelled for nothing; a queued one is refunded in full. */
@@ -125,15 +124,13 @@ export const TRANSITIONS = {
     },
     event: 'status',
     posting: ({ job, params: p }) =>
-      job.costPoints > 0
-        ? {
-            type: 'refund',
-            points: job.costPoints,
-            apiKeyId: (p as Caller).apiKeyId,
-            description: `Job ${job.id} cancelled before processing`,
-            idempotencyKey: `job:${job.id}:refund`,
-          }
-        : null,
+      ledgerRow(
+        'refund',
+        job.costPoints,
+        (p as Caller).apiKeyId,
+        `Job ${job.id} cancelled before processing`,
+        `job:${job.id}:refund`,
+      ),
   }),
   /** A quote nobody confirmed within its validity. */
   expire: declare({
@@ -240,15 +237,7 @@ export const TRANSITIONS = {
     when: 'refundable',
     set: { refundable: 'false', refunded_points: 'cost_points', refunded_at: 'now()' },
     posting: ({ job, params: p }) =>
-      job.costPoints > 0
-        ? {
-            type: 'refund',
-            points: job.costPoints,
-            apiKeyId: (p as Caller).apiKeyId,
-            description: `Refund of job ${job.id}`,
-            idempotencyKey: `job:${job.id}:refund`,
-          }
-        : null,
+      ledgerRow('refund', job.costPoints, (p as Caller).apiKeyId, `Refund of job ${job.id}`, `job:${job.id}:refund`),
   }),
 
   // ---- its conversions -----------------------------------------------------------------
@@ -259,15 +248,13 @@ export const TRANSITIONS = {
     to: 'done',
     insert: { run_id: 'gen_random_uuid()', path: ':path', charge_points: ':points', finished_at: 'now()' },
     posting: ({ job, conversion, params: p }) =>
-      (p.points as number) > 0
-        ? {
-            type: 'spend',
-            points: p.points as number,
-            apiKeyId: (p as Caller).apiKeyId,
-            description: `${CONVERSION_LABELS[conversion!.format]} of job ${job.id}`,
-            idempotencyKey: `job:${job.id}:convert:${conversion!.format}`,
-          }
-        : null,
+      ledgerRow(
+        'spend',
+        p.points as number,
+        (p as Caller).apiKeyId,
+        `${CONVERSION_LABELS[conversion!.format]} of job ${job.id}`,
+        `job:${job.id}:convert:${conversion!.format}`,
+      ),
   }),
   /** A new XLSX Advanced run (never asked, or refunded), charged as it starts. */
   startAdvanced: declare<Caller & { runId: string; points: number }>({
@@ -285,13 +272,14 @@ export const TRANSITIONS = {
       started_at: 'now()',
       finished_at: 'NULL',
     },
-    posting: ({ job, conversion, params: p }) => ({
-      type: 'spend',
-      points: p.points as number,
-      apiKeyId: (p as Caller).apiKeyId,
-      description: `XLSX Advanced of job ${job.id}`,
-      idempotencyKey: `xlsx-advanced:${conversion!.runId}`,
-    }),
+    posting: ({ job, conversion, params: p }) =>
+      ledgerRow(
+        'spend',
+        p.points as number,
+        (p as Caller).apiKeyId,
+        `XLSX Advanced of job ${job.id}`,
+        `xlsx-advanced:${conversion!.runId}`,
+      ),
     send: runMessage,
   }),
   /** The failed run again, free. */
@@ -311,15 +299,13 @@ export const TRANSITIONS = {
     when: 'refundable',
     set: { refundable: 'false', notes: 'NULL' },
     posting: ({ job, conversion, params: p }) =>
-      conversion!.chargePoints > 0
-        ? {
-            type: 'refund',
-            points: conversion!.chargePoints,
-            apiKeyId: (p as Caller).apiKeyId,
-            description: `Refund of the XLSX Advanced conversion of job ${job.id}`,
-            idempotencyKey: `xlsx-advanced:${conversion!.runId}:refund`,
-          }
-        : null,
+      ledgerRow(
+        'refund',
+        conversion!.chargePoints,
+        (p as Caller).apiKeyId,
+        `Refund of the XLSX Advanced conversion of job ${job.id}`,
+        `xlsx-advanced:${conversion!.runId}:refund`,
+      ),
   }),
   finishAdvanced: declare<{ runId: string; path: string }>({
     subject: 'conversion',

@@ -211,9 +211,10 @@ export class ParseRunner {
           job.doclingRefinement && REFINABLE.has(kind)
             ? await this.refine(extraction.markdown, pages, file.displayPath, job, report)
             : extraction.markdown;
-        pagesBefore += file.pages;
+        // A file stopped midway counts the pages it read, and is not a file done.
+        pagesBefore += extraction.stopped && kind === 'pdf' ? extraction.pages.length : file.pages;
         secondsBefore += file.durationSeconds;
-        progress.update(pagesBefore, index + 1, secondsBefore);
+        progress.update(pagesBefore, extraction.stopped ? index : index + 1, secondsBefore);
         // A transcript carries its own heading (the file's path); other files get one when there are several.
         const headed = files.length === 1 || kind === 'audio' || kind === 'video';
         parts.push(headed ? markdown : `## ${file.displayPath}\n\n${markdown.trim()}\n`);

@@ -35,10 +35,8 @@ export class Queues {
   }
 
   async enqueue<N extends JobName>(name: N, payload: JobPayload<N>, options: { delayMs?: number } = {}): Promise<void> {
-    await this.queues[queueOf(name)].add(name, payload, {
-      jobId: queueJobId(name, payload),
-      delay: options.delayMs,
-    });
+    const queue = this.queues[queueOf(name)];
+    await queue.add(name, payload, { jobId: queueJobId(name, payload), delay: options.delayMs });
   }
 
   /** Where the message `enqueue(name, payload)` sends stands in the queue. */

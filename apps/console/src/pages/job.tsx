@@ -79,10 +79,16 @@ export function JobPage({ client, jobId }: { client: DocconvClient; jobId: strin
           finished={snapshot.status === 'done'}
         />
       )}
-      <Lifecycle client={client} job={current} onChanged={job.reload} />
+      <Lifecycle client={client} job={current} status={snapshot.status} onChanged={job.reload} />
       {current.status === 'done' && (
         <>
           <Conversions client={client} job={current} onChanged={job.reload} />
+          <Result client={client} job={current} />
+        </>
+      )}
+      {current.status === 'cancelled' && current.done_pages > 0 && (
+        <>
+          <p class="hint">{t('job.stoppedPartial', { done: current.done_pages, total: current.total_pages })}</p>
           <Result client={client} job={current} />
         </>
       )}
@@ -171,8 +177,9 @@ function Rename({ client, job, onRenamed }: { client: DocconvClient; job: Job; o
   );
 }
 
-/** Confirm, cancel, retry or refund: whatever the job's state allows. */
-function Lifecycle({ client, job, onChanged }: { client: DocconvClient; job: Job; onChanged: () => void }) {
+/** Confirm, cancel, stop, retry or refund: whatever the job's state (`status`, as it streams in) allows. */
+function Lifecycle(props: { client: DocconvClient; job: Job; status: string; onChanged: () => void }) {
+  const { client, job, status, onChanged } = props;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const path = { path: { job_id: job.job_id } };
@@ -210,9 +217,14 @@ function Lifecycle({ client, job, onChanged }: { client: DocconvClient; job: Job
           </div>
         </div>
       )}
-      {job.status === 'queued' && (
+      {status === 'queued' && (
         <button type="button" class="secondary" disabled={busy} onClick={cancel}>
           {t('job.cancel')}
+        </button>
+      )}
+      {status === 'processing' && (
+        <button type="button" class="secondary" data-testid="stop" disabled={busy} onClick={cancel}>
+          {t('job.stop')}
         </button>
       )}
       {job.status === 'error' && (

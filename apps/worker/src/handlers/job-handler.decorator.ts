@@ -1,7 +1,18 @@
 import { SetMetadata } from '@nestjs/common';
-import type { JobName } from '@docconv/contracts';
+import type { JobName, JobPayload } from '@docconv/contracts';
+import type { Job } from 'bullmq';
 
 export const JOB_HANDLER = 'docconv:job-handler';
 
-/** Marks a service method as the handler of one job name. Exactly one handler per name. */
-export const JobHandler = (name: JobName): MethodDecorator => SetMetadata(JOB_HANDLER, name);
+/** What the handler of job `N` may be: a method taking that job's payload (and the BullMQ job). */
+export type HandlerOf<N extends JobName> = (payload: JobPayload<N>, job: Job) => Promise<unknown>;
+
+/**
+ * Marks a service method as the handler of one job name. Exactly one handler per name; a
+ * method whose parameters do not take that job's payload does not compile.
+ */
+export const JobHandler =
+  <N extends JobName>(name: N) =>
+  <M extends HandlerOf<N>>(target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<M>): void => {
+    SetMetadata(JOB_HANDLER, name)(target, key, descriptor);
+  };
