@@ -53,7 +53,10 @@ export class JobLifecycle {
     const result = await this.dataSource.transaction((manager) =>
       work({ manager, move: (name, target, params) => this.apply(manager, written, name, target, params) }),
     );
-    await this.outbox.send(written);
+    // Committed: a message that cannot be sent now waits in the outbox for the sweep, never fails the move.
+    await this.outbox.send(written).catch((error: unknown) => {
+      this.logger.warn({ err: error }, 'Outbox messages left for the sweep');
+    });
     return result;
   }
 

@@ -80,6 +80,7 @@ export class ParseRunner {
     if (!started) return 'skipped'; // cancelled, finished or unknown: nothing to do
     const { job } = started;
     const stop = new AbortController();
+    if (job.cancelRequestedAt) stop.abort(); // cancelled while its first worker held it
     const watch = setInterval(() => {
       this.lifecycle.cancelRequested(jobId).then(
         (requested) => requested && stop.abort(),
