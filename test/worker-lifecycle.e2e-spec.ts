@@ -150,3 +150,27 @@ describe('worker failures', () => {
     expect(after.error_log).toMatch(/did not finish within the time a job may run/);
   });
 });
+
+describe('a file past the time a job may run', () => {
+  const { stack, start } = privateStack('deadline', { JOB_MAX_RUNTIME_SECONDS: '10' });
+  let t: TestApp;
+  let key: TestKey;
+  beforeAll(() => ({ t, key } = stack));
+
+  it('ends the job as a refundable error; the worker replaces its extraction thread and takes the next job', async () => {
+    await start();
+    const pdf = await makePdf(
+      Array.from({ length: 6_000 }, (_, i) => `Page ${i + 1} of a report too long for ten seconds.`),
+    );
+    const slow = (await upload(t.http, key.key, [{ name: 'slow.pdf', content: pdf }])).body;
+    await t.http.post(`/api/v1/jobs/${slow.job_id}/confirm`).set('X-API-Key', key.key).expect(200);
+    const failed = await waitForJob(t.http, key.key, slow.job_id, ['done', 'error'], 60_000);
+    expect(failed).toMatchObject({ status: 'error', refundable: true });
+    expect(failed.error_log).toMatch(/^slow\.pdf took longer than this job may run/);
+
+    const next = (await upload(t.http, key.key, [{ name: 'next.pdf', content: await makePdf(['Still working']) }]))
+      .body;
+    await t.http.post(`/api/v1/jobs/${next.job_id}/confirm`).set('X-API-Key', key.key).expect(200);
+    expect(await waitForJob(t.http, key.key, next.job_id)).toMatchObject({ status: 'done' });
+  });
+});

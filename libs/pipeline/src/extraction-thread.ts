@@ -1,38 +1,44 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { DomainError } from '@docconv/contracts';
 import { extractToMarkdown, type ExtractInput, type Extraction } from '@docconv/documents';
 
-/** Messages from an extraction thread to the worker that started it. */
-export type ThreadMessage =
-  | { type: 'progress'; done: number }
-  | { type: 'done'; extraction: Extraction }
-  | { type: 'error'; code?: string; message: string };
+/** Messages from the worker to an extraction thread: extract a file, or stop the one in hand. */
+export type ThreadCommand = { type: 'run'; id: number; input: ExtractInput } | { type: 'stop'; id: number };
 
-/** Messages from the worker to an extraction thread. */
-export type ThreadCommand = { type: 'stop' };
+/** Messages from an extraction thread about the file `id`. */
+export type ThreadMessage =
+  | { type: 'progress'; id: number; done: number }
+  | { type: 'done'; id: number; extraction: Extraction }
+  | { type: 'error'; id: number; code?: string; message: string };
 
 /**
- * Runs one file's extraction off the worker's event loop, so heartbeats, locks and progress
- * keep flowing. A `stop` command (the job was cancelled) ends a PDF or image after the page in hand.
+ * Extracts files off the worker's event loop, one at a time, for as long as the thread lives:
+ * the readers it loads (pdf.js, fonts, tables) stay loaded for the next file. A `stop`
+ * command (the job was cancelled) ends a PDF or image after the page in hand.
  */
 if (parentPort) {
   const port = parentPort;
   const post = (message: ThreadMessage) => port.postMessage(message);
-  let stopRequested = false;
+  let current: { id: number; stopRequested: boolean } | undefined;
   port.on('message', (command: ThreadCommand) => {
-    if (command.type === 'stop') stopRequested = true;
+    if (command.type === 'stop') {
+      if (current?.id === command.id) current.stopRequested = true;
+      return;
+    }
+    const file = { id: command.id, stopRequested: false };
+    current = file;
+    extractToMarkdown(
+      command.input,
+      (done) => post({ type: 'progress', id: file.id, done }),
+      () => file.stopRequested,
+    ).then(
+      (extraction) => post({ type: 'done', id: file.id, extraction }),
+      (error: unknown) =>
+        post(
+          error instanceof DomainError
+            ? { type: 'error', id: file.id, code: error.code, message: error.message }
+            : { type: 'error', id: file.id, message: error instanceof Error ? error.message : String(error) },
+        ),
+    );
   });
-  extractToMarkdown(
-    workerData as ExtractInput,
-    (done) => post({ type: 'progress', done }),
-    () => stopRequested,
-  ).then(
-    (extraction) => post({ type: 'done', extraction }),
-    (error: unknown) =>
-      post(
-        error instanceof DomainError
-          ? { type: 'error', code: error.code, message: error.message }
-          : { type: 'error', message: error instanceof Error ? error.message : String(error) },
-      ),
-  );
 }

@@ -1,5 +1,5 @@
 export * from './engine-tokens';
 export * from './parse-runner';
 export * from './pipeline.module';
-export * from './run-extraction';
+export * from './extraction-pool';
 export * from './xlsx-advanced.runner';

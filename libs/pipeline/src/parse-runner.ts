@@ -18,7 +18,7 @@ import { quote } from '@docconv/billing';
 import { pageReportPath, uploadLimits, type FilePageReport } from '@docconv/jobs';
 import { JobLifecycle, type Undelivered } from '@docconv/lifecycle';
 import { LANGUAGE_MODEL, TRANSCRIBER } from './engine-tokens';
-import { runExtraction } from './run-extraction';
+import { ExtractionPool } from './extraction-pool';
 
 export type ParseOutcome = 'done' | 'error' | 'cancelled' | 'skipped';
 
@@ -71,6 +71,7 @@ export class ParseRunner {
     private readonly storage: Storage,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly lifecycle: JobLifecycle,
+    private readonly extractions: ExtractionPool,
     @Optional() @Inject(TRANSCRIBER) private readonly transcriber: Transcriber | null = null,
     @Optional() @Inject(LANGUAGE_MODEL) private readonly languageModel: LanguageModel | null = null,
   ) {}
@@ -171,7 +172,7 @@ export class ParseRunner {
               ? await this.transcribe(local, file.displayPath, deadline, (fraction) =>
                   progress.update(pagesBefore, index, secondsBefore + fraction * file.durationSeconds),
                 )
-              : await runExtraction(
+              : await this.extractions.run(
                   {
                     path: local,
                     kind,
@@ -183,7 +184,6 @@ export class ParseRunner {
                   },
                   (done) => progress.update(pagesBefore + (kind === 'pdf' ? done : 0), index, secondsBefore),
                   deadline,
-                  this.config.worker.threadMemoryMb,
                   stop,
                 );
         } catch (error) {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { JobsModule } from '@docconv/jobs';
+import { ExtractionPool } from './extraction-pool';
 import { ParseRunner } from './parse-runner';
 import { XlsxAdvancedRunner } from './xlsx-advanced.runner';
 
@@ -10,7 +11,7 @@ import { XlsxAdvancedRunner } from './xlsx-advanced.runner';
  */
 @Module({
   imports: [JobsModule],
-  providers: [ParseRunner, XlsxAdvancedRunner],
+  providers: [ExtractionPool, ParseRunner, XlsxAdvancedRunner],
   exports: [ParseRunner, XlsxAdvancedRunner, JobsModule],
 })
 export class PipelineModule {}

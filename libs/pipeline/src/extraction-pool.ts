@@ -1,0 +1,169 @@
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@docconv/config';
+import { DomainError, type ErrorCode } from '@docconv/contracts';
+import type { ExtractInput, Extraction } from '@docconv/documents';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { ThreadCommand, ThreadMessage } from './extraction-thread';
+
+/** The compiled thread entry; absent when running from TypeScript sources (the tests' in-process API never parses). */
+const THREAD_ENTRY = join(__dirname, 'extraction-thread.js');
+
+/** One file in a thread: how its messages are answered. */
+interface Running {
+  id: number;
+  displayName: string;
+  onProgress: (done: number) => void;
+  resolve: (extraction: Extraction) => void;
+  reject: (error: Error) => void;
+}
+
+/** A thread of the pool, the file it is extracting (if any), and how many it has extracted. */
+interface Slot {
+  thread: Worker;
+  running?: Running;
+  files: number;
+}
+
+/** A thread is replaced after this many files, so whatever a reader leaves behind cannot pile up. */
+const FILES_PER_THREAD = 200;
+
+/**
+ * Extraction threads kept warm for the worker's lifetime, as many as it runs jobs at once: a
+ * file goes to an idle thread, whose readers are already loaded (a new thread per file spent
+ * about 0.4 s loading pdf.js alone). A file that runs past its deadline, or needs more than
+ * `WORKER_THREAD_MEMORY_MB` of heap, costs its thread, which is replaced; the worker goes on.
+ */
+@Injectable()
+export class ExtractionPool implements OnModuleDestroy {
+  /** Every live thread; `idle` are those without a file. */
+  private readonly alive = new Set<Slot>();
+  private readonly idle: Slot[] = [];
+  private readonly waiting: ((slot: Slot) => void)[] = [];
+  private nextId = 1;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  /**
+   * Extracts one file. Resolves with the Markdown and its page report; rejects with the
+   * thread's DomainError (a problem with the file) or a plain Error (a fault of ours, worth
+   * retrying). Once `stop` is aborted, a PDF or image ends after the page in hand with what
+   * was read (`stopped`).
+   */
+  async run(
+    input: ExtractInput,
+    onProgress: (done: number) => void,
+    deadline: number,
+    stop?: AbortSignal,
+  ): Promise<Extraction> {
+    const slot = await this.acquire();
+    const id = this.nextId++;
+    const send = (command: ThreadCommand) => slot.thread.postMessage(command);
+    const askToStop = () => send({ type: 'stop', id });
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await new Promise<Extraction>((resolve, reject) => {
+        slot.running = { id, displayName: input.displayName, onProgress, resolve, reject };
+        timer = setTimeout(
+          () => {
+            reject(
+              new DomainError(
+                'file_processing_failed',
+                `${input.displayName} took longer than this job may run. Ask for a refund, or split the file.`,
+              ),
+            );
+            this.discard(slot);
+          },
+          Math.max(0, deadline - Date.now()),
+        );
+        send({ type: 'run', id, input });
+        if (stop?.aborted) askToStop();
+        else stop?.addEventListener('abort', askToStop, { once: true });
+      });
+    } finally {
+      clearTimeout(timer);
+      stop?.removeEventListener('abort', askToStop);
+      slot.running = undefined;
+      this.release(slot);
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    const threads = this.idle.splice(0).map((slot) => slot.thread.terminate());
+    await Promise.all(threads);
+  }
+
+  private async acquire(): Promise<Slot> {
+    const slot = this.idle.pop();
+    if (slot) {
+      slot.thread.ref();
+      return slot;
+    }
+    if (this.alive.size < this.config.worker.concurrency) return this.spawn();
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Back to the idle threads, or to the next file waiting; a thread that died or has done its share is not kept. */
+  private release(slot: Slot): void {
+    if (!this.alive.has(slot)) return;
+    if (++slot.files >= FILES_PER_THREAD) return this.discard(slot);
+    const next = this.waiting.shift();
+    if (next) return next(slot);
+    slot.thread.unref();
+    this.idle.push(slot);
+  }
+
+  private spawn(): Slot {
+    if (!existsSync(THREAD_ENTRY))
+      throw new Error(`extraction thread entry ${THREAD_ENTRY} is missing; build the project`);
+    const memoryMb = this.config.worker.threadMemoryMb;
+    const slot: Slot = {
+      thread: new Worker(THREAD_ENTRY, { resourceLimits: { maxOldGenerationSizeMb: memoryMb } }),
+      files: 0,
+    };
+    this.alive.add(slot);
+    slot.thread.on('message', (message: ThreadMessage) => {
+      const running = slot.running;
+      if (!running || running.id !== message.id) return;
+      if (message.type === 'progress') running.onProgress(message.done);
+      else if (message.type === 'done') running.resolve(message.extraction);
+      else {
+        running.reject(
+          message.code ? new DomainError(message.code as ErrorCode, message.message) : new Error(message.message),
+        );
+      }
+    });
+    slot.thread.on('error', (error) => {
+      if (!slot.running) return;
+      slot.running.reject(
+        (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new DomainError(
+              'file_processing_failed',
+              `${slot.running.displayName} needs more than ${memoryMb} MB of memory to convert, more than a job may use. Ask for a refund, or split the file.`,
+            )
+          : error,
+      );
+    });
+    slot.thread.on('exit', (code) => {
+      slot.running?.reject(new Error(`extraction thread exited with code ${code}`));
+      this.forget(slot);
+    });
+    return slot;
+  }
+
+  /** Ends a thread whose file ran too long: it is replaced by a new one when next needed. */
+  private discard(slot: Slot): void {
+    this.forget(slot);
+    void slot.thread.terminate();
+  }
+
+  private forget(slot: Slot): void {
+    if (!this.alive.delete(slot)) return;
+    const index = this.idle.indexOf(slot);
+    if (index >= 0) this.idle.splice(index, 1);
+    // A file waiting for a thread gets a new one in place of the one that died.
+    const next = this.waiting.shift();
+    if (next) next(this.spawn());
+  }
+}
