@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
-import type { JobName, JobPayload } from '@docconv/contracts';
 import { Queues } from '@docconv/redis';
 import { Storage } from '@docconv/storage';
 import { WebhookDeliveries } from '@docconv/webhooks';
@@ -88,7 +87,7 @@ export class Sweeper {
     const settled = `now() - make_interval(secs => ${SETTLE_SECONDS})`;
     for (const job of await this.candidates(`status = 'queued' AND confirmed_at < ${settled}`)) {
       const message = { jobId: job.id, retry: job.retry_count };
-      if (await this.resend('parse.run', message)) parseResent++;
+      if (await this.queues.resend('parse.run', message)) parseResent++;
     }
     for (const job of await this.candidates(`status = 'processing' AND started_at < ${settled}`)) {
       if ((await this.queues.state('parse.run', { jobId: job.id, retry: job.retry_count })) !== 'failed') continue;
@@ -103,23 +102,15 @@ export class Sweeper {
     let advancedGivenUp = 0;
     for (const run of await this.runs(`started_at < now() - make_interval(secs => ${SETTLE_SECONDS})`)) {
       const message = { jobId: run.job_id, conversionId: run.run_id, attempt: run.attempt };
-      if ((await this.queues.state('convert.xlsx-advanced', message)) === 'failed') {
+      const state = await this.queues.state('convert.xlsx-advanced', message);
+      if (state === 'failed') {
         const notes = 'The conversion was interrupted too many times to finish.';
         if (await this.failAdvanced(run.job_id, run.run_id, notes)) advancedGivenUp++;
-      } else if (await this.resend('convert.xlsx-advanced', message)) {
+      } else if (await this.queues.resend('convert.xlsx-advanced', message, state)) {
         advancedResent++;
       }
     }
     return { advancedResent, advancedGivenUp };
-  }
-
-  /** Sends the message again unless the queue holds it still to run; true when it did. */
-  private async resend<N extends JobName>(name: N, message: JobPayload<N>): Promise<boolean> {
-    const state = await this.queues.state(name, message);
-    if (state === 'pending') return false;
-    if (state !== 'missing') await this.queues.forget(name, message);
-    await this.queues.enqueue(name, message);
-    return true;
   }
 
   private failAdvanced(jobId: string, runId: string, notes: string) {

@@ -49,9 +49,17 @@ export class Queues {
     return 'pending';
   }
 
-  /** Removes a finished message so the same one can be sent again. */
-  async forget<N extends JobName>(name: N, payload: JobPayload<N>): Promise<void> {
+  /**
+   * Sends the message again unless the queue holds it still to run (a finished or failed copy
+   * is removed first, so its id is free); true when it was sent. `known`: its state, if the
+   * caller has just asked for it.
+   */
+  async resend<N extends JobName>(name: N, payload: JobPayload<N>, known?: MessageState): Promise<boolean> {
+    const state = known ?? (await this.state(name, payload));
+    if (state === 'pending') return false;
     const id = queueJobId(name, payload);
-    if (id !== undefined) await this.queues[queueOf(name)].remove(id);
+    if (state !== 'missing' && id !== undefined) await this.queues[queueOf(name)].remove(id);
+    await this.enqueue(name, payload);
+    return true;
   }
 }

@@ -71,11 +71,7 @@ export class WebhookDeliveries {
     let resent = 0;
     for (const delivery of due) {
       const message = { deliveryId: delivery.id, attempt: delivery.attempts + 1 };
-      const state = await this.queues.state('webhook.deliver', message);
-      if (state === 'pending') continue;
-      if (state !== 'missing') await this.queues.forget('webhook.deliver', message);
-      await this.queues.enqueue('webhook.deliver', message);
-      resent++;
+      if (await this.queues.resend('webhook.deliver', message)) resent++;
     }
     if (resent > 0) this.logger.warn({ resent }, 'Re-sent webhook deliveries the queue did not hold');
     return { resent };
