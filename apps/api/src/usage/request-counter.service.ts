@@ -27,7 +27,10 @@ export class RequestCounter implements OnModuleInit, OnApplicationShutdown {
   }
 
   onModuleInit(): void {
-    this.timer = setInterval(() => void this.flush(), this.config.usage.flushIntervalMs);
+    // A flush that fails (Redis away mid-flush) keeps what it could and is tried again at the next tick.
+    this.timer = setInterval(() => {
+      this.flush().catch((error: unknown) => this.logger.warn({ err: error }, 'Request counts not flushed'));
+    }, this.config.usage.flushIntervalMs);
     this.timer.unref();
   }
 
