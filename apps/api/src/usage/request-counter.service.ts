@@ -6,15 +6,19 @@ import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 
 /**
- * Counts authenticated requests per user and UTC day without a database write per request:
- * each request is one HINCRBY in Redis; every few seconds the hash is renamed (atomically, so
- * no increment is lost) and its totals are added to PostgreSQL.
+ * Counts authenticated requests per user and UTC day without a database write or a Redis call
+ * per request: each request adds one to a counter in memory; every few seconds this process's
+ * counts are added to a Redis hash shared by every replica in one round trip, the hash is
+ * renamed (atomically, so no increment is lost) and its totals are added to PostgreSQL. What a
+ * process counted since its last flush is lost only if it dies without its shutdown flush.
  */
 @Injectable()
 export class RequestCounter implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(RequestCounter.name);
   private timer?: NodeJS.Timeout;
   private flushing?: Promise<void>;
+  /** Requests counted here and not yet handed to Redis, by `userId|day`. */
+  private local = new Map<string, number>();
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
@@ -39,10 +43,10 @@ export class RequestCounter implements OnModuleInit, OnApplicationShutdown {
     await this.flush();
   }
 
-  /** Fire and forget: counting never delays or fails a request. */
+  /** In memory: counting never delays or fails a request. */
   count(userId: string): void {
-    const day = new Date().toISOString().slice(0, 10);
-    this.redis.hincrby(this.pendingKey, `${userId}|${day}`, 1).catch(() => undefined);
+    const field = `${userId}|${new Date().toISOString().slice(0, 10)}`;
+    this.local.set(field, (this.local.get(field) ?? 0) + 1);
   }
 
   /** Moves pending counts to PostgreSQL; safe to call concurrently and from several replicas. */
@@ -52,6 +56,7 @@ export class RequestCounter implements OnModuleInit, OnApplicationShutdown {
   }
 
   private async flushOnce(): Promise<void> {
+    await this.handOver();
     const batch = `${this.pendingKey}:${randomUUID()}`;
     try {
       await this.redis.rename(this.pendingKey, batch);
@@ -77,6 +82,20 @@ export class RequestCounter implements OnModuleInit, OnApplicationShutdown {
       const restore = this.redis.multi();
       for (const c of counts) restore.hincrby(this.pendingKey, `${c.userId}|${c.day}`, c.requests);
       await restore.del(batch).exec();
+    }
+  }
+
+  /** Adds this process's counts to the shared hash; with Redis away they stay here for the next flush. */
+  private async handOver(): Promise<void> {
+    if (this.local.size === 0) return;
+    const counts = this.local;
+    this.local = new Map();
+    const add = this.redis.multi();
+    for (const [field, requests] of counts) add.hincrby(this.pendingKey, field, requests);
+    try {
+      await add.exec();
+    } catch {
+      for (const [field, requests] of counts) this.local.set(field, (this.local.get(field) ?? 0) + requests);
     }
   }
 }
