@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { Response } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 
 /** What the console's pages may load: only its own files, and data from this origin's API. */
@@ -21,10 +21,14 @@ export const CONSOLE_CSP = [
 /** Vite names the files under assets/ by their content hash, so a cached copy never goes stale. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
+/** `/api` and everything under it belongs to the API. */
+const isApiPath = (path: string): boolean => path === '/api' || path.startsWith('/api/');
+
 /**
  * Serves the web console's static build at `/`, beside the API under `/api`. Only files that
- * exist in `dir` are answered (GET and HEAD); every other request, and every path under `/api`,
- * falls through to the API exactly as before. The console routes by URL hash, so there is no
+ * exist in `dir` are answered (GET and HEAD); every other request falls through to the API
+ * exactly as before. Paths under `/api` skip the file handler altogether, so an API request
+ * never waits for the disk (the handler looks each path up in `dir` before falling through). The console routes by URL hash, so there is no
  * fallback to index.html. Without a build (no index.html) nothing is mounted and one line says so.
  * Returns whether the console is served.
  */
@@ -37,7 +41,7 @@ export function mountConsole(app: NestExpressApplication, dir: string, logger: L
     logger.warn({ dir }, 'The web console build has an api entry that would shadow the API: not serving the console');
     return false;
   }
-  app.useStaticAssets(dir, {
+  const files = express.static(dir, {
     index: 'index.html',
     dotfiles: 'ignore',
     redirect: false,
@@ -51,6 +55,9 @@ export function mountConsole(app: NestExpressApplication, dir: string, logger: L
       res.setHeader('Cache-Control', relative(dir, path).startsWith(`assets${sep}`) ? IMMUTABLE : 'no-cache');
     },
   });
+  app.use((request: Request, response: Response, next: NextFunction) =>
+    isApiPath(request.path) ? next() : files(request, response, next),
+  );
   logger.info({ dir }, 'Serving the web console at /');
   return true;
 }
