@@ -4,6 +4,7 @@ import { DomainError, SCOPES, type Scope } from '@docconv/contracts';
 import { ApiKeyEntity } from '@docconv/db';
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
+import { ApiKeyCache } from './api-key-cache';
 
 /** Keys look like `dcv_` + 43 characters of base64url (32 random bytes). */
 export const KEY_PATTERN = /^dcv_[A-Za-z0-9_-]{43}$/;
@@ -30,7 +31,10 @@ export function hashKey(secret: string): Buffer {
 
 @Injectable()
 export class ApiKeysService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly cache: ApiKeyCache,
+  ) {}
 
   create(userId: string, settings: KeySettings): Promise<IssuedKey> {
     return this.insert(this.dataSource.manager, userId, {
@@ -42,8 +46,8 @@ export class ApiKeysService {
   }
 
   /** Deactivates the key and issues its successor with the same settings, in one transaction. */
-  rotate(userId: string, keyId: string): Promise<IssuedKey> {
-    return this.dataSource.transaction(async (m) => {
+  async rotate(userId: string, keyId: string): Promise<IssuedKey> {
+    const issued = await this.dataSource.transaction(async (m) => {
       const old: ApiKeyEntity[] = await m.query(
         `WITH old AS (
            UPDATE api_keys SET is_active = false, deactivated_at = now()
@@ -61,6 +65,8 @@ export class ApiKeysService {
         dailyQuota: dailyQuota === null ? null : Number(dailyQuota),
       });
     });
+    await this.cache.changed(keyId);
+    return issued;
   }
 
   list(userId: string): Promise<ApiKeyEntity[]> {
@@ -77,6 +83,7 @@ export class ApiKeysService {
     if (Object.keys(changes).length > 0) {
       const result = await repository.update({ id: keyId, userId, isActive: true }, changes);
       if (result.affected === 0) throw keyNotFound(keyId);
+      await this.cache.changed(keyId);
     }
     const key = await repository.findOneBy({ id: keyId, userId, isActive: true });
     if (!key) throw keyNotFound(keyId);
@@ -92,12 +99,19 @@ export class ApiKeysService {
       [keyId, userId],
     );
     if (rows.length === 0) throw keyNotFound(keyId);
+    await this.cache.changed(keyId);
     return this.dataSource.getRepository(ApiKeyEntity).findOneByOrFail({ id: keyId });
   }
 
-  /** The active key with this secret, read from the database on every call: a deactivated key fails at once. */
+  /**
+   * The active key with this secret, kept in memory for a few seconds (ApiKeyCache); every change
+   * above drops it in every API process as soon as it commits, so a deactivated key fails at once.
+   */
   findActiveBySecret(secret: string): Promise<ApiKeyEntity | null> {
-    return this.dataSource.getRepository(ApiKeyEntity).findOneBy({ keyHash: hashKey(secret), isActive: true });
+    const keyHash = hashKey(secret);
+    return this.cache.find(keyHash, () =>
+      this.dataSource.getRepository(ApiKeyEntity).findOneBy({ keyHash, isActive: true }),
+    );
   }
 
   private async insert(

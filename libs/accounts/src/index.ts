@@ -3,3 +3,4 @@ export * from './tokens.service';
 export * from './users.service';
 export * from './api-keys.service';
 export * from './account.service';
+export * from './api-key-cache';
