@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { WORKER_HEARTBEAT_KEY } from '@docconv/contracts';
@@ -22,6 +23,54 @@ export function spawnWorker(env: NodeJS.ProcessEnv = process.env, logName = 'wor
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
   return child;
+}
+
+/** A TCP port free on 127.0.0.1 at the time of asking. */
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))));
+    });
+  });
+}
+
+/** An API process of the build (`dist/apps/api/src/main.js`) on its own port; its log goes to test-output/. */
+export interface ApiProcess {
+  child: ChildProcess;
+  url: string;
+}
+
+/**
+ * Starts an API process on a free port with `env` and resolves once it answers
+ * `GET /api/v1/health`, so that tests can run several replicas side by side.
+ */
+export async function spawnApi(env: NodeJS.ProcessEnv, logName = 'api', timeoutMs = 30_000): Promise<ApiProcess> {
+  const port = await freePort();
+  mkdirSync(TEST_OUTPUT, { recursive: true });
+  const log = createWriteStream(join(TEST_OUTPUT, `${logName}-${process.pid}-${Date.now()}.log`));
+  const child = spawn(process.execPath, [distEntry('api')], {
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error(`the API exited with ${child.exitCode}; see ${logName} in test-output/`);
+    const healthy = await fetch(`${url}/api/v1/health`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (healthy) return { child, url };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`the API did not answer within ${timeoutMs} ms; see ${logName} in test-output/`);
 }
 
 /** Resolves once a worker heartbeat newer than `since` is in Redis. */
