@@ -80,6 +80,21 @@ describe('the web console served at / beside the API', () => {
     expect(health.headers['content-security-policy']).toBe(API_CSP);
     expect(health.headers['cache-control']).toBe('private, no-store');
   });
+
+  it('never looks under /api on disk: a file that appears at an API path after start is not served', async () => {
+    // The build is checked for an api entry at start; one added later would be found only by a
+    // handler that looks each request's path up on disk.
+    await mkdir(join(folder, 'api', 'v1'), { recursive: true });
+    await writeFile(join(folder, 'api', 'v1', 'health'), 'from the disk\n');
+    try {
+      const health = await t.http.get('/api/v1/health').expect(200);
+      expect(health.headers['content-type']).toMatch(/^application\/json/);
+      expect(health.headers['content-security-policy']).toBe(API_CSP);
+      expect(health.text).not.toContain('from the disk');
+    } finally {
+      await rm(join(folder, 'api'), { recursive: true, force: true });
+    }
+  });
 });
 
 describe('without a console build', () => {
