@@ -55,9 +55,10 @@ export function mountConsole(app: NestExpressApplication, dir: string, logger: L
       res.setHeader('Cache-Control', relative(dir, path).startsWith(`assets${sep}`) ? IMMUTABLE : 'no-cache');
     },
   });
-  app.use((request: Request, response: Response, next: NextFunction) =>
-    isApiPath(request.path) ? next() : files(request, response, next),
-  );
+  app.use((request: Request, response: Response, next: NextFunction) => {
+    if (isApiPath(request.path)) next();
+    else void files(request, response, next);
+  });
   logger.info({ dir }, 'Serving the web console at /');
   return true;
 }
