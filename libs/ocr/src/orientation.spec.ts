@@ -1,5 +1,5 @@
 import type { GreyImage } from './engine';
-import { detectOrientation, estimateSkew, rotate, turn } from './orientation';
+import { detectOrientation, estimateSkew, rotate, skewWhenTurned, turn } from './orientation';
 import { textImage } from './testing/text-image';
 
 const LINES = [
@@ -51,6 +51,22 @@ describe('skew', () => {
     expect(await estimateSkew(await rotate(straight, 3))).toBeCloseTo(3, 0);
     expect(await estimateSkew(await rotate(straight, -2))).toBeCloseTo(-2, 0);
   });
+
+  it.each([0, 90, 180, 270] as const)(
+    'of a page that a %i° turn makes upright is measured as the probes measure it',
+    async (degrees) => {
+      // A page skewed by 2.5° and then laid down so that a turn of `degrees` stands it up again.
+      const lying = await turn(await rotate(await page(), 2.5), (360 - degrees) % 360);
+      const found = await detectOrientation(lying, ['eng']);
+      expect(found?.turn).toBe(degrees);
+      expect(await skewWhenTurned(lying, degrees)).toBe(found!.skew);
+      // Turned upright and rotated by minus the skew, the page stands straight (a half turn keeps the slope).
+      expect(found!.skew).toBeCloseTo(2.5, 0);
+      const upright = await rotate(await turn(lying, found!.turn), -found!.skew);
+      expect(Math.abs(await estimateSkew(upright))).toBeLessThan(0.5);
+    },
+    30_000,
+  );
 
   it('rotating by minus the skew straightens the page', async () => {
     const skewed = await rotate(await page(), 4);

@@ -76,14 +76,26 @@ export async function detectOrientation(
         const { confidence, characters } = await probeConfidence(strip, language);
         if (characters < 8 || (best && confidence <= best.confidence)) continue;
         const degrees = ((base + (upsideDown ? 180 : 0)) % 360) as PageOrientation['turn'];
-        // Turned upside down, the page's slope changes sign.
-        best = { turn: degrees, skew: upsideDown && skew !== 0 ? -skew : skew, language, confidence };
+        // A half turn leaves the slope of lines as it was: the skew measured before it holds after it.
+        best = { turn: degrees, skew, language, confidence };
         // A reading this sure settles it: upside-down text and another script never read so well.
         if (confidence >= SURE_PROBE_CONFIDENCE) return best;
       }
     }
   }
   return best && best.confidence >= MIN_PROBE_CONFIDENCE ? best : undefined;
+}
+
+/**
+ * The skew of a page that `turned` clockwise stands upright, measured as detectOrientation measures
+ * it (0 under MIN_SKEW_DEGREES): for a page whose way up is known already, without its probes.
+ */
+export async function skewWhenTurned(image: GreyImage, turned: PageOrientation['turn']): Promise<number> {
+  const page = await shrunk(image, PROBE_WIDTH);
+  const base = turned % 180;
+  const measured = await estimateSkew(base === 0 ? page : await turn(page, base));
+  // A half turn leaves the slope of lines as it was.
+  return Math.abs(measured) >= MIN_SKEW_DEGREES ? measured : 0;
 }
 
 /** The image turned clockwise by a multiple of 90 degrees. */
@@ -136,37 +148,41 @@ interface Ink {
 
 async function inkOf(image: GreyImage): Promise<Ink | undefined> {
   const small = await fromSharp(pipelineOf(await shrunk(image, ANALYSIS_WIDTH)).normalise());
+  const pixels = small.data;
   let count = 0;
-  for (const value of small.data) if (value < 128) count++;
+  for (let i = 0; i < pixels.length; i++) if (pixels[i] < 128) count++;
   if (count < 500 || count > small.width * small.height * 0.5) return undefined;
   // Every step-th dark pixel: some 50,000 points tell the slope as well as all of them.
   const step = Math.max(1, Math.floor(count / 50_000));
-  const xs: number[] = [];
-  const ys: number[] = [];
+  const xs = new Float64Array(Math.ceil(count / step));
+  const ys = new Float64Array(xs.length);
+  let points = 0;
   let seen = 0;
   for (let y = 0; y < small.height; y++) {
+    const row = y * small.width;
     for (let x = 0; x < small.width; x++) {
-      if (small.data[y * small.width + x] < 128 && seen++ % step === 0) {
-        xs.push(x);
-        ys.push(y);
+      if (pixels[row + x] < 128 && seen++ % step === 0) {
+        xs[points] = x;
+        ys[points++] = y;
       }
     }
   }
-  const profile = (positions: (i: number) => number, length: number): number => {
-    const bins = new Float64Array(length + 2);
-    for (let i = 0; i < xs.length; i++) bins[Math.round(positions(i))]++;
+  // How uneven the points' counts are along bins: the sum of squared steps between neighbours.
+  const unevenness = (bins: Int32Array): number => {
     let sum = 0;
     for (let i = 1; i < bins.length; i++) sum += (bins[i] - bins[i - 1]) ** 2;
     return sum;
   };
   const sharpness = (degrees: number): number => {
     const slope = Math.tan((degrees * Math.PI) / 180);
-    return profile((i) => ys[i] - xs[i] * slope + small.width, small.height + 2 * small.width);
+    const bins = new Int32Array(small.height + 2 * small.width + 2);
+    // Every position is positive (slopes stay under 10°, so xs · slope < width): Math.round is floor(+ 0.5).
+    for (let i = 0; i < points; i++) bins[Math.floor(ys[i] - xs[i] * slope + small.width + 0.5)]++;
+    return unevenness(bins);
   };
-  return {
-    sharpness,
-    columnSharpness: profile((i) => xs[i], small.width),
-  };
+  const columns = new Int32Array(small.width + 2);
+  for (let i = 0; i < points; i++) columns[xs[i]]++;
+  return { sharpness, columnSharpness: unevenness(columns) };
 }
 
 /**
