@@ -68,6 +68,12 @@ export interface OcrRequest {
    * Korean lines read again) starts only before this moment. Unset: no limit.
    */
   deadline?: number;
+  /**
+   * The page is read on a guess (the previous page's way up and language): below this confidence
+   * (0…100) the first reading says the guess was wrong, and the engine returns it marked `unsure`
+   * without further passes. Engines without passes of their own may ignore it.
+   */
+  giveUpBelow?: number;
 }
 
 export interface OcrResult {
@@ -84,6 +90,8 @@ export interface OcrResult {
   calls: number;
   /** A further pass was left out because the request's deadline had passed. */
   cut: boolean;
+  /** The first reading fell below the request's `giveUpBelow`: no further pass was made. */
+  unsure?: boolean;
 }
 
 export interface OcrEngine {

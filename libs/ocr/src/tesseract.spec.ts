@@ -1,5 +1,14 @@
 import { ReadingBudget, type OcrLine } from './engine';
-import { doubtfulRuns, lineText, parseTsv, stackPieces, surerLines, TesseractEngine, textLines } from './tesseract';
+import {
+  doubtfulRuns,
+  lineText,
+  parseTsv,
+  stackPieces,
+  sureReading,
+  surerLines,
+  TesseractEngine,
+  textLines,
+} from './tesseract';
 import { textImage } from './testing/text-image';
 
 describe('Tesseract TSV', () => {
@@ -63,6 +72,25 @@ describe('Tesseract words', () => {
   });
 });
 
+describe('a sure reading', () => {
+  const line = (text: string, confidence: number): OcrLine => ({
+    text,
+    confidence,
+    box: { x: 0, y: 0, width: 10, height: 10 },
+    words: [{ text, confidence, box: { x: 0, y: 0, width: 10, height: 10 } }],
+  });
+
+  it('is text read with at least the confidence asked for, a stray mark or two aside', () => {
+    expect(sureReading([line('The board approved the budget', 92), line('~', 20)], 85)).toBe(true);
+    expect(sureReading([line('The board approved the budget', 80)], 85)).toBe(false);
+  });
+
+  it('is not one whose lines mostly fell among the marks, however surely the rest was read', () => {
+    // What a page in the wrong language or upside down looks like: a figure read well, the rest noise.
+    expect(sureReading([line('2021', 95), line('ilo Ji1l ,,iil JI', 30), line('1ii_ ll!i', 25)], 85)).toBe(false);
+  });
+});
+
 describe('the tesseract engine', () => {
   const lines = ['Invoice 2041 for Hanbit Trading', 'Total due within thirty days'];
 
@@ -77,6 +105,27 @@ describe('the tesseract engine', () => {
       await engine.close();
     }
   });
+
+  it.each(['basic', 'premium'] as const)(
+    'with the %s model, gives up after its first reading when a guessed language reads it poorly',
+    async (model) => {
+      const engine = await TesseractEngine.create({ runtime: 'native' });
+      try {
+        const image = await textImage(lines);
+        const request = { image, model, languages: ['eng', 'kor'], giveUpBelow: 85 };
+        // Read in Korean, English text reads far below 85: no second mode, no cleaned-up copy.
+        const wrong = await engine.recognize({ ...request, pageLanguage: 'kor' });
+        expect(wrong.unsure).toBe(true);
+        expect(wrong.calls).toBe(1);
+        const right = await engine.recognize({ ...request, pageLanguage: 'eng' });
+        expect(right.unsure).toBeUndefined();
+        expect(right.lines.map((l) => l.text)).toEqual(lines);
+      } finally {
+        await engine.close();
+      }
+    },
+    30_000,
+  );
 
   it('falls back to tesseract.js with the npm language data, reading the same page', async () => {
     const engine = await TesseractEngine.create({ runtime: 'wasm' });

@@ -79,16 +79,38 @@ export class TesseractEngine implements OcrEngine {
     );
   }
 
-  async recognize({ image, model, languages, pageLanguage, deadline }: OcrRequest): Promise<OcrResult> {
+  async recognize({ image, model, languages, pageLanguage, deadline, giveUpBelow }: OcrRequest): Promise<OcrResult> {
     const langs = languages.length > 0 ? languages : ['eng'];
     const main = pageLanguage && langs.includes(pageLanguage) ? [pageLanguage] : langs;
     const budget = new ReadingBudget(deadline);
     const pgm = toPgm(image);
-    let best = await this.readBest(pgm, model, main, budget);
+    const first = reading(await this.readWithin(budget, pgm, 3, model, main), 3);
+    if (giveUpBelow !== undefined && !sureReading(first.lines, giveUpBelow)) {
+      const text = textLines(first.lines);
+      return {
+        engine: 'tesseract',
+        width: image.width,
+        height: image.height,
+        lines: text,
+        confidence: meanConfidence(text),
+        notes: [],
+        calls: budget.calls,
+        cut: budget.cut,
+        unsure: true,
+      };
+    }
+    let best = await this.readBest(first, pgm, model, main, budget);
     if (model === 'premium' && best.confidence < PREPROCESS_BELOW && best.lines.length > 0 && budget.allows()) {
       // Binarising rescues faded or uneven scans and can hurt clean pages: keep the better.
       const binarised = await binarise(image);
-      const cleaned = await this.readBest(toPgm(binarised), model, main, budget);
+      const cleanedPgm = toPgm(binarised);
+      const cleaned = await this.readBest(
+        reading(await this.readWithin(budget, cleanedPgm, 3, model, main), 3),
+        cleanedPgm,
+        model,
+        main,
+        budget,
+      );
       if (cleaned.confidence > best.confidence) best = { ...cleaned, source: binarised };
     }
     const notes: string[] = [];
@@ -132,13 +154,14 @@ export class TesseractEngine implements OcrEngine {
     return this.release();
   }
 
+  /** The better of a page's reading in mode 3 (`first`) and, when that one is doubtful, in mode 4. */
   private async readBest(
+    first: Reading,
     pgm: Buffer,
     model: OcrRequest['model'],
     languages: string[],
     budget: ReadingBudget,
   ): Promise<Reading> {
-    const first = reading(await this.readWithin(budget, pgm, 3, model, languages), 3);
     if (first.confidence >= RETRY_BELOW || !budget.allows()) return first;
     const second = reading(await this.readWithin(budget, pgm, 4, model, languages), 4);
     return second.confidence > first.confidence ? second : first;
@@ -320,6 +343,17 @@ function samePlace(a: Box, b: Box): boolean {
  */
 function reading(lines: OcrLine[], psm: number): Reading {
   return { lines, confidence: meanConfidence(lines), psm };
+}
+
+/**
+ * Whether a reading is sure at `threshold`: its text lines (NOISE_BELOW) hold most of what it read
+ * (four characters in five) and are read with at least that confidence, the measure a page's result
+ * reports. Read in the wrong language or upside down, most lines fall among the marks.
+ */
+export function sureReading(lines: readonly OcrLine[], threshold: number): boolean {
+  const text = textLines(lines);
+  const characters = (some: readonly OcrLine[]) => some.reduce((n, line) => n + [...line.text].length, 0);
+  return characters(text) >= 0.8 * characters(lines) && meanConfidence(text) >= threshold;
 }
 
 /** The lines that are text rather than marks (see NOISE_BELOW). */

@@ -1,4 +1,4 @@
-import type { GreyImage } from '@docconv/ocr';
+import { turn, type GreyImage } from '@docconv/ocr';
 import sharp from 'sharp';
 import { PageReader, type OcrOptions } from './page-reader';
 
@@ -48,6 +48,34 @@ describe('reading a whole page', () => {
       await reader.close();
     }
   }, 60_000);
+
+  it('reads a later page the way the last one was read, and probes a page that lies otherwise', async () => {
+    const reader = new PageReader(options());
+    // The probes are Tesseract readings of a strip written to standard output (see probeConfidence).
+    const spawn = jest.spyOn(jest.requireActual<typeof import('node:child_process')>('node:child_process'), 'spawn');
+    const probes = () =>
+      spawn.mock.calls.filter(([command, args]) => command === 'tesseract' && args?.[1] === 'stdout').length;
+    try {
+      const page = await koreanPage();
+      const first = await reader.readPage(page);
+      expect(probes()).toBeGreaterThan(0);
+      spawn.mockClear();
+      // The same way up and in the same language: read straight away, no probe.
+      const second = await reader.readPage(page);
+      expect(probes()).toBe(0);
+      expect(second.lines.map((l) => l.text)).toEqual(first.lines.map((l) => l.text));
+      expect(second.calls).toBe(first.calls);
+      // Upside down, the Korean reading of it is poor: the probes find its way up and it is read again.
+      const third = await reader.readPage(await turn(page, 180));
+      expect(probes()).toBeGreaterThan(0);
+      expect(third.notes).toContain('turned 180° clockwise to read it upright');
+      expect(third.lines.map((l) => l.text).join('\n')).toContain('과학기술정보통신부는 우리나라 최초로');
+      expect(third.calls).toBe(first.calls + 1); // the abandoned reading counts
+    } finally {
+      spawn.mockRestore();
+      await reader.close();
+    }
+  }, 90_000);
 
   it('keeps the first reading when the time is used up, marked low-confidence, and says why', async () => {
     const reader = new PageReader(options(0.001));
