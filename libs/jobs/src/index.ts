@@ -1,5 +1,6 @@
 export * from './conversions.service';
 export * from './job-errors';
+export * from './job-summary';
 export * from './jobs.module';
 export * from './jobs.service';
 export * from './page-report';

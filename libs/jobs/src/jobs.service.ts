@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource, type EntityManager } from 'typeorm';
 import { invalidState, jobNotFound } from './job-errors';
+import { JOB_SUMMARY_SQL, toJobSummary, type JobSummary, type JobSummaryRow } from './job-summary';
 import { safeName } from './safe-name';
 import { IntakeService } from './intake.service';
 import type { Caller, ReceivedFile, UploadOptions } from './upload.types';
@@ -197,11 +198,14 @@ export class JobsService {
     });
   }
 
-  async get(userId: string, jobId: string): Promise<JobEntity> {
-    return this.find(this.dataSource.manager, userId, jobId);
+  /** The user's job as its record reads: one statement, no entity built. */
+  async get(userId: string, jobId: string): Promise<JobSummary> {
+    const [row] = await this.dataSource.query<JobSummaryRow[]>(JOB_SUMMARY_SQL, [jobId, userId]);
+    if (!row) throw jobNotFound();
+    return toJobSummary(row);
   }
 
-  async rename(userId: string, jobId: string, title: string): Promise<JobEntity> {
+  async rename(userId: string, jobId: string, title: string): Promise<JobSummary> {
     if (!(await this.lifecycle.rename(userId, jobId, title))) throw jobNotFound();
     return this.get(userId, jobId);
   }
@@ -234,7 +238,7 @@ export class JobsService {
    * the rest. For a processing job the answer waits a few seconds for the worker to stop and
    * returns the job as it is then (still `processing` if the worker has not stopped yet).
    */
-  async cancel(caller: Caller, jobId: string): Promise<JobEntity> {
+  async cancel(caller: Caller, jobId: string): Promise<JobSummary> {
     const { job, stopping } = await this.lifecycle.transaction(async (tx) => {
       const target = { jobId, userId: caller.userId };
       const cancelled = await tx.move('cancel', target, { apiKeyId: caller.apiKeyId });
@@ -285,7 +289,7 @@ export class JobsService {
 
   /** The stored Markdown of a finished job, or of the pages a job cancelled while processing had finished. */
   async resultPath(userId: string, jobId: string): Promise<{ job: JobEntity; path: string }> {
-    const job = await this.get(userId, jobId);
+    const job = await this.find(this.dataSource.manager, userId, jobId);
     if (job.resultPath && (job.status === 'done' || job.status === 'cancelled')) return { job, path: job.resultPath };
     if (job.status === 'cancelled') {
       throw invalidState('The job was cancelled before any page was converted; there is nothing to download.');
@@ -295,7 +299,7 @@ export class JobsService {
 
   /** A job with its files, in order (the owner's only). */
   async files(userId: string, jobId: string): Promise<{ job: JobEntity; files: JobFileEntity[] }> {
-    const job = await this.get(userId, jobId);
+    const job = await this.find(this.dataSource.manager, userId, jobId);
     const files = await this.dataSource.getRepository(JobFileEntity).find({ where: { jobId }, order: { seq: 'ASC' } });
     return { job, files };
   }

@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { conversionOf, JOB_STATUSES, type JobEntity, type JobFileEntity, type JobStatus } from '@docconv/db';
 import { ACCEPTED_FORMATS, acceptedFormat, CHARACTERS_PER_PAGE, type FileKind } from '@docconv/documents';
-import { CONVERSION_FORMATS, units, type ConversionFormat } from '@docconv/jobs';
+import { CONVERSION_FORMATS, units, type ConversionFormat, type JobSummary } from '@docconv/jobs';
 import { NO_CONTROL_CHARACTERS, wireTime } from '../common/wire';
 
 export class TitleDto {
@@ -225,7 +225,8 @@ export class RefundResponse {
   @ApiProperty() points!: number;
 }
 
-export function toJobResponse(job: JobEntity): JobResponse {
+/** A job's record on the wire, from its entity or from the summary the job read selects. */
+export function toJobResponse(job: JobSummary): JobResponse {
   const advanced = conversionOf(job, 'xlsx_advanced');
   return {
     job_id: job.id,

@@ -39,6 +39,9 @@ export class JobConversionEntity {
 }
 
 /** The job's conversion to `format`, if one was ever asked for. */
-export function conversionOf(job: JobEntity, format: ConversionFormat): JobConversionEntity | undefined {
+export function conversionOf<C extends { format: ConversionFormat }>(
+  job: { conversions?: C[] },
+  format: ConversionFormat,
+): C | undefined {
   return job.conversions?.find((c) => c.format === format);
 }
