@@ -6,9 +6,14 @@ import { pinoHttp } from 'pino-http';
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+const requestFields = (req: { method: string; url: string }) => ({ method: req.method, url: req.url.split('?')[0] });
+const responseFields = (res: { statusCode: number }) => ({ status: res.statusCode });
+
 /**
  * One JSON log line per request, tagged with a request id that is echoed in `X-Request-Id`.
- * A client may send its own id (letters, digits and `._:-`, up to 128 characters).
+ * A client may send its own id (letters, digits and `._:-`, up to 128 characters). Successful
+ * requests are logged at `info`; with the level above it, only failed ones (5xx) are, and the
+ * per-request logger pino-http sets up is skipped.
  */
 export function requestLogging(logger: Logger): RequestHandler[] {
   const assignId: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
@@ -18,15 +23,34 @@ export function requestLogging(logger: Logger): RequestHandler[] {
     (req as Request & { id: string }).id = requestId;
     logContext.run({ requestId }, next);
   };
+  if (!logger.isLevelEnabled('info')) return [assignId, failedRequestLogging(logger)];
   const http = pinoHttp({
     logger,
     genReqId: (req) => (req as unknown as { id: string }).id,
     customAttributeKeys: { reqId: 'req_id' },
-    serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url.split('?')[0] }),
-      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-    },
+    serializers: { req: requestFields, res: responseFields },
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
   });
   return [assignId, http];
+}
+
+/** The line pino-http writes for a response that failed (5xx), and nothing for any other. */
+function failedRequestLogging(logger: Logger): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const started = Date.now();
+    res.once('close', () => {
+      if (res.statusCode < 500) return;
+      logger.error(
+        {
+          req_id: (req as Request & { id: string }).id,
+          req: requestFields(req),
+          res: responseFields(res),
+          err: new Error(`failed with status code ${res.statusCode}`),
+          responseTime: Date.now() - started,
+        },
+        'request errored',
+      );
+    });
+    next();
+  };
 }
