@@ -47,6 +47,8 @@ export const Omittable = (): PropertyDecorator => ValidateIf((_, value) => value
  */
 class RequestValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // A custom parameter (the caller) is ours, not the client's, and the base pipe passes it as it is.
+    if (metadata.type === 'custom') return value;
     if (metadata.type === 'body' && metadata.metatype && metadata.metatype !== Object) {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) {
         throw new DomainError(
