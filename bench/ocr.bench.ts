@@ -61,13 +61,21 @@ async function scannedPdf(source: string, path: string): Promise<GreyImage[]> {
   return images;
 }
 
-/** A Korean page as a 96-dpi scan (A4, 794×1123 px, 10-point NanumGothic), the size of a faxed or web-saved press release. */
+/**
+ * A Korean page as a 96-dpi scan (A4, 794×1123 px, 10-point NanumGothic), the size of a faxed or
+ * web-saved press release. Each line starts further into the text, as lines of a paragraph do:
+ * thirty identical lines would stack their syllables into columns as sharp as the rows, which the
+ * orientation probes take for a page lying on its side.
+ */
 async function koreanPage(): Promise<GreyImage> {
-  const line = '과학기술정보통신부는 우리나라 최초로 순수 우리기술로 개발 중인 한국형발사체의';
-  const rows = Array.from(
-    { length: 30 },
-    (_, i) => `<text x="70" y="${100 + i * 30}" font-family="NanumGothic" font-size="14">${line}</text>`,
-  ).join('');
+  const text =
+    '과학기술정보통신부는 우리나라 최초로 순수 우리기술로 개발 중인 한국형발사체의 새로운 이름으로 누리가 ' +
+    '선정되었다고 밝혔다. 한국형발사체는 실용위성을 지구 저궤도까지 쏘아 올릴 수 있는 우주발사체로 ';
+  const rows = Array.from({ length: 30 }, (_, i) => {
+    const start = (i * 17) % text.length;
+    const line = (text.slice(start) + text.slice(0, start)).slice(0, 40).trim();
+    return `<text x="70" y="${100 + i * 30}" font-family="NanumGothic" font-size="14">${line}</text>`;
+  }).join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="794" height="1123"><rect width="100%" height="100%" fill="white"/>${rows}</svg>`;
   const { data, info } = await sharp(Buffer.from(svg)).greyscale().raw().toBuffer({ resolveWithObject: true });
   return { width: info.width, height: info.height, data };
