@@ -1,6 +1,6 @@
 import { DomainError } from '@docconv/contracts';
 import { readFile } from 'node:fs/promises';
-import type { TextItem } from 'pdfjs-dist/types/src/display/api';
+import type { TextContent, TextItem, TextStyle } from 'pdfjs-dist/types/src/display/api';
 import { withFootnotes, writeReferences } from './footnotes';
 import { withoutFurniture } from './furniture';
 import { cleanText, fixedPitch, fontTraits, isGlyphMark, type FontTraits } from './glyphs';
@@ -36,20 +36,9 @@ export async function extractPdf(
 ): Promise<Extraction> {
   const data = new Uint8Array(await readFile(path));
   const lib = await pdfjs();
-  // Text, rules and fonts need no pictures: the pass that reads them leaves images undecoded,
-  // which halves its time on pages with photographs. Whether a page paints an image at all is
-  // asked of a second handle, only for pages whose text layer is unusable.
-  const task = lib.getDocument({ data: data.slice(), ...PDF_OPTIONS, maxImageSize: WITHOUT_IMAGES });
-  let pictures: Awaited<typeof task.promise> | undefined;
-  const paintsImagesOn = async (n: number): Promise<boolean> => {
-    pictures ??= await lib.getDocument({ data: data.slice(), ...PDF_OPTIONS }).promise;
-    const page = await pictures.getPage(n);
-    try {
-      return paintsImages((await page.getOperatorList()).fnArray, lib.OPS);
-    } finally {
-      page.cleanup();
-    }
-  };
+  // Text, rules and fonts need no pictures: images are left undecoded (a scan is read by the OCR
+  // engine from poppler's rendering of the page), which halves the time on pages with photographs.
+  const task = lib.getDocument({ data, ...PDF_OPTIONS, maxImageSize: WITHOUT_IMAGES });
   try {
     let document: Awaited<typeof task.promise>;
     try {
@@ -69,24 +58,25 @@ export async function extractPdf(
         const [x0, y0, x1, y1] = page.view;
         const height = y1 - y0;
         const content = await page.getTextContent();
-        const operators = await page.getOperatorList();
-        const { rules, shapes } = pageDrawing(operators, lib.OPS, page.view);
-        // The operator list has loaded the page's fonts; their names tell bold, fixed-width and symbol faces.
+        const marks = drawingMarks(content.items);
+        // Rules, figure shapes and an OCR program's invisible text layer come from the drawing
+        // operators; a page that draws no paths and sets no invisible text is read without them.
+        const operators =
+          marks.has('paths') || marks.has('invisibleText') ? await page.getOperatorList() : undefined;
+        const { rules, shapes } = operators ? pageDrawing(operators, lib.OPS, page.view) : NO_DRAWING;
+        // The font's own name tells bold, fixed-width and symbol faces.
         const traits = new Map<string, FontTraits>();
         const traitsOf = (fontName: string) => {
           let known = traits.get(fontName);
           if (!known) {
-            const font = page.commonObjs.has(fontName)
-              ? (page.commonObjs.get(fontName) as { name?: unknown })
-              : undefined;
-            known = fontTraits(typeof font?.name === 'string' ? font.name : undefined);
+            known = fontTraits((content.styles[fontName] as NamedStyle | undefined)?.fontName);
             traits.set(fontName, known);
           }
           return known;
         };
         // The invisible text an OCR program lays over a scan is set in some font stretched to the words
         // it covers: its face says nothing about the page (a Courier there is not code).
-        const overlay = mostlyInvisibleText(operators, lib.OPS);
+        const overlay = operators !== undefined && mostlyInvisibleText(operators, lib.OPS);
         const garbage: TextRun[] = [];
         const runs: TextRun[] = [];
         const byFont = new Map<string, TextRun[]>();
@@ -110,7 +100,7 @@ export async function extractPdf(
         }
         // A face whose letters all take one width is fixed-width, whatever its name says.
         if (!overlay) for (const set of byFont.values()) if (fixedPitch(set)) for (const run of set) run.mono = true;
-        scanned = reader !== undefined && !usableTextLayer(runs) && (await paintsImagesOn(n));
+        scanned = reader !== undefined && !usableTextLayer(runs) && marks.has('images');
         if (!scanned) {
           const read = reader && garbage.length > 0 ? await readUnreadable(path, n, garbage, reader) : undefined;
           const { tables, rest } = ruledTables(rules, [...runs, ...(read?.runs ?? [])]);
@@ -138,7 +128,6 @@ export async function extractPdf(
     return { markdown: layoutDocument(pages), pages: reports, stopped };
   } finally {
     await task.destroy();
-    await pictures?.destroy();
   }
 }
 
@@ -185,23 +174,26 @@ export function usableTextLayer(runs: TextRun[]): boolean {
   return garbage / visible.length < 0.3;
 }
 
-/** Whether a page draws any image (a scan is one big image). */
-function paintsImages(fnArray: number[], ops: Record<string, number>): boolean {
-  const painters = new Set(
-    [
-      'paintImageXObject',
-      'paintInlineImageXObject',
-      'paintImageMaskXObject',
-      'paintImageXObjectRepeat',
-      'paintInlineImageXObjectGroup',
-      'paintImageMaskXObjectGroup',
-      'paintImageMaskXObjectRepeat',
-    ]
-      .map((name) => ops[name])
-      .filter((op) => op !== undefined),
-  );
-  return fnArray.some((fn) => painters.has(fn));
+/**
+ * What a page draws besides text, as the text pass marks it (`patches/pdfjs-dist+5.6.205.patch`):
+ * `paths` (filled or stroked), `images` (a scan is one big image), `invisibleText` (text rendering
+ * mode 3, an OCR program's layer over a scan). The marks are items of their own, without text.
+ */
+type DrawingMark = 'paths' | 'images' | 'invisibleText';
+
+function drawingMarks(items: TextContent['items']): Set<DrawingMark> {
+  const marks = new Set<DrawingMark>();
+  for (const item of items) {
+    const mark = item as { type?: string; kind?: DrawingMark };
+    if (mark.type === 'drawing' && mark.kind) marks.add(mark.kind);
+  }
+  return marks;
 }
+
+/** A text content style with the font's own name, which the patched text pass adds. */
+type NamedStyle = TextStyle & { fontName?: string };
+
+const NO_DRAWING: ReturnType<typeof pageDrawing> = { rules: [], shapes: [] };
 
 /** The largest image, in pixels, the text pass decodes: none. */
 const WITHOUT_IMAGES = 1;

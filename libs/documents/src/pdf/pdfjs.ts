@@ -1,4 +1,5 @@
 import type * as PdfJs from 'pdfjs-dist';
+import { readFileSync } from 'node:fs';
 
 type PdfJsModule = typeof PdfJs;
 
@@ -11,6 +12,7 @@ let loaded: Promise<PdfJsModule> | undefined;
  */
 export function pdfjs(): Promise<PdfJsModule> {
   loaded ??= (async () => {
+    assertPatched();
     const natives = nativeMethods();
     (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = await import(WORKER);
     const library = (await import(LIBRARY)) as PdfJsModule;
@@ -61,6 +63,19 @@ function restore(natives: Map<object, Map<string, PropertyDescriptor>>): void {
         Object.defineProperty(target, name, descriptor);
       }
     }
+  }
+}
+
+/**
+ * `patches/pdfjs-dist+5.6.205.patch` (applied by `npm install`'s postinstall) makes the text pass
+ * mark what a page draws and name its fonts, and keeps the operator list from building glyph
+ * outlines. Without it every page would silently read as if it drew nothing.
+ */
+function assertPatched(): void {
+  if (!readFileSync(require.resolve(WORKER), 'utf8').includes('function markDrawing(kind)')) {
+    throw new Error(
+      'pdfjs-dist is installed without its patch (patches/pdfjs-dist+5.6.205.patch): run `npm install`, which applies it.',
+    );
   }
 }
 
