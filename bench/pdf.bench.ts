@@ -2,9 +2,10 @@ import { extractToMarkdown, type ExtractInput, type OcrOptions } from '@docconv/
 import { OCR_LANGUAGES } from '@docconv/ocr';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { countPdfPages } from '../libs/documents/src/pdf/inspect-pdf';
-import { table, textPdf } from './support';
+import { apiWithWorker, previewJob, runJobs, table, textPdf } from './support';
 
 const RUNS = 3;
 /** The evalset's scanned PDF has no text layer: it measures OCR, which the `ocr` bench covers. */
@@ -76,6 +77,7 @@ function row(file: string, pages: number, ocrPages: number, ours: number, refere
 export async function benchPdf(): Promise<string> {
   const { files, note } = evalsetPdfs();
   const generated = await textPdf(1_000);
+  const text: string[] = [];
   const rows: Record<string, string>[] = [];
   const totals = { pages: 0, ocrPages: 0, ours: 0, reference: 0 };
   for (const path of [...files, generated]) {
@@ -85,6 +87,7 @@ export async function benchPdf(): Promise<string> {
     const reference = await bestSeconds(() => pdftotext(path));
     const name = path === generated ? `generated ${basename(path)}` : basename(path);
     rows.push(row(name, pages, ocrPages, ours, reference));
+    if (path !== generated && ocrPages === 0) text.push(path);
     if (path !== generated) {
       totals.pages += pages;
       totals.ocrPages += ocrPages;
@@ -99,5 +102,66 @@ export async function benchPdf(): Promise<string> {
       row('all evalset files', totals.pages, totals.ocrPages, totals.ours, totals.reference),
     );
   const title = `PDF extraction vs pdftotext, best of ${RUNS} runs per file (one extraction at a time)`;
-  return table(note ? `${title}\n${note}` : title, rows);
+  return [table(note ? `${title}\n${note}` : title, rows), await throughWorker([...text, generated])].join('\n');
+}
+
+/** `count` runs of `work` at a time over `items`, in order; resolves when all are done. */
+async function inParallel<T>(items: T[], count: number, work: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  await Promise.all(
+    Array.from({ length: count }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
+    }),
+  );
+}
+
+/**
+ * The text PDFs as users send them: one job per file, all confirmed at once, converted by a real
+ * worker process (as many slots as cores, its default), from the first confirm to the last job's
+ * end; beside `pdftotext` on the same files, as many at a time as the worker has slots. The
+ * evalset's files (those read without OCR) and the generated 1,000-page PDF are measured apart.
+ */
+async function throughWorker(files: string[]): Promise<string> {
+  const slots = availableParallelism();
+  const stack = await apiWithWorker();
+  try {
+    const rows: Record<string, string>[] = [];
+    const sets = [
+      { name: `${files.length - 1} evalset text PDFs, one job each`, paths: files.slice(0, -1) },
+      { name: `generated ${basename(files[files.length - 1])}`, paths: files.slice(-1) },
+    ].filter((set) => set.paths.length > 0);
+    // One warm-up job: the worker's threads load pdf.js once, for their lifetime.
+    await runJobs(stack, [(await previewJob(stack, files[0], 'application/pdf')).id]);
+    for (const set of sets) {
+      let best = Infinity;
+      let pages = 0;
+      for (let run = 0; run < RUNS; run++) {
+        const jobs = [];
+        for (const path of set.paths) jobs.push(await previewJob(stack, path, 'application/pdf'));
+        pages = jobs.reduce((n, job) => n + job.pages, 0);
+        const { seconds, failed } = await runJobs(
+          stack,
+          jobs.map((job) => job.id),
+        );
+        if (failed.length > 0) throw new Error(`${failed.length} jobs of ${set.name} did not end done`);
+        best = Math.min(best, seconds);
+      }
+      const reference = await bestSeconds(() => inParallel(set.paths, slots, pdftotext));
+      rows.push({
+        input: set.name,
+        pages: String(pages),
+        'worker (s)': best.toFixed(2),
+        'pdftotext (s)': reference.toFixed(2),
+        'worker pages/s': (pages / best).toFixed(0),
+        'pdftotext pages/s': (pages / reference).toFixed(0),
+        'worker / pdftotext time': (best / reference).toFixed(1),
+      });
+    }
+    return table(
+      `PDF jobs through a worker process (${slots} slots) vs pdftotext (${slots} at a time), best of ${RUNS} runs: upload first, then from the first confirm to the last job's end`,
+      rows,
+    );
+  } finally {
+    await stack.close();
+  }
 }

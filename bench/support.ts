@@ -1,8 +1,13 @@
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
+import { ApiKeysService, UsersService } from '@docconv/accounts';
+import { LedgerService } from '@docconv/billing';
+import { loadConfig } from '@docconv/config';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import PDFDocument from 'pdfkit';
+import { createApiApp } from '../apps/api/src/api.factory';
 
 export const BENCH_DATA = resolve('.data', 'bench');
 
@@ -58,4 +63,94 @@ export function table(title: string, rows: Record<string, string | number>[]): s
 
 export function readBytes(path: string): Buffer {
   return readFileSync(path);
+}
+
+/** The in-process API and a real worker process beside it, with a funded user and an API key. */
+export interface BenchStack {
+  url: string;
+  headers: Record<string, string>;
+  worker: ChildProcess;
+  close(): Promise<void>;
+}
+
+/** Starts the stack of `BenchStack`; `workerEnv` adds to the worker's environment. */
+export async function apiWithWorker(workerEnv: Record<string, string> = {}): Promise<BenchStack> {
+  const env = benchEnv();
+  const app = await createApiApp(loadConfig(env));
+  await app.listen(0, '127.0.0.1');
+  const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  const worker = spawn(process.execPath, [join(__dirname, '..', 'apps', 'worker', 'src', 'main.js')], {
+    env: { ...env, ...workerEnv },
+    stdio: 'ignore',
+  });
+  const user = await app.get(UsersService).create(`bench-${randomUUID()}@example.test`, 'benchmark password');
+  await app.get(LedgerService).post({
+    userId: user.id,
+    type: 'grant',
+    points: 100_000_000,
+    description: 'bench',
+    idempotencyKey: `bench:${user.id}`,
+  });
+  const { secret } = await app.get(ApiKeysService).create(user.id, { rateLimitRpm: 100_000 });
+  return {
+    url,
+    headers: { 'X-API-Key': secret },
+    worker,
+    close: async () => {
+      worker.kill('SIGTERM');
+      await app.close();
+    },
+  };
+}
+
+/** Uploads one file and returns its job's id and page count (the job is not confirmed). */
+export async function previewJob(
+  stack: BenchStack,
+  path: string,
+  mime: string,
+  fields: Record<string, string> = {},
+): Promise<{ id: string; pages: number }> {
+  const form = new FormData();
+  form.append('files', new Blob([readBytes(path)], { type: mime }), basename(path));
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  const res = await fetch(`${stack.url}/api/v1/jobs/upload`, { method: 'POST', headers: stack.headers, body: form });
+  const body = (await res.json()) as { job_id: string; total_pages: number; detail?: string };
+  if (res.status !== 201) throw new Error(`upload of ${basename(path)} failed: ${res.status} ${body.detail}`);
+  return { id: body.job_id, pages: body.total_pages };
+}
+
+/**
+ * Confirms the jobs all at once and waits until every one has ended; returns the seconds from the
+ * first confirm to the last job's `finished_at` (polling only learns that a job ended), and the
+ * jobs that did not end `done`.
+ */
+export async function runJobs(
+  stack: BenchStack,
+  ids: string[],
+  limitSeconds = 600,
+): Promise<{ seconds: number; failed: string[] }> {
+  const started = Date.now();
+  for (const id of ids) {
+    const res = await fetch(`${stack.url}/api/v1/jobs/${id}/confirm`, { method: 'POST', headers: stack.headers });
+    if (res.status !== 200) throw new Error(`confirm of ${id} failed: ${res.status} ${await res.text()}`);
+  }
+  const pending = new Set(ids);
+  const failed: string[] = [];
+  let last = started;
+  while (pending.size > 0) {
+    if (Date.now() - started > limitSeconds * 1000)
+      throw new Error(`${pending.size} jobs did not end within ${limitSeconds} s`);
+    await new Promise((r) => setTimeout(r, 100));
+    for (const id of [...pending]) {
+      const job = (await (await fetch(`${stack.url}/api/v1/jobs/${id}`, { headers: stack.headers })).json()) as {
+        status: string;
+        finished_at: string | null;
+      };
+      if (!['done', 'error', 'cancelled'].includes(job.status)) continue;
+      pending.delete(id);
+      if (job.status !== 'done') failed.push(id);
+      last = Math.max(last, job.finished_at ? Date.parse(job.finished_at) : Date.now());
+    }
+  }
+  return { seconds: (last - started) / 1000, failed };
 }

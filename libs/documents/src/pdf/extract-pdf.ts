@@ -61,8 +61,7 @@ export async function extractPdf(
         const marks = drawingMarks(content.items);
         // Rules, figure shapes and an OCR program's invisible text layer come from the drawing
         // operators; a page that draws no paths and sets no invisible text is read without them.
-        const operators =
-          marks.has('paths') || marks.has('invisibleText') ? await page.getOperatorList() : undefined;
+        const operators = marks.has('paths') || marks.has('invisibleText') ? await page.getOperatorList() : undefined;
         const { rules, shapes } = operators ? pageDrawing(operators, lib.OPS, page.view) : NO_DRAWING;
         // The font's own name tells bold, fixed-width and symbol faces.
         const traits = new Map<string, FontTraits>();
