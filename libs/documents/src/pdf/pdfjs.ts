@@ -68,8 +68,10 @@ function restore(natives: Map<object, Map<string, PropertyDescriptor>>): void {
 
 /**
  * `patches/pdfjs-dist+5.6.205.patch` (applied by `npm install`'s postinstall) makes the text pass
- * mark what a page draws and name its fonts, and keeps the operator list from building glyph
- * outlines. Without it every page would silently read as if it drew nothing.
+ * mark what a page draws and name its fonts, keeps the operator list from building glyph
+ * outlines, and inflates Flate streams with Node's zlib in the calling thread (the web
+ * DecompressionStream it used instead costs a thread-pool round trip and stream overhead per
+ * stream). Without it every page would silently read as if it drew nothing.
  */
 function assertPatched(): void {
   if (!readFileSync(require.resolve(WORKER), 'utf8').includes('function markDrawing(kind)')) {
