@@ -74,8 +74,8 @@ describe('abuse: bombs, abandoned uploads, slow clients, password guessing', () 
       },
       'api-abuse',
     );
-    port = Number(new URL(api.baseUrl).port);
-    const http = request(api.baseUrl);
+    port = Number(new URL(api.url).port);
+    const http = request(api.url);
     key = await createKey(http, await signup(http, 'abuse'), { rate_limit_rpm: 100_000 });
   }, 60_000);
 
@@ -102,7 +102,7 @@ describe('abuse: bombs, abandoned uploads, slow clients, password guessing', () 
     try {
       for (const [name, content] of bombs) {
         const started = Date.now();
-        const res = await upload(request(api.baseUrl), key.key, [{ name, content }]);
+        const res = await upload(request(api.url), key.key, [{ name, content }]);
         outcomes.push({
           name,
           bytes: content.length,
@@ -132,7 +132,7 @@ describe('abuse: bombs, abandoned uploads, slow clients, password guessing', () 
       expect(outcome.detail).toContain(outcome.name);
     }
     expect(peak).toBeLessThan(MEMORY_BOUND_MB);
-    expect((await request(api.baseUrl).get('/api/v1/health')).status).toBe(200);
+    expect((await request(api.url).get('/api/v1/health')).status).toBe(200);
   }, 180_000);
 
   it('20 uploads that announce 200 MB and hang up part-way leave no byte on disk', async () => {
@@ -152,7 +152,7 @@ describe('abuse: bombs, abandoned uploads, slow clients, password guessing', () 
       ['bytes left in the scratch folder', left.bytes],
     ]);
     expect(left).toEqual({ files: 0, bytes: 0 });
-    expect((await request(api.baseUrl).get('/api/v1/health')).status).toBe(200);
+    expect((await request(api.url).get('/api/v1/health')).status).toBe(200);
   }, 180_000);
 
   it('slow clients are cut off: headers that never end, and a body that stalls', async () => {
@@ -189,7 +189,7 @@ describe('abuse: bombs, abandoned uploads, slow clients, password guessing', () 
   }, 60_000);
 
   it('guessing a known email from many clients never locks its owner out', async () => {
-    const http = request(api.baseUrl);
+    const http = request(api.url);
     const owner = await signup(http, 'target');
     const login = (address: string, password: string) =>
       http.post('/api/v1/auth/login').set('X-Forwarded-For', address).send({ email: owner.email, password });

@@ -97,7 +97,7 @@ describe('fuzzing every operation of the OpenAPI document', () => {
   beforeAll(async () => {
     if (!existsSync(SCHEMATHESIS)) throw new Error(`${SCHEMATHESIS} is missing: run ./scripts/setup.sh`);
     api = await spawnApi({ ...process.env, LOG_LEVEL: 'fatal' }, 'api-fuzz');
-    const http = request(api.baseUrl);
+    const http = request(api.url);
     user = await signup(http, 'fuzz');
     key = await createKey(http, user, { rate_limit_rpm: 100_000 });
   }, 60_000);
@@ -107,7 +107,7 @@ describe('fuzzing every operation of the OpenAPI document', () => {
   });
 
   it('answers every generated request with a 2xx, 3xx or 4xx', async () => {
-    const http = request(api.baseUrl);
+    const http = request(api.url);
     const job = await upload(http, key.key, [{ name: 'fuzz.md', content: '# Fuzz\n\nA finished job.\n' }]);
     await http.post(`/api/v1/jobs/${job.body.job_id}/confirm`).set('X-API-Key', key.key).expect(200);
     await waitForJob(http, key.key, job.body.job_id as string, ['done']);
@@ -116,10 +116,10 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     const headers = [`X-API-Key: ${key.key}`, `Authorization: Bearer ${user.jwt}`];
 
     const passes = [
-      await fuzz('ids fuzzed', api.baseUrl, headers, [], {}),
+      await fuzz('ids fuzzed', api.url, headers, [], {}),
       await fuzz(
         'ids of a real job and key',
-        api.baseUrl,
+        api.url,
         headers,
         ['--config-file', join(__dirname, 'support', 'schemathesis-known-ids.toml')],
         { DOCCONV_FUZZ_JOB_ID: job.body.job_id as string, DOCCONV_FUZZ_KEY_ID: spare.id },

@@ -74,7 +74,7 @@ describe('hostile uploads at volume', () => {
     // A scratch folder of its own, so what the API leaves there (or escapes into) is its doing alone.
     apiTmp = await mkdtemp(join(tmpdir(), 'docconv-reliability-api-tmp-'));
     api = await spawnApi({ ...process.env, SCRATCH_DIR: apiTmp, LOG_LEVEL: 'error' }, 'api-hostile');
-    const http = request(api.baseUrl);
+    const http = request(api.url);
     const user = await signup(http, 'hostile');
     key = await createKey(http, user, { rate_limit_rpm: 100_000 });
   }, 60_000);
@@ -88,7 +88,7 @@ describe('hostile uploads at volume', () => {
     const tag = randomBytes(4).toString('hex');
     const inputs = withVariations(await hostileInputs(tag));
     expect(inputs.length).toBeGreaterThanOrEqual(1000);
-    const http = request(api.baseUrl);
+    const http = request(api.url);
     const pid = api.child.pid;
 
     const started = Date.now();

@@ -47,7 +47,7 @@ export interface ApiProcess {
  * Starts an API process on a free port with `env` and resolves once it answers
  * `GET /api/v1/health`, so that tests can run several replicas side by side.
  */
-export async function spawnApi(env: NodeJS.ProcessEnv, logName = 'api', timeoutMs = 30_000): Promise<ApiProcess> {
+export async function spawnApi(env: NodeJS.ProcessEnv, logName = 'api', timeoutMs = 60_000): Promise<ApiProcess> {
   const port = await freePort();
   mkdirSync(TEST_OUTPUT, { recursive: true });
   const log = createWriteStream(join(TEST_OUTPUT, `${logName}-${process.pid}-${Date.now()}.log`));
