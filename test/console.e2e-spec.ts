@@ -170,7 +170,7 @@ describe('web console in a real browser', () => {
 
   it('stops a processing job from its page: the pages converted stay readable, the others are refunded', async () => {
     const page = await open({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-    const total = 1_500;
+    const total = 3_000; // long enough to be caught midway: a page of one line reads in about a millisecond
     const long = await makePdf(Array.from({ length: total }, (_, i) => `Page ${i + 1} of the report stopped midway.`));
     const { email, quoted } = await signUpAndQuote(page, 'stop-', { name: 'long.pdf', buffer: long });
     await page.getByTestId('confirm').click();

@@ -75,4 +75,19 @@ describe('readPageByPage', () => {
       ),
     ).toEqual({ stopped: true, reports: [] });
   });
+
+  it('hears a stop that arrives as an event while pages are read through promises alone', async () => {
+    // The stop comes the way a thread hears it, from an event; the pages never leave the microtask queue.
+    let stopRequested = false;
+    setImmediate(() => (stopRequested = true));
+    const result = await readPageByPage(
+      1_000,
+      'f.pdf',
+      read([]),
+      () => undefined,
+      () => stopRequested,
+    );
+    expect(result.stopped).toBe(true);
+    expect(result.reports.length).toBeLessThan(1_000);
+  });
 });

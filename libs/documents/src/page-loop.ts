@@ -27,6 +27,9 @@ export async function readPageByPage(
   const reports: PageReport[] = [];
   let firstError: unknown;
   for (let page = 1; page <= count; page++) {
+    // A page can be read without ever leaving the microtask queue; a turn of the event loop here
+    // lets the thread hear a stop (a message from the worker) before it reads the next one.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     if (shouldStop()) return { reports, stopped: true };
     try {
       reports.push(await read(page));
