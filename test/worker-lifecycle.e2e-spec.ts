@@ -159,8 +159,9 @@ describe('a file past the time a job may run', () => {
 
   it('ends the job as a refundable error; the worker replaces its extraction thread and takes the next job', async () => {
     await start();
+    // Twelve sentences a page on 8,000 pages: several times ten seconds to read on any machine here.
     const pdf = await makePdf(
-      Array.from({ length: 6_000 }, (_, i) => `Page ${i + 1} of a report too long for ten seconds.`),
+      Array.from({ length: 8_000 }, (_, i) => `Page ${i + 1} of a report too long for ten seconds. `.repeat(12)),
     );
     const slow = (await upload(t.http, key.key, [{ name: 'slow.pdf', content: pdf }])).body;
     await t.http.post(`/api/v1/jobs/${slow.job_id}/confirm`).set('X-API-Key', key.key).expect(200);
