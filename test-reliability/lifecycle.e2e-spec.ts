@@ -182,7 +182,7 @@ describe('the job lifecycle when Redis and workers fail', () => {
 
   it('cancel while a worker processes: it stops at the next page, refund = unprocessed pages × price', async () => {
     const worker = await start();
-    const total = 2_000;
+    const total = 6_000; // long enough to be caught midway: a page of one line reads in about a millisecond
     const pdf = await makePdf(Array.from({ length: total }, (_, i) => `Page ${i + 1} of a report cancelled midway.`));
     const preview = (await upload(stack.t.http, stack.key.key, [{ name: 'long.pdf', content: pdf }])).body;
     const pagePrice = (preview.cost.points as number) / total;
