@@ -21,11 +21,19 @@ if [ ${#apt_packages[@]} -gt 0 ]; then
   # Debian starts a system redis on 6379; docconv runs its own on a private port.
 fi
 
-if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ] ||
+  [ -n "$(find patches -newer node_modules/.package-lock.json 2>/dev/null)" ]; then
   echo "[docconv] installing npm packages"
+  # A patched package (patches/<name>+<version>.patch) is installed afresh, so that npm's
+  # postinstall (patch-package) applies the current patch to an unpatched copy.
+  for patch in patches/*.patch; do
+    package=$(basename "$patch" | sed -e 's/+[^+]*\.patch$//' -e 's#+#/#')
+    rm -rf "node_modules/$package"
+  done
   # `npm install` (not `npm ci`): npm 11 writes lock files without other platforms' optional
   # binaries (@swc/core-*) and then refuses them in `npm ci`. The lock file still pins versions.
   npm install --no-audit --no-fund --loglevel=error
+  touch node_modules/.package-lock.json
 fi
 
 # Python environments from requirements pinned by version and hash (python/requirements/*.txt),
