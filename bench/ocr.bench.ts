@@ -1,4 +1,4 @@
-import { extractToMarkdown, PageReader, type OcrOptions } from '@docconv/documents';
+import { extractToMarkdown, PageReader, type ExtractInput, type OcrOptions } from '@docconv/documents';
 import {
   EasyOcrEngine,
   OCR_LANGUAGES,
@@ -277,6 +277,18 @@ async function otherEngineRows(
   return rows;
 }
 
+/** The scanned PDF as the worker hands it to the extractor, read with Tesseract's `model`. */
+function scanInput(scan: string, pages: number, model: OcrModelName): ExtractInput {
+  return {
+    path: scan,
+    kind: 'pdf',
+    mime: 'application/pdf',
+    displayName: 'scan.pdf',
+    units: pages,
+    ocr: { engine: 'tesseract', model, dpi: 300, languages: [...OCR_LANGUAGES], settings: {} },
+  };
+}
+
 /**
  * The scanned PDF through the extractor (render + OCR + layout), seconds per page, next to the
  * same pages done by hand in the same rounds: `pdftoppm -gray -r 300 | tesseract` per page.
@@ -285,14 +297,7 @@ async function scannedPdfRows(scan: string, pages: number): Promise<Record<strin
   const rows: Record<string, string>[] = [];
   for (const model of ['basic', 'premium'] as OcrModelName[]) {
     const args = await commandLine(model, 'eng');
-    const input = {
-      path: scan,
-      kind: 'pdf' as const,
-      mime: 'application/pdf',
-      displayName: 'scan.pdf',
-      units: pages,
-      ocr: { engine: 'tesseract', model, dpi: 300, languages: [...OCR_LANGUAGES], settings: {} } satisfies OcrOptions,
-    };
+    const input = scanInput(scan, pages, model);
     let calls = 0;
     const perPage = (t: Timing): Timing => ({ median: t.median / pages, min: t.min / pages });
     const { reference, measured } = await rounds(
@@ -318,20 +323,7 @@ async function scannedPdfRows(scan: string, pages: number): Promise<Record<strin
   }
   // Two files side by side (the worker's two slots) against two pipelines by hand side by side.
   const args = await commandLine('basic', 'eng');
-  const input = {
-    path: scan,
-    kind: 'pdf' as const,
-    mime: 'application/pdf',
-    displayName: 'scan.pdf',
-    units: pages,
-    ocr: {
-      engine: 'tesseract',
-      model: 'basic',
-      dpi: 300,
-      languages: [...OCR_LANGUAGES],
-      settings: {},
-    } satisfies OcrOptions,
-  };
+  const input = scanInput(scan, pages, 'basic');
   const twice = <T>(work: () => Promise<T>) => Promise.all([work(), work()]);
   const { reference, measured } = await rounds(
     () =>

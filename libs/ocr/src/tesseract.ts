@@ -85,19 +85,18 @@ export class TesseractEngine implements OcrEngine {
     const budget = new ReadingBudget(deadline);
     const pgm = toPgm(image);
     const first = reading(await this.readWithin(budget, pgm, 3, model, main), 3);
+    const result = (lines: OcrResult['lines'], notes: string[]): OcrResult => ({
+      engine: 'tesseract',
+      width: image.width,
+      height: image.height,
+      lines,
+      confidence: meanConfidence(lines),
+      notes,
+      calls: budget.calls,
+      cut: budget.cut,
+    });
     if (giveUpBelow !== undefined && !sureReading(first.lines, giveUpBelow)) {
-      const text = textLines(first.lines);
-      return {
-        engine: 'tesseract',
-        width: image.width,
-        height: image.height,
-        lines: text,
-        confidence: meanConfidence(text),
-        notes: [],
-        calls: budget.calls,
-        cut: budget.cut,
-        unsure: true,
-      };
+      return { ...result(textLines(first.lines), []), unsure: true };
     }
     let best = await this.readBest(first, pgm, model, main, budget);
     if (model === 'premium' && best.confidence < PREPROCESS_BELOW && best.lines.length > 0 && budget.allows()) {
@@ -138,16 +137,7 @@ export class TesseractEngine implements OcrEngine {
     const text = textLines(best.lines);
     const marks = best.lines.length - text.length;
     if (marks > 0) notes.push(`${marks} ${marks === 1 ? 'line' : 'lines'} of marks that are not text left out`);
-    return {
-      engine: 'tesseract',
-      width: image.width,
-      height: image.height,
-      lines: text,
-      confidence: meanConfidence(text),
-      notes,
-      calls: budget.calls,
-      cut: budget.cut,
-    };
+    return result(text, notes);
   }
 
   close(): Promise<void> {
