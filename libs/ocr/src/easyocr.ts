@@ -2,7 +2,7 @@ import { DomainError } from '@docconv/contracts';
 import { findAbove, PythonEngine, type EngineState } from '@docconv/engines';
 import { join } from 'node:path';
 import {
-  meanConfidence,
+  readingResult,
   ReadingBudget,
   type GreyImage,
   type OcrEngine,
@@ -140,16 +140,7 @@ export class EasyOcrEngine implements OcrEngine {
       );
     }
     lines = orderLines(lines.filter((line) => line.text !== ''));
-    return {
-      engine: 'easyocr',
-      width: image.width,
-      height: image.height,
-      lines,
-      confidence: meanConfidence(lines),
-      notes,
-      calls: budget.calls,
-      cut: budget.cut,
-    };
+    return readingResult('easyocr', image, lines, notes, budget);
   }
 
   /** The engine's state, as the capabilities report it. */

@@ -130,6 +130,26 @@ export class ReadingTimeout extends Error {
   }
 }
 
+/** A finished reading of `image`: its lines and their mean confidence, with the budget's calls and cut. */
+export function readingResult(
+  engine: OcrEngineName,
+  image: { width: number; height: number },
+  lines: OcrLine[],
+  notes: string[],
+  budget: ReadingBudget,
+): OcrResult {
+  return {
+    engine,
+    width: image.width,
+    height: image.height,
+    lines,
+    confidence: meanConfidence(lines),
+    notes,
+    calls: budget.calls,
+    cut: budget.cut,
+  };
+}
+
 /** Tracks a reading's passes against its request's deadline. */
 export class ReadingBudget {
   calls = 0;

@@ -2,7 +2,7 @@ import { DomainError } from '@docconv/contracts';
 import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 import {
-  meanConfidence,
+  readingResult,
   ReadingBudget,
   unionBox,
   type Box,
@@ -111,16 +111,7 @@ export class RapidOcrEngine implements OcrEngine {
       }
     }
     const read = orderLines(lines.filter((line) => line.text !== ''));
-    return {
-      engine: 'rapidocr',
-      width: image.width,
-      height: image.height,
-      lines: read,
-      confidence: meanConfidence(read),
-      notes,
-      calls: budget.calls,
-      cut: budget.cut,
-    };
+    return readingResult('rapidocr', image, read, notes, budget);
   }
 
   /** Closes the models and the Korean engine, which this engine owns. */

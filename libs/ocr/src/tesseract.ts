@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import {
   characterConfidence,
   meanConfidence,
+  readingResult,
   ReadingBudget,
   ReadingTimeout,
   unionBox,
@@ -85,18 +86,8 @@ export class TesseractEngine implements OcrEngine {
     const budget = new ReadingBudget(deadline);
     const pgm = toPgm(image);
     const first = reading(await this.readWithin(budget, pgm, 3, model, main), 3);
-    const result = (lines: OcrResult['lines'], notes: string[]): OcrResult => ({
-      engine: 'tesseract',
-      width: image.width,
-      height: image.height,
-      lines,
-      confidence: meanConfidence(lines),
-      notes,
-      calls: budget.calls,
-      cut: budget.cut,
-    });
     if (giveUpBelow !== undefined && !sureReading(first.lines, giveUpBelow)) {
-      return { ...result(textLines(first.lines), []), unsure: true };
+      return { ...readingResult('tesseract', image, textLines(first.lines), [], budget), unsure: true };
     }
     let best = await this.readBest(first, pgm, model, main, budget);
     if (model === 'premium' && best.confidence < PREPROCESS_BELOW && best.lines.length > 0 && budget.allows()) {
@@ -137,7 +128,7 @@ export class TesseractEngine implements OcrEngine {
     const text = textLines(best.lines);
     const marks = best.lines.length - text.length;
     if (marks > 0) notes.push(`${marks} ${marks === 1 ? 'line' : 'lines'} of marks that are not text left out`);
-    return result(text, notes);
+    return readingResult('tesseract', image, text, notes, budget);
   }
 
   close(): Promise<void> {
