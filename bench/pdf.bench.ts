@@ -102,7 +102,7 @@ export async function benchPdf(): Promise<string> {
       row('all evalset files', totals.pages, totals.ocrPages, totals.ours, totals.reference),
     );
   const title = `PDF extraction vs pdftotext, best of ${RUNS} runs per file (one extraction at a time)`;
-  return [table(note ? `${title}\n${note}` : title, rows), await throughWorker([...text, generated])].join('\n');
+  return [table(note ? `${title}\n${note}` : title, rows), await throughWorker(text, generated)].join('\n');
 }
 
 /** `count` runs of `work` at a time over `items`, in order; resolves when all are done. */
@@ -121,17 +121,17 @@ async function inParallel<T>(items: T[], count: number, work: (item: T) => Promi
  * end; beside `pdftotext` on the same files, as many at a time as the worker has slots. The
  * evalset's files (those read without OCR) and the generated 1,000-page PDF are measured apart.
  */
-async function throughWorker(files: string[]): Promise<string> {
+async function throughWorker(text: string[], generated: string): Promise<string> {
   const slots = availableParallelism();
   const stack = await apiWithWorker();
   try {
     const rows: Record<string, string>[] = [];
     const sets = [
-      { name: `${files.length - 1} evalset text PDFs, one job each`, paths: files.slice(0, -1) },
-      { name: `generated ${basename(files[files.length - 1])}`, paths: files.slice(-1) },
+      { name: `${text.length} evalset text PDFs, one job each`, paths: text },
+      { name: `generated ${basename(generated)}`, paths: [generated] },
     ].filter((set) => set.paths.length > 0);
     // One warm-up job: the worker's threads load pdf.js once, for their lifetime.
-    await runJobs(stack, [(await previewJob(stack, files[0], 'application/pdf')).id]);
+    await runJobs(stack, [(await previewJob(stack, generated, 'application/pdf')).id]);
     for (const set of sets) {
       let best = Infinity;
       let pages = 0;
