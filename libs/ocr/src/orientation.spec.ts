@@ -1,5 +1,6 @@
 import type { GreyImage } from './engine';
-import { detectOrientation, estimateSkew, rotate, skewWhenTurned, turn } from './orientation';
+import sharp from 'sharp';
+import { darkGreys, detectOrientation, estimateSkew, rotate, skewWhenTurned, turn } from './orientation';
 import { textImage } from './testing/text-image';
 
 const LINES = [
@@ -40,6 +41,30 @@ describe('orientation and language', () => {
 
   it('cannot tell on a page with almost no text', async () => {
     expect(await detectOrientation(await page(['Hi']), ['eng'])).toBeUndefined();
+  });
+});
+
+describe('ink', () => {
+  it("is what is darker than mid-grey once the contrast is stretched, as sharp's normalise makes it", async () => {
+    const clean = await page();
+    // A faded copy: grey text (about 90) on a light grey ground (about 218), no pixel under mid-grey.
+    const faded = { ...clean, data: Buffer.from(clean.data.map((v) => 90 + Math.round(v / 2))) };
+    for (const image of [clean, faded]) {
+      const stretched = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 1 } })
+        .normalise()
+        .greyscale()
+        .raw()
+        .toBuffer();
+      const dark = darkGreys(image.data);
+      let ink = 0;
+      let differ = 0;
+      for (let i = 0; i < image.data.length; i++) {
+        ink += dark[image.data[i]];
+        if (dark[image.data[i]] !== (stretched[i] < 128 ? 1 : 0)) differ++;
+      }
+      expect(ink).toBeGreaterThan(image.data.length * 0.01);
+      expect(differ).toBeLessThan(ink * 0.02);
+    }
   });
 });
 

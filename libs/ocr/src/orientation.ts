@@ -147,10 +147,11 @@ interface Ink {
 }
 
 async function inkOf(image: GreyImage): Promise<Ink | undefined> {
-  const small = await fromSharp(pipelineOf(await shrunk(image, ANALYSIS_WIDTH)).normalise());
+  const small = await shrunk(image, ANALYSIS_WIDTH);
   const pixels = small.data;
+  const dark = darkGreys(pixels);
   let count = 0;
-  for (let i = 0; i < pixels.length; i++) if (pixels[i] < 128) count++;
+  for (let i = 0; i < pixels.length; i++) count += dark[pixels[i]];
   if (count < 500 || count > small.width * small.height * 0.5) return undefined;
   // Every step-th dark pixel: some 50,000 points tell the slope as well as all of them.
   const step = Math.max(1, Math.floor(count / 50_000));
@@ -161,7 +162,7 @@ async function inkOf(image: GreyImage): Promise<Ink | undefined> {
   for (let y = 0; y < small.height; y++) {
     const row = y * small.width;
     for (let x = 0; x < small.width; x++) {
-      if (pixels[row + x] < 128 && seen++ % step === 0) {
+      if (dark[pixels[row + x]] === 1 && seen++ % step === 0) {
         xs[points] = x;
         ys[points++] = y;
       }
@@ -184,6 +185,46 @@ async function inkOf(image: GreyImage): Promise<Ink | undefined> {
   for (let i = 0; i < points; i++) columns[xs[i]]++;
   return { sharpness, columnSharpness: unevenness(columns) };
 }
+
+/**
+ * Which grey levels are ink (1) once the image's contrast is stretched: its lightness (CIE L*) from
+ * the 1st to the 99th percentile spread over the whole range, as sharp's `normalise` does, and the
+ * pixels darker than mid-grey then. Stretching maps grey levels one to one, so a table of the 256
+ * levels from the image's histogram says it without making the stretched copy (which sharp builds
+ * through the LAB colour space, most of an analysis's time).
+ */
+export function darkGreys(pixels: Uint8Array): Uint8Array {
+  const histogram = new Float64Array(101);
+  const counts = new Float64Array(256);
+  for (let i = 0; i < pixels.length; i++) counts[pixels[i]]++;
+  for (let grey = 0; grey < 256; grey++) histogram[Math.floor(LIGHTNESS[grey])] += counts[grey];
+  const percentile = (percent: number): number => {
+    let seen = 0;
+    for (let l = 0; l < histogram.length; l++) {
+      seen += histogram[l];
+      if (seen > (percent / 100) * pixels.length) return l;
+    }
+    return histogram.length - 1;
+  };
+  const [low, high] = [percentile(1), percentile(99)];
+  const dark = new Uint8Array(256);
+  for (let grey = 0; grey < 256; grey++) {
+    const stretched = high - low > 1 ? ((LIGHTNESS[grey] - low) * 100) / (high - low) : LIGHTNESS[grey];
+    dark[grey] = stretched < MID_GREY ? 1 : 0;
+  }
+  return dark;
+}
+
+/** CIE L* (0…100) of an sRGB grey level. */
+function lightness(grey: number): number {
+  const c = grey / 255;
+  const y = c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  return y > 216 / 24389 ? 116 * Math.cbrt(y) - 16 : (24389 / 27) * y;
+}
+
+const LIGHTNESS = Float64Array.from({ length: 256 }, (_, grey) => lightness(grey));
+/** The lightness under which a stretched pixel, written back as a grey level, is darker than 128. */
+const MID_GREY = lightness(127.5);
 
 /**
  * The band of the page, a sixth of its height (at least 120 pixels), whose rows hold the most
