@@ -1,6 +1,7 @@
 import { ReadingBudget, type OcrLine } from './engine';
 import {
   doubtfulRuns,
+  foreignLine,
   lineText,
   parseTsv,
   stackPieces,
@@ -127,6 +128,23 @@ describe('the tesseract engine', () => {
     30_000,
   );
 
+  it('reads a Korean page without Latin lines (premium) in Korean alone: no second reading of the page', async () => {
+    const engine = await TesseractEngine.create({ runtime: 'native' });
+    try {
+      const korean = ['과학기술정보통신부는 우리나라 최초로 순수 우리기술로', '개발 중인 한국형발사체의 새로운 이름'];
+      const image = await textImage(korean, { font: 'NanumGothic', size: 40 });
+      const request = { image, model: 'premium' as const, pageLanguage: 'kor' };
+      const alone = await engine.recognize({ ...request, languages: ['kor'] });
+      const result = await engine.recognize({ ...request, languages: ['eng', 'kor'] });
+      expect(result.lines.map((l) => l.text)).toEqual(korean);
+      // The job's English is not read over the page: as many calls as with Korean alone.
+      expect(result.calls).toBe(alone.calls);
+      expect(result.notes.filter((note) => note.includes('in eng'))).toEqual([]);
+    } finally {
+      await engine.close();
+    }
+  }, 30_000);
+
   it('falls back to tesseract.js with the npm language data, reading the same page', async () => {
     const engine = await TesseractEngine.create({ runtime: 'wasm' });
     try {
@@ -179,6 +197,27 @@ describe('two readings of a page', () => {
       ['누리가 선정되었다', '1.1'],
     ]);
     expect(replaced).toBe(1);
+  });
+});
+
+describe('lines of a Korean reading that are another script', () => {
+  const line = (text: string, confidence: number): OcrLine => ({
+    text,
+    confidence,
+    box: { x: 0, y: 0, width: 10, height: 10 },
+    words: [{ text, confidence, box: { x: 0, y: 0, width: 10, height: 10 } }],
+  });
+
+  it('are what the Korean model makes of a Latin line: figures, jamo and stray syllables, read doubtfully', () => {
+    // 'Korea Space Launch Vehicle II, first flight 2021' through the Korean model.
+    expect(foreignLine(line('(063 50306ㄴ340 \\2196 1, 사디아12021', 24))).toBe(true);
+  });
+
+  it('are not Korean lines with figures, lines read surely, nor a stray mark', () => {
+    expect(foreignLine(line('담당과장 장인숙(02-2110-2430) 담당자 용찬재 사무관', 81))).toBe(false);
+    expect(foreignLine(line('한국형발사체(5ㄷ-2)의 새로운 이름으로', 60))).toBe(false);
+    expect(foreignLine(line('2018. 9. 4.(화)', 92))).toBe(false);
+    expect(foreignLine(line('8', 39))).toBe(false);
   });
 });
 

@@ -106,17 +106,20 @@ export class TesseractEngine implements OcrEngine {
     const notes: string[] = [];
     if (model === 'premium' && pageLanguage === 'kor') {
       // Korean pages carry Latin words and figures (KSLV-2, HWPML, 600km, 09:00) the Korean model
-      // misreads: the page is read in the job's other languages too, each line kept from the surer
-      // reading, and the doubtful Latin and figure pieces inside Korean lines are read again alone.
+      // misreads: when it read a line as if it were not Korean (see foreignLine), the page is read in
+      // the job's other languages too, each line kept from the surer reading; and the doubtful Latin
+      // and figure pieces inside Korean lines are read again alone.
       const page = best.source ?? image;
       for (const other of langs.filter((code) => code !== 'kor')) {
         if (!budget.allows()) break;
         const korean = new Set(best.lines);
-        const second = await this.readWithin(budget, toPgm(page), best.psm, model, [other]);
-        const { lines, replaced } = surerLines(best.lines, second);
-        best = { ...best, lines };
-        if (replaced > 0) notes.push(`${replaced} ${replaced === 1 ? 'line' : 'lines'} read better in ${other}`);
-        if (!budget.allows()) break;
+        if (best.lines.some(foreignLine)) {
+          const second = await this.readWithin(budget, toPgm(page), best.psm, model, [other]);
+          const { lines, replaced } = surerLines(best.lines, second);
+          best = { ...best, lines };
+          if (replaced > 0) notes.push(`${replaced} ${replaced === 1 ? 'line' : 'lines'} read better in ${other}`);
+          if (!budget.allows()) break;
+        }
         const mended = await this.mendPieces(page, best.lines, korean, model, other, budget);
         best = { ...best, lines: mended.lines };
         if (mended.count > 0)
@@ -259,6 +262,20 @@ export function doubtfulRuns(word: OcrWord): { start: number; end: number; box: 
   }
   if (start >= 0) close(parts.length);
   return runs.reverse();
+}
+
+/**
+ * A line of a Korean reading that looks like another script read by the Korean model: read with
+ * less than DOUBTFUL_BELOW confidence, with at least four letters or figures of which fewer than
+ * half are Hangul syllables (a Latin line comes out of the Korean model as figures, jamo and
+ * stray syllables). Lines of Korean text, even with figures and Latin words among them, are
+ * mostly syllables; their Latin pieces are mended on their own (doubtfulRuns).
+ */
+export function foreignLine(line: OcrLine): boolean {
+  if (line.confidence >= DOUBTFUL_BELOW) return false;
+  const signs = [...line.text].filter((c) => /[\p{L}\p{N}]/u.test(c));
+  const syllables = signs.filter((c) => SYLLABLE.test(c)).length;
+  return signs.length >= 4 && syllables < signs.length / 2;
 }
 
 /** Margin around each piece, and white between pieces, in the stacked image. */
