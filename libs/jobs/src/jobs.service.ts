@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource, type EntityManager } from 'typeorm';
 import { invalidState, jobNotFound } from './job-errors';
-import { JOB_SUMMARY_SQL, toJobSummary, type JobSummary, type JobSummaryRow } from './job-summary';
+import { readJobSummary, type JobSummary } from './job-summary';
 import { safeName } from './safe-name';
 import { IntakeService } from './intake.service';
 import type { Caller, ReceivedFile, UploadOptions } from './upload.types';
@@ -198,11 +198,11 @@ export class JobsService {
     });
   }
 
-  /** The user's job as its record reads: one statement, no entity built. */
+  /** The user's job as its record reads: one prepared statement, no entity built. */
   async get(userId: string, jobId: string): Promise<JobSummary> {
-    const [row] = await this.dataSource.query<JobSummaryRow[]>(JOB_SUMMARY_SQL, [jobId, userId]);
-    if (!row) throw jobNotFound();
-    return toJobSummary(row);
+    const job = await readJobSummary(this.dataSource, jobId, userId);
+    if (!job) throw jobNotFound();
+    return job;
   }
 
   async rename(userId: string, jobId: string, title: string): Promise<JobSummary> {
