@@ -65,5 +65,17 @@ describe('daily quota per key', () => {
     const limited = await createKey(t.http, user, { daily_quota: 10 });
     await spend(user.userId, limited.id, 10, 'small');
     expect(await ledger.balanceOf(user.userId)).toBe(10_000 - 5_010);
+
+    // The account shows each key's own spend beside the user's whole day, and none for a session.
+    const byLimited = await t.http.get('/api/v1/account').set('X-API-Key', limited.key).expect(200);
+    expect(byLimited.body).toMatchObject({
+      points_balance: 10_000 - 5_010,
+      api_key: { id: limited.id, daily_quota: 10, daily_spent_points: 10 },
+      today_usage: { points_spent: 5_010 },
+    });
+    const byFirst = await t.http.get('/api/v1/account').set('X-API-Key', key.key).expect(200);
+    expect(byFirst.body.api_key).toMatchObject({ id: key.id, daily_spent_points: 5_000 });
+    const bySession = await t.http.get('/api/v1/account').set('Authorization', `Bearer ${user.jwt}`).expect(200);
+    expect(bySession.body).toMatchObject({ api_key: null, today_usage: { points_spent: 5_010 } });
   });
 });

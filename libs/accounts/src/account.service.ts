@@ -3,7 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DomainError } from '@docconv/contracts';
 import { CreditTransactionEntity, PaymentEntity, UserEntity } from '@docconv/db';
 import { isISO8601, isUUID } from 'class-validator';
+import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
 /** Authenticated requests of one user on one UTC day (`YYYY-MM-DD`), as the API counted them. */
 export interface RequestCount {
@@ -18,6 +20,34 @@ export interface DailyUsage {
   pointsSpent: number;
 }
 
+/** The account at a glance: the user, today's usage (UTC) and, for a key, what it spent today. */
+export interface AccountSummary {
+  userId: string;
+  email: string;
+  pointsBalance: number;
+  today: { requests: number; pointsSpent: number };
+  /** Points spent through the key since 00:00 UTC; null when no key was given. */
+  keySpentToday: number | null;
+}
+
+/**
+ * The name `ACCOUNT_SUMMARY_SQL` is prepared under on each pooled connection. $1 the user, $2 an
+ * API key or null. Spends are the ledger's `spend` rows since 00:00 UTC, as `usage` and the
+ * ledger's daily quota count them.
+ */
+export const ACCOUNT_SUMMARY_STATEMENT = 'docconv_account_summary';
+export const ACCOUNT_SUMMARY_SQL = `
+WITH today AS (SELECT (now() AT TIME ZONE 'UTC')::date AS day,
+                      date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS since)
+SELECT u.id, u.email, u.points_balance AS "pointsBalance",
+  coalesce((SELECT d.requests FROM daily_usage d WHERE d.user_id = u.id AND d.day = t.day), 0) AS requests,
+  (SELECT coalesce(-sum(c.amount), 0) FROM credit_transactions c
+    WHERE c.user_id = u.id AND c.type = 'spend' AND c.created_at >= t.since) AS "pointsSpent",
+  CASE WHEN $2::uuid IS NOT NULL THEN
+    (SELECT coalesce(-sum(c.amount), 0) FROM credit_transactions c
+      WHERE c.api_key_id = $2::uuid AND c.type = 'spend' AND c.created_at >= t.since) END AS "keySpent"
+FROM users u CROSS JOIN today t WHERE u.id = $1`;
+
 /** What a user can read about their money and activity. */
 @Injectable()
 export class AccountService {
@@ -27,6 +57,31 @@ export class AccountService {
     const user = await this.dataSource.getRepository(UserEntity).findOneBy({ id: userId });
     if (!user) throw new DomainError('user_not_found', 'This account no longer exists.');
     return user;
+  }
+
+  /**
+   * The user, today's usage and the key's spend today in one prepared statement (one round trip,
+   * parsed and planned once per connection), read through the data source's own pg pool.
+   */
+  async summary(userId: string, apiKeyId: string | null): Promise<AccountSummary> {
+    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
+    const { rows } = await pool.query<{
+      id: string;
+      email: string;
+      pointsBalance: string;
+      requests: string;
+      pointsSpent: string;
+      keySpent: string | null;
+    }>({ name: ACCOUNT_SUMMARY_STATEMENT, text: ACCOUNT_SUMMARY_SQL, values: [userId, apiKeyId] });
+    if (rows.length === 0) throw new DomainError('user_not_found', 'This account no longer exists.');
+    const [row] = rows;
+    return {
+      userId: row.id,
+      email: row.email,
+      pointsBalance: Number(row.pointsBalance),
+      today: { requests: Number(row.requests), pointsSpent: Number(row.pointsSpent) },
+      keySpentToday: row.keySpent === null ? null : Number(row.keySpent),
+    };
   }
 
   /** Newest first. */

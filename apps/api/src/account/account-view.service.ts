@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { AccountService } from '@docconv/accounts';
-import { LedgerService } from '@docconv/billing';
 import type { Principal } from '../auth/principal';
 import { keySettings } from '../keys/keys.dto';
 import {
@@ -13,26 +12,20 @@ import {
   type UsageRowResponse,
 } from './account.dto';
 
-/** Builds the account endpoints' responses from the accounts and billing libraries. */
+/** Builds the account endpoints' responses from the accounts library. */
 @Injectable()
 export class AccountViewService {
-  constructor(
-    private readonly accounts: AccountService,
-    private readonly ledger: LedgerService,
-  ) {}
+  constructor(private readonly accounts: AccountService) {}
 
   async account(caller: Principal): Promise<AccountResponse> {
-    const [user, [today]] = await Promise.all([
-      this.accounts.user(caller.userId),
-      this.accounts.usage(caller.userId, 1),
-    ]);
     const key = caller.apiKey;
+    const summary = await this.accounts.summary(caller.userId, key?.id ?? null);
     return {
-      user_id: user.id,
-      email: user.email,
-      points_balance: user.pointsBalance,
-      api_key: key && { ...keySettings(key), daily_spent_points: await this.ledger.spentToday(key.id) },
-      today_usage: { points_spent: today.pointsSpent, requests: today.requests },
+      user_id: summary.userId,
+      email: summary.email,
+      points_balance: summary.pointsBalance,
+      api_key: key && { ...keySettings(key), daily_spent_points: summary.keySpentToday ?? 0 },
+      today_usage: { points_spent: summary.today.pointsSpent, requests: summary.today.requests },
     };
   }
 
