@@ -202,6 +202,8 @@ describe('hardening: every bad request is a 4xx, and every answer carries its he
       expect(res.headers['cache-control']).toBe('private, no-store');
       expect(res.headers['content-security-policy']).toBe(API_CSP);
       expect(res.headers['x-frame-options']).toBe('DENY');
+      // Never stored, so never revalidated: no body is hashed into an ETag.
+      expect(res.headers.etag).toBeUndefined();
     }
     // The title carried a right-to-left override: the download name shows what the file is.
     expect(download.headers['content-disposition']).toBe('attachment; filename="reportfdp.md"');

@@ -34,6 +34,9 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
     },
   );
   app.disable('x-powered-by');
+  // Every API answer is `Cache-Control: private, no-store`: no cache keeps it to revalidate, so
+  // hashing each body into an ETag would be wasted (the console's files keep theirs).
+  app.set('etag', false);
   app.set('trust proxy', 'loopback');
   app.use(...securityHeaders());
   app.use(...requestLogging(root));

@@ -5,6 +5,8 @@ import { REDIS, redisKey } from '@docconv/redis';
 import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 
+const DAY_MS = 86_400_000;
+
 /**
  * Counts authenticated requests per user and UTC day without a database write or a Redis call
  * per request: each request adds one to a counter in memory; every few seconds this process's
@@ -19,6 +21,8 @@ export class RequestCounter implements OnModuleInit, OnApplicationShutdown {
   private flushing?: Promise<void>;
   /** Requests counted here and not yet handed to Redis, by `userId|day`. */
   private local = new Map<string, number>();
+  private day = '';
+  private dayEndsAt = 0;
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
@@ -45,8 +49,18 @@ export class RequestCounter implements OnModuleInit, OnApplicationShutdown {
 
   /** In memory: counting never delays or fails a request. */
   count(userId: string): void {
-    const field = `${userId}|${new Date().toISOString().slice(0, 10)}`;
+    const field = `${userId}|${this.today()}`;
     this.local.set(field, (this.local.get(field) ?? 0) + 1);
+  }
+
+  /** The UTC day (`YYYY-MM-DD`), worked out again only once it has ended. */
+  private today(): string {
+    const now = Date.now();
+    if (now >= this.dayEndsAt) {
+      this.day = new Date(now).toISOString().slice(0, 10);
+      this.dayEndsAt = (Math.floor(now / DAY_MS) + 1) * DAY_MS;
+    }
+    return this.day;
   }
 
   /** Moves pending counts to PostgreSQL; safe to call concurrently and from several replicas. */
