@@ -69,12 +69,17 @@ function restore(natives: Map<object, Map<string, PropertyDescriptor>>): void {
 /**
  * `patches/pdfjs-dist+5.6.205.patch` (applied by `npm install`'s postinstall) makes the text pass
  * mark what a page draws and name its fonts, keeps the operator list from building glyph
- * outlines, and inflates Flate streams with Node's zlib in the calling thread (the web
- * DecompressionStream it used instead costs a thread-pool round trip and stream overhead per
- * stream). Without it every page would silently read as if it drew nothing.
+ * outlines, reads an embedded font program only for what text needs (its encoding, matrix and
+ * Unicode fixes) instead of rebuilding it as an OpenType file to draw with, and inflates Flate
+ * streams with Node's zlib in the calling thread (the web DecompressionStream it used instead
+ * costs a thread-pool round trip and stream overhead per stream). Without it every page would
+ * silently read as if it drew nothing. The lines in `PATCH_MARKERS` tell that it is applied.
  */
+const PATCH_MARKERS = ['function markDrawing(kind)', 'constructor(file, properties, textOnly = false)'];
+
 function assertPatched(): void {
-  if (!readFileSync(require.resolve(WORKER), 'utf8').includes('function markDrawing(kind)')) {
+  const worker = readFileSync(require.resolve(WORKER), 'utf8');
+  if (!PATCH_MARKERS.every((marker) => worker.includes(marker))) {
     throw new Error(
       'pdfjs-dist is installed without its patch (patches/pdfjs-dist+5.6.205.patch): run `npm install`, which applies it.',
     );
@@ -88,6 +93,7 @@ const LIBRARY: string = 'pdfjs-dist/legacy/build/pdf.mjs';
 /** Options that keep pdf.js from evaluating code, touching fonts or printing warnings. */
 export const PDF_OPTIONS = {
   isEvalSupported: false,
+  // With the patch, this is also what keeps embedded fonts from being rebuilt (nothing is drawn by pdf.js).
   disableFontFace: true,
   useSystemFonts: false,
   verbosity: 0,
