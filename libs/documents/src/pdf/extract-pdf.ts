@@ -95,7 +95,9 @@ export async function extractPdf(
           if (unreadable && !run.mark)
             garbage.push({ ...run, text: item.str }); // as drawn, codes and all
           else runs.push(run);
-          byFont.set(item.fontName, [...(byFont.get(item.fontName) ?? []), run]);
+          const set = byFont.get(item.fontName);
+          if (set) set.push(run);
+          else byFont.set(item.fontName, [run]);
         }
         // A face whose letters all take one width is fixed-width, whatever its name says.
         if (!overlay) for (const set of byFont.values()) if (fixedPitch(set)) for (const run of set) run.mono = true;

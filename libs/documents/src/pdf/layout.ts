@@ -121,9 +121,10 @@ function withoutOverprint(runs: TextRun[]): TextRun[] {
   const seen = new Map<string, TextRun[]>();
   return runs.filter((run) => {
     if (run.text.trim() === '') return true;
-    const copies = seen.get(run.text) ?? [];
-    if (copies.some((c) => Math.abs(c.x - run.x) < 1.5 && Math.abs(c.y - run.y) < 1.5)) return false;
-    seen.set(run.text, [...copies, run]);
+    const copies = seen.get(run.text);
+    if (copies?.some((c) => Math.abs(c.x - run.x) < 1.5 && Math.abs(c.y - run.y) < 1.5)) return false;
+    if (copies) copies.push(run);
+    else seen.set(run.text, [run]);
     return true;
   });
 }

@@ -141,9 +141,14 @@ const samePoint = ([ax, ay]: [number, number], [bx, by]: [number, number]) =>
   Math.abs(ax - bx) < 0.5 && Math.abs(ay - by) < 0.5;
 
 function extent(points: [number, number][]): Shape {
-  const xs = points.map((p) => p[0]);
-  const ys = points.map((p) => p[1]);
-  return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
+  const box = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+  for (const [x, y] of points) {
+    box.x0 = Math.min(box.x0, x);
+    box.y0 = Math.min(box.y0, y);
+    box.x1 = Math.max(box.x1, x);
+    box.y1 = Math.max(box.y1, y);
+  }
+  return box;
 }
 
 /** The subpaths of a path buffer: their points (a curve's control points among them), and whether they curve. */
