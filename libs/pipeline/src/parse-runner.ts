@@ -226,7 +226,9 @@ export class ParseRunner {
           break;
         }
       }
-      await progress.flush();
+      // A stopped job keeps the count of what it read; a finished one is counted whole by its move to done.
+      if (stopped) await progress.flush();
+      else await progress.settled();
       await this.storage.put(pageReportPath(jobId), Buffer.from(JSON.stringify(report), 'utf8'));
       const markdown = parts.length === 1 ? parts[0] : parts.join('\n');
       return { markdown, delivered, failures, failedUnits, stopped };
@@ -371,6 +373,14 @@ class ProgressWriter {
         () => undefined,
         () => undefined,
       );
+    return this.writing;
+  }
+
+  /** Waits for the write in flight, if any, and writes nothing more: what is pending is dropped. */
+  settled(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.dirty = false;
     return this.writing;
   }
 
