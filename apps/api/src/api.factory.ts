@@ -4,7 +4,9 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { AppConfig } from '@docconv/config';
 import { createRootLogger, PinoNestLogger } from '@docconv/logging';
 import { ApiModule } from './api.module';
+import { chain } from './http/chain';
 import { ApiHttpAdapter } from './http/http-adapter';
+import { initWithRoutesFirst } from './http/layer-order';
 import { mountConsole } from './console/console-static';
 import { jsonBodyParser } from './errors/json-body';
 import { notFound } from './http/not-found';
@@ -38,15 +40,18 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   // hashing each body into an ETag would be wasted (the console's files keep theirs).
   app.set('etag', false);
   app.set('trust proxy', 'loopback');
-  app.use(...securityHeaders());
-  app.use(...requestLogging(root));
-  app.use(jsonBodyParser());
+  // One layer of Express's router for what every request passes through.
+  app.use(chain(securityHeaders(), requestLogging(root), jsonBodyParser()));
   app.setGlobalPrefix(API_PREFIX);
   app.useGlobalPipes(createValidationPipe());
-  mountOpenApi(app);
-  if (options.preview) return app;
-  const consoleServed = mountConsole(app, config.console.dir, root);
-  await app.init();
+  if (options.preview) {
+    mountOpenApi(app);
+    return app;
+  }
+  const consoleServed = await initWithRoutesFirst(app, () => {
+    mountOpenApi(app);
+    return mountConsole(app, config.console.dir, root);
+  });
   app.use(notFound(consoleServed)); // after every route the application registered
   return app;
 }

@@ -35,14 +35,21 @@ class TooDeep extends Error {
 /**
  * The API's JSON body parser: at most 1 MB and 32 levels of nesting (checked on the bytes before
  * they are parsed, so a deeply nested body never reaches the parser's recursion); the raw bytes
- * are kept on the request for signature checks (Stripe's webhook).
+ * are kept on the request for signature checks (Stripe's webhook). A request without a body (no
+ * Content-Length nor Transfer-Encoding: most GETs) skips the parser, which would find nothing
+ * to read either.
  */
 export function jsonBodyParser(): RequestHandler {
-  return express.json({
+  const parser = express.json({
     limit: MAX_JSON_BYTES,
     verify: (request: IncomingMessage & { rawBody?: Buffer }, _response, bytes) => {
       if (jsonDepth(bytes) > MAX_JSON_DEPTH) throw new TooDeep(`nested more than ${MAX_JSON_DEPTH} levels`);
       request.rawBody = bytes;
     },
   });
+  return (request, response, next) => {
+    const { headers } = request;
+    if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) next();
+    else parser(request, response, next);
+  };
 }

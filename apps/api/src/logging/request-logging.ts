@@ -15,23 +15,26 @@ const responseFields = (res: { statusCode: number }) => ({ status: res.statusCod
  * requests are logged at `info`; with the level above it, only failed ones (5xx) are, and the
  * per-request logger pino-http sets up is skipped.
  */
-export function requestLogging(logger: Logger): RequestHandler[] {
-  const assignId: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
-    const incoming = req.header('x-request-id');
-    const requestId = incoming && CLIENT_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+export function requestLogging(logger: Logger): RequestHandler {
+  const log = logger.isLevelEnabled('info') ? everyRequestLogging(logger) : failedRequestLogging(logger);
+  return (req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.headers['x-request-id'];
+    const requestId = typeof incoming === 'string' && CLIENT_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', requestId);
     (req as Request & { id: string }).id = requestId;
-    logContext.run({ requestId }, next);
+    logContext.run({ requestId }, log, req, res, next);
   };
-  if (!logger.isLevelEnabled('info')) return [assignId, failedRequestLogging(logger)];
-  const http = pinoHttp({
+}
+
+/** pino-http's line for every request, at `info` (`error` for a 5xx). */
+function everyRequestLogging(logger: Logger): RequestHandler {
+  return pinoHttp({
     logger,
     genReqId: (req) => (req as unknown as { id: string }).id,
     customAttributeKeys: { reqId: 'req_id' },
     serializers: { req: requestFields, res: responseFields },
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
   });
-  return [assignId, http];
 }
 
 /** The line pino-http writes for a response that failed (5xx), and nothing for any other. */
