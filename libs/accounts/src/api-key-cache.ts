@@ -75,11 +75,11 @@ export class ApiKeyCache implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * The active key whose secret hashes to `hash`: from memory when it was found in the last few
-   * seconds and has not changed since, else from `load` (PostgreSQL), remembered when allowed.
+   * The active key whose secret's SHA-256 is `id` (in base64): from memory when it was found in
+   * the last few seconds and has not changed since, else from `load` (PostgreSQL), remembered when
+   * allowed.
    */
-  async find(hash: Buffer, load: () => Promise<ApiKeyEntity | null>): Promise<ApiKeyEntity | null> {
-    const id = hash.toString('base64');
+  async find(id: string, load: () => Promise<ApiKeyEntity | null>): Promise<ApiKeyEntity | null> {
     if (this.listening) {
       const entry = this.entries.get(id);
       if (entry && entry.expiresAt > Date.now()) return entry.key;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DomainError, SCOPES, type Scope } from '@docconv/contracts';
 import { ApiKeyEntity } from '@docconv/db';
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ApiKeyCache } from './api-key-cache';
 
@@ -26,7 +26,7 @@ export interface IssuedKey {
 export const DEFAULT_RATE_LIMIT_RPM = 60;
 
 export function hashKey(secret: string): Buffer {
-  return createHash('sha256').update(secret).digest();
+  return hash('sha256', secret, 'buffer');
 }
 
 @Injectable()
@@ -108,9 +108,10 @@ export class ApiKeysService {
    * above drops it in every API process as soon as it commits, so a deactivated key fails at once.
    */
   findActiveBySecret(secret: string): Promise<ApiKeyEntity | null> {
-    const keyHash = hashKey(secret);
-    return this.cache.find(keyHash, () =>
-      this.dataSource.getRepository(ApiKeyEntity).findOneBy({ keyHash, isActive: true }),
+    // The cache is keyed by the hash in base64, made in one call; the bytes are only needed to ask PostgreSQL.
+    const id = hash('sha256', secret, 'base64');
+    return this.cache.find(id, () =>
+      this.dataSource.getRepository(ApiKeyEntity).findOneBy({ keyHash: Buffer.from(id, 'base64'), isActive: true }),
     );
   }
 

@@ -19,6 +19,9 @@ const USE_SESSION =
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
+  /** Each route's rule by controller and handler, read from their metadata once (decorators do not change). */
+  private readonly rules = new Map<object, Map<object, AccessRule | null>>();
+
   constructor(
     private readonly reflector: Reflector,
     private readonly keys: ApiKeysService,
@@ -28,17 +31,16 @@ export class AccessGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_RULE, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
+    const rule = this.ruleOf(context);
     if (!rule) throw new Error(`Route ${context.getClass().name}.${context.getHandler().name} declares no access rule`);
     if (rule.credential === 'none') return true;
 
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const response = context.switchToHttp().getResponse<Response>();
-    const apiKey = request.header('x-api-key');
-    const authorization = request.header('authorization');
+    const http = context.switchToHttp();
+    const request = http.getRequest<AuthenticatedRequest>();
+    const response = http.getResponse<Response>();
+    // Node keeps one value of each (a repeated X-API-Key is joined with ", " and fails the pattern).
+    const apiKey = request.headers['x-api-key'] as string | undefined;
+    const authorization = request.headers.authorization;
 
     let principal: Principal;
     switch (rule.credential) {
@@ -68,6 +70,19 @@ export class AccessGuard implements CanActivate {
     request.principal = principal;
     this.counter.count(principal.userId);
     return true;
+  }
+
+  private ruleOf(context: ExecutionContext): AccessRule | null {
+    const controller = context.getClass();
+    const handler = context.getHandler();
+    let rules = this.rules.get(controller);
+    if (rules === undefined) this.rules.set(controller, (rules = new Map<object, AccessRule | null>()));
+    let rule = rules.get(handler);
+    if (rule === undefined) {
+      rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_RULE, [handler, controller]) ?? null;
+      rules.set(handler, rule);
+    }
+    return rule;
   }
 
   private async fromApiKey(secret: string): Promise<Principal> {

@@ -19,8 +19,8 @@ export class RequestCounter implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(RequestCounter.name);
   private timer?: NodeJS.Timeout;
   private flushing?: Promise<void>;
-  /** Requests counted here and not yet handed to Redis, by `userId|day`. */
-  private local = new Map<string, number>();
+  /** Requests counted here and not yet handed to Redis, by day and user (no key to build per request). */
+  private local = new Map<string, Map<string, number>>();
   private day = '';
   private dayEndsAt = 0;
 
@@ -49,8 +49,13 @@ export class RequestCounter implements OnModuleInit, OnApplicationShutdown {
 
   /** In memory: counting never delays or fails a request. */
   count(userId: string): void {
-    const field = `${userId}|${this.today()}`;
-    this.local.set(field, (this.local.get(field) ?? 0) + 1);
+    this.add(this.today(), userId, 1);
+  }
+
+  private add(day: string, userId: string, requests: number): void {
+    let users = this.local.get(day);
+    if (users === undefined) this.local.set(day, (users = new Map<string, number>()));
+    users.set(userId, (users.get(userId) ?? 0) + requests);
   }
 
   /** The UTC day (`YYYY-MM-DD`), worked out again only once it has ended. */
@@ -105,11 +110,12 @@ export class RequestCounter implements OnModuleInit, OnApplicationShutdown {
     const counts = this.local;
     this.local = new Map();
     const add = this.redis.multi();
-    for (const [field, requests] of counts) add.hincrby(this.pendingKey, field, requests);
+    for (const [day, users] of counts)
+      for (const [userId, requests] of users) add.hincrby(this.pendingKey, `${userId}|${day}`, requests);
     try {
       await add.exec();
     } catch {
-      for (const [field, requests] of counts) this.local.set(field, (this.local.get(field) ?? 0) + requests);
+      for (const [day, users] of counts) for (const [userId, requests] of users) this.add(day, userId, requests);
     }
   }
 }
