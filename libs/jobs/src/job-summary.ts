@@ -1,5 +1,5 @@
 import { bigintNumber, type JobConversionEntity, type JobEntity } from '@docconv/db';
-import { Query, type Pool, type QueryResult } from 'pg';
+import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
@@ -73,17 +73,6 @@ export function toJobSummary(row: JobSummaryRow): JobSummary {
 }
 
 /**
- * The read of `JOB_SUMMARY_SQL` under its statement's name, built from the text and values: pg
- * copies a query config object property by property on every query (a few microseconds), a
- * `Query` it is handed as it is.
- */
-function jobSummaryQuery(jobId: string, userId: string): Query {
-  const query = new Query(JOB_SUMMARY_SQL, [jobId, userId]);
-  (query as Query & { name: string }).name = JOB_SUMMARY_STATEMENT;
-  return query;
-}
-
-/**
  * The user's job as a summary, or null when it is not theirs or does not exist. Read through the
  * data source's own pg pool as a named prepared statement (TypeORM's `query` cannot name one).
  */
@@ -93,10 +82,10 @@ export async function readJobSummary(
   userId: string,
 ): Promise<JobSummary | null> {
   const pool = (dataSource.driver as PostgresDriver).master as Pool;
-  // The pool answers a Query it is handed with a promise of the result, as for a config (its
-  // typings give back the Query).
-  const { rows } = (await (pool.query(jobSummaryQuery(jobId, userId)) as unknown)) as QueryResult<{
-    summary: JobSummaryRow;
-  }>;
+  const { rows } = await pool.query<{ summary: JobSummaryRow }>({
+    name: JOB_SUMMARY_STATEMENT,
+    text: JOB_SUMMARY_SQL,
+    values: [jobId, userId],
+  });
   return rows.length > 0 ? toJobSummary(rows[0].summary) : null;
 }

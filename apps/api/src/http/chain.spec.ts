@@ -1,4 +1,4 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { chain } from './chain';
 
 const request = {} as Request;
@@ -13,7 +13,7 @@ describe('chain', () => {
         order.push(name);
         next();
       };
-    const next = jest.fn<void, Parameters<NextFunction>>();
+    const next = jest.fn<void, [error?: unknown]>();
     chain(step('a'), step('b'), step('c'))(request, response, next);
     expect(order).toEqual(['a', 'b', 'c']);
     expect(next).toHaveBeenCalledTimes(1);
@@ -23,10 +23,10 @@ describe('chain', () => {
   it('skips the rest on an error passed to next or thrown', () => {
     const failure = new Error('refused');
     const later = jest.fn();
-    const passed = jest.fn<void, Parameters<NextFunction>>();
+    const passed = jest.fn<void, [error?: unknown]>();
     chain((_req, _res, next) => next(failure), later)(request, response, passed);
     expect(passed).toHaveBeenCalledWith(failure);
-    const thrown = jest.fn<void, Parameters<NextFunction>>();
+    const thrown = jest.fn<void, [error?: unknown]>();
     chain(() => {
       throw failure;
     }, later)(request, response, thrown);
@@ -36,7 +36,7 @@ describe('chain', () => {
 
   it('hands a rejected promise of an async handler on as an error', async () => {
     const failure = new Error('rejected');
-    const next = jest.fn<void, Parameters<NextFunction>>();
+    const next = jest.fn<void, [error?: unknown]>();
     chain(() => Promise.reject(failure))(request, response, next);
     await new Promise((resolve) => setImmediate(resolve));
     expect(next).toHaveBeenCalledWith(failure);
