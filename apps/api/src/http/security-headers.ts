@@ -22,7 +22,7 @@ export const DOCS_CSP = [
 const NO_STORE = 'private, no-store';
 
 /** Helmet's policies: its defaults, without its one-size Content-Security-Policy. */
-const HELMET_OPTIONS = {
+export const HELMET_OPTIONS = {
   contentSecurityPolicy: false,
   crossOriginResourcePolicy: false,
   xFrameOptions: { action: 'deny' },
