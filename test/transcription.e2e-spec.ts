@@ -45,7 +45,13 @@ describe('transcription with a whisper model of random weights (the plumbing, no
     await stack.t.http.post(`/api/v1/jobs/${res.body.job_id}/confirm`).set('X-API-Key', stack.key.key).expect(200);
     const job = await waitForJob(stack.t.http, stack.key.key, res.body.job_id as string, ['done', 'error'], 90_000);
     expect({ status: job.status, error: job.error_log }).toEqual({ status: 'done', error: null });
-    expect(job).toMatchObject({ done_files: 1, total_files: 1, cost_points: res.body.cost.points });
+    // A finished recording counts all of its seconds as done.
+    expect(job).toMatchObject({
+      done_files: 1,
+      total_files: 1,
+      done_media_seconds: seconds,
+      cost_points: res.body.cost.points,
+    });
 
     const markdown = (
       await stack.t.http.get(`/api/v1/jobs/${res.body.job_id}/download`).set('X-API-Key', stack.key.key)

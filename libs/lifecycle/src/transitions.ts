@@ -149,7 +149,7 @@ export const TRANSITIONS = {
     subject: 'job',
     from: ['queued', 'processing'],
     to: 'processing',
-    set: { started_at: 'coalesce(started_at, now())', done_pages: '0', done_files: '0' },
+    set: { started_at: 'coalesce(started_at, now())', done_pages: '0', done_files: '0', done_media_seconds: '0' },
     event: 'status',
   }),
   /** The job is converted; the price of pages that could not be read (`undelivered`) is given back at once. */
@@ -162,6 +162,7 @@ export const TRANSITIONS = {
       result_path: ':resultPath',
       done_pages: 'total_pages',
       done_files: 'total_files',
+      done_media_seconds: 'media_duration_seconds',
       refunded_points: 'refunded_points + :points',
     },
     event: 'status',
