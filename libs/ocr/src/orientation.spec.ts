@@ -2,6 +2,7 @@ import type { GreyImage } from './engine';
 import sharp from 'sharp';
 import { darkGreys, detectOrientation, estimateSkew, rotate, skewWhenTurned, turn } from './orientation';
 import { textImage } from './testing/text-image';
+import { probeConfidence } from './tesseract';
 
 const LINES = [
   'The committee reviewed the quarterly figures and',
@@ -25,6 +26,18 @@ function page(lines = LINES, font = 'DejaVu Sans', size = 40): Promise<GreyImage
   return textImage(lines, { width: 1400, font, size });
 }
 
+/**
+ * `count` lines cut from `lines` run together, each starting further into the text, as a page's
+ * lines do: the same lines repeated would stack their characters into columns as sharp as rows.
+ */
+function staggered(lines: string[], count: number): string[] {
+  const text = lines.join(' ');
+  return Array.from({ length: count }, (_, i) => {
+    const start = (i * 17) % text.length;
+    return `${text.slice(start)} ${text.slice(0, start)}`.slice(0, lines[0].length).trim();
+  });
+}
+
 describe('orientation and language', () => {
   it.each([0, 90, 180, 270])('finds the turn that makes an English page turned by %i° upright', async (degrees) => {
     const found = await detectOrientation(await turn(await page(), degrees), ['eng', 'kor']);
@@ -38,6 +51,25 @@ describe('orientation and language', () => {
     expect(found?.language).toBe('kor');
     expect((degrees + found!.turn) % 360).toBe(0);
   });
+
+  it.each([
+    ['an English', LINES, 'DejaVu Sans', 40, 'eng', ['eng']],
+    ['a Korean', KOREAN, 'NanumGothic', 28, 'kor', ['eng', 'kor']],
+  ])(
+    'settles %s page standing upright from a glance at a few of its lines, one reading per language tried',
+    async (_, lines, font, size, language, tried) => {
+      const full = await textImage(staggered(lines, 24), { width: 1400, font, size });
+      const readings: { strip: GreyImage; language: string }[] = [];
+      const found = await detectOrientation(full, ['eng', 'kor'], (strip, read) => {
+        readings.push({ strip, language: read });
+        return probeConfidence(strip, read);
+      });
+      expect(found).toMatchObject({ turn: 0, language });
+      expect(readings.map((reading) => reading.language)).toEqual(tried);
+      // A few lines of the page, not the sixth of it a full probe reads.
+      for (const { strip } of readings) expect(strip.height).toBeLessThan(full.height / 8);
+    },
+  );
 
   it('cannot tell on a page with almost no text', async () => {
     expect(await detectOrientation(await page(['Hi']), ['eng'])).toBeUndefined();

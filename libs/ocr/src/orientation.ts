@@ -7,7 +7,8 @@
  *   page lying on its side), and by how many degrees they slope (skew);
  * - a strip of the page's densest text, turned both ways, is read in each of the job's languages:
  *   the most confident reading names the page's way up and its language. Upside-down text and
- *   text in another script read with little confidence.
+ *   text in another script read with little confidence. A glance at a few lines comes first: on
+ *   most pages it reads surely and settles it alone.
  * Engine-independent: every engine then reads the page this produces.
  */
 import sharp, { type Sharp } from 'sharp';
@@ -25,6 +26,18 @@ const MAX_SKEW_DEGREES = 10;
 const MIN_PROBE_CONFIDENCE = 50;
 /** A probe reading this confident ends the search (see detectOrientation). */
 const SURE_PROBE_CONFIDENCE = 85;
+/**
+ * A reading this much more confident than the page's reading upside down (in the same language)
+ * settles its way up (see detectOrientation).
+ */
+const CLEAR_MARGIN = 20;
+/**
+ * A full probe: the share of the page's height it reads (see densestStrip), its fewest pixels, and
+ * the fewest characters a reading of it must hold to count.
+ */
+const PROBE = { share: 1 / 6, least: 120, characters: 8 };
+/** A glance, which settles most pages: a few lines. */
+const GLANCE = { share: 1 / 20, least: 40, characters: 40 };
 /** Pages wider than this are probed on a smaller copy: type at 150 dpi reads as surely as at 300. */
 const PROBE_WIDTH = 1300;
 /** The analyses work on a copy this many pixels wide (or less). */
@@ -45,6 +58,9 @@ export interface PageOrientation {
   confidence: number;
 }
 
+/** How a probe strip is read: the native program's fast model (probeConfidence). */
+export type ProbeReader = typeof probeConfidence;
+
 /**
  * The page's way up and language, from probe readings (see the module's comment), or undefined
  * when the page has too little text to tell, none of its readings is sure enough
@@ -53,6 +69,7 @@ export interface PageOrientation {
 export async function detectOrientation(
   image: GreyImage,
   languages: readonly string[],
+  read: ProbeReader = probeConfidence,
 ): Promise<PageOrientation | undefined> {
   if (!(await nativeAvailable()) || languages.length === 0) return undefined;
   const page = await shrunk(image, PROBE_WIDTH);
@@ -62,28 +79,91 @@ export async function detectOrientation(
   // probed first. The other is probed too unless a reading settles it, since characters set in a
   // grid (Hangul often is) make columns of ink as sharp as rows.
   const bases = ink.columnSharpness > ink.sharpness(skewOf(ink)) ? [90, 0] : [0, 90];
+  // Each way lines may run, the page turned so that they run across and straightened.
+  const straight = new Map<number, Promise<{ image: GreyImage; skew: number }>>();
+  const straightened = (base: number) => {
+    let found = straight.get(base);
+    if (!found) straight.set(base, (found = straighten(page, base, base === 0 ? skewOf(ink) : undefined)));
+    return found;
+  };
   let best: PageOrientation | undefined;
-  for (const base of bases) {
-    const across = await turn(page, base);
-    // Upright, the page's ink is measured already; turned, it is measured again.
-    const measured = base === 0 ? skewOf(ink) : await estimateSkew(across);
-    const skew = Math.abs(measured) >= MIN_SKEW_DEGREES ? measured : 0;
-    const probe = await densestStrip(skew === 0 ? across : await rotate(across, -skew));
-    if (!probe) continue;
-    for (const upsideDown of [false, true]) {
-      const strip = upsideDown ? await turn(probe, 180) : probe;
-      for (const language of languages) {
-        const { confidence, characters } = await probeConfidence(strip, language);
-        if (characters < 8 || (best && confidence <= best.confidence)) continue;
-        const degrees = ((base + (upsideDown ? 180 : 0)) % 360) as PageOrientation['turn'];
-        // A half turn leaves the slope of lines as it was: the skew measured before it holds after it.
-        best = { turn: degrees, skew, language, confidence };
-        // A reading this sure settles it: upside-down text and another script never read so well.
-        if (confidence >= SURE_PROBE_CONFIDENCE) return best;
-      }
+  // Most pages stand upright in one script: a glance at a few of their lines settles it at a
+  // fraction of a full probe's cost. Full probes follow only when no glance did.
+  for (const size of [GLANCE, PROBE]) {
+    for (const base of bases) {
+      const { image, skew } = await straightened(base);
+      const strip = densestStrip(image, size);
+      if (!strip) continue;
+      const found = await probeBothWays(strip, { base, skew, languages, fewest: size.characters, best, read });
+      if (found.settled) return found.best;
+      if (size === PROBE) best = found.best;
     }
   }
   return best && best.confidence >= MIN_PROBE_CONFIDENCE ? best : undefined;
+}
+
+/**
+ * The page turned clockwise by `base` and straightened by its skew there (`measured` when known:
+ * upright, the page's ink is measured already).
+ */
+async function straighten(
+  page: GreyImage,
+  base: number,
+  measured?: number,
+): Promise<{ image: GreyImage; skew: number }> {
+  const across = await turn(page, base);
+  const slope = measured ?? (await estimateSkew(across));
+  const skew = Math.abs(slope) >= MIN_SKEW_DEGREES ? slope : 0;
+  return { image: skew === 0 ? across : await rotate(across, -skew), skew };
+}
+
+/**
+ * Reads `strip` (the page turned by `base` and straightened) as it lies and upside down, in each
+ * language, and keeps the most confident reading when it beats `best`. Settled when a reading is
+ * sure (SURE_PROBE_CONFIDENCE), or plain (MIN_PROBE_CONFIDENCE) and CLEAR_MARGIN above the other
+ * way's reading in the same language: upside-down text and another script never read so well, and
+ * text lying across the other way reads worse still. Upside down, once a reading has named the
+ * language, only that language is read. Readings of fewer than `fewest` characters count for nothing.
+ */
+async function probeBothWays(
+  strip: GreyImage,
+  {
+    base,
+    skew,
+    languages,
+    fewest,
+    best,
+    read,
+  }: {
+    base: number;
+    skew: number;
+    languages: readonly string[];
+    fewest: number;
+    best?: PageOrientation;
+    read: ProbeReader;
+  },
+): Promise<{ best?: PageOrientation; settled: boolean }> {
+  const ways: Map<string, number>[] = [];
+  for (const upsideDown of [false, true]) {
+    const way = new Map<string, number>();
+    ways.push(way);
+    const image = upsideDown ? await turn(strip, 180) : strip;
+    const named = upsideDown && best && best.confidence >= MIN_PROBE_CONFIDENCE ? [best.language] : languages;
+    for (const language of named) {
+      const { confidence, characters } = await read(image, language);
+      if (characters < fewest) continue;
+      way.set(language, confidence);
+      if (best && confidence <= best.confidence) continue;
+      // A half turn leaves the slope of lines as it was: the skew measured before it holds after it.
+      const turned = ((base + (upsideDown ? 180 : 0)) % 360) as PageOrientation['turn'];
+      best = { turn: turned, skew, language, confidence };
+      if (confidence >= SURE_PROBE_CONFIDENCE) return { best, settled: true };
+    }
+  }
+  if (!best || best.confidence < MIN_PROBE_CONFIDENCE || (best.turn - base) % 180 !== 0)
+    return { best, settled: false };
+  const other = ways[best.turn === base ? 1 : 0].get(best.language) ?? 0;
+  return { best, settled: best.confidence - other >= CLEAR_MARGIN };
 }
 
 /**
@@ -227,11 +307,11 @@ const LIGHTNESS = Float64Array.from({ length: 256 }, (_, grey) => lightness(grey
 const MID_GREY = lightness(127.5);
 
 /**
- * The band of the page, a sixth of its height (at least 120 pixels), whose rows hold the most
- * strokes, cut to the ink's width and widened to whole lines: a few lines of the page's main text for
- * the probe readings.
+ * The band of the page, `size.share` of its height (at least `size.least` pixels), whose rows hold
+ * the most strokes, cut to the ink's width and widened to whole lines: a few lines of the page's main
+ * text for the probe readings.
  */
-async function densestStrip(image: GreyImage): Promise<GreyImage | undefined> {
+function densestStrip(image: GreyImage, size: { share: number; least: number }): GreyImage | undefined {
   // Rows are weighed by their changes from white to ink: many in lines of text, few along a rule,
   // a bar or a block of solid ink.
   const rows = new Float64Array(image.height);
@@ -250,7 +330,7 @@ async function densestStrip(image: GreyImage): Promise<GreyImage | undefined> {
     }
   }
   if (right <= left) return undefined;
-  const band = Math.min(image.height, Math.max(120, Math.round(image.height / 6)));
+  const band = Math.min(image.height, Math.max(size.least, Math.round(image.height * size.share)));
   let sum = 0;
   for (let y = 0; y < band; y++) sum += rows[y];
   let [best, bestTop] = [sum, 0];
