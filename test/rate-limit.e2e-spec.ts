@@ -94,15 +94,16 @@ describe('the sliding-window limiter on Redis', () => {
     const remainingAt = (now: number) => Math.floor(limit - (600_000 * weight(now, windowMs) + 1000) - 1);
     expect(decision!.remaining).toBeGreaterThanOrEqual(remainingAt(before));
     expect(decision!.remaining).toBeLessThanOrEqual(remainingAt(after));
-    expect(Number(await redis.get(`${base}:${index}`))).toBe(1001);
+    // The request took a slice of a hundredth of the limit (SLICE_SHARE).
+    expect(Number(await redis.get(`${base}:${index}`))).toBe(1000 + limit / 100);
 
-    // The previous window full and this one one short of the limit: refused and not counted;
-    // this window still has room for one, so the wait ends with it, when the previous one no
-    // longer weighs.
+    // The previous window full and this one one short of the limit: refused and not counted by a
+    // replica holding no slice; this window still has room for one, so the wait ends with it,
+    // when the previous one no longer weighs.
     await redis.set(`${base}:${index - 1}`, String(limit), 'PX', 2 * windowMs);
     await redis.set(`${base}:${index}`, String(limit - 1), 'PX', 2 * windowMs);
     const refusedFrom = await redisNow();
-    const refused = await limiter.hit(subject, limit, windowMs / 1000);
+    const refused = await new SlidingWindowLimiter(redis, config).hit(subject, limit, windowMs / 1000);
     const refusedBy = await redisNow();
     expect(refused).toMatchObject({ allowed: false, remaining: 0 });
     expect(Number(await redis.get(`${base}:${index}`))).toBe(limit - 1);
@@ -118,6 +119,32 @@ describe('the sliding-window limiter on Redis', () => {
     expect(keys).toHaveLength(1);
     expect(await redis.type(keys[0])).toBe('string');
     expect(Number(await redis.get(keys[0]))).toBe(50);
+  });
+
+  it('takes a key allowed many requests from the shared count in slices of a hundredth of its limit', async () => {
+    const { windowMs, subject, base } = await freshWindow();
+    const remaining: number[] = [];
+    for (let i = 0; i < 150; i++) remaining.push((await limiter.hit(subject, 10_000, windowMs / 1000))!.remaining);
+    // Two slices of 100 taken; each request still sees what is left of the whole limit.
+    const [key] = await redis.keys(`${base}*`);
+    expect(Number(await redis.get(key))).toBe(200);
+    expect(remaining).toEqual(Array.from({ length: 150 }, (_, i) => 10_000 - 1 - i));
+  });
+
+  it('shares one limit exactly between replicas taking slices, also when requests come at once', async () => {
+    const { windowMs, subject } = await freshWindow();
+    const replicas = [limiter, new SlidingWindowLimiter(redis, config)];
+    // A limit of 300: slices of 3. Bursts of 8 requests at once on each replica, until both refuse.
+    let allowed = 0;
+    let refused = 0;
+    while (refused < 16) {
+      const burst = await Promise.all(
+        replicas.flatMap((replica) => Array.from({ length: 8 }, () => replica.hit(subject, 300, windowMs / 1000))),
+      );
+      allowed += burst.filter((decision) => decision!.allowed).length;
+      refused = burst.filter((decision) => !decision!.allowed).length;
+    }
+    expect(allowed).toBe(300);
   });
 
   it('answers null with Redis out of reach, so the caller lets the request through', async () => {
