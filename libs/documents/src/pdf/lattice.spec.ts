@@ -165,13 +165,19 @@ describe('ruled tables in a PDF', () => {
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  it('come out of the text layer as tables with their spans, in reading order', async () => {
+  // A font of the standard 14 has no program in the file; an embedded TrueType subset has one,
+  // which pdf.js reads for its text only (patches/pdfjs-dist): the rules drawn after the text
+  // that uses it must still be in the page's operator list.
+  it.each([
+    ['Helvetica, not embedded', 'Helvetica', false],
+    ['DejaVu Sans, an embedded TrueType subset', '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', true],
+  ])('come out of the text layer as tables with their spans, in reading order (%s)', async (_, font, embedded) => {
     const doc = new PDFDocument({ autoFirstPage: false });
     const chunks: Buffer[] = [];
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
     const done = new Promise<void>((resolve) => doc.on('end', resolve));
     doc.addPage({ size: 'A4', margin: 50 });
-    doc.fontSize(10).text('Quarterly prices are shown below.', 60, 60);
+    doc.font(font).fontSize(10).text('Quarterly prices are shown below.', 60, 60);
     // Header row 1: Fruit (two rows high) | Price (two columns wide); header row 2: 2025 | 2026.
     const [x0, x1, x2, x3] = [60, 200, 300, 400];
     const [y0, y1, y2, y3, y4] = [100, 120, 140, 160, 180];
@@ -194,8 +200,10 @@ describe('ruled tables in a PDF', () => {
     doc.text('Prices are in euros.', 60, 200);
     doc.end();
     await done;
+    const bytes = Buffer.concat(chunks);
+    expect(bytes.includes('/FontFile2')).toBe(embedded);
     const path = join(dir, 'prices.pdf');
-    await writeFile(path, Buffer.concat(chunks));
+    await writeFile(path, bytes);
 
     const { markdown } = await extractPdf(path, 'prices.pdf', () => undefined);
     expect(markdown).toBe(
