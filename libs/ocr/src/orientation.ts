@@ -79,19 +79,14 @@ export async function detectOrientation(
   // probed first. The other is probed too unless a reading settles it, since characters set in a
   // grid (Hangul often is) make columns of ink as sharp as rows.
   const bases = ink.columnSharpness > ink.sharpness(skewOf(ink)) ? [90, 0] : [0, 90];
-  // Each way lines may run, the page turned so that they run across and straightened.
-  const straight = new Map<number, Promise<{ image: GreyImage; skew: number }>>();
-  const straightened = (base: number) => {
-    let found = straight.get(base);
-    if (!found) straight.set(base, (found = straighten(page, base, base === 0 ? skewOf(ink) : undefined)));
-    return found;
-  };
+  // Each way lines may run, the page turned so that they run across and straightened (made once).
+  const straight: Partial<Record<number, Promise<{ image: GreyImage; skew: number }>>> = {};
   let best: PageOrientation | undefined;
   // Most pages stand upright in one script: a glance at a few of their lines settles it at a
   // fraction of a full probe's cost. Full probes follow only when no glance did.
   for (const size of [GLANCE, PROBE]) {
     for (const base of bases) {
-      const { image, skew } = await straightened(base);
+      const { image, skew } = await (straight[base] ??= straighten(page, base, base === 0 ? skewOf(ink) : undefined));
       const strip = densestStrip(image, size);
       if (!strip) continue;
       const found = await probeBothWays(strip, { base, skew, languages, fewest: size.characters, best, read });
