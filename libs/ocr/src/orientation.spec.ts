@@ -71,6 +71,26 @@ describe('orientation and language', () => {
     },
   );
 
+  it('reads a strip upside down only when a reading of it as it lies held enough text to count', async () => {
+    const readings: { strip: GreyImage; characters: number }[] = [];
+    await detectOrientation(await page(['Hi there']), ['eng', 'kor'], async (strip, language) => {
+      const reading = await probeConfidence(strip, language);
+      readings.push({ strip, characters: reading.characters });
+      return reading;
+    });
+    // A half turn of grey pixels is their order reversed.
+    const halfTurned = (image: GreyImage) => Buffer.from(image.data).reverse();
+    const flipped = readings.filter(({ strip }, i) =>
+      readings.slice(0, i).some((earlier) => Buffer.from(strip.data).equals(halfTurned(earlier.strip))),
+    );
+    expect(readings.length).toBeGreaterThan(flipped.length);
+    for (const { strip } of flipped) {
+      const asItLies = readings.filter((earlier) => Buffer.from(strip.data).equals(halfTurned(earlier.strip)));
+      // The fewest characters a reading of a full probe must hold to count (8).
+      expect(Math.max(...asItLies.map((reading) => reading.characters))).toBeGreaterThanOrEqual(8);
+    }
+  });
+
   it('cannot tell on a page with almost no text', async () => {
     expect(await detectOrientation(await page(['Hi']), ['eng'])).toBeUndefined();
   });

@@ -79,15 +79,14 @@ export async function detectOrientation(
   // probed first. The other is probed too unless a reading settles it, since characters set in a
   // grid (Hangul often is) make columns of ink as sharp as rows.
   const bases = ink.columnSharpness > ink.sharpness(skewOf(ink)) ? [90, 0] : [0, 90];
-  // Each way lines may run, the page turned so that they run across and straightened (made once).
-  const straight: Partial<Record<number, Promise<{ image: GreyImage; skew: number }>>> = {};
   let best: PageOrientation | undefined;
-  // Most pages stand upright in one script: a glance at a few of their lines settles it at a
-  // fraction of a full probe's cost. Full probes follow only when no glance did.
-  for (const size of [GLANCE, PROBE]) {
-    for (const base of bases) {
-      const { image, skew } = await (straight[base] ??= straighten(page, base, base === 0 ? skewOf(ink) : undefined));
-      const strip = densestStrip(image, size);
+  for (const [index, base] of bases.entries()) {
+    const { image: across, skew } = await straighten(page, base, base === 0 ? skewOf(ink) : undefined);
+    // Most pages stand upright in one script: a glance at a few of their lines, the way the ink
+    // says they run, settles it at a fraction of a full probe's cost.
+    const sizes = index === 0 ? [GLANCE, PROBE] : [PROBE];
+    for (const size of sizes) {
+      const strip = densestStrip(across, size);
       if (!strip) continue;
       const found = await probeBothWays(strip, { base, skew, languages, fewest: size.characters, best, read });
       if (found.settled) return found.best;
@@ -118,7 +117,8 @@ async function straighten(
  * sure (SURE_PROBE_CONFIDENCE), or plain (MIN_PROBE_CONFIDENCE) and CLEAR_MARGIN above the other
  * way's reading in the same language: upside-down text and another script never read so well, and
  * text lying across the other way reads worse still. Upside down, once a reading has named the
- * language, only that language is read. Readings of fewer than `fewest` characters count for nothing.
+ * language, only that language is read; when no reading as it lies counted, not at all. Readings of
+ * fewer than `fewest` characters count for nothing.
  */
 async function probeBothWays(
   strip: GreyImage,
@@ -140,6 +140,8 @@ async function probeBothWays(
 ): Promise<{ best?: PageOrientation; settled: boolean }> {
   const ways: Map<string, number>[] = [];
   for (const upsideDown of [false, true]) {
+    // A strip that read too little as it lies holds too little text to read upside down either.
+    if (upsideDown && ways[0].size === 0) break;
     const way = new Map<string, number>();
     ways.push(way);
     const image = upsideDown ? await turn(strip, 180) : strip;
@@ -157,7 +159,7 @@ async function probeBothWays(
   }
   if (!best || best.confidence < MIN_PROBE_CONFIDENCE || (best.turn - base) % 180 !== 0)
     return { best, settled: false };
-  const other = ways[best.turn === base ? 1 : 0].get(best.language) ?? 0;
+  const other = ways[best.turn === base ? 1 : 0]?.get(best.language) ?? 0;
   return { best, settled: best.confidence - other >= CLEAR_MARGIN };
 }
 
