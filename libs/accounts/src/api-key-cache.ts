@@ -3,6 +3,8 @@ import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import type { ApiKeyEntity } from '@docconv/db';
 import { fastFailRedisOptions, REDIS, redisKey } from '@docconv/redis';
 import { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * How long a looked-up key is served from memory without asking PostgreSQL again. Changes are
@@ -11,6 +13,8 @@ import { Redis } from 'ioredis';
 export const API_KEY_CACHE_TTL_MS = 5_000;
 /** Keys kept at most; past it the oldest entry goes (a busy replica sees far fewer keys in 5 s). */
 export const API_KEY_CACHE_MAX_ENTRIES = 10_000;
+/** How long an announcement waits for every listening process to say it dropped the key. */
+const ACKNOWLEDGE_WITHIN_MS = 2_000;
 
 interface Entry {
   key: ApiKeyEntity;
@@ -23,8 +27,10 @@ interface Entry {
  * the database, so a new key works at once).
  *
  * Every change to a key (rotation, deactivation, new scopes or limits) is announced on a Redis
- * channel once committed, and every API process drops the key as the message arrives. Two rules
- * keep a stale key from coming back:
+ * channel once committed, and every API process drops the key as the message arrives and says so
+ * (a list the announcement names). The change's request answers only once every process that
+ * received the message has said so, so the very next request, through any process, finds the key
+ * gone. Two rules keep a stale key from coming back:
  * - a lookup that started before an announcement arrived does not store what it read (the
  *   database may have answered before the change committed): the cache's generation, bumped by
  *   every announcement, must be unchanged between the start of the lookup and the store;
@@ -65,7 +71,7 @@ export class ApiKeyCache implements OnModuleInit, OnApplicationShutdown {
       );
     });
     subscriber.on('close', () => this.listen(false));
-    subscriber.on('message', (_channel: string, keyId: string) => this.drop(keyId));
+    subscriber.on('message', (_channel: string, message: string) => this.dropAnnounced(message));
     this.subscriber = subscriber;
   }
 
@@ -100,14 +106,40 @@ export class ApiKeyCache implements OnModuleInit, OnApplicationShutdown {
   async changed(keyId: string): Promise<void> {
     this.drop(keyId);
     if (!this.redis) return;
+    const acknowledgements = redisKey(this.config, 'api-keys', 'dropped', randomUUID());
     try {
-      await this.redis.publish(this.channel, keyId);
+      const receivers = await this.redis.publish(this.channel, `${keyId} ${acknowledgements}`);
+      const deadline = Date.now() + ACKNOWLEDGE_WITHIN_MS;
+      for (let pause = 1; (await this.redis.llen(acknowledgements)) < receivers; pause = Math.min(2 * pause, 50)) {
+        if (Date.now() >= deadline) {
+          this.logger.warn(
+            { keyId, receivers },
+            'API key change not acknowledged by every replica in time; they expire it',
+          );
+          break;
+        }
+        await sleep(pause);
+      }
+      await this.redis.del(acknowledgements);
     } catch (error) {
       if (Date.now() - this.lastWarning > 10_000) {
         this.lastWarning = Date.now();
         this.logger.warn({ err: error, keyId }, 'API key change not announced (Redis away); other replicas expire it');
       }
     }
+  }
+
+  /** An announcement (`<key id> <acknowledgement list>`): the key is dropped, then that is said. */
+  private dropAnnounced(message: string): void {
+    const [keyId, acknowledgements] = message.split(' ');
+    this.drop(keyId);
+    if (!acknowledgements || !this.redis) return;
+    this.redis
+      .multi()
+      .rpush(acknowledgements, String(process.pid))
+      .pexpire(acknowledgements, 2 * ACKNOWLEDGE_WITHIN_MS)
+      .exec()
+      .catch(() => undefined); // the announcer stops waiting at its deadline
   }
 
   private remember(id: string, key: ApiKeyEntity): void {
