@@ -229,7 +229,8 @@ describe('web console in a real browser', () => {
     const first = await page.locator('#issued-key-value').inputValue();
     await page.getByRole('button', { name: 'Rotate or deactivate first' }).click();
     await page.getByRole('button', { name: 'Rotate', exact: true }).click();
-    await page.locator(`#issued-key-value:not([value="${first}"])`).waitFor();
+    // The secret is the input's value property (no attribute to select on): wait for it to change.
+    await page.waitForFunction(`document.querySelector('#issued-key-value')?.value !== ${JSON.stringify(first)}`);
     const rotated = await page.locator('#issued-key-value').inputValue();
     expect(rotated).not.toBe(first);
     await page.screenshot({ path: join(SHOTS, 'keys.png'), fullPage: true });
