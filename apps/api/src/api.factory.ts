@@ -1,14 +1,12 @@
 import type { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '@docconv/config';
 import { createRootLogger, PinoNestLogger } from '@docconv/logging';
 import { ApiModule } from './api.module';
-import { chain } from './http/chain';
 import { ApiHttpAdapter } from './http/http-adapter';
-import { initWithRoutesFirst } from './http/layer-order';
 import { mountConsole } from './console/console-static';
-import { jsonBodyParser } from './errors/json-body';
+import { registerBodyParsers } from './errors/json-body';
 import { notFound } from './http/not-found';
 import { securityHeaders } from './http/security-headers';
 import { createValidationPipe } from './errors/validation';
@@ -25,9 +23,10 @@ export interface ApiAppOptions {
 /** Builds and initialises the HTTP application exactly as production runs it; tests and main.ts share it. */
 export async function createApiApp(config: AppConfig, options: ApiAppOptions = {}): Promise<INestApplication> {
   const root = createRootLogger(config.logLevel, 'api');
-  const app = await NestFactory.create<NestExpressApplication>(
+  const adapter = new ApiHttpAdapter(config.http);
+  const app = await NestFactory.create<NestFastifyApplication>(
     ApiModule.forRoot(config, options.extraModules),
-    new ApiHttpAdapter(config.http),
+    adapter,
     {
       logger: new PinoNestLogger(root),
       bodyParser: false,
@@ -35,23 +34,21 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
       abortOnError: false,
     },
   );
-  app.disable('x-powered-by');
-  // Every API answer is `Cache-Control: private, no-store`: no cache keeps it to revalidate, so
-  // hashing each body into an ETag would be wasted (the console's files keep theirs).
-  app.set('etag', false);
-  app.set('trust proxy', 'loopback');
-  // One layer of Express's router for what every request passes through.
-  app.use(chain(securityHeaders(), requestLogging(root), jsonBodyParser()));
+  const server = app.getHttpAdapter().getInstance();
+  const headers = securityHeaders();
+  const logged = requestLogging(root);
+  // What every request passes through, before routing: its headers, its id and its log line.
+  server.addHook('onRequest', (request, reply, done) => {
+    headers(request.url.split('?')[0], reply.raw);
+    logged(request.raw, reply.raw, done);
+  });
+  registerBodyParsers(server);
   app.setGlobalPrefix(API_PREFIX);
   app.useGlobalPipes(createValidationPipe());
-  if (options.preview) {
-    mountOpenApi(app);
-    return app;
-  }
-  const consoleServed = await initWithRoutesFirst(app, () => {
-    mountOpenApi(app);
-    return mountConsole(app, config.console.dir, root);
-  });
-  app.use(notFound(consoleServed)); // after every route the application registered
+  mountOpenApi(app);
+  if (options.preview) return app;
+  adapter.useNotFound(notFound(await mountConsole(server, config.console.dir, root)));
+  await app.init();
+  await server.ready();
   return app;
 }

@@ -2,7 +2,7 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import { ApiKeysService, KEY_PATTERN, TokensService } from '@docconv/accounts';
 import { DomainError } from '@docconv/contracts';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { SlidingWindowLimiter } from '../rate-limit/sliding-window.limiter';
 import { RequestCounter } from '../usage/request-counter.service';
 import { ACCESS_RULE, type AccessRule } from './access.decorator';
@@ -37,7 +37,7 @@ export class AccessGuard implements CanActivate {
 
     const http = context.switchToHttp();
     const request = http.getRequest<AuthenticatedRequest>();
-    const response = http.getResponse<Response>();
+    const response = http.getResponse<FastifyReply>();
     // Node keeps one value of each (a repeated X-API-Key is joined with ", " and fails the pattern).
     const apiKey = request.headers['x-api-key'] as string | undefined;
     const authorization = request.headers.authorization;
@@ -100,12 +100,12 @@ export class AccessGuard implements CanActivate {
     return { userId, apiKey: null };
   }
 
-  private async applyRateLimit(keyId: string, rpm: number, response: Response): Promise<void> {
+  private async applyRateLimit(keyId: string, rpm: number, reply: FastifyReply): Promise<void> {
     const decision = await this.limiter.hit(`key:${keyId}`, rpm, 60);
     if (!decision) return;
-    response.setHeader('RateLimit-Limit', String(decision.limit));
-    response.setHeader('RateLimit-Remaining', String(decision.remaining));
-    response.setHeader('RateLimit-Reset', String(decision.resetSeconds));
+    reply.header('RateLimit-Limit', String(decision.limit));
+    reply.header('RateLimit-Remaining', String(decision.remaining));
+    reply.header('RateLimit-Reset', String(decision.resetSeconds));
     if (!decision.allowed) {
       throw new DomainError(
         'rate_limited',

@@ -1,6 +1,6 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { ApiKeyEntity } from '@docconv/db';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 
 /** Who is calling: the user, and the API key when the request came with one. */
 export interface Principal {
@@ -8,7 +8,7 @@ export interface Principal {
   apiKey: ApiKeyEntity | null;
 }
 
-export type AuthenticatedRequest = Request & { principal?: Principal };
+export type AuthenticatedRequest = FastifyRequest & { principal?: Principal };
 
 /** The caller established by the access guard. */
 export const Caller = createParamDecorator((_: unknown, context: ExecutionContext): Principal => {

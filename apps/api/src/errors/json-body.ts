@@ -1,5 +1,5 @@
-import express, { type RequestHandler } from 'express';
-import type { IncomingMessage } from 'node:http';
+import { BadRequestException, UnsupportedMediaTypeException } from '@nestjs/common';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** Deeper than any body of ours nests (three levels at most), shallow enough for any parser. */
 export const MAX_JSON_DEPTH = 32;
@@ -26,30 +26,56 @@ export function jsonDepth(bytes: Buffer): number {
   return deepest;
 }
 
-/** The body-parser error for a JSON body nested too deeply: a 400 of its own type. */
-class TooDeep extends Error {
-  readonly status = 400;
-  readonly type = 'entity.too.deep';
-}
+/** A JSON body's charset, when its Content-Type names one. */
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
+
+/** Where a JSON text's first character may be: only an object or an array is a request body. */
+const FIRST_CHARACTER = /^[ \t\n\r]*(.)/;
 
 /**
- * The API's JSON body parser: at most 1 MB and 32 levels of nesting (checked on the bytes before
- * they are parsed, so a deeply nested body never reaches the parser's recursion); the raw bytes
- * are kept on the request for signature checks (Stripe's webhook). A request without a body (no
- * Content-Length nor Transfer-Encoding: most GETs) skips the parser, which would find nothing
- * to read either.
+ * The API's request bodies. JSON: at most 1 MB (Fastify's body limit, a 413) and 32 levels of
+ * nesting (checked on the bytes before they are parsed, so a deeply nested body never reaches
+ * the parser's recursion), UTF-8, an object or an array; the raw bytes are kept on the request
+ * for signature checks (Stripe's webhook). An empty JSON body is an empty object. Every other
+ * body is left unread here: uploads are streamed by their route (see `multipart.ts`), and no
+ * other route reads one, so the route's own checks answer as they would without a body.
  */
-export function jsonBodyParser(): RequestHandler {
-  const parser = express.json({
-    limit: MAX_JSON_BYTES,
-    verify: (request: IncomingMessage & { rawBody?: Buffer }, _response, bytes) => {
-      if (jsonDepth(bytes) > MAX_JSON_DEPTH) throw new TooDeep(`nested more than ${MAX_JSON_DEPTH} levels`);
-      request.rawBody = bytes;
+export function registerBodyParsers(server: FastifyInstance): void {
+  server.removeAllContentTypeParsers();
+  server.addContentTypeParser(
+    'application/json',
+    { parseAs: 'buffer', bodyLimit: MAX_JSON_BYTES },
+    (request: FastifyRequest & { rawBody?: Buffer }, bytes: Buffer | string, done) => {
+      try {
+        done(null, parseJsonBody(request, bytes as Buffer));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
     },
-  });
-  return (request, response, next) => {
-    const { headers } = request;
-    if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) next();
-    else parser(request, response, next);
-  };
+  );
+  server.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+}
+
+function parseJsonBody(request: FastifyRequest & { rawBody?: Buffer }, bytes: Buffer): unknown {
+  const charset = CHARSET.exec(request.headers['content-type'] ?? '')?.[1].toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')
+    throw new UnsupportedMediaTypeException(`The request body is in ${charset}; send it as UTF-8.`);
+  request.rawBody = bytes;
+  if (bytes.length === 0) return {};
+  if (jsonDepth(bytes) > MAX_JSON_DEPTH)
+    throw new BadRequestException(
+      `The request body nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep. Send a flatter body.`,
+    );
+  const text = bytes.toString('utf8');
+  const first = FIRST_CHARACTER.exec(text)?.[1];
+  if (first !== '{' && first !== '[') throw notJson();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw notJson();
+  }
+}
+
+function notJson(): BadRequestException {
+  return new BadRequestException('The request body is not valid JSON. Check the syntax and send it again.');
 }

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, HttpException, HttpStatus, Logger, type ExceptionFilter } from '@nestjs/common';
 import { DomainError, type ErrorCode } from '@docconv/contracts';
 import { randomUUID } from 'node:crypto';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PROBLEM_CONTENT_TYPE, problemType, type Problem } from './problem';
 import { statusOf, titleOf } from './status-of';
 
@@ -27,12 +27,12 @@ function codeForHttpStatus(status: number): ErrorCode {
   }
 }
 
-/** Readable details for body-parser failures, by the parser's error type. */
-const MIDDLEWARE_DETAIL: Record<string, string> = {
-  'entity.parse.failed': 'The request body is not valid JSON. Check the syntax and send it again.',
-  'entity.too.large': 'The request body is larger than 1 MB. Send a smaller body.',
-  'entity.too.deep': 'The request body nests arrays or objects more than 32 levels deep. Send a flatter body.',
-  'encoding.unsupported': 'The request body uses an unsupported character encoding; send UTF-8.',
+/** Readable details for what the HTTP server itself refuses, by its error code. */
+const SERVER_DETAIL: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is larger than 1 MB. Send a smaller body.',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH:
+    'The request body does not match its Content-Length. Let your HTTP client set the header.',
+  FST_ERR_BAD_URL: 'The request URL is malformed. Encode it and send it again.',
 };
 
 /**
@@ -46,24 +46,24 @@ export class ProblemFilter implements ExceptionFilter {
 
   catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const request = http.getRequest<Request>();
-    const response = http.getResponse<Response>();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
     const problem = this.toProblem(error, request);
 
-    if (response.headersSent) {
-      response.end();
+    if (reply.sent || reply.raw.headersSent) {
+      reply.raw.end();
       return;
     }
     if (error instanceof DomainError && error.retryAfterSeconds !== undefined) {
-      response.setHeader('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
+      reply.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
     } else if (problem.status === 503) {
-      response.setHeader('Retry-After', '5');
+      reply.header('Retry-After', '5');
     }
-    response.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
+    void reply.code(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
   }
 
-  private toProblem(error: unknown, request: Request): Problem {
-    const instance = request.originalUrl?.split('?')[0];
+  private toProblem(error: unknown, request: FastifyRequest): Problem {
+    const instance = request.url.split('?')[0];
     if (error instanceof DomainError) {
       const status = statusOf(error.code);
       return {
@@ -116,11 +116,12 @@ function problemBase(code: ErrorCode, status: number, detail: string, instance: 
   return { type: problemType(code), title: titleOf(status), status, detail, code, instance };
 }
 
-function httpDetail(error: HttpException, request: Request): string {
-  if (error.getStatus() === 404) return `There is no endpoint ${request.method} ${request.path}. See /api/docs.`;
-  // Body-parser failures arrive wrapped, with the parser's error (and its `type`) as the cause.
-  const parserType = (error.cause as { type?: unknown } | undefined)?.type;
-  if (typeof parserType === 'string' && MIDDLEWARE_DETAIL[parserType]) return MIDDLEWARE_DETAIL[parserType];
+function httpDetail(error: HttpException, request: FastifyRequest): string {
+  if (error.getStatus() === 404)
+    return `There is no endpoint ${request.method} ${request.url.split('?')[0]}. See /api/docs.`;
+  // The server's own refusals arrive wrapped, with its error (and its `code`) as the cause.
+  const serverCode = (error.cause as { code?: unknown } | undefined)?.code;
+  if (typeof serverCode === 'string' && SERVER_DETAIL[serverCode]) return SERVER_DETAIL[serverCode];
   const body = error.getResponse();
   if (typeof body === 'string') return body;
   const message = (body as { message?: unknown }).message;

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query, Res, StreamableFile } from '@nestjs/common';
+import { Controller, Get, Query, Req, Res, StreamableFile } from '@nestjs/common';
 import {
   ApiForbiddenResponse,
   ApiNotFoundResponse,
@@ -8,7 +8,7 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { attachmentDisposition } from '@docconv/storage';
 import { Public } from '../auth/access.decorator';
 import { FilesService } from './files.service';
@@ -31,9 +31,10 @@ export class FilesController {
   /**
    * The target of the local store's signed download links. The link itself is the
    * credential, so the route takes no other; query parameters may arrive repeated, and
-   * the link check refuses anything that is not a single value.
+   * the link check refuses anything that is not a single value. The storage path is the rest
+   * of the address (`path` in the documentation; the router's wildcard).
    */
-  @Get('*path')
+  @Get('*')
   @Public()
   @ApiOperation({
     summary: 'Download a stored file through a signed, expiring link.',
@@ -62,15 +63,15 @@ export class FilesController {
   })
   @ApiNotFoundResponse({ description: 'The link is valid but the file no longer exists.' })
   async download(
-    @Param('path') segments: string[],
+    @Req() request: FastifyRequest<{ Params: { '*': string } }>,
     @Query('expires') expires: unknown,
     @Query('token') token: unknown,
     @Query('filename') filename: unknown,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<StreamableFile> {
-    const file = await this.files.open(segments.join('/'), { expires, token, filename });
-    response.setHeader('Content-Type', file.contentType);
-    if (file.filename !== null) response.setHeader('Content-Disposition', attachmentDisposition(file.filename));
+    const file = await this.files.open(request.params['*'], { expires, token, filename });
+    reply.header('Content-Type', file.contentType);
+    if (file.filename !== null) reply.header('Content-Disposition', attachmentDisposition(file.filename));
     return new StreamableFile(file.body);
   }
 }

@@ -1,4 +1,4 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CONSOLE_CSP } from '../console/console-static';
 import { PROBLEM_CONTENT_TYPE, problemType, type Problem } from '../errors/problem';
 import { titleOf } from '../errors/status-of';
@@ -20,14 +20,17 @@ const CONSOLE_NOT_FOUND = `<!doctype html>
  * console is not served, or for a method other than GET and HEAD) a problem+json 404 like every
  * other error of the API; elsewhere, for a browser, the console's own not-found page.
  */
-export function notFound(consoleServed: boolean): RequestHandler {
-  return (request: Request, response: Response) => {
-    const path = request.originalUrl.split('?')[0];
+export function notFound(consoleServed: boolean): (request: FastifyRequest, reply: FastifyReply) => void {
+  return (request, reply) => {
+    const path = request.url.split('?')[0];
     const forApi = path === '/api' || path.startsWith('/api/');
     if (consoleServed && !forApi && (request.method === 'GET' || request.method === 'HEAD')) {
-      response.status(404).setHeader('Content-Security-Policy', CONSOLE_CSP);
-      response.type('html').setHeader('Cache-Control', 'no-cache');
-      response.send(CONSOLE_NOT_FOUND);
+      reply
+        .code(404)
+        .header('Content-Security-Policy', CONSOLE_CSP)
+        .header('Cache-Control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(CONSOLE_NOT_FOUND);
       return;
     }
     const problem: Problem = {
@@ -38,6 +41,6 @@ export function notFound(consoleServed: boolean): RequestHandler {
       code: 'not_found',
       instance: path,
     };
-    response.status(404).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
+    reply.code(404).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
   };
 }

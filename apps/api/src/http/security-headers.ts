@@ -1,4 +1,3 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -54,14 +53,14 @@ export function helmetHeaders(): { set: [string, string][]; removed: string[] } 
  * Headers on every response: `nosniff`, no framing, no referrer, no cross-domain policies (helmet,
  * without its one-size Content-Security-Policy); then, per surface, the API's and Swagger UI's
  * Content-Security-Policy and the API's `Cache-Control: private, no-store`. The web console sets
- * its own policy and caching on the files it serves.
+ * its own policy and caching on the files it serves. They go on the Node response, so every
+ * answer carries them: Fastify's own, an error, a stream written straight to the socket.
  */
-export function securityHeaders(): RequestHandler {
+export function securityHeaders(): (path: string, response: ServerResponse) => void {
   const { set, removed } = helmetHeaders();
-  return (request: Request, response: Response, next: NextFunction) => {
+  return (path, response) => {
     for (let i = 0; i < set.length; i++) response.setHeader(set[i][0], set[i][1]);
     for (let i = 0; i < removed.length; i++) response.removeHeader(removed[i]);
-    const path = request.path;
     if (path.startsWith('/api/')) {
       if (path.startsWith('/api/docs/') || path === '/api/docs') {
         response.setHeader('Content-Security-Policy', DOCS_CSP);
@@ -73,6 +72,5 @@ export function securityHeaders(): RequestHandler {
       response.setHeader('Content-Security-Policy', API_CSP);
       response.setHeader('Cache-Control', NO_STORE);
     }
-    next();
   };
 }

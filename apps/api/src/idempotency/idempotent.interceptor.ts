@@ -1,5 +1,5 @@
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth/principal';
 import { IdempotencyService } from './idempotency.service';
@@ -20,17 +20,17 @@ export class IdempotentInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const response = context.switchToHttp().getResponse<Response>();
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
     const key = this.idempotency.keyOf(request.headers['idempotency-key']);
     if (key === undefined) return next.handle();
-    const fingerprint = this.idempotency.fingerprint(request.method, request.path, request.body ?? null);
+    const fingerprint = this.idempotency.fingerprint(request.method, request.url.split('?')[0], request.body ?? null);
     return from(
       this.idempotency
-        .run(idempotencyOwner(request), key, fingerprint, response.statusCode, () => lastValueFrom(next.handle()))
+        .run(idempotencyOwner(request), key, fingerprint, reply.statusCode, () => lastValueFrom(next.handle()))
         .then(({ outcome, replayed }) => {
           if (replayed) {
-            response.setHeader('Idempotency-Replayed', 'true');
-            if (outcome.status > 0) response.status(outcome.status);
+            reply.header('Idempotency-Replayed', 'true');
+            if (outcome.status > 0) reply.code(outcome.status);
           }
           return IdempotencyService.settle(outcome);
         }),

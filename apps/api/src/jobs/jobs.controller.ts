@@ -30,11 +30,11 @@ import {
   getSchemaPath,
   ApiExtraModels,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { JobStreamService } from './job-stream.service';
 import { IDEMPOTENCY_HEADER, Idempotent } from '../idempotency/idempotent.decorator';
 import { Access } from '../auth/access.decorator';
-import { Caller, type Principal } from '../auth/principal';
+import { Caller, type AuthenticatedRequest, type Principal } from '../auth/principal';
 import { contentDisposition } from '../common/content-disposition';
 import { idParam } from '../common/id-param';
 import {
@@ -101,8 +101,12 @@ export class JobsController {
   @ApiCreatedResponse({ type: PreviewResponse })
   @ApiBadRequestResponse({ description: 'No files, an unsupported or unreadable file, or an invalid field.' })
   @ApiPayloadTooLargeResponse({ description: 'Total size or page count over the limit.' })
-  upload(@Req() request: Request, @Caller() caller: Principal): Promise<PreviewResponse> {
-    return this.uploads.upload(request, caller);
+  upload(
+    @Req() request: AuthenticatedRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Caller() caller: Principal,
+  ): Promise<PreviewResponse> {
+    return this.uploads.upload(request, reply, caller);
   }
 
   @Post(':job_id/confirm')
@@ -182,10 +186,10 @@ export class JobsController {
   async cancel(
     @Caller() caller: Principal,
     @Param('job_id', JOB_ID) jobId: string,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<JobResponse> {
     const job = await this.jobs.cancel(caller, jobId);
-    if (job.status !== 'cancelled') response.status(202);
+    if (job.status !== 'cancelled') reply.code(202);
     return job;
   }
 
@@ -270,11 +274,11 @@ export class JobsController {
     @Caller() caller: Principal,
     @Param('job_id', JOB_ID) jobId: string,
     @Query() query: DownloadQuery,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<StreamableFile> {
     const { body, filename, contentType } = await this.jobs.download(caller, jobId, query.format);
-    response.setHeader('Content-Type', contentType);
-    response.setHeader('Content-Disposition', contentDisposition(filename));
+    reply.header('Content-Type', contentType);
+    reply.header('Content-Disposition', contentDisposition(filename));
     return new StreamableFile(body);
   }
 }

@@ -1,8 +1,8 @@
 import { DomainError } from '@docconv/contracts';
 import type { ReceivedFile } from '@docconv/jobs';
 import busboy from 'busboy';
-import type { Request } from 'express';
 import { createWriteStream } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +24,7 @@ export interface ReceivedUpload {
 }
 
 const FILE_FIELD = 'files';
+const MULTIPART = /^\s*multipart\/form-data\s*(;|$)/i;
 const MAX_FIELD_BYTES = 64 * 1024;
 const MAX_FIELDS = 50;
 /** What a multipart body may add to its files: part headers, boundaries and the form fields. */
@@ -36,8 +37,12 @@ const FRAMING_ALLOWANCE_BYTES = MAX_FIELDS * MAX_FIELD_BYTES + 1024 * 1024;
  * a limit, a malformed body, a client that hangs up or stalls — the folder is removed and the
  * rest of the request is discarded so the client gets a clean answer.
  */
-export async function receiveMultipart(request: Request, limits: MultipartLimits): Promise<ReceivedUpload> {
-  if (!request.is('multipart/form-data')) {
+export async function receiveMultipart(
+  request: IncomingMessage,
+  response: ServerResponse,
+  limits: MultipartLimits,
+): Promise<ReceivedUpload> {
+  if (!MULTIPART.test(request.headers['content-type'] ?? '')) {
     throw new DomainError(
       'malformed_request',
       'Send the upload as multipart/form-data with one or more `files` parts.',
@@ -45,20 +50,25 @@ export async function receiveMultipart(request: Request, limits: MultipartLimits
   }
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limits.maxBytes + FRAMING_ALLOWANCE_BYTES) {
-    request.res?.setHeader('Connection', 'close');
+    response.setHeader('Connection', 'close');
     throw tooLarge(limits.maxBytes);
   }
   const folder = await mkdtemp(join(tmpdir(), 'docconv-upload-'));
   const cleanup = () => rm(folder, { recursive: true, force: true });
   try {
-    return { ...(await parse(request, folder, limits)), cleanup };
+    return { ...(await parse(request, response, folder, limits)), cleanup };
   } catch (error) {
     await cleanup();
     throw error;
   }
 }
 
-function parse(request: Request, folder: string, limits: MultipartLimits): Promise<Omit<ReceivedUpload, 'cleanup'>> {
+function parse(
+  request: IncomingMessage,
+  response: ServerResponse,
+  folder: string,
+  limits: MultipartLimits,
+): Promise<Omit<ReceivedUpload, 'cleanup'>> {
   return new Promise((resolve, reject) => {
     const files: ReceivedFile[] = [];
     const fields: Record<string, string> = {};
@@ -142,7 +152,7 @@ function parse(request: Request, folder: string, limits: MultipartLimits): Promi
         if (total > limits.maxBytes) {
           // Reading the rest only to discard it could take as long as the client cares to send:
           // answer now and close the connection after the answer.
-          request.res?.setHeader('Connection', 'close');
+          response.setHeader('Connection', 'close');
           abandon(tooLarge(limits.maxBytes));
         }
       });

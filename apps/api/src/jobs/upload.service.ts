@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { JobsService } from '@docconv/jobs';
+import type { FastifyReply } from 'fastify';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { AuthenticatedRequest, Principal } from '../auth/principal';
@@ -27,8 +28,8 @@ export class UploadService {
   ) {}
 
   /** Receives the files, validates the options and returns the binding quote. Temporary files never outlive the request. */
-  async upload(request: AuthenticatedRequest, caller: Principal): Promise<PreviewResponse> {
-    const received = await receiveMultipart(request, {
+  async upload(request: AuthenticatedRequest, reply: FastifyReply, caller: Principal): Promise<PreviewResponse> {
+    const received = await receiveMultipart(request.raw, reply.raw, {
       maxBytes: this.config.limits.maxUploadBytes,
       maxFiles: this.config.limits.maxFilesPerUpload,
       stallMs: this.config.http.bodyStallMs,
@@ -58,7 +59,7 @@ export class UploadService {
         201,
         create,
       );
-      if (replayed) request.res?.setHeader('Idempotency-Replayed', 'true');
+      if (replayed) reply.header('Idempotency-Replayed', 'true');
       return IdempotencyService.settle(outcome) as PreviewResponse;
     } finally {
       await received.cleanup();

@@ -1,6 +1,6 @@
 import { Controller, Headers, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { Public } from '../auth/access.decorator';
 import { PaymentWebhookService, type WebhookOutcome } from './payment-webhook.service';
 
@@ -18,7 +18,7 @@ export class PaymentsController {
   })
   @ApiBadRequestResponse({ description: 'The Stripe-Signature header does not verify.' })
   stripe(
-    @Req() request: Request & { rawBody?: Buffer },
+    @Req() request: FastifyRequest & { rawBody?: Buffer },
     @Headers('stripe-signature') signature: string | undefined,
   ): Promise<WebhookOutcome> {
     return this.webhooks.handleStripe(request.rawBody, signature);
