@@ -37,7 +37,7 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   const server = app.getHttpAdapter().getInstance();
   const headers = securityHeaders();
   const logged = requestLogging(root);
-  // What every request passes through, before routing: its headers, its id and its log line.
+  // What every request passes through first, routed or not: its headers, its id and its log line.
   server.addHook('onRequest', (request, reply, done) => {
     headers(request.url.split('?')[0], reply.raw);
     logged(request.raw, reply.raw, done);

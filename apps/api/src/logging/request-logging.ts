@@ -4,6 +4,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 
+/** A step on Node's request and response that goes on with `next`. */
+type Handler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 const requestFields = (req: { method?: string; url?: string }) => ({ method: req.method, url: req.url?.split('?')[0] });
@@ -15,9 +18,6 @@ const responseFields = (res: { statusCode: number }) => ({ status: res.statusCod
  * requests are logged at `info`; with the level above it, only failed ones (5xx) are, and the
  * per-request logger pino-http sets up is skipped.
  */
-/** A step on Node's request and response; the first sets the request's `id`. */
-type Handler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
-
 export function requestLogging(logger: Logger): Handler {
   const log = logger.isLevelEnabled('info') ? everyRequestLogging(logger) : failedRequestLogging(logger);
   return (req, res, next) => {
