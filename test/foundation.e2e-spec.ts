@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { distEntry, REPO_ROOT } from '@docconv/testing';
 import { generateOpenApiDocument } from '../apps/api/src/openapi/openapi-document';
@@ -11,6 +13,17 @@ describe('foundation', () => {
     t = await createTestApp();
   });
   afterAll(() => t.close());
+
+  it('closing the application closes its HTTP server, also when the server was made to listen directly', async () => {
+    const other = await createTestApp();
+    const server = other.app.getHttpServer() as Server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await expect(fetch(`http://127.0.0.1:${port}/api/v1/health`).then((r) => r.status)).resolves.toBe(200);
+    await other.close();
+    expect(server.listening).toBe(false);
+    await expect(fetch(`http://127.0.0.1:${port}/api/v1/health`)).rejects.toThrow();
+  });
 
   it('liveness answers without a credential', async () => {
     const res = await t.http.get('/api/v1/health');

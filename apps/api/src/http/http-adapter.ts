@@ -49,6 +49,18 @@ export class ApiHttpAdapter extends FastifyAdapter {
     this.notFound = handler;
   }
 
+  /**
+   * Closes Fastify, and the HTTP server with it even when something other than Fastify made it
+   * listen (tests listen on `getHttpServer()` directly): Fastify closes only a server it started.
+   */
+  override async close(): Promise<void> {
+    await super.close();
+    const server = this.getHttpServer();
+    if (!server.listening) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+  }
+
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- Nest's own signature
   override setNotFoundHandler(handler: Function): ReturnType<FastifyAdapter['setNotFoundHandler']> {
     return super.setNotFoundHandler(this.notFound ?? handler);
