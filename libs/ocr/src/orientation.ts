@@ -36,6 +36,11 @@ const CLEAR_MARGIN = 20;
  * the fewest characters a reading of it must hold to count.
  */
 const PROBE = { share: 1 / 6, least: 120, characters: 8 };
+/**
+ * How much sharper than its rows a page's columns of ink must be for it to be probed lying on its
+ * side first: some 6× on a page of Latin text lying so, about 1× on Hangul either way.
+ */
+const SIDEWAYS_SHARPNESS = 1.5;
 /** A glance, which settles most pages: a few lines. */
 const GLANCE = { share: 1 / 20, least: 40, characters: 40 };
 /** Pages wider than this are probed on a smaller copy: type at 150 dpi reads as surely as at 300. */
@@ -73,12 +78,15 @@ export async function detectOrientation(
 ): Promise<PageOrientation | undefined> {
   if (!(await nativeAvailable()) || languages.length === 0) return undefined;
   const page = await shrunk(image, PROBE_WIDTH);
-  const ink = await inkOf(page);
+  // Measured on a copy made straight from the page, as skewWhenTurned measures a later page.
+  const ink = await inkOf(image);
   if (!ink) return undefined;
-  // Lines running up and down the page make its columns of ink sharper than its rows: that way is
-  // probed first. The other is probed too unless a reading settles it, since characters set in a
-  // grid (Hangul often is) make columns of ink as sharp as rows.
-  const bases = ink.columnSharpness > ink.sharpness(skewOf(ink)) ? [90, 0] : [0, 90];
+  // Lines running up and down the page make its columns of ink clearly sharper than its rows: that
+  // way is probed first. Otherwise upright, the likelier way, comes first: characters set in a grid
+  // (Hangul often is) make columns of ink about as sharp as rows either way. The other way is
+  // probed too unless a reading settles it.
+  const sideways = ink.columnSharpness > SIDEWAYS_SHARPNESS * ink.sharpness(skewOf(ink));
+  const bases = sideways ? [90, 0] : [0, 90];
   let best: PageOrientation | undefined;
   for (const [index, base] of bases.entries()) {
     const { image: across, skew } = await straighten(page, base, base === 0 ? skewOf(ink) : undefined);
@@ -168,7 +176,8 @@ async function probeBothWays(
  * it (0 under MIN_SKEW_DEGREES): for a page whose way up is known already, without its probes.
  */
 export async function skewWhenTurned(image: GreyImage, turned: PageOrientation['turn']): Promise<number> {
-  const page = await shrunk(image, PROBE_WIDTH);
+  // The analysis copy straight from the page (one resize): the probes' copy is not needed here.
+  const page = await shrunk(image, ANALYSIS_WIDTH);
   const base = turned % 180;
   const measured = await estimateSkew(base === 0 ? page : await turn(page, base));
   // A half turn leaves the slope of lines as it was.
@@ -251,11 +260,14 @@ async function inkOf(image: GreyImage): Promise<Ink | undefined> {
     for (let i = 1; i < bins.length; i++) sum += (bins[i] - bins[i - 1]) ** 2;
     return sum;
   };
+  const offset = small.width + 0.5;
+  const bins = new Int32Array(small.height + 2 * small.width + 2);
   const sharpness = (degrees: number): number => {
     const slope = Math.tan((degrees * Math.PI) / 180);
-    const bins = new Int32Array(small.height + 2 * small.width + 2);
-    // Every position is positive (slopes stay under 10°, so xs · slope < width): Math.round is floor(+ 0.5).
-    for (let i = 0; i < points; i++) bins[Math.floor(ys[i] - xs[i] * slope + small.width + 0.5)]++;
+    bins.fill(0);
+    // Every position is positive (slopes stay under 10°, so xs · slope < width): Math.round is
+    // truncation after adding 0.5.
+    for (let i = 0; i < points; i++) bins[(ys[i] - xs[i] * slope + offset) | 0]++;
     return unevenness(bins);
   };
   const columns = new Int32Array(small.width + 2);
