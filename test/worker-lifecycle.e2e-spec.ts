@@ -1,7 +1,7 @@
 import { Sweeper } from '@docconv/lifecycle';
-import { stopProcess } from '@docconv/testing';
+import { stopProcess, TEST_OUTPUT } from '@docconv/testing';
 import type { ChildProcess } from 'node:child_process';
-import { readdir, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import type { TestKey } from './support/accounts';
@@ -10,12 +10,44 @@ import { upload, waitForJob } from './support/jobs';
 import { privateStack } from './support/private-stack';
 import type { TestApp } from './support/test-app';
 
+/**
+ * The lines matching `pattern` in the log of the worker this test process started last under
+ * `logName` (test-output/, written as it runs), once there are `count` of them (30 s at most).
+ */
+async function logLines(logName: string, since: number, pattern: RegExp, count: number): Promise<string[]> {
+  const prefix = `${logName}-${process.pid}-`;
+  const deadline = Date.now() + 30_000;
+  let lines: string[] = [];
+  while (Date.now() < deadline) {
+    const logs = (await readdir(TEST_OUTPUT))
+      .filter((name) => name.startsWith(prefix) && Number(name.slice(prefix.length, -'.log'.length)) >= since)
+      .sort();
+    const newest = logs.at(-1);
+    if (newest) {
+      lines = (await readFile(join(TEST_OUTPUT, newest), 'utf8')).split('\n').filter((line) => pattern.test(line));
+      if (lines.length >= count) return lines;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return lines;
+}
+
 describe('worker lifecycle', () => {
   const { stack, start } = privateStack('life');
   let t: TestApp;
   let key: TestKey;
   let worker: ChildProcess | undefined;
   beforeAll(() => ({ t, key } = stack));
+
+  it('starts its extraction threads, pdf.js loaded, before any job arrives', async () => {
+    const since = Date.now();
+    const idle = await start({ WORKER_CONCURRENCY: '2', LOG_LEVEL: 'info' });
+    // No job is sent: each of the two threads says it is ready on its own.
+    const ready = await logLines('worker-life', since, /Extraction thread ready, pdf\.js loaded/, 2);
+    expect(ready).toHaveLength(2);
+    for (const line of ready) expect(JSON.parse(line)).toMatchObject({ seconds: expect.any(Number) });
+    expect((await stopProcess(idle, 'SIGTERM')).forced).toBe(false);
+  });
 
   it('on SIGTERM the worker finishes the job in hand before it exits', async () => {
     worker = await start();

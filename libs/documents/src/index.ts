@@ -12,3 +12,4 @@ export * from './ocr/ocr-page';
 export * from './ocr/page-reader';
 export * from './text-pages';
 export * from './page-loop';
+export { pdfjs as loadPdfReader } from './pdf/pdfjs';

@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { DomainError, type ErrorCode } from '@docconv/contracts';
 import type { ExtractInput, Extraction } from '@docconv/documents';
@@ -30,18 +30,19 @@ interface Slot {
 const FILES_PER_THREAD = 200;
 
 /**
- * Extraction threads kept warm for the worker's lifetime, as many as it runs jobs at once: a
- * file goes to an idle thread, whose readers are already loaded (a new thread per file spent
- * about 0.4 s loading pdf.js alone). A file that runs past its deadline, or needs more than
+ * Extraction threads kept warm for the worker's lifetime, as many as it runs jobs at once, started
+ * with it: a file goes to an idle thread, whose readers are already loaded (a new thread per file
+ * spent about 0.4 s loading pdf.js alone). A file that runs past its deadline, or needs more than
  * `WORKER_THREAD_MEMORY_MB` of heap, costs its thread, which is replaced; the worker goes on.
  */
 @Injectable()
-export class ExtractionPool implements OnModuleDestroy {
+export class ExtractionPool implements OnApplicationBootstrap, OnModuleDestroy {
   /** Every live thread; `idle` are those without a file. */
   private readonly alive = new Set<Slot>();
   private readonly idle: Slot[] = [];
   private readonly waiting: ((slot: Slot) => void)[] = [];
   private nextId = 1;
+  private readonly logger = new Logger(ExtractionPool.name);
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
@@ -89,6 +90,15 @@ export class ExtractionPool implements OnModuleDestroy {
     }
   }
 
+  /** Every thread starts with the worker, its readers loading, so that no job waits for them. */
+  onApplicationBootstrap(): void {
+    while (this.alive.size < this.config.worker.concurrency) {
+      const slot = this.spawn();
+      slot.thread.unref();
+      this.idle.push(slot);
+    }
+  }
+
   async onModuleDestroy(): Promise<void> {
     const threads = this.idle.splice(0).map((slot) => slot.thread.terminate());
     await Promise.all(threads);
@@ -124,6 +134,10 @@ export class ExtractionPool implements OnModuleDestroy {
     };
     this.alive.add(slot);
     slot.thread.on('message', (message: ThreadMessage) => {
+      if (message.type === 'ready') {
+        this.logger.log({ seconds: Number(message.seconds.toFixed(2)) }, 'Extraction thread ready, pdf.js loaded');
+        return;
+      }
       const running = slot.running;
       if (!running || running.id !== message.id) return;
       if (message.type === 'progress') running.onProgress(message.done);

@@ -1,12 +1,13 @@
 import { parentPort } from 'node:worker_threads';
 import { DomainError } from '@docconv/contracts';
-import { extractToMarkdown, type ExtractInput, type Extraction } from '@docconv/documents';
+import { extractToMarkdown, loadPdfReader, type ExtractInput, type Extraction } from '@docconv/documents';
 
 /** Messages from the worker to an extraction thread: extract a file, or stop the one in hand. */
 export type ThreadCommand = { type: 'run'; id: number; input: ExtractInput } | { type: 'stop'; id: number };
 
 /** Messages from an extraction thread about the file `id`. */
 export type ThreadMessage =
+  | { type: 'ready'; seconds: number }
   | { type: 'progress'; id: number; done: number }
   | { type: 'done'; id: number; extraction: Extraction }
   | { type: 'error'; id: number; code?: string; message: string };
@@ -19,6 +20,13 @@ export type ThreadMessage =
 if (parentPort) {
   const port = parentPort;
   const post = (message: ThreadMessage) => port.postMessage(message);
+  // pdf.js loads while the thread waits for its first file. A failure to load it is the first
+  // PDF's to report, where extractToMarkdown asks for it again.
+  const started = performance.now();
+  loadPdfReader().then(
+    () => post({ type: 'ready', seconds: (performance.now() - started) / 1000 }),
+    () => undefined,
+  );
   let current: { id: number; stopRequested: boolean } | undefined;
   port.on('message', (command: ThreadCommand) => {
     if (command.type === 'stop') {
