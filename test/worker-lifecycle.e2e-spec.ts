@@ -32,6 +32,8 @@ async function logLines(logName: string, since: number, pattern: RegExp, count: 
   return lines;
 }
 
+const THREAD_READY = /Extraction thread ready, pdf\.js loaded in \d+\.\d\d s/;
+
 describe('worker lifecycle', () => {
   const { stack, start } = privateStack('life');
   let t: TestApp;
@@ -39,15 +41,46 @@ describe('worker lifecycle', () => {
   let worker: ChildProcess | undefined;
   beforeAll(() => ({ t, key } = stack));
 
-  it('starts its extraction threads, pdf.js loaded, before any job arrives', async () => {
+  it('starts its extraction threads, pdf.js loaded, before any job arrives, and keeps them', async () => {
     const since = Date.now();
-    const idle = await start({ WORKER_CONCURRENCY: '2', LOG_LEVEL: 'info' });
+    const warm = await start({ WORKER_CONCURRENCY: '2', LOG_LEVEL: 'info' });
     // No job is sent: each of the two threads says it is ready on its own.
-    const ready = await logLines('worker-life', since, /Extraction thread ready, pdf\.js loaded/, 2);
-    expect(ready).toHaveLength(2);
-    for (const line of ready) expect(JSON.parse(line)).toMatchObject({ seconds: expect.any(Number) });
-    expect((await stopProcess(idle, 'SIGTERM')).forced).toBe(false);
+    try {
+      const ready = await logLines('worker-life', since, THREAD_READY, 2);
+      expect(ready).toHaveLength(2);
+      await convertPdfs(3);
+      await new Promise((r) => setTimeout(r, 2_000)); // time enough for a replaced thread to say it is ready
+      expect(await logLines('worker-life', since, THREAD_READY, 2)).toHaveLength(2);
+    } finally {
+      expect((await stopProcess(warm, 'SIGTERM')).forced).toBe(false);
+    }
   });
+
+  it('replaces a thread whose heap after a file passes a quarter of its cap, at once', async () => {
+    const since = Date.now();
+    // 128 MB: pdf.js and the readers hold some 30 MB between files, and a 400-page file's reading
+    // (its Markdown still in hand when the heap is weighed) takes the heap past a quarter of it.
+    const small = await start({ WORKER_THREAD_MEMORY_MB: '128', LOG_LEVEL: 'info' });
+    try {
+      await convertPdfs(2, 400);
+      // The first thread, then one started in place of each thread that read a file, with no file waiting.
+      expect(await logLines('worker-life', since, THREAD_READY, 3)).toHaveLength(3);
+    } finally {
+      expect((await stopProcess(small, 'SIGTERM')).forced).toBe(false);
+    }
+  });
+
+  /** Converts `count` PDFs of `pages` pages, one job each, and expects each done. */
+  async function convertPdfs(count: number, pages = 1): Promise<void> {
+    for (let n = 1; n <= count; n++) {
+      const pdf = await makePdf(
+        Array.from({ length: pages }, (_, i) => `Page ${i + 1} of file ${n} for the extraction threads.`),
+      );
+      const job = (await upload(t.http, key.key, [{ name: `file-${n}.pdf`, content: pdf }])).body;
+      await t.http.post(`/api/v1/jobs/${job.job_id}/confirm`).set('X-API-Key', key.key).expect(200);
+      expect(await waitForJob(t.http, key.key, job.job_id)).toMatchObject({ status: 'done' });
+    }
+  }
 
   it('on SIGTERM the worker finishes the job in hand before it exits', async () => {
     worker = await start();

@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { DomainError } from '@docconv/contracts';
 import { extractToMarkdown, loadPdfReader, type ExtractInput, type Extraction } from '@docconv/documents';
@@ -9,7 +10,7 @@ export type ThreadCommand = { type: 'run'; id: number; input: ExtractInput } | {
 export type ThreadMessage =
   | { type: 'ready'; seconds: number }
   | { type: 'progress'; id: number; done: number }
-  | { type: 'done'; id: number; extraction: Extraction }
+  | { type: 'done'; id: number; extraction: Extraction; heapMb: number }
   | { type: 'error'; id: number; code?: string; message: string };
 
 /**
@@ -40,7 +41,8 @@ if (parentPort) {
       (done) => post({ type: 'progress', id: file.id, done }),
       () => file.stopRequested,
     ).then(
-      (extraction) => post({ type: 'done', id: file.id, extraction }),
+      (extraction) =>
+        post({ type: 'done', id: file.id, extraction, heapMb: getHeapStatistics().used_heap_size / 2 ** 20 }),
       (error: unknown) =>
         post(
           error instanceof DomainError
