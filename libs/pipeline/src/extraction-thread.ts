@@ -21,8 +21,8 @@ export type ThreadMessage =
 if (parentPort) {
   const port = parentPort;
   const post = (message: ThreadMessage) => port.postMessage(message);
-  // pdf.js loads while the thread waits for its first file. A failure to load it is the first
-  // PDF's to report, where extractToMarkdown asks for it again.
+  // pdf.js loads while the thread waits for its first file. A load that fails is reported by the
+  // first PDF, which waits on the same load.
   const started = performance.now();
   loadPdfReader().then(
     () => post({ type: 'ready', seconds: (performance.now() - started) / 1000 }),
