@@ -103,9 +103,9 @@ export async function apiWithWorker(workerEnv: Record<string, string> = {}): Pro
     headers: { 'X-API-Key': secret },
     worker,
     lastFinished: async (ids) => {
-      const [row] = (await app
+      const [row] = await app
         .get(DataSource)
-        .query('SELECT max(finished_at) AS last FROM jobs WHERE id = ANY($1)', [ids])) as { last: Date | null }[];
+        .query<{ last: Date | null }[]>('SELECT max(finished_at) AS last FROM jobs WHERE id = ANY($1)', [ids]);
       if (!row.last) throw new Error('none of the jobs has ended');
       return row.last.getTime();
     },
