@@ -12,6 +12,8 @@ import { securityHeaders } from './http/security-headers';
 import { createValidationPipe } from './errors/validation';
 import { requestLogging } from './logging/request-logging';
 import { API_PREFIX, mountOpenApi } from './openapi/openapi';
+import { OperatorMetrics } from './operator/operator-metrics.service';
+import { mountOperator } from './operator/operator-routes';
 
 export interface ApiAppOptions {
   /** Build the module graph without connecting anything (used to write openapi.json). */
@@ -42,11 +44,19 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
     headers(request.url.split('?')[0], reply.raw);
     logged(request.raw, reply.raw, done);
   });
+  if (!options.preview) {
+    const metrics = app.get(OperatorMetrics);
+    server.addHook('onResponse', (request, reply, done) => {
+      metrics.request(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime);
+      done();
+    });
+  }
   registerBodyParsers(server);
   app.setGlobalPrefix(API_PREFIX);
   app.useGlobalPipes(createValidationPipe());
   mountOpenApi(app);
   if (options.preview) return app;
+  await mountOperator(server, app, config);
   adapter.useNotFound(notFound(await mountConsole(server, config.console.dir, root)));
   await app.init();
   await server.ready();

@@ -4,6 +4,7 @@ import { AccountsModule } from '@docconv/accounts';
 import { BillingModule } from '@docconv/billing';
 import { ConfigModule, type AppConfig } from '@docconv/config';
 import { DbModule } from '@docconv/db';
+import { MetricsModule } from '@docconv/metrics';
 import { JobsModule } from '@docconv/jobs';
 import { QueueModule, RedisModule } from '@docconv/redis';
 import { StorageModule } from '@docconv/storage';
@@ -26,6 +27,7 @@ import { CapabilitiesService } from './capabilities/capabilities.service';
 import { JobStreamService } from './jobs/job-stream.service';
 import { IdempotencyService } from './idempotency/idempotency.service';
 import { IdempotentInterceptor } from './idempotency/idempotent.interceptor';
+import { OperatorMetrics } from './operator/operator-metrics.service';
 import { PricingController } from './pricing/pricing.controller';
 import { SlidingWindowLimiter } from './rate-limit/sliding-window.limiter';
 import { LoginThrottle } from './auth/login-throttle';
@@ -49,6 +51,7 @@ export class ApiModule {
         HealthModule,
         FilesModule,
         WebhooksApiModule,
+        MetricsModule,
         ...extraModules,
       ],
       controllers: [
@@ -75,6 +78,7 @@ export class ApiModule {
         IdempotentInterceptor,
         JobStreamService,
         JobsViewService,
+        OperatorMetrics,
       ],
     };
   }

@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { ConfigModule, type AppConfig } from '@docconv/config';
 import { DbModule } from '@docconv/db';
+import { MetricsModule } from '@docconv/metrics';
 import { PipelineModule } from '@docconv/pipeline';
 import { QueueModule, RedisModule } from '@docconv/redis';
 import { StorageModule } from '@docconv/storage';
@@ -14,6 +15,7 @@ import { MaintenanceHandler } from './handlers/maintenance.handler';
 import { ParseHandler } from './handlers/parse.handler';
 import { WebhookHandler } from './handlers/webhook.handler';
 import { HeartbeatService } from './maintenance/heartbeat.service';
+import { MetricsServer } from './metrics/metrics-server';
 import { SchedulesService } from './maintenance/schedules.service';
 import { QueueWorkers } from './processors/queue-workers.service';
 
@@ -32,6 +34,7 @@ export class WorkerModule {
         DiscoveryModule,
         EnginesModule,
         WebhooksModule,
+        MetricsModule,
       ],
       providers: [
         HandlerRegistry,
@@ -43,6 +46,7 @@ export class WorkerModule {
         MaintenanceHandler,
         WebhookHandler,
         QueueWorkers,
+        MetricsServer,
       ],
     };
   }

@@ -63,6 +63,12 @@ export interface AppConfig {
   database: { url: string };
   redis: { url: string; prefix: string };
   auth: { jwtSecret: string; jwtTtlSeconds: number };
+  /**
+   * The operator's side: `GET /metrics` and the queue view at `/admin/queues` answer only to
+   * `adminToken` (off while it is unset); each worker serves its metrics on `workerMetricsPort`
+   * (off while unset; 0 picks a free port).
+   */
+  operator: { adminToken: string | null; workerMetricsPort: number | null };
   storage: StorageSettings;
   limits: {
     maxUploadBytes: number;

@@ -327,6 +327,18 @@ export class Environment {
 
   @IsOptional()
   @IsString()
+  @MinLength(24, { message: 'must be at least 24 characters: it guards the operator endpoints' })
+  ADMIN_TOKEN?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  WORKER_METRICS_PORT?: number;
+
+  @IsOptional()
+  @IsString()
   @MinLength(1)
   ENGINES_PYTHON?: string;
 

@@ -92,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxRuntimeSeconds: e.JOB_MAX_RUNTIME_SECONDS ?? 3600,
       threadMemoryMb: e.WORKER_THREAD_MEMORY_MB ?? 3072,
     },
+    operator: { adminToken: e.ADMIN_TOKEN ?? null, workerMetricsPort: e.WORKER_METRICS_PORT ?? null },
     conversions: { xlsxAdvancedWaitSeconds: e.XLSX_ADVANCED_WAIT_SECONDS ?? 60 },
     engines: {
       enginesPython: e.ENGINES_PYTHON ?? null,

@@ -17,6 +17,7 @@ import { DataSource } from 'typeorm';
 import { quote } from '@docconv/billing';
 import { pageReportPath, uploadLimits, type FilePageReport } from '@docconv/jobs';
 import { JobLifecycle, type Undelivered } from '@docconv/lifecycle';
+import { ConversionMetrics } from '@docconv/metrics';
 import { LANGUAGE_MODEL, TRANSCRIBER } from './engine-tokens';
 import { ExtractionPool } from './extraction-pool';
 
@@ -72,11 +73,19 @@ export class ParseRunner {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly lifecycle: JobLifecycle,
     private readonly extractions: ExtractionPool,
+    private readonly metrics: ConversionMetrics,
     @Optional() @Inject(TRANSCRIBER) private readonly transcriber: Transcriber | null = null,
     @Optional() @Inject(LANGUAGE_MODEL) private readonly languageModel: LanguageModel | null = null,
   ) {}
 
   async run(jobId: string, attempt: Attempt): Promise<ParseOutcome> {
+    const began = performance.now();
+    const outcome = await this.attempt(jobId, attempt);
+    if (outcome !== 'skipped') this.metrics.jobEnded(outcome, (performance.now() - began) / 1000);
+    return outcome;
+  }
+
+  private async attempt(jobId: string, attempt: Attempt): Promise<ParseOutcome> {
     const started = await this.lifecycle.move('start', { jobId }, {});
     if (!started) return 'skipped'; // cancelled, finished or unknown: nothing to do
     const { job } = started;
@@ -105,7 +114,7 @@ export class ParseRunner {
         return 'cancelled';
       }
       if (converted.delivered.units === 0) {
-        await this.fail(jobId, converted.failures.join(' '));
+        await this.fail(jobId, converted.failures.join(' '), 'no_file_readable');
         return 'error';
       }
       await this.storage.put(resultPath, Buffer.from(converted.markdown, 'utf8'));
@@ -113,7 +122,7 @@ export class ParseRunner {
       return 'done';
     } catch (error) {
       if (error instanceof DomainError) {
-        await this.fail(jobId, error.message);
+        await this.fail(jobId, error.message, error.code);
         return 'error';
       }
       if (attempt.made + 1 >= attempt.max) {
@@ -121,6 +130,7 @@ export class ParseRunner {
         await this.fail(
           jobId,
           `Processing failed after ${attempt.max} attempts because of an internal fault. Retry the job or ask for a refund.`,
+          'internal_error',
         );
         return 'error';
       }
@@ -165,6 +175,7 @@ export class ParseRunner {
         const local = join(folder, String(file.seq));
         await pipeline(await this.storage.stream(file.storagePath), createWriteStream(local));
         const kind = file.kind as FileKind;
+        const fileStarted = performance.now();
         let extraction: Extraction;
         try {
           extraction =
@@ -208,6 +219,7 @@ export class ParseRunner {
         if (kind === 'audio') delivered.audioSeconds.push(file.durationSeconds);
         if (kind === 'video') delivered.videoSeconds.push(file.durationSeconds);
         delivered.units += kind === 'pdf' || kind === 'image' ? read : extraction.stopped ? 0 : 1;
+        this.measure(kind, extraction, (performance.now() - fileStarted) / 1000, pages + images, job);
         const markdown =
           job.doclingRefinement && REFINABLE.has(kind)
             ? await this.refine(extraction.markdown, pages, file.displayPath, job, report)
@@ -236,6 +248,14 @@ export class ParseRunner {
       progress.stop();
       await rm(folder, { recursive: true, force: true });
     }
+  }
+
+  /** Records a file's conversion and each of its OCR'd pages in the worker's metrics. */
+  private measure(kind: FileKind, extraction: Extraction, seconds: number, pages: number, job: JobEntity): void {
+    const ocrd = extraction.pages.filter((page) => page.source === 'ocr' || page.source === 'text+ocr');
+    this.metrics.fileConverted(kind, ocrd.length > 0 ? job.ocrEngine : 'none', seconds, pages);
+    for (const page of ocrd)
+      if (page.seconds !== undefined) this.metrics.ocrPage(page.engine ?? job.ocrEngine, job.ocrModel, page.seconds);
   }
 
   /** The points of what was charged and not delivered, priced as the quote priced them, and what they were. */
@@ -331,7 +351,9 @@ export class ParseRunner {
     return out.join('\n\n') + '\n';
   }
 
-  private async fail(jobId: string, reason: string): Promise<void> {
+  /** Ends the job in error with `reason` as its error_log; `code` names the failure in the metrics. */
+  private async fail(jobId: string, reason: string, code: string): Promise<void> {
+    this.metrics.jobFailed(code);
     await this.lifecycle.move('fail', { jobId }, { reason });
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { JobsModule } from '@docconv/jobs';
+import { ConversionMetrics } from '@docconv/metrics';
 import { ExtractionPool } from './extraction-pool';
 import { ParseRunner } from './parse-runner';
 import { XlsxAdvancedRunner } from './xlsx-advanced.runner';
@@ -11,7 +12,7 @@ import { XlsxAdvancedRunner } from './xlsx-advanced.runner';
  */
 @Module({
   imports: [JobsModule],
-  providers: [ExtractionPool, ParseRunner, XlsxAdvancedRunner],
+  providers: [ExtractionPool, ParseRunner, XlsxAdvancedRunner, ConversionMetrics],
   exports: [ParseRunner, XlsxAdvancedRunner, JobsModule],
 })
 export class PipelineModule {}

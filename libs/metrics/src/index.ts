@@ -1,0 +1,3 @@
+export * from './conversion-metrics';
+export * from './metrics.module';
+export * from './registry';
