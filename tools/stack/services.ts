@@ -36,10 +36,17 @@ type EmbeddedPostgresClass = new (options: {
 }) => EmbeddedPostgres;
 
 /**
+ * Where the tests' S3-compatible server listens (set by `stack run`, read by the storage suite):
+ * moto in server mode, from the test tools' venv. Any key id and secret are accepted.
+ */
+export const TEST_S3_ENDPOINT = 'DOCCONV_TEST_S3_ENDPOINT';
+
+/**
  * Makes sure the service has a PostgreSQL, a Redis and its secrets. What the environment
  * names is used as it is; what it leaves unset is provided here: an embedded PostgreSQL,
  * a `redis-server` child on a private port, and secrets generated once and kept in `.data/`.
- * `ephemeral` keeps nothing on disk (for test runs).
+ * `ephemeral` keeps nothing on disk (for test runs) and adds an S3-compatible server for the
+ * tests (TEST_S3_ENDPOINT).
  */
 export async function ensureServices(options: { ephemeral: boolean; say: Say }): Promise<RunningServices> {
   const env: Record<string, string> = {};
@@ -57,6 +64,11 @@ export async function ensureServices(options: { ephemeral: boolean; say: Say }):
       const redis = await startRedis(options.say);
       env.REDIS_URL = redis.url;
       stops.push(redis.stop);
+    }
+    if (options.ephemeral && !process.env[TEST_S3_ENDPOINT]) {
+      const s3 = await startS3(options.say);
+      env[TEST_S3_ENDPOINT] = s3.url;
+      stops.push(s3.stop);
     }
     if (!options.ephemeral) Object.assign(env, await persistedSecrets());
     if (!process.env.STORAGE_DIR && !options.ephemeral) env.STORAGE_DIR = join(DATA_DIR, 'storage');
@@ -164,6 +176,23 @@ async function startRedis(say: Say): Promise<{ url: string; stop: () => Promise<
   await waitForPort(port, child, 'redis-server');
   say(`Private redis-server on 127.0.0.1:${port}`);
   return { url: `redis://127.0.0.1:${port}`, stop: () => stopChild(child, 5_000) };
+}
+
+/** moto's S3 server on a private port, its buckets in memory. */
+async function startS3(say: Say): Promise<{ url: string; stop: () => Promise<void> }> {
+  const program = resolve('.venv', 'bin', 'moto_server');
+  if (!existsSync(program)) {
+    throw new Error(
+      `${program} is not installed. Run ./scripts/setup.sh (it installs the test tools), or set ${TEST_S3_ENDPOINT}.`,
+    );
+  }
+  const port = await freePort();
+  const child: ChildProcess = spawn(program, ['-H', '127.0.0.1', '-p', String(port)], {
+    stdio: ['ignore', 'ignore', 'ignore'],
+  });
+  await waitForPort(port, child, 'moto_server');
+  say(`Private S3 server (moto) on 127.0.0.1:${port}`);
+  return { url: `http://127.0.0.1:${port}`, stop: () => stopChild(child, 5_000) };
 }
 
 /** Resolves once something accepts connections on `port` (10 s at most); rejects if `child` exits first. */

@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { ReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
@@ -12,6 +10,7 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Settings } from '@docconv/config';
 import {
@@ -23,11 +22,12 @@ import {
 } from './download-link';
 import { assertStoragePath, Storage, type SignedUrlOptions } from './storage.port';
 
-/** A body with its length known up front, as PutObject needs to send a stream without buffering it. */
-interface SizedBody {
-  body: Buffer | Readable;
-  bytes: number;
-}
+/**
+ * A stream is sent in parts of this size (S3's multipart upload), two at a time: its length need
+ * not be known, and no more than a few parts of it are ever held in memory.
+ */
+const PART_BYTES = 8 * 1024 * 1024;
+const PARTS_IN_FLIGHT = 2;
 
 /**
  * Objects in an S3-compatible bucket (AWS S3, MinIO, …), each storage path a key under the
@@ -53,19 +53,26 @@ export class S3Storage extends Storage {
     if (this.linkSigner !== this.client) this.linkSigner.destroy();
   }
 
+  /**
+   * A buffer in one PutObject; a stream as a multipart upload (one PutObject when it fits in a
+   * part), whose parts are abandoned on the store if the stream fails.
+   */
   async put(path: string, body: Buffer | Readable): Promise<{ bytes: number }> {
-    const key = this.key(path);
-    const sized = await withKnownLength(body);
-    await this.client.send(
-      new PutObjectCommand({
-        Bucket: this.settings.bucket,
-        Key: key,
-        Body: sized.body,
-        ContentLength: sized.bytes,
-        ContentType: contentTypeOf(path),
-      }),
-    );
-    return { bytes: sized.bytes };
+    const target = { Bucket: this.settings.bucket, Key: this.key(path), ContentType: contentTypeOf(path) };
+    if (Buffer.isBuffer(body)) {
+      await this.client.send(new PutObjectCommand({ ...target, Body: body, ContentLength: body.length }));
+      return { bytes: body.length };
+    }
+    const tally = { bytes: 0 };
+    const upload = new Upload({
+      client: this.client,
+      params: { ...target, Body: Readable.from(counted(body, tally)) },
+      partSize: PART_BYTES,
+      queueSize: PARTS_IN_FLIGHT,
+      leavePartsOnError: false,
+    });
+    await upload.done();
+    return { bytes: tally.bytes };
   }
 
   async read(path: string): Promise<Buffer> {
@@ -159,28 +166,13 @@ function createClient(settings: S3Settings, endpoint: string | null): S3Client {
   });
 }
 
-/**
- * A whole-file read stream is sent as it is, its length taken from the file; any other
- * stream is read into memory once, since PutObject must know the length before sending.
- */
-async function withKnownLength(body: Buffer | Readable): Promise<SizedBody> {
-  if (Buffer.isBuffer(body)) return { body, bytes: body.length };
-  if (isWholeFileStream(body)) return { body, bytes: (await stat(body.path)).size };
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
-  const buffer = Buffer.concat(chunks);
-  return { body: buffer, bytes: buffer.length };
-}
-
-function isWholeFileStream(body: Readable): body is ReadStream {
-  if (!(body instanceof ReadStream)) return false;
-  const range = body as ReadStream & { start?: number; end?: number };
-  return (
-    typeof body.path === 'string' &&
-    body.bytesRead === 0 &&
-    range.start === undefined &&
-    (range.end === undefined || range.end === Infinity)
-  );
+/** The stream's bytes as they pass, counted into `tally`. */
+async function* counted(source: Readable, tally: { bytes: number }): AsyncGenerator<Buffer> {
+  for await (const chunk of source) {
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+    tally.bytes += bytes.length;
+    yield bytes;
+  }
 }
 
 function isNotFound(error: unknown): boolean {
