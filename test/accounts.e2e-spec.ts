@@ -291,6 +291,33 @@ describe('accounts and access', () => {
     }
   });
 
+  it('takes the client from X-Forwarded-For only when the proxy that sent it is trusted', async () => {
+    // The tests' requests come from loopback: a list without it makes their X-Forwarded-For a claim.
+    const untrusting = await createTestApp(
+      {},
+      {
+        ...process.env,
+        TRUSTED_PROXIES: '192.0.2.1,10.0.0.0/8',
+        SIGNUP_MAX_PER_ADDRESS: '2',
+        // Counters of its own: the suite's other sign-ups come from loopback too.
+        REDIS_PREFIX: `${process.env.REDIS_PREFIX}-proxies`,
+      },
+    );
+    try {
+      const signupFrom = (address: string) =>
+        untrusting.http
+          .post('/api/v1/auth/signup')
+          .set('X-Forwarded-For', address)
+          .send({ email: uniqueEmail('proxied'), password: 'correct horse battery' });
+      expect((await signupFrom('203.0.113.60')).status).toBe(201);
+      expect((await signupFrom('203.0.113.61')).status).toBe(201);
+      // Both counted against the proxy's own address, whatever the header said.
+      expect((await signupFrom('203.0.113.62')).status).toBe(429);
+    } finally {
+      await untrusting.close();
+    }
+  });
+
   it('usage over 7 days: 7 rows, zeros on idle days, requests counted after the flush', async () => {
     const user = await signup(t.http, 'usage');
     const key = await createKey(t.http, user); // 1 request (JWT)

@@ -5,8 +5,9 @@ import { createRootLogger, PinoNestLogger } from '@docconv/logging';
 import { WorkerModule } from './worker.module';
 
 /**
- * The worker has no HTTP server. On SIGTERM or SIGINT it stops taking jobs, lets the ones in
- * flight finish, and exits; a job it could not finish is picked up again by another worker.
+ * The worker serves no API, only its metrics (on WORKER_METRICS_PORT when set). On SIGTERM or
+ * SIGINT it stops taking jobs, lets the ones in flight finish, and exits; a job it could not
+ * finish is picked up again by another worker.
  */
 async function main(): Promise<void> {
   let config;

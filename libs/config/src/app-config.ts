@@ -51,6 +51,11 @@ export interface AppConfig {
   logLevel: string;
   http: {
     port: number;
+    /**
+     * Proxies whose `X-Forwarded-For` names the client (rate limits and sign-up caps count per
+     * client address): proxy-addr names (`loopback`, `uniquelocal`, …), addresses, CIDR ranges.
+     */
+    trustedProxies: string[];
     /** A client must have sent its request line and headers within this long. */
     headersTimeoutMs: number;
     /** A client must have sent its whole request (an upload's body included) within this long. */

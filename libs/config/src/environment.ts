@@ -35,6 +35,12 @@ const HOST_LIST =
   /^\s*(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(:\d{1,5})?\s*(,\s*(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(:\d{1,5})?\s*)*$/;
 const HOST_LIST_MESSAGE = 'must be comma-separated host or host:port entries, e.g. hooks.internal,127.0.0.1:8080';
 
+/** Comma-separated proxy addresses: `loopback`, `linklocal`, `uniquelocal`, IPs and CIDR ranges. */
+const PROXY_LIST =
+  /^\s*(loopback|linklocal|uniquelocal|[0-9A-Fa-f:.]+(\/\d{1,3})?)\s*(,\s*(loopback|linklocal|uniquelocal|[0-9A-Fa-f:.]+(\/\d{1,3})?)\s*)*$/;
+const PROXY_LIST_MESSAGE =
+  'must be comma-separated proxy addresses: loopback, linklocal, uniquelocal, IP addresses or CIDR ranges, e.g. loopback,10.0.0.0/8';
+
 /**
  * Every environment variable the service reads. `.env.example` documents each one; the
  * process refuses to start while any is missing or malformed, naming all of them at once.
@@ -204,6 +210,10 @@ export class Environment {
   @Min(1)
   @Max(600)
   HTTP_HEADERS_TIMEOUT_SECONDS?: number;
+
+  @IsOptional()
+  @Matches(PROXY_LIST, { message: PROXY_LIST_MESSAGE })
+  TRUSTED_PROXIES?: string;
 
   @IsOptional()
   @Transform(toInt)

@@ -163,3 +163,27 @@ describe('loadConfig: console', () => {
     expect(loadConfig({ ...valid, CONSOLE_DIR: '/srv/console' }).console.dir).toBe('/srv/console');
   });
 });
+
+describe('loadConfig: proxies and the operator', () => {
+  it('trusts the same host as a proxy unless told otherwise', () => {
+    expect(loadConfig(valid).http.trustedProxies).toEqual(['loopback']);
+    expect(loadConfig({ ...valid, TRUSTED_PROXIES: 'loopback, 10.0.0.0/8,fd00::/8' }).http.trustedProxies).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      'fd00::/8',
+    ]);
+  });
+
+  it('refuses a proxy list that is not addresses, ranges or proxy-addr names', () => {
+    for (const list of ['anywhere', 'loopback;10.0.0.1', '10.0.0.0/8 10.0.0.1', 'http://proxy']) {
+      expect(() => loadConfig({ ...valid, TRUSTED_PROXIES: list })).toThrow(/TRUSTED_PROXIES must be comma-separated/);
+    }
+  });
+
+  it('keeps the operator endpoints off until an admin token of 24 characters or more is set', () => {
+    expect(loadConfig(valid).operator).toEqual({ adminToken: null, workerMetricsPort: null });
+    expect(() => loadConfig({ ...valid, ADMIN_TOKEN: 'short' })).toThrow(/ADMIN_TOKEN must be at least 24 characters/);
+    const on = loadConfig({ ...valid, ADMIN_TOKEN: 'a'.repeat(24), WORKER_METRICS_PORT: '9464' });
+    expect(on.operator).toEqual({ adminToken: 'a'.repeat(24), workerMetricsPort: 9464 });
+  });
+});

@@ -49,6 +49,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: e.LOG_LEVEL ?? 'info',
     http: {
       port: e.PORT ?? 3000,
+      trustedProxies: (e.TRUSTED_PROXIES ?? 'loopback').split(',').map((entry) => entry.trim()),
       headersTimeoutMs: (e.HTTP_HEADERS_TIMEOUT_SECONDS ?? 20) * 1000,
       requestTimeoutMs: (e.HTTP_REQUEST_TIMEOUT_SECONDS ?? 900) * 1000,
       bodyStallMs: (e.HTTP_BODY_STALL_SECONDS ?? 60) * 1000,

@@ -18,9 +18,9 @@ const MAX_PARAM_LENGTH = 8192;
 /**
  * Fastify under an HTTP server that ends slow clients: request line and headers within
  * `headersTimeoutMs`, the whole request (an upload's body included) within `requestTimeoutMs`,
- * both checked every second rather than Node's default half-minute. Requests through a proxy on
- * the same host are attributed to the address it forwards; the router matches a path with or
- * without its trailing slash. Fastify's own logger is off: the API logs each request itself.
+ * both checked every second rather than Node's default half-minute. Requests through a trusted
+ * proxy (`TRUSTED_PROXIES`, default the same host) are attributed to the address it forwards;
+ * the router matches a path with or without its trailing slash. Fastify's own logger is off: the API logs each request itself.
  */
 export class ApiHttpAdapter extends FastifyAdapter {
   /** The API's answer for an address no route has, in place of Nest's (see `not-found.ts`). */
@@ -29,7 +29,7 @@ export class ApiHttpAdapter extends FastifyAdapter {
   constructor(settings: AppConfig['http']) {
     super({
       logger: false,
-      trustProxy: 'loopback',
+      trustProxy: settings.trustedProxies,
       routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
       skipMiddie: true,
       serverFactory: (handler: RequestListener) =>
