@@ -20,7 +20,8 @@ const MAX_PARAM_LENGTH = 8192;
  * `headersTimeoutMs`, the whole request (an upload's body included) within `requestTimeoutMs`,
  * both checked every second rather than Node's default half-minute. Requests through a trusted
  * proxy (`TRUSTED_PROXIES`, default the same host) are attributed to the address it forwards;
- * the router matches a path with or without its trailing slash. Fastify's own logger is off: the API logs each request itself.
+ * the router matches a path with or without its trailing slash. Fastify's own logger is off:
+ * the API logs each request itself.
  */
 export class ApiHttpAdapter extends FastifyAdapter {
   /** The API's answer for an address no route has, in place of Nest's (see `not-found.ts`). */
