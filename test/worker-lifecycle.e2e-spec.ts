@@ -82,6 +82,23 @@ describe('worker lifecycle', () => {
     }
   }
 
+  it('takes jobs only from the queues WORKER_QUEUES names', async () => {
+    const others = await start({ WORKER_QUEUES: 'conversions,maintenance,webhooks' });
+    let parser: ChildProcess | undefined;
+    try {
+      const job = (await upload(t.http, key.key, [{ name: 'queued.md', content: '# for the parse pool\n' }])).body;
+      await t.http.post(`/api/v1/jobs/${job.job_id}/confirm`).set('X-API-Key', key.key).expect(200);
+      await new Promise((r) => setTimeout(r, 3_000)); // a worker on the parse queue takes a job within a second
+      const waiting = (await t.http.get(`/api/v1/jobs/${job.job_id}`).set('X-API-Key', key.key)).body;
+      expect(waiting.status).toBe('queued');
+      parser = await start({ WORKER_QUEUES: 'parse' });
+      expect(await waitForJob(t.http, key.key, job.job_id)).toMatchObject({ status: 'done' });
+    } finally {
+      expect((await stopProcess(others, 'SIGTERM')).forced).toBe(false);
+      if (parser) expect((await stopProcess(parser, 'SIGTERM')).forced).toBe(false);
+    }
+  });
+
   it('on SIGTERM the worker finishes the job in hand before it exits', async () => {
     worker = await start();
     const pdf = await makePdf(

@@ -1,3 +1,4 @@
+import type { QueueName } from '@docconv/contracts';
 import { resolve } from 'node:path';
 
 /** Prices in points (milli-USD) per unit, as decimals with at most three fraction digits. */
@@ -87,6 +88,8 @@ export interface AppConfig {
   pricing: { prices: PriceTable; freePagesPerMonth: number };
   worker: {
     concurrency: number;
+    /** The queues this worker takes jobs from (all by default): worker pools per kind of work. */
+    queues: QueueName[];
     /** How long a worker's claim on a job lasts without renewal; a killed worker's job is taken over after it. */
     lockMs: number;
     /** How often workers look for jobs whose worker died. */

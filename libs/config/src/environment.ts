@@ -1,4 +1,5 @@
 import { Transform } from 'class-transformer';
+import { QUEUE_NAMES } from '@docconv/contracts';
 import {
   IsBoolean,
   IsIn,
@@ -34,6 +35,10 @@ const PRICE_MESSAGE = 'must be a non-negative number with at most three decimals
 const HOST_LIST =
   /^\s*(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(:\d{1,5})?\s*(,\s*(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(:\d{1,5})?\s*)*$/;
 const HOST_LIST_MESSAGE = 'must be comma-separated host or host:port entries, e.g. hooks.internal,127.0.0.1:8080';
+
+/** A comma-separated list of the contract's queue names. */
+const QUEUE_NAME = `(${QUEUE_NAMES.join('|')})`;
+const QUEUE_LIST = new RegExp(`^\\s*${QUEUE_NAME}\\s*(,\\s*${QUEUE_NAME}\\s*)*$`);
 
 /** Comma-separated proxy addresses: `loopback`, `linklocal`, `uniquelocal`, IPs and CIDR ranges. */
 const PROXY_LIST =
@@ -251,6 +256,10 @@ export class Environment {
   @Min(1)
   @Max(64)
   WORKER_CONCURRENCY?: number;
+
+  @IsOptional()
+  @Matches(QUEUE_LIST, { message: `must be comma-separated queue names of ${QUEUE_NAMES.join(', ')}` })
+  WORKER_QUEUES?: string;
 
   @IsOptional()
   @IsString()

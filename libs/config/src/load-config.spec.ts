@@ -187,3 +187,19 @@ describe('loadConfig: proxies and the operator', () => {
     expect(on.operator).toEqual({ adminToken: 'a'.repeat(24), workerMetricsPort: 9464 });
   });
 });
+
+describe('loadConfig: worker queues', () => {
+  it('serves every queue unless told which', () => {
+    expect(loadConfig(valid).worker.queues).toEqual(['parse', 'conversions', 'maintenance', 'webhooks']);
+    expect(loadConfig({ ...valid, WORKER_QUEUES: 'conversions, webhooks,conversions' }).worker.queues).toEqual([
+      'conversions',
+      'webhooks',
+    ]);
+  });
+
+  it('refuses a queue the contract does not have', () => {
+    expect(() => loadConfig({ ...valid, WORKER_QUEUES: 'parse,ocr' })).toThrow(
+      /WORKER_QUEUES must be comma-separated queue names of parse, conversions, maintenance, webhooks/,
+    );
+  });
+});

@@ -13,6 +13,7 @@ import {
   type S3Settings,
   type StorageSettings,
 } from './app-config';
+import { QUEUE_NAMES, type QueueName } from '@docconv/contracts';
 import { Environment } from './environment';
 
 /** Raised when the environment is unusable; its message names every offending variable. */
@@ -87,6 +88,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     worker: {
       concurrency: e.WORKER_CONCURRENCY ?? availableParallelism(),
+      queues: e.WORKER_QUEUES
+        ? [...new Set(e.WORKER_QUEUES.split(',').map((name) => name.trim() as QueueName))]
+        : [...QUEUE_NAMES],
       lockMs: e.WORKER_LOCK_MS ?? 30_000,
       stalledIntervalMs: e.WORKER_STALLED_INTERVAL_MS ?? 30_000,
       maxStalledCount: e.WORKER_MAX_STALLED_COUNT ?? 3,

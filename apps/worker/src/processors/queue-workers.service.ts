@@ -6,14 +6,13 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
-import { QUEUE_NAMES } from '@docconv/contracts';
 import { logContext } from '@docconv/logging';
 import { queueConnectionOptions, queuePrefix } from '@docconv/redis';
 import { Worker, type Job } from 'bullmq';
 import { HandlerRegistry } from '../handlers/handler-registry';
 
 /**
- * One BullMQ worker per queue of the contract, started only after the handler check passed,
+ * One BullMQ worker per queue this worker serves (WORKER_QUEUES, all by default), started only after the handler check passed,
  * with the configured concurrency and lock timing. On shutdown each stops taking jobs and
  * waits for the ones in hand; a job whose worker died is taken over once its lock lapses.
  */
@@ -29,7 +28,7 @@ export class QueueWorkers implements OnApplicationBootstrap, BeforeApplicationSh
 
   onApplicationBootstrap(): void {
     const { concurrency, lockMs, stalledIntervalMs, maxStalledCount } = this.config.worker;
-    for (const queue of QUEUE_NAMES) {
+    for (const queue of this.config.worker.queues) {
       const worker = new Worker(
         queue,
         (job: Job) => logContext.run({ jobId: String(job.id) }, () => this.registry.run(job)),
