@@ -74,5 +74,23 @@ print(os.path.join(os.path.dirname(a.__file__), "data"), os.path.join(os.path.di
   echo "$whisper_sha256" > "$whisper_model/model.bin.sha256"
 fi
 
+# Helm, built from its Go module at a pinned version, and KEDA's ScaledObject schema from KEDA's Go
+# module, under .tools/: the test suite renders the chart (deploy/helm/docconv) and validates it.
+helm_version=v3.22.0
+keda_version=v2.21.0
+if [ "$(cat .tools/helm.version 2>/dev/null)" != "$helm_version" ]; then
+  echo "[docconv] building helm $helm_version from its Go module"
+  GOBIN="$PWD/.tools/bin" go install "helm.sh/helm/v3/cmd/helm@$helm_version"
+  echo "$helm_version" > .tools/helm.version
+fi
+if [ "$(cat .tools/crds/keda.version 2>/dev/null)" != "$keda_version" ]; then
+  echo "[docconv] taking KEDA $keda_version's ScaledObject schema from its Go module"
+  keda_dir=$(go mod download -json "github.com/kedacore/keda/v2@$keda_version" | node -pe 'JSON.parse(require("fs").readFileSync(0, "utf8")).Dir')
+  mkdir -p .tools/crds
+  cp "$keda_dir/config/crd/bases/keda.sh_scaledobjects.yaml" .tools/crds/
+  chmod u+w .tools/crds/keda.sh_scaledobjects.yaml
+  echo "$keda_version" > .tools/crds/keda.version
+fi
+
 echo "[docconv] building"
 npm run --silent build
