@@ -119,6 +119,12 @@ function score(path: string, markdown: string): Omit<Scored, 'run' | 'format' | 
   return scored;
 }
 
+/**
+ * How long one evalset job may take through the worker on a busy machine; each test is given a
+ * minute more for the upload and download around it (Jest's default of 60 s cut the wait short).
+ */
+const JOB_WAIT_MS = 120_000;
+
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
 describe('evalset through the running worker: upload → confirm → done → download holds the text', () => {
@@ -141,43 +147,47 @@ describe('evalset through the running worker: upload → confirm → done → do
       : [[r.path, 'tesseract', 'basic']],
   );
 
-  it.each(runs)('%s (%s, %s)', async (relative, engine, model) => {
-    const path = evalsetPath(relative);
-    const res = await upload(t.http, key.key, [{ name: relative.split('/').pop()!, content: readFileSync(path) }], {
-      ocr_model: model,
-      ocr_engine: engine,
-    });
-    expect(res.status).toBe(201);
-    expect(res.body.ocr_engine).toBe(engine);
-    await t.http.post(`/api/v1/jobs/${res.body.job_id}/confirm`).set('X-API-Key', key.key).expect(200);
-    const job = await waitForJob(t.http, key.key, res.body.job_id, ['done', 'error'], 120_000);
-    expect({ status: job.status, error: job.error_log }).toEqual({ status: 'done', error: null });
-    const whole = (await t.http.get(`/api/v1/jobs/${res.body.job_id}/download`).set('X-API-Key', key.key)).text;
-    // An e-mail's references (docling's tests) are of the message alone; its attachments follow it,
-    // each converted under its own heading, and each of them is in the result.
-    const name = relative.split('/').pop()!;
-    const format = formatOf(relative);
-    const markdown = CONTAINER_FORMATS.has(format) ? ownSection(whole, name) : whole;
-    for (const attachment of (res.body.files as { path: string }[]).slice(1)) {
-      expect(whole).toContain(`## ${attachment.path}\n`);
-    }
-    const result = score(path, markdown);
-    expect(Object.keys(result.metrics).length + (result.tests ? 1 : 0) + (result.checks ? 1 : 0)).toBeGreaterThan(0);
-    // No output may carry a control character, a replacement character or an emphasis marker a
-    // CommonMark parser leaves as text.
-    const found = hygiene(markdown);
-    expect(Object.fromEntries(NEVER.map((k) => [k, found.examples[k] ?? []]))).toEqual(
-      Object.fromEntries(NEVER.map((k) => [k, []])),
-    );
-    scored.push({
-      run: `${relative} (${engine}, ${model})`,
-      format,
-      path: relative,
-      engine,
-      model,
-      ...result,
-    });
-  });
+  it.each(runs)(
+    '%s (%s, %s)',
+    async (relative, engine, model) => {
+      const path = evalsetPath(relative);
+      const res = await upload(t.http, key.key, [{ name: relative.split('/').pop()!, content: readFileSync(path) }], {
+        ocr_model: model,
+        ocr_engine: engine,
+      });
+      expect(res.status).toBe(201);
+      expect(res.body.ocr_engine).toBe(engine);
+      await t.http.post(`/api/v1/jobs/${res.body.job_id}/confirm`).set('X-API-Key', key.key).expect(200);
+      const job = await waitForJob(t.http, key.key, res.body.job_id, ['done', 'error'], JOB_WAIT_MS);
+      expect({ status: job.status, error: job.error_log }).toEqual({ status: 'done', error: null });
+      const whole = (await t.http.get(`/api/v1/jobs/${res.body.job_id}/download`).set('X-API-Key', key.key)).text;
+      // An e-mail's references (docling's tests) are of the message alone; its attachments follow it,
+      // each converted under its own heading, and each of them is in the result.
+      const name = relative.split('/').pop()!;
+      const format = formatOf(relative);
+      const markdown = CONTAINER_FORMATS.has(format) ? ownSection(whole, name) : whole;
+      for (const attachment of (res.body.files as { path: string }[]).slice(1)) {
+        expect(whole).toContain(`## ${attachment.path}\n`);
+      }
+      const result = score(path, markdown);
+      expect(Object.keys(result.metrics).length + (result.tests ? 1 : 0) + (result.checks ? 1 : 0)).toBeGreaterThan(0);
+      // No output may carry a control character, a replacement character or an emphasis marker a
+      // CommonMark parser leaves as text.
+      const found = hygiene(markdown);
+      expect(Object.fromEntries(NEVER.map((k) => [k, found.examples[k] ?? []]))).toEqual(
+        Object.fromEntries(NEVER.map((k) => [k, []])),
+      );
+      scored.push({
+        run: `${relative} (${engine}, ${model})`,
+        format,
+        path: relative,
+        engine,
+        model,
+        ...result,
+      });
+    },
+    JOB_WAIT_MS + 60_000,
+  );
 
   it('OCR: premium reads every scan at least as well as basic, and Korean scans keep their words', () => {
     const tesseract = scored.filter(
