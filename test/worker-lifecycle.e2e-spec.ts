@@ -4,11 +4,11 @@ import type { ChildProcess } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import type { TestKey } from './support/accounts';
+import { createKey, signup, type TestKey } from './support/accounts';
 import { makePdf } from './support/fixtures';
 import { upload, waitForJob } from './support/jobs';
 import { privateStack } from './support/private-stack';
-import type { TestApp } from './support/test-app';
+import { createTestApp, type TestApp } from './support/test-app';
 
 /**
  * The lines matching `pattern` in the log of the worker this test process started last under
@@ -98,6 +98,47 @@ describe('worker lifecycle', () => {
       if (parser) expect((await stopProcess(parser, 'SIGTERM')).forced).toBe(false);
     }
   });
+
+  it.each([
+    ['per-user', 2],
+    ['off', 5],
+  ])(
+    "with FAIR_QUEUEING=%s another user's one-page job behind a four-job backlog finishes in place %i",
+    async (fairness, place) => {
+      // Confirmed through an API with the setting; the suite's own API has the default (per-user).
+      const api = fairness === 'per-user' ? t : await createTestApp({}, { ...stack.env, FAIR_QUEUEING: fairness });
+      try {
+        const other = await signup(api.http, 'fair');
+        const otherKey = await createKey(api.http, other);
+        await api.app.get(DataSource).query('UPDATE users SET points_balance = 100000 WHERE id = $1', [other.userId]);
+        const confirm = async (apiKey: string, name: string, pages: number): Promise<string> => {
+          const pdf = await makePdf(Array.from({ length: pages }, (_, i) => `${name}, page ${i + 1}.`));
+          const job = (await upload(api.http, apiKey, [{ name: `${name}.pdf`, content: pdf }])).body;
+          await api.http.post(`/api/v1/jobs/${job.job_id}/confirm`).set('X-API-Key', apiKey).expect(200);
+          return job.job_id as string;
+        };
+        // No worker runs yet: the queue holds the backlog, then the other user's job, in that order.
+        const backlog = [];
+        for (let n = 1; n <= 4; n++) backlog.push(await confirm(key.key, `backlog-${n}`, 3));
+        const small = await confirm(otherKey.key, 'small', 1);
+        const one = await start(); // one job at a time
+        try {
+          for (const id of [...backlog, small])
+            expect((await waitForJob(t.http, id === small ? otherKey.key : key.key, id)).status).toBe('done');
+        } finally {
+          expect((await stopProcess(one, 'SIGTERM')).forced).toBe(false);
+        }
+        const order = await t.app
+          .get(DataSource)
+          .query<{ id: string }[]>('SELECT id FROM jobs WHERE id = ANY($1) ORDER BY finished_at', [
+            [...backlog, small],
+          ]);
+        expect(order.map((row) => row.id).indexOf(small) + 1).toBe(place);
+      } finally {
+        if (api !== t) await api.close();
+      }
+    },
+  );
 
   it('on SIGTERM the worker finishes the job in hand before it exits', async () => {
     worker = await start();

@@ -90,6 +90,11 @@ export interface AppConfig {
     concurrency: number;
     /** The queues this worker takes jobs from (all by default): worker pools per kind of work. */
     queues: QueueName[];
+    /**
+     * `per-user`: a parse job waits behind the pages its owner already has queued or running,
+     * so one user's backlog cannot hold back another's jobs; `off`: first come, first served.
+     */
+    fairness: 'per-user' | 'off';
     /** How long a worker's claim on a job lasts without renewal; a killed worker's job is taken over after it. */
     lockMs: number;
     /** How often workers look for jobs whose worker died. */

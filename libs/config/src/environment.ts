@@ -258,6 +258,10 @@ export class Environment {
   WORKER_CONCURRENCY?: number;
 
   @IsOptional()
+  @IsIn(['per-user', 'off'])
+  FAIR_QUEUEING?: string;
+
+  @IsOptional()
   @Matches(QUEUE_LIST, { message: `must be comma-separated queue names of ${QUEUE_NAMES.join(', ')}` })
   WORKER_QUEUES?: string;
 

@@ -203,3 +203,11 @@ describe('loadConfig: worker queues', () => {
     );
   });
 });
+
+describe('loadConfig: fair queueing', () => {
+  it('queues per user by default, first come first served when turned off, and nothing else', () => {
+    expect(loadConfig(valid).worker.fairness).toBe('per-user');
+    expect(loadConfig({ ...valid, FAIR_QUEUEING: 'off' }).worker.fairness).toBe('off');
+    expect(() => loadConfig({ ...valid, FAIR_QUEUEING: 'round-robin' })).toThrow(/FAIR_QUEUEING/);
+  });
+});

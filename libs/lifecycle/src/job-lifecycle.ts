@@ -1,4 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { LedgerService, type PostedTransaction } from '@docconv/billing';
 import { conversionOf, JobEntity, type ConversionFormat, type JobConversionEntity } from '@docconv/db';
@@ -21,6 +22,9 @@ export interface Moved {
   conversion?: JobConversionEntity;
   posted: PostedTransaction | null;
 }
+
+/** BullMQ's lowest priority (2^21). */
+const MAX_PRIORITY = 2_097_152;
 
 /** A transaction in which moves may be made; their messages are sent once it commits. */
 export interface LifecycleTransaction {
@@ -45,6 +49,7 @@ export class JobLifecycle {
     private readonly outbox: Outbox,
     private readonly events: JobEvents,
     private readonly deliveries: WebhookDeliveries,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Runs `work` in one transaction, then sends the messages its moves wrote. */
@@ -169,8 +174,28 @@ export class JobLifecycle {
         written.push(await this.outbox.write(m, { kind: 'enqueue', name: 'webhook.deliver', payload }));
       }
     }
-    if (spec.send) written.push(await this.outbox.write(m, spec.send(context)));
+    if (spec.send) {
+      const message = spec.send(context);
+      if (message.kind === 'enqueue' && message.name === 'parse.run') message.priority = await this.turnOf(m, job);
+      written.push(await this.outbox.write(m, message));
+    }
     return { job, conversion, posted };
+  }
+
+  /**
+   * A parse job's place in the queue under per-user fairness: behind the pages its owner already
+   * has queued or running (each job counting at least one), so that another user's first job,
+   * at priority 1, goes before the rest of a backlog. Undefined (first come, first served) when
+   * fairness is off.
+   */
+  private async turnOf(m: EntityManager, job: JobEntity): Promise<number | undefined> {
+    if (this.config.worker.fairness === 'off') return undefined;
+    const [row] = await m.query<{ pages: string }[]>(
+      `SELECT COALESCE(SUM(GREATEST(total_pages, 1)), 0)::text AS pages FROM jobs
+        WHERE user_id = $1 AND id <> $2 AND status IN ('queued', 'processing')`,
+      [job.userId, job.id],
+    );
+    return 1 + Math.min(Number(row.pages), MAX_PRIORITY - 1);
   }
 }
 

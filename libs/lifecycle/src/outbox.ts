@@ -9,7 +9,7 @@ import type { EventKind } from './transitions';
 /** What a state change has to tell the rest of the system once it is committed. */
 export type OutboxMessage =
   | { kind: 'event'; jobId: string; type: EventKind }
-  | { [N in JobName]: { kind: 'enqueue'; name: N; payload: JobPayload<N> } }[JobName];
+  | { [N in JobName]: { kind: 'enqueue'; name: N; payload: JobPayload<N>; priority?: number } }[JobName];
 
 /** A message not sent this long after its commit is sent by the sweep. */
 const SWEEP_AFTER_SECONDS = 10;
@@ -64,7 +64,7 @@ export class Outbox {
     for (const { id, message } of rows) {
       try {
         if (message.kind === 'event') await this.events.announce(message.jobId, message.type);
-        else await this.queues.enqueue(message.name, message.payload);
+        else await this.queues.enqueue(message.name, message.payload, { priority: message.priority });
         await this.dataSource.query('DELETE FROM outbox WHERE id = $1', [id]);
         sent++;
       } catch (error) {

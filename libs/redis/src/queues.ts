@@ -34,9 +34,18 @@ export class Queues {
     this.logger.warn({ err: error }, 'The queues cannot reach Redis; messages wait in the outbox until they can');
   }
 
-  async enqueue<N extends JobName>(name: N, payload: JobPayload<N>, options: { delayMs?: number } = {}): Promise<void> {
+  /** `priority`: 1 goes first; a larger number waits behind smaller ones (see JobLifecycle's fairness). */
+  async enqueue<N extends JobName>(
+    name: N,
+    payload: JobPayload<N>,
+    options: { delayMs?: number; priority?: number } = {},
+  ): Promise<void> {
     const queue = this.queues[queueOf(name)];
-    await queue.add(name, payload, { jobId: queueJobId(name, payload), delay: options.delayMs });
+    await queue.add(name, payload, {
+      jobId: queueJobId(name, payload),
+      delay: options.delayMs,
+      priority: options.priority,
+    });
   }
 
   /** Where the message `enqueue(name, payload)` sends stands in the queue. */
