@@ -10,7 +10,7 @@ import tseslint from 'typescript-eslint';
 const APPS = readdirSync(new URL('./apps', import.meta.url));
 const LIBS = readdirSync(new URL('./libs', import.meta.url));
 const WORKER_ONLY = ['pipeline', 'refine', 'transcription'];
-const TESTS = ['**/test/**', '**/test-reliability/**', '**/test-evalset/**'];
+const TESTS = ['**/test/**', '**/test-reliability/**', '**/test-evalset/**', '**/test-soak/**'];
 const SPECS = ['**/*.spec.ts', '**/*.e2e-spec.ts'];
 const workerOnly = {
   group: WORKER_ONLY.map((lib) => `@docconv/${lib}`),
