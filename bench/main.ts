@@ -2,6 +2,7 @@ import { benchHttp } from './http.bench';
 import { benchIntake } from './intake.bench';
 import { benchOcr } from './ocr.bench';
 import { benchPdf } from './pdf.bench';
+import { benchScale } from './scale.bench';
 import { benchWorkerMemory } from './worker-memory.bench';
 
 /** `npm run bench [-- <name>…]`: runs the named benchmarks (all by default) and prints their tables. */
@@ -11,6 +12,7 @@ const BENCHES: Record<string, () => Promise<string>> = {
   ocr: benchOcr,
   http: benchHttp,
   pdf: benchPdf,
+  scale: benchScale,
 };
 
 async function main(): Promise<void> {

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import PDFDocument from 'pdfkit';
 import sharp from 'sharp';
 import { renderPage } from '../libs/documents/src/pdf/render-page';
-import { BENCH_DATA, median, table } from './support';
+import { BENCH_DATA, median, scanPdf, table } from './support';
 
 const PARAGRAPH =
   'The committee reviewed the quarterly figures and found that revenue grew in every region, ' +
@@ -43,21 +43,7 @@ async function reportPdf(path: string): Promise<void> {
 /** The same pages as a scan: each page rendered at 300 dpi and placed as a picture, no text layer. */
 async function scannedPdf(source: string, path: string): Promise<GreyImage[]> {
   const images = [await renderPage(source, 1, 300), await renderPage(source, 2, 300)];
-  const doc = new PDFDocument({ autoFirstPage: false });
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<void>((resolve) => doc.on('end', resolve));
-  const sharp = (await import('sharp')).default;
-  for (const image of images) {
-    const png = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 1 } })
-      .png()
-      .toBuffer();
-    doc.addPage({ size: 'A4', margin: 0 });
-    doc.image(png, 0, 0, { width: 595.28, height: 841.89 });
-  }
-  doc.end();
-  await done;
-  await writeFile(path, Buffer.concat(chunks));
+  await scanPdf(images, path);
   return images;
 }
 

@@ -7,6 +7,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import PDFDocument from 'pdfkit';
+import sharp from 'sharp';
+import type { GreyImage } from '@docconv/ocr';
 import { DataSource } from 'typeorm';
 import { createApiApp } from '../apps/api/src/api.factory';
 
@@ -22,6 +24,24 @@ export function benchEnv(): NodeJS.ProcessEnv {
     REDIS_PREFIX: `bench-${randomBytes(3).toString('hex')}`,
     LOG_LEVEL: 'warn',
   };
+}
+
+/** Writes a PDF whose A4 pages are `images`, grey pictures with no text layer: a scan. */
+export async function scanPdf(images: GreyImage[], path: string): Promise<void> {
+  const doc = new PDFDocument({ autoFirstPage: false });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<void>((resolve) => doc.on('end', resolve));
+  for (const image of images) {
+    const png = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 1 } })
+      .png()
+      .toBuffer();
+    doc.addPage({ size: 'A4', margin: 0 });
+    doc.image(png, 0, 0, { width: 595.28, height: 841.89 });
+  }
+  doc.end();
+  await done;
+  writeFileSync(path, Buffer.concat(chunks));
 }
 
 /** A text PDF of `pages` pages, generated once and kept under .data/bench. */
@@ -71,6 +91,10 @@ export interface BenchStack {
   url: string;
   headers: Record<string, string>;
   worker: ChildProcess;
+  /** Every worker process, `worker` first. */
+  workers: ChildProcess[];
+  /** Headers of another funded user with a key of their own (another tenant). */
+  tenant(): Promise<Record<string, string>>;
   /**
    * When the last of the jobs ended, read from the database to the microsecond: the API's
    * `finished_at` is given to the second, too coarse to time jobs that take a fraction of one.
@@ -79,29 +103,42 @@ export interface BenchStack {
   close(): Promise<void>;
 }
 
-/** Starts the stack of `BenchStack`; `workerEnv` adds to the worker's environment. */
-export async function apiWithWorker(workerEnv: Record<string, string> = {}): Promise<BenchStack> {
+/**
+ * Starts the stack of `BenchStack`; `workerEnv` adds to the workers' environment, `apiEnv` to the
+ * API's, and `workers` worker processes are started (one by default).
+ */
+export async function apiWithWorker(
+  workerEnv: Record<string, string> = {},
+  { apiEnv = {}, workers: count = 1 }: { apiEnv?: Record<string, string>; workers?: number } = {},
+): Promise<BenchStack> {
   const env = benchEnv();
-  const app = await createApiApp(loadConfig(env));
+  const app = await createApiApp(loadConfig({ ...env, ...apiEnv }));
   await app.listen(0, '127.0.0.1');
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-  const worker = spawn(process.execPath, [join(__dirname, '..', 'apps', 'worker', 'src', 'main.js')], {
-    env: { ...env, ...workerEnv },
-    stdio: 'ignore',
-  });
-  const user = await app.get(UsersService).create(`bench-${randomUUID()}@example.test`, 'benchmark password');
-  await app.get(LedgerService).post({
-    userId: user.id,
-    type: 'grant',
-    points: 100_000_000,
-    description: 'bench',
-    idempotencyKey: `bench:${user.id}`,
-  });
-  const { secret } = await app.get(ApiKeysService).create(user.id, { rateLimitRpm: 100_000 });
+  const workers = Array.from({ length: count }, () =>
+    spawn(process.execPath, [join(__dirname, '..', 'apps', 'worker', 'src', 'main.js')], {
+      env: { ...env, ...workerEnv },
+      stdio: 'ignore',
+    }),
+  );
+  const tenant = async (): Promise<Record<string, string>> => {
+    const user = await app.get(UsersService).create(`bench-${randomUUID()}@example.test`, 'benchmark password');
+    await app.get(LedgerService).post({
+      userId: user.id,
+      type: 'grant',
+      points: 100_000_000,
+      description: 'bench',
+      idempotencyKey: `bench:${user.id}`,
+    });
+    const { secret } = await app.get(ApiKeysService).create(user.id, { rateLimitRpm: 100_000 });
+    return { 'X-API-Key': secret };
+  };
   return {
     url,
-    headers: { 'X-API-Key': secret },
-    worker,
+    headers: await tenant(),
+    worker: workers[0],
+    workers,
+    tenant,
     lastFinished: async (ids) => {
       const [row] = await app
         .get(DataSource)
@@ -110,7 +147,7 @@ export async function apiWithWorker(workerEnv: Record<string, string> = {}): Pro
       return row.last.getTime();
     },
     close: async () => {
-      worker.kill('SIGTERM');
+      for (const worker of workers) worker.kill('SIGTERM');
       await app.close();
     },
   };

@@ -1,4 +1,3 @@
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { createDataSource, migrate } from '@docconv/db';
 import { spawnApi, spawnWorker, stopProcess, waitForWorkerHeartbeat, type ApiProcess } from '@docconv/testing';
 import type { ChildProcess } from 'node:child_process';
@@ -6,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createKey, signup, type TestKey } from '../test/support/accounts';
 import { makeDocx, makePdf, makeTextPng } from '../test/support/fixtures';
+import { testBucket } from '../test/support/s3';
 import { createTestApp, type TestApp } from '../test/support/test-app';
 import { grant } from '../test-reliability/support/api';
 import { ms, percentile, printFigures } from '../test-reliability/support/figures';
@@ -42,25 +42,14 @@ describe('soak: 2 API processes and 3 workers on one PostgreSQL, Redis and S3, t
 
   beforeAll(async () => {
     [redis, postgres] = await Promise.all([startPrivateRedis(), startPrivatePostgres()]);
-    const endpoint = process.env.DOCCONV_TEST_S3_ENDPOINT;
-    if (!endpoint)
-      throw new Error('DOCCONV_TEST_S3_ENDPOINT is not set: run `npm run test:soak`, which starts an S3 server.');
-    const bucket = `docconv-soak-${randomBytes(4).toString('hex')}`;
-    const credentials = { accessKeyId: 'docconv-soak', secretAccessKey: 'docconv-soak-secret' };
-    const s3 = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials });
-    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-    s3.destroy();
+    const bucket = testBucket('soak');
+    await bucket.create();
     env = {
       ...process.env,
       DATABASE_URL: postgres.url,
       REDIS_URL: redis.url,
       REDIS_PREFIX: `docconv-soak-${randomBytes(3).toString('hex')}`,
-      STORAGE_DRIVER: 's3',
-      S3_ENDPOINT: endpoint,
-      S3_BUCKET: bucket,
-      S3_ACCESS_KEY_ID: credentials.accessKeyId,
-      S3_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-      S3_FORCE_PATH_STYLE: 'true',
+      ...bucket.env,
       WORKER_CONCURRENCY: '2',
       // A killed worker's jobs are taken over within seconds.
       WORKER_LOCK_MS: '5000',

@@ -139,6 +139,12 @@ describe('the Helm chart', () => {
       minReplicas: 2,
     });
     expect(envOf(api).TRUSTED_PROXIES).toBe('loopback,uniquelocal');
+    // The images run as their `node` user; Kubernetes can only check a numeric one is not root.
+    for (const name of ['docconv-api', 'docconv-worker-parse'])
+      expect(containerOf(named(manifests, 'Deployment', name)).securityContext).toMatchObject({
+        runAsNonRoot: true,
+        runAsUser: 1000,
+      });
     const migrate = named(manifests, 'Job', 'docconv-migrate');
     expect(migrate.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
     expect(containerOf(migrate).command).toEqual(['node', 'dist/tools/migrate.js']);

@@ -1,29 +1,17 @@
-import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { randomBytes } from 'node:crypto';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { makePdf } from './support/fixtures';
 import { upload, waitForJob } from './support/jobs';
 import { privateStack } from './support/private-stack';
+import { testBucket } from './support/s3';
 
-const endpoint = process.env.DOCCONV_TEST_S3_ENDPOINT;
-if (!endpoint)
-  throw new Error('DOCCONV_TEST_S3_ENDPOINT is not set: run the tests with `npm test`, which starts an S3 server.');
-const bucket = `docconv-e2e-${randomBytes(4).toString('hex')}`;
-const credentials = { accessKeyId: 'docconv-e2e', secretAccessKey: 'docconv-e2e-secret' };
+const bucket = testBucket('e2e', 'deployment-1');
 
 describe('the API and a worker on S3 storage', () => {
-  const raw = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials });
+  const raw = bucket.client();
   // Before the stack's own beforeAll: the API checks its storage as it starts.
-  beforeAll(() => raw.send(new CreateBucketCommand({ Bucket: bucket })));
+  beforeAll(() => bucket.create());
   afterAll(() => raw.destroy());
-  const { stack, start } = privateStack('s3', {
-    STORAGE_DRIVER: 's3',
-    S3_ENDPOINT: endpoint,
-    S3_BUCKET: bucket,
-    S3_ACCESS_KEY_ID: credentials.accessKeyId,
-    S3_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-    S3_FORCE_PATH_STYLE: 'true',
-    S3_PREFIX: 'deployment-1',
-  });
+  const { stack, start } = privateStack('s3', bucket.env);
 
   it('converts a job whose files live in the bucket, and serves its result and a conversion from there', async () => {
     const { t, key } = stack;
@@ -43,7 +31,7 @@ describe('the API and a worker on S3 storage', () => {
       .send({ format: 'docx' })
       .expect(200);
     const link = new URL(converted.body.download_url as string);
-    expect(link.origin).toBe(endpoint);
+    expect(link.origin).toBe(bucket.env.S3_ENDPOINT);
     const docx = await fetch(link);
     expect(docx.status).toBe(200);
     expect(
@@ -52,7 +40,7 @@ describe('the API and a worker on S3 storage', () => {
         .toString(),
     ).toBe('PK');
 
-    const listed = await raw.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'deployment-1/' }));
+    const listed = await raw.send(new ListObjectsV2Command({ Bucket: bucket.env.S3_BUCKET, Prefix: 'deployment-1/' }));
     const keys = (listed.Contents ?? []).map((object) => object.Key!);
     expect(keys).toEqual(
       expect.arrayContaining([
