@@ -114,7 +114,7 @@ export class ParseRunner {
         return 'cancelled';
       }
       if (converted.delivered.units === 0) {
-        await this.fail(jobId, converted.failures.join(' '), 'no_file_readable');
+        await this.fail(jobId, converted.failures.join(' '), 'file_processing_failed');
         return 'error';
       }
       await this.storage.put(resultPath, Buffer.from(converted.markdown, 'utf8'));

@@ -29,9 +29,16 @@ export async function mountOperator(server: FastifyInstance, app: INestApplicati
   const token = config.operator.adminToken;
   await server.register(async (scope) => {
     scope.addHook('onRequest', token === null ? operatorOff : operatorCredential(token));
-    scope.get('/metrics', async (_request, reply) => {
-      const text = await registry.exposition();
-      await reply.type(registry.contentType).send(text);
+    scope.get('/metrics', async (request, reply) => {
+      let text: string;
+      try {
+        text = await registry.exposition();
+      } catch (error) {
+        // PostgreSQL or Redis away: the scrape fails as a whole, and says why.
+        const reason = error instanceof Error ? error.message : String(error);
+        return problem(reply, request, 503, `The metrics could not be collected (${reason}). Scrape again later.`);
+      }
+      return reply.type(registry.contentType).send(text);
     });
     if (token === null) {
       // Never reached (the hook answers first); they give the queue view's addresses a route.
@@ -50,13 +57,15 @@ export async function mountOperator(server: FastifyInstance, app: INestApplicati
   });
 }
 
-function problem(reply: FastifyReply, request: FastifyRequest, status: 401 | 404, detail: string): FastifyReply {
+const CODES = { 401: 'unauthorized', 404: 'not_found', 503: 'service_unavailable' } as const;
+
+function problem(reply: FastifyReply, request: FastifyRequest, status: 401 | 404 | 503, detail: string): FastifyReply {
   const body: Problem = {
-    type: problemType(status === 401 ? 'unauthorized' : 'not_found'),
+    type: problemType(CODES[status]),
     title: titleOf(status),
     status,
     detail,
-    code: status === 401 ? 'unauthorized' : 'not_found',
+    code: CODES[status],
     instance: request.url.split('?')[0],
   };
   return reply.code(status).header('Cache-Control', 'no-store').type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));

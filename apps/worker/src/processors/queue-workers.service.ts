@@ -12,9 +12,10 @@ import { Worker, type Job } from 'bullmq';
 import { HandlerRegistry } from '../handlers/handler-registry';
 
 /**
- * One BullMQ worker per queue this worker serves (WORKER_QUEUES, all by default), started only after the handler check passed,
- * with the configured concurrency and lock timing. On shutdown each stops taking jobs and
- * waits for the ones in hand; a job whose worker died is taken over once its lock lapses.
+ * One BullMQ worker per queue this worker serves (WORKER_QUEUES, all by default), started only
+ * after the handler check passed, with the configured concurrency and lock timing. On shutdown
+ * each stops taking jobs and waits for the ones in hand; a job whose worker died is taken over
+ * once its lock lapses.
  */
 @Injectable()
 export class QueueWorkers implements OnApplicationBootstrap, BeforeApplicationShutdown {
