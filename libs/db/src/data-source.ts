@@ -14,6 +14,7 @@ import { Webhooks1763798900000 } from './migrations/1763798900000-webhooks';
 import { MediaProgress1764000000000 } from './migrations/1764000000000-media-progress';
 import { SkippedFiles1764100000000 } from './migrations/1764100000000-skipped-files';
 import { Lifecycle1764200000000 } from './migrations/1764200000000-lifecycle';
+import { FairQueueing1764300000000 } from './migrations/1764300000000-fair-queueing';
 
 export const ENTITIES = [
   UserEntity,
@@ -35,6 +36,7 @@ export const MIGRATIONS = [
   MediaProgress1764000000000,
   SkippedFiles1764100000000,
   Lifecycle1764200000000,
+  FairQueueing1764300000000,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {
