@@ -28,6 +28,11 @@ export class Queues {
     for (const queue of Object.values(this.queues)) queue.on('error', (error) => this.reportError(error));
   }
 
+  /** Every queue of the contract, in its order: for the operator's views (metrics, the queue view). */
+  all(): Queue[] {
+    return Object.values(this.queues);
+  }
+
   private reportError(error: Error): void {
     if (Date.now() - this.lastErrorLoggedAt < 60_000) return;
     this.lastErrorLoggedAt = Date.now();

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
-import { getQueueToken } from '@nestjs/bullmq';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { QUEUE_NAMES } from '@docconv/contracts';
 import { METRIC_PREFIX, MetricsRegistry } from '@docconv/metrics';
+import { Queues } from '@docconv/redis';
 import type { Queue } from 'bullmq';
 import { Gauge, Histogram } from 'prom-client';
 import { DataSource } from 'typeorm';
@@ -24,9 +22,9 @@ export class OperatorMetrics {
   readonly queues: Queue[];
   private readonly httpSeconds: Histogram<'method' | 'route' | 'status'>;
 
-  constructor(registry: MetricsRegistry, moduleRef: ModuleRef, @InjectDataSource() dataSource: DataSource) {
+  constructor(registry: MetricsRegistry, queueSet: Queues, @InjectDataSource() dataSource: DataSource) {
     const registers = [registry.registry];
-    const queues = QUEUE_NAMES.map((name) => moduleRef.get<Queue>(getQueueToken(name), { strict: false }));
+    const queues = queueSet.all();
     this.queues = queues;
     new Gauge({
       name: `${METRIC_PREFIX}queue_jobs`,
