@@ -95,6 +95,11 @@ export interface AppConfig {
      * so one user's backlog cannot hold back another's jobs; `off`: first come, first served.
      */
     fairness: 'per-user' | 'off';
+    /**
+     * A job of one PDF of at least this many pages is read in page ranges by every worker slot
+     * serving the parse queue at once, then laid out as one document; 0 reads every job whole.
+     */
+    fanOutMinPages: number;
     /** How long a worker's claim on a job lasts without renewal; a killed worker's job is taken over after it. */
     lockMs: number;
     /** How often workers look for jobs whose worker died. */

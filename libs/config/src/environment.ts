@@ -262,6 +262,13 @@ export class Environment {
   FAIR_QUEUEING?: string;
 
   @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(100_000)
+  FANOUT_MIN_PAGES?: number;
+
+  @IsOptional()
   @Matches(QUEUE_LIST, { message: `must be comma-separated queue names of ${QUEUE_NAMES.join(', ')}` })
   WORKER_QUEUES?: string;
 

@@ -89,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     worker: {
       concurrency: e.WORKER_CONCURRENCY ?? availableParallelism(),
       fairness: (e.FAIR_QUEUEING as AppConfig['worker']['fairness'] | undefined) ?? 'per-user',
+      fanOutMinPages: e.FANOUT_MIN_PAGES ?? 20,
       queues: e.WORKER_QUEUES
         ? [...new Set(e.WORKER_QUEUES.split(',').map((name) => name.trim() as QueueName))]
         : [...QUEUE_NAMES],

@@ -12,6 +12,13 @@ export type QueueName = (typeof QUEUE_NAMES)[number];
 export interface JobPayloads {
   /** Turn a confirmed job's inputs into its Markdown result (attempt `retry`: the job's retry count). */
   'parse.run': { jobId: string; retry: number };
+  /**
+   * Read pages `first`…`last` of a large PDF whose parse was fanned out: one child of the job's
+   * `parse.assemble`, run by any worker, retried alone.
+   */
+  'parse.range': { jobId: string; retry: number; first: number; last: number };
+  /** Lay out a fanned-out parse job's page ranges as one document and end the job, once every range has ended. */
+  'parse.assemble': { jobId: string; retry: number; rangePages: number };
   /** Build the XLSX Advanced workbook of a finished job (one conversion run, `conversionId`; `attempt`: the user's retries of it). */
   'convert.xlsx-advanced': { jobId: string; conversionId: string; attempt: number };
   /** Cancel pending jobs whose quote has expired, giving their free pages back. */
@@ -34,7 +41,7 @@ export type JobName = keyof JobPayloads;
 export type JobPayload<N extends JobName> = JobPayloads[N];
 
 export const QUEUE_JOBS: { readonly [Q in QueueName]: readonly JobName[] } = {
-  parse: ['parse.run'],
+  parse: ['parse.run', 'parse.range', 'parse.assemble'],
   conversions: ['convert.xlsx-advanced'],
   maintenance: [
     'maintenance.prune-heartbeats',
@@ -54,12 +61,14 @@ export const SCHEDULED_JOBS: readonly { name: JobName; everyMs: number }[] = [
 ];
 
 /**
- * The BullMQ job id of each message, from its payload: one per (parse job, retry), per
+ * The BullMQ job id of each message, from its payload: one per (parse job, retry) and its ranges, per
  * (XLSX Advanced run, attempt) and per (webhook delivery, attempt), so sending a message twice
  * queues it once. Scheduled maintenance jobs get their ids from their schedules.
  */
 const QUEUE_JOB_IDS: { readonly [N in JobName]?: (payload: JobPayload<N>) => string } = {
   'parse.run': (p) => `parse-${p.jobId}-${p.retry}`,
+  'parse.range': (p) => `parse-range-${p.jobId}-${p.retry}-${p.first}`,
+  'parse.assemble': (p) => `parse-assemble-${p.jobId}-${p.retry}`,
   'convert.xlsx-advanced': (p) => `xlsx-advanced-${p.conversionId}-${p.attempt}`,
   'webhook.deliver': (p) => `webhook-${p.deliveryId}-${p.attempt}`,
 };

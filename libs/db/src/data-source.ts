@@ -15,6 +15,7 @@ import { MediaProgress1764000000000 } from './migrations/1764000000000-media-pro
 import { SkippedFiles1764100000000 } from './migrations/1764100000000-skipped-files';
 import { Lifecycle1764200000000 } from './migrations/1764200000000-lifecycle';
 import { FairQueueing1764300000000 } from './migrations/1764300000000-fair-queueing';
+import { RangeProgress1764400000000 } from './migrations/1764400000000-range-progress';
 
 export const ENTITIES = [
   UserEntity,
@@ -37,6 +38,7 @@ export const MIGRATIONS = [
   SkippedFiles1764100000000,
   Lifecycle1764200000000,
   FairQueueing1764300000000,
+  RangeProgress1764400000000,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

@@ -13,11 +13,13 @@ import { extractViaLibreOffice } from './legacy/extract-legacy';
 import type { FileKind } from './kinds';
 import type { PageReport } from './ocr/ocr-page';
 import { PageReader, type OcrOptions } from './ocr/page-reader';
-import { extractPdf } from './pdf/extract-pdf';
-import type { StopSignal } from './page-loop';
+import { extractPdf, readPdfPages, type PdfPages } from './pdf/extract-pdf';
+import type { PageRange, StopSignal } from './page-loop';
 import { extractPptx } from './pptx/extract-pptx';
 import { extractText } from './text/extract-text';
 import { extractXlsx } from './xlsx/extract-xlsx';
+
+export { assemblePdf, type PdfPages } from './pdf/extract-pdf';
 
 export interface ExtractInput {
   path: string;
@@ -52,6 +54,24 @@ export async function extractToMarkdown(
   const reader = new PageReader(input.ocr);
   try {
     return await extract(input, onProgress, reader, shouldStop);
+  } finally {
+    await reader.close();
+  }
+}
+
+/**
+ * Pages `range` of a PDF read for a later `assemblePdf`, with the job's OCR engine for pages
+ * without a usable text layer. `onProgress` receives how many of the range's pages are done.
+ */
+export async function readPdfRange(
+  input: ExtractInput,
+  range: PageRange,
+  onProgress: (done: number) => void,
+  shouldStop?: StopSignal,
+): Promise<PdfPages> {
+  const reader = new PageReader(input.ocr);
+  try {
+    return await readPdfPages(input.path, input.displayName, range, onProgress, reader, shouldStop);
   } finally {
     await reader.close();
   }

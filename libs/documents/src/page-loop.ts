@@ -11,22 +11,30 @@ export interface PageLoopResult {
   stopped: boolean;
 }
 
+/** Pages `first`…`last` of a file, counted from 1: the part of it one job of a fanned-out parse reads. */
+export interface PageRange {
+  first: number;
+  last: number;
+}
+
 /**
- * Reads pages 1…`count` with `read`, which lays out its page and returns its report. A page
- * that cannot be read is reported `failed`, with the reason, and the next one is read (its
- * price is given back). When no page could be read at all, the first page's error is thrown,
- * so the file fails as a whole. `onPage` hears of each page finished, read or failed.
+ * Reads pages 1…`pages` (or the range `pages`) with `read`, which lays out its page and returns
+ * its report. A page that cannot be read is reported `failed`, with the reason, and the next one
+ * is read (its price is given back). Over a whole file, when no page could be read at all, the
+ * first page's error is thrown so the file fails as a whole; over a range that rule waits for the
+ * file's other ranges (`requireSomePage`). `onPage` hears how many pages are finished, read or failed.
  */
 export async function readPageByPage(
-  count: number,
+  pages: number | PageRange,
   displayName: string,
   read: (page: number) => Promise<PageReport>,
   onPage: (done: number) => void,
   shouldStop: StopSignal = () => false,
 ): Promise<PageLoopResult> {
+  const { first, last } = typeof pages === 'number' ? { first: 1, last: pages } : pages;
   const reports: PageReport[] = [];
   let firstError: unknown;
-  for (let page = 1; page <= count; page++) {
+  for (let page = first; page <= last; page++) {
     // A page can be read without ever leaving the microtask queue; a turn of the event loop here
     // lets the thread hear a stop (a message from the worker) before it reads the next one.
     await new Promise<void>((resolve) => setImmediate(resolve));
@@ -37,14 +45,21 @@ export async function readPageByPage(
       firstError ??= error;
       reports.push({ page, source: 'failed', notes: [failureReason(error, page, displayName)] });
     }
-    onPage(page);
+    onPage(page - first + 1);
   }
-  if (count > 0 && reports.every((r) => r.source === 'failed')) {
-    throw firstError instanceof DomainError
-      ? firstError
-      : new DomainError('file_processing_failed', reports[0].notes![0]);
-  }
+  if (typeof pages === 'number') requireSomePage(reports, firstError);
   return { reports, stopped: false };
+}
+
+/**
+ * A file of which no page could be read fails as a whole: with `firstError` when it is one of
+ * ours, else with the first page's reason.
+ */
+export function requireSomePage(reports: PageReport[], firstError?: unknown): void {
+  if (reports.length === 0 || reports.some((r) => r.source !== 'failed')) return;
+  throw firstError instanceof DomainError
+    ? firstError
+    : new DomainError('file_processing_failed', reports[0].notes?.[0] ?? 'No page of the file could be read.');
 }
 
 function failureReason(error: unknown, page: number, displayName: string): string {

@@ -23,6 +23,9 @@ export interface Moved {
   posted: PostedTransaction | null;
 }
 
+/** The job's range counts with the range at page $2 set to $3 (of the row being updated, as it is when locked). */
+const RANGE_COUNTS = `COALESCE(range_done_pages, '{}'::jsonb) || jsonb_build_object($2::text, $3::int)`;
+
 /** BullMQ's lowest priority (2^21). */
 const MAX_PRIORITY = 2_097_152;
 
@@ -76,6 +79,23 @@ export class JobLifecycle {
       `UPDATE jobs SET done_pages = $2, done_files = $3, done_media_seconds = $4
         WHERE id = $1 AND status = 'processing'`,
       [jobId, done.pages, done.files, done.mediaSeconds],
+    );
+    await this.events.announce(jobId, 'progress').catch((error: unknown) => {
+      this.logger.warn({ err: error, job_id: jobId }, 'Progress not announced');
+    });
+  }
+
+  /**
+   * Progress of one page range of a fanned-out parse (the range starting at page `first`): its
+   * count replaces the range's last one and `done_pages` becomes the sum over the ranges, in one
+   * statement, so ranges read at once by several workers never lose each other's counts.
+   */
+  async rangeProgress(jobId: string, first: number, done: number): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE jobs SET range_done_pages = ${RANGE_COUNTS},
+              done_pages = (SELECT COALESCE(SUM(n::int), 0) FROM jsonb_each_text(${RANGE_COUNTS}) AS each(range, n))
+        WHERE id = $1 AND status = 'processing'`,
+      [jobId, first, done],
     );
     await this.events.announce(jobId, 'progress').catch((error: unknown) => {
       this.logger.warn({ err: error, job_id: jobId }, 'Progress not announced');

@@ -90,7 +90,12 @@ export class Sweeper {
       if (await this.queues.resend('parse.run', message)) parseResent++;
     }
     for (const job of await this.candidates(`status = 'processing' AND started_at < ${settled}`)) {
-      if ((await this.queues.state('parse.run', { jobId: job.id, retry: job.retry_count })) !== 'failed') continue;
+      // Read whole, the job's parse.run ends it; spread over page ranges, its parse.assemble does.
+      const message = { jobId: job.id, retry: job.retry_count };
+      const gaveUp =
+        (await this.queues.state('parse.run', message)) === 'failed' ||
+        (await this.queues.state('parse.assemble', { ...message, rangePages: 0 })) === 'failed';
+      if (!gaveUp) continue;
       const reason = 'Processing was interrupted too many times to finish. Retry the job, or ask for a refund.';
       if (await this.lifecycle.move('fail', { jobId: job.id }, { reason })) parseGivenUp++;
     }

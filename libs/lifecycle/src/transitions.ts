@@ -149,7 +149,13 @@ export const TRANSITIONS = {
     subject: 'job',
     from: ['queued', 'processing'],
     to: 'processing',
-    set: { started_at: 'coalesce(started_at, now())', done_pages: '0', done_files: '0', done_media_seconds: '0' },
+    set: {
+      started_at: 'coalesce(started_at, now())',
+      done_pages: '0',
+      done_files: '0',
+      done_media_seconds: '0',
+      range_done_pages: 'NULL',
+    },
     event: 'status',
   }),
   /** The job is converted; the price of pages that could not be read (`undelivered`) is given back at once. */
@@ -224,6 +230,7 @@ export const TRANSITIONS = {
       refundable: 'false',
       done_pages: '0',
       done_files: '0',
+      range_done_pages: 'NULL',
       started_at: 'NULL',
       finished_at: 'NULL',
     },

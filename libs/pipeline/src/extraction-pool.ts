@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { DomainError, type ErrorCode } from '@docconv/contracts';
-import type { ExtractInput, Extraction } from '@docconv/documents';
+import type { ExtractInput, Extraction, PageRange, PdfPages } from '@docconv/documents';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -15,7 +15,7 @@ interface Running {
   id: number;
   displayName: string;
   onProgress: (done: number) => void;
-  resolve: (extraction: Extraction) => void;
+  resolve: (extraction: Extraction | PdfPages) => void;
   reject: (error: Error) => void;
 }
 
@@ -68,19 +68,40 @@ export class ExtractionPool implements OnApplicationBootstrap, OnModuleDestroy {
    * retrying). Once `stop` is aborted, a PDF or image ends after the page in hand with what
    * was read (`stopped`).
    */
-  async run(
+  run(
     input: ExtractInput,
     onProgress: (done: number) => void,
     deadline: number,
     stop?: AbortSignal,
   ): Promise<Extraction> {
+    return this.extract(input, undefined, onProgress, deadline, stop) as Promise<Extraction>;
+  }
+
+  /** Reads the pages `range` of a PDF, as `run` reads a file, for a later `assemblePdf`. */
+  readRange(
+    input: ExtractInput,
+    range: PageRange,
+    onProgress: (done: number) => void,
+    deadline: number,
+    stop?: AbortSignal,
+  ): Promise<PdfPages> {
+    return this.extract(input, range, onProgress, deadline, stop) as Promise<PdfPages>;
+  }
+
+  private async extract(
+    input: ExtractInput,
+    range: PageRange | undefined,
+    onProgress: (done: number) => void,
+    deadline: number,
+    stop?: AbortSignal,
+  ): Promise<Extraction | PdfPages> {
     const slot = await this.acquire();
     const id = this.nextId++;
     const send = (command: ThreadCommand) => slot.thread.postMessage(command);
     const askToStop = () => send({ type: 'stop', id });
     let timer: NodeJS.Timeout | undefined;
     try {
-      return await new Promise<Extraction>((resolve, reject) => {
+      return await new Promise<Extraction | PdfPages>((resolve, reject) => {
         slot.running = { id, displayName: input.displayName, onProgress, resolve, reject };
         timer = setTimeout(
           () => {
@@ -94,7 +115,7 @@ export class ExtractionPool implements OnApplicationBootstrap, OnModuleDestroy {
           },
           Math.max(0, deadline - Date.now()),
         );
-        send({ type: 'run', id, input });
+        send({ type: 'run', id, input, range });
         if (stop?.aborted) askToStop();
         else stop?.addEventListener('abort', askToStop, { once: true });
       });

@@ -1,16 +1,28 @@
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { DomainError } from '@docconv/contracts';
-import { extractToMarkdown, loadPdfReader, type ExtractInput, type Extraction } from '@docconv/documents';
+import {
+  extractToMarkdown,
+  loadPdfReader,
+  readPdfRange,
+  type ExtractInput,
+  type Extraction,
+  type PageRange,
+  type PdfPages,
+} from '@docconv/documents';
 
-/** Messages from the worker to an extraction thread: extract a file, or stop the one in hand. */
-export type ThreadCommand = { type: 'run'; id: number; input: ExtractInput } | { type: 'stop'; id: number };
+/**
+ * Messages from the worker to an extraction thread: extract a file (or read the page `range` of a
+ * PDF, for a fanned-out parse), or stop the one in hand.
+ */
+export type ThreadCommand =
+  { type: 'run'; id: number; input: ExtractInput; range?: PageRange } | { type: 'stop'; id: number };
 
 /** Messages from an extraction thread about the file `id`. */
 export type ThreadMessage =
   | { type: 'ready'; seconds: number }
   | { type: 'progress'; id: number; done: number }
-  | { type: 'done'; id: number; extraction: Extraction; heapMb: number }
+  | { type: 'done'; id: number; extraction: Extraction | PdfPages; heapMb: number }
   | { type: 'error'; id: number; code?: string; message: string };
 
 /**
@@ -36,11 +48,12 @@ if (parentPort) {
     }
     const file = { id: command.id, stopRequested: false };
     current = file;
-    extractToMarkdown(
-      command.input,
-      (done) => post({ type: 'progress', id: file.id, done }),
-      () => file.stopRequested,
-    ).then(
+    const onProgress = (done: number) => post({ type: 'progress', id: file.id, done });
+    const shouldStop = () => file.stopRequested;
+    const work: Promise<Extraction | PdfPages> = command.range
+      ? readPdfRange(command.input, command.range, onProgress, shouldStop)
+      : extractToMarkdown(command.input, onProgress, shouldStop);
+    work.then(
       (extraction) =>
         post({ type: 'done', id: file.id, extraction, heapMb: getHeapStatistics().used_heap_size / 2 ** 20 }),
       (error: unknown) =>

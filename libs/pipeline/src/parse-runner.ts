@@ -1,12 +1,21 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DomainError } from '@docconv/contracts';
+import { DomainError, type JobPayload } from '@docconv/contracts';
 import { JobEntity, JobFileEntity } from '@docconv/db';
-import type { Extraction, FileKind, OcrOptions } from '@docconv/documents';
+import {
+  assemblePdf,
+  type Extraction,
+  type FileKind,
+  type OcrOptions,
+  type PageRange,
+  type PageReport,
+  type PdfPages,
+} from '@docconv/documents';
 import { OCR_LANGUAGES } from '@docconv/ocr';
 import { refinePage, splitIntoPages, type LanguageModel } from '@docconv/refine';
 import { transcriptMarkdown, type Transcriber } from '@docconv/transcription';
+import { Queues } from '@docconv/redis';
 import { Storage } from '@docconv/storage';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -21,7 +30,11 @@ import { ConversionMetrics } from '@docconv/metrics';
 import { LANGUAGE_MODEL, TRANSCRIBER } from './engine-tokens';
 import { ExtractionPool } from './extraction-pool';
 
-export type ParseOutcome = 'done' | 'error' | 'cancelled' | 'skipped';
+/** How a parse attempt ended; `spread`: its pages were handed to `parse.range` jobs and a `parse.assemble`. */
+export type ParseOutcome = 'done' | 'error' | 'cancelled' | 'skipped' | 'spread';
+
+/** How a `parse.range` job ended: its pages read (or reported failed), or nothing to do. */
+export type RangeOutcome = 'read' | 'skipped';
 
 /** How often a running job looks whether its owner cancelled it. */
 const CANCEL_POLL_MS = 500;
@@ -55,13 +68,45 @@ export interface Attempt {
   max: number;
 }
 
-/** Progress is written at most this often per job. */
+/** Progress is written at most this often per job (per range of a fanned-out job). */
 const PROGRESS_INTERVAL_MS = 1_000;
 
+/** A fanned-out job gets about this many ranges per worker slot, so that a slot that finishes early takes another. */
+const RANGES_PER_SLOT = 2;
+/** No range is shorter than this (each costs a message, a read of the file and a stored part)… */
+const MIN_RANGE_PAGES = 5;
+/** …or longer (a range read again after a crash repeats at most this many pages). */
+const MAX_RANGE_PAGES = 250;
+
+/** Reads one of the job's files; `onProgress` hears its pages done and seconds transcribed so far. */
+type FileReader = (file: JobFileEntity, onProgress: (pages: number, seconds: number) => void) => Promise<Extraction>;
+
+/** The page ranges of a file of `pages` pages cut every `rangePages` pages. */
+export function pageRanges(pages: number, rangePages: number): PageRange[] {
+  const ranges: PageRange[] = [];
+  for (let first = 1; first <= pages; first += rangePages)
+    ranges.push({ first, last: Math.min(pages, first + rangePages - 1) });
+  return ranges;
+}
+
 /**
- * Runs one parse attempt: queued → processing → done or error. A file that cannot be read
- * ends the job in `error`, refundable, with a sentence naming it; any other fault is thrown
- * so the queue retries it, and the last attempt records it as an error too.
+ * How many pages each range of a job of `pages` pages gets when `slots` worker slots read them:
+ * about RANGES_PER_SLOT ranges per slot, within MIN_RANGE_PAGES…MAX_RANGE_PAGES; undefined when
+ * the job is better read whole (too short, or a single slot to read it).
+ */
+export function rangePagesFor(pages: number, slots: number, minPages: number): number | undefined {
+  if (minPages === 0 || pages < minPages || slots < 2) return undefined;
+  const size = Math.ceil(pages / (slots * RANGES_PER_SLOT));
+  return Math.min(MAX_RANGE_PAGES, Math.max(MIN_RANGE_PAGES, size));
+}
+
+/** Where a range's read pages wait for the assembly: under the job's results, per attempt. */
+const rangePath = (jobId: string, retry: number, first: number) => `results/${jobId}/ranges/${retry}/${first}.json`;
+
+/**
+ * Runs a parse job: queued → processing → done, cancelled or error. A job is read whole by one
+ * worker, or, when it is one large PDF and several worker slots serve the parse queue, spread
+ * over page ranges read by any of them at once and assembled in order once all have ended.
  */
 @Injectable()
 export class ParseRunner {
@@ -74,36 +119,145 @@ export class ParseRunner {
     private readonly lifecycle: JobLifecycle,
     private readonly extractions: ExtractionPool,
     private readonly metrics: ConversionMetrics,
+    private readonly queues: Queues,
     @Optional() @Inject(TRANSCRIBER) private readonly transcriber: Transcriber | null = null,
     @Optional() @Inject(LANGUAGE_MODEL) private readonly languageModel: LanguageModel | null = null,
   ) {}
 
-  async run(jobId: string, attempt: Attempt): Promise<ParseOutcome> {
+  /** A `parse.run`: the job read whole, or, for a large PDF, handed out in page ranges (`priority`: the message's). */
+  async run(payload: JobPayload<'parse.run'>, attempt: Attempt, priority?: number): Promise<ParseOutcome> {
     const began = performance.now();
-    const outcome = await this.attempt(jobId, attempt);
-    if (outcome !== 'skipped') this.metrics.jobEnded(outcome, (performance.now() - began) / 1000);
+    const outcome = await this.attempt(payload, attempt, priority);
+    if (outcome !== 'skipped' && outcome !== 'spread')
+      this.metrics.jobEnded(outcome, (performance.now() - began) / 1000);
     return outcome;
   }
 
-  private async attempt(jobId: string, attempt: Attempt): Promise<ParseOutcome> {
+  private async attempt(payload: JobPayload<'parse.run'>, attempt: Attempt, priority?: number): Promise<ParseOutcome> {
+    const { jobId, retry } = payload;
+    // Handed out already (this message came again after its worker died): the ranges carry on.
+    if ((await this.queues.state('parse.assemble', { jobId, retry, rangePages: 0 })) !== 'missing') return 'spread';
     const started = await this.lifecycle.move('start', { jobId }, {});
     if (!started) return 'skipped'; // cancelled, finished or unknown: nothing to do
     const { job } = started;
-    const stop = new AbortController();
-    if (job.cancelRequestedAt) stop.abort(); // cancelled while its first worker held it
-    const watch = setInterval(() => {
-      this.lifecycle.cancelRequested(jobId).then(
-        (requested) => requested && stop.abort(),
-        () => undefined, // asked again at the next tick
-      );
-    }, CANCEL_POLL_MS);
+    const files = await this.filesOf(jobId);
+    const rangePages = await this.spread(files);
+    if (rangePages !== undefined) {
+      const ranges = pageRanges(files[0].pages, rangePages).map((range) => ({
+        name: 'parse.range' as const,
+        payload: { jobId, retry, ...range },
+      }));
+      await this.queues.fanOut({ name: 'parse.assemble', payload: { jobId, retry, rangePages } }, ranges, {
+        priority,
+      });
+      this.logger.log({ job_id: jobId, ranges: ranges.length, range_pages: rangePages }, 'Parse spread over ranges');
+      return 'spread';
+    }
+    return this.conclude(job, attempt, (stop) => this.convert(job, files, stop, this.fileReader(job, stop)));
+  }
 
+  /**
+   * A `parse.range`: pages `first`…`last` of the job's PDF read and stored for the assembly, with
+   * the range's progress counted in the job's. A file or page that cannot be read, or a last
+   * attempt's fault, is stored as the range's pages failed (refunded at the assembly); any other
+   * fault is thrown so that the queue retries this range alone.
+   */
+  async readRange(payload: JobPayload<'parse.range'>, attempt: Attempt): Promise<RangeOutcome> {
+    const { jobId, retry, first, last } = payload;
+    const job = await this.dataSource.getRepository(JobEntity).findOneBy({ id: jobId });
+    if (!job || job.status !== 'processing' || job.retryCount !== retry) return 'skipped';
+    // Cancelled before this range began: nothing of it is read, and the assembly refunds it.
+    const part = job.cancelRequestedAt ? NOTHING_READ : await this.readPart(job, payload, attempt);
+    await this.storage.put(rangePath(jobId, retry, first), Buffer.from(JSON.stringify(part), 'utf8'));
+    await this.lifecycle.rangeProgress(jobId, first, part.stopped ? part.reports.length : last - first + 1);
+    return 'read';
+  }
+
+  /** The pages of one range read in the extraction pool, its progress written as it goes. */
+  private async readPart(job: JobEntity, payload: JobPayload<'parse.range'>, attempt: Attempt): Promise<PdfPages> {
+    const { first, last } = payload;
+    const [file] = await this.filesOf(job.id);
+    const watch = this.watchCancel(job);
+    const progress = new ProgressWriter((done) => this.lifecycle.rangeProgress(job.id, first, done.pages));
     try {
-      const converted = await this.convert(
-        job,
-        job.startedAt!.getTime() + this.config.worker.maxRuntimeSeconds * 1000,
-        stop.signal,
+      const began = performance.now();
+      const part = await this.withLocalCopy(file, (path) =>
+        this.extractions.readRange(
+          this.extractInput(job, file, path),
+          { first, last },
+          (done) => progress.update(done, 0, 0),
+          this.deadlineOf(job),
+          watch.signal,
+        ),
       );
+      const pages = part.reports.filter((report) => report.source !== 'failed').length;
+      this.measure('pdf', part.reports, (performance.now() - began) / 1000, pages, job);
+      return part;
+    } catch (error) {
+      if (error instanceof DomainError) return failedRange({ first, last }, error.message);
+      if (attempt.made + 1 < attempt.max) throw error;
+      this.logger.error({ err: error, job_id: job.id, first }, 'Page range failed on its last attempt');
+      const why = `Pages ${first}–${last} of ${file.displayPath} could not be read after ${attempt.max} attempts because of an internal fault.`;
+      return failedRange({ first, last }, why);
+    } finally {
+      watch.close();
+      progress.stop();
+      await progress.settled();
+    }
+  }
+
+  /**
+   * A `parse.assemble`, once every range of the job has ended: the ranges' pages laid out as one
+   * document (a range whose job failed for good counts as pages not read) and the job ended as
+   * a job read whole ends: done, cancelled with what was read, or in error.
+   */
+  async assemble(payload: JobPayload<'parse.assemble'>, attempt: Attempt): Promise<ParseOutcome> {
+    const { jobId, retry, rangePages } = payload;
+    const job = await this.dataSource.getRepository(JobEntity).findOneBy({ id: jobId });
+    if (!job || job.status !== 'processing' || job.retryCount !== retry) return 'skipped';
+    const files = await this.filesOf(jobId);
+    const parts = await Promise.all(
+      pageRanges(files[0].pages, rangePages).map(async (range) => {
+        const path = rangePath(jobId, retry, range.first);
+        if (await this.storage.exists(path))
+          return JSON.parse((await this.storage.read(path)).toString('utf8')) as PdfPages;
+        const why = `Pages ${range.first}–${range.last} of ${files[0].displayPath} could not be read: processing was interrupted too many times.`;
+        return failedRange(range, why);
+      }),
+    );
+    // A cancel is the ranges' to act on: those it reached stopped early, and the job ends cancelled with what was read.
+    const read = new AbortController().signal;
+    const outcome = await this.conclude(job, attempt, () =>
+      this.convert(job, files, read, async () => assemblePdf(parts)),
+    );
+    await this.storage.deletePrefix(`results/${jobId}/ranges`).catch(() => undefined);
+    this.metrics.jobEnded(outcome, (Date.now() - job.startedAt!.getTime()) / 1000);
+    return outcome;
+  }
+
+  /** Page ranges of this many pages when the job is one PDF large enough to read on several slots at once. */
+  private async spread(files: JobFileEntity[]): Promise<number | undefined> {
+    const minPages = this.config.worker.fanOutMinPages;
+    if (files.length !== 1 || files[0].kind !== 'pdf' || minPages === 0 || files[0].pages < minPages) return undefined;
+    const workers = await this.queues.workersOn('parse');
+    return rangePagesFor(files[0].pages, Math.max(1, workers) * this.config.worker.concurrency, minPages);
+  }
+
+  /**
+   * Converts with `work` and ends the job as its result says, while watching for its owner's
+   * cancel: a file that cannot be read ends it in `error`, refundable, with a sentence naming
+   * it; any other fault is thrown so the queue retries, and the last attempt records it as an
+   * error too.
+   */
+  private async conclude(
+    job: JobEntity,
+    attempt: Attempt,
+    work: (stop: AbortSignal) => Promise<Converted>,
+  ): Promise<'done' | 'error' | 'cancelled'> {
+    const jobId = job.id;
+    const watch = this.watchCancel(job);
+    try {
+      const converted = await work(watch.signal);
       const undelivered = this.undelivered(job, converted);
       const resultPath = `results/${jobId}/result.md`;
       if (converted.stopped) {
@@ -136,17 +290,34 @@ export class ParseRunner {
       }
       throw error;
     } finally {
-      clearInterval(watch);
+      watch.close();
     }
   }
 
-  /**
-   * The job's files to one Markdown, file by file. A file that cannot be read, or a page of
-   * it, is reported failed and the rest go on; once `stop` is aborted (the owner cancelled)
-   * the file in hand ends after its page in hand and the files after it are not started.
-   */
-  private async convert(job: JobEntity, deadline: number, stop: AbortSignal): Promise<Converted> {
-    const jobId = job.id;
+  /** Aborted once the job's owner cancels it (at once when they already have), asked every CANCEL_POLL_MS. */
+  private watchCancel(job: JobEntity): { signal: AbortSignal; close: () => void } {
+    const stop = new AbortController();
+    if (job.cancelRequestedAt) stop.abort(); // cancelled while its first worker held it
+    const timer = setInterval(() => {
+      this.lifecycle.cancelRequested(job.id).then(
+        (requested) => requested && stop.abort(),
+        () => undefined, // asked again at the next tick
+      );
+    }, CANCEL_POLL_MS);
+    return { signal: stop.signal, close: () => clearInterval(timer) };
+  }
+
+  private filesOf(jobId: string): Promise<JobFileEntity[]> {
+    return this.dataSource.getRepository(JobFileEntity).find({ where: { jobId }, order: { seq: 'ASC' } });
+  }
+
+  /** When the job must be done: its start plus the time a job may run. */
+  private deadlineOf(job: JobEntity): number {
+    return job.startedAt!.getTime() + this.config.worker.maxRuntimeSeconds * 1000;
+  }
+
+  /** What the extraction thread needs to read `file`, downloaded at `path`. */
+  private extractInput(job: JobEntity, file: JobFileEntity, path: string) {
     const ocr: OcrOptions = {
       engine: job.ocrEngine,
       model: job.ocrModel,
@@ -155,8 +326,69 @@ export class ParseRunner {
       settings: { enginesPython: this.config.engines.enginesPython ?? undefined },
       pageBudgetSeconds: this.config.engines.ocrPageBudgetSeconds,
     };
-    const files = await this.dataSource.getRepository(JobFileEntity).find({ where: { jobId }, order: { seq: 'ASC' } });
+    const kind = file.kind as FileKind;
+    const units = kind === 'pdf' ? file.pages : file.images;
+    return {
+      path,
+      kind,
+      mime: file.mimeType,
+      displayName: file.displayPath,
+      units,
+      ocr,
+      limits: uploadLimits(this.config),
+    };
+  }
+
+  /** Runs `work` on a local copy of the file's input, removed afterwards. */
+  private async withLocalCopy<T>(file: JobFileEntity, work: (path: string) => Promise<T>): Promise<T> {
     const folder = await mkdtemp(join(tmpdir(), 'docconv-parse-'));
+    try {
+      const local = join(folder, String(file.seq));
+      await pipeline(await this.storage.stream(file.storagePath), createWriteStream(local));
+      return await work(local);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }
+
+  /** Reads a file of the job on this worker: speech by the transcriber, the rest in the extraction pool. */
+  private fileReader(job: JobEntity, stop: AbortSignal): FileReader {
+    const deadline = this.deadlineOf(job);
+    return (file, onProgress) =>
+      this.withLocalCopy(file, async (path) => {
+        const kind = file.kind as FileKind;
+        const began = performance.now();
+        const extraction: Extraction =
+          kind === 'audio' || kind === 'video'
+            ? await this.transcribe(path, file.displayPath, deadline, (fraction) =>
+                onProgress(0, fraction * file.durationSeconds),
+              )
+            : await this.extractions.run(
+                this.extractInput(job, file, path),
+                (done) => onProgress(kind === 'pdf' ? done : 0, 0),
+                deadline,
+                stop,
+              );
+        const read = extraction.pages.filter((page) => page.source !== 'failed').length;
+        const units = kind === 'pdf' || kind === 'image' ? read : extraction.stopped ? 0 : file.pages;
+        this.measure(kind, extraction.pages, (performance.now() - began) / 1000, units, job);
+        return extraction;
+      });
+  }
+
+  /**
+   * The job's files to one Markdown, file by file, each read by `read`. A file that cannot be
+   * read, or a page of it, is reported failed and the rest go on; once `stop` is aborted (the
+   * owner cancelled) the file in hand ends after its page in hand and the files after it are not
+   * started.
+   */
+  private async convert(
+    job: JobEntity,
+    files: JobFileEntity[],
+    stop: AbortSignal,
+    readFile: FileReader,
+  ): Promise<Converted> {
+    const jobId = job.id;
     const progress = new ProgressWriter((done) => this.lifecycle.progress(jobId, done));
     const delivered: Delivered = { units: 0, pages: 0, images: 0, audioSeconds: [], videoSeconds: [] };
     const failures: string[] = [];
@@ -172,31 +404,12 @@ export class ParseRunner {
           stopped = true;
           break;
         }
-        const local = join(folder, String(file.seq));
-        await pipeline(await this.storage.stream(file.storagePath), createWriteStream(local));
         const kind = file.kind as FileKind;
-        const fileStarted = performance.now();
         let extraction: Extraction;
         try {
-          extraction =
-            kind === 'audio' || kind === 'video'
-              ? await this.transcribe(local, file.displayPath, deadline, (fraction) =>
-                  progress.update(pagesBefore, index, secondsBefore + fraction * file.durationSeconds),
-                )
-              : await this.extractions.run(
-                  {
-                    path: local,
-                    kind,
-                    mime: file.mimeType,
-                    displayName: file.displayPath,
-                    units: kind === 'pdf' ? file.pages : file.images,
-                    ocr,
-                    limits: uploadLimits(this.config),
-                  },
-                  (done) => progress.update(pagesBefore + (kind === 'pdf' ? done : 0), index, secondsBefore),
-                  deadline,
-                  stop,
-                );
+          extraction = await readFile(file, (pages, seconds) =>
+            progress.update(pagesBefore + pages, index, secondsBefore + seconds),
+          );
         } catch (error) {
           // A file that cannot be read fails alone: its pages are given back, the other files are delivered.
           if (!(error instanceof DomainError) || files.length === 1 || error.code === 'transcription_unavailable')
@@ -206,7 +419,6 @@ export class ParseRunner {
           report.push({ file: file.displayPath, page: 1, source: 'failed', notes: [error.message] });
           pagesBefore += file.pages;
           secondsBefore += file.durationSeconds;
-          await rm(local, { force: true });
           continue;
         }
         const failedPages = extraction.pages.filter((p) => p.source === 'failed').map((p) => p.page);
@@ -219,7 +431,6 @@ export class ParseRunner {
         if (kind === 'audio') delivered.audioSeconds.push(file.durationSeconds);
         if (kind === 'video') delivered.videoSeconds.push(file.durationSeconds);
         delivered.units += kind === 'pdf' || kind === 'image' ? read : extraction.stopped ? 0 : 1;
-        this.measure(kind, extraction, (performance.now() - fileStarted) / 1000, pages + images, job);
         const markdown =
           job.doclingRefinement && REFINABLE.has(kind)
             ? await this.refine(extraction.markdown, pages, file.displayPath, job, report)
@@ -232,7 +443,6 @@ export class ParseRunner {
         const headed = files.length === 1 || kind === 'audio' || kind === 'video';
         parts.push(headed ? markdown : `## ${file.displayPath}\n\n${markdown.trim()}\n`);
         report.push(...extraction.pages.map((page) => ({ file: file.displayPath, ...page })));
-        await rm(local, { force: true });
         if (extraction.stopped) {
           stopped = true;
           break;
@@ -246,13 +456,12 @@ export class ParseRunner {
       return { markdown, delivered, failures, failedUnits, stopped };
     } finally {
       progress.stop();
-      await rm(folder, { recursive: true, force: true });
     }
   }
 
-  /** Records a file's conversion and each of its OCR'd pages in the worker's metrics. */
-  private measure(kind: FileKind, extraction: Extraction, seconds: number, pages: number, job: JobEntity): void {
-    const ocrd = extraction.pages.filter((page) => page.source === 'ocr' || page.source === 'text+ocr');
+  /** Records a file's (or page range's) conversion and each of its OCR'd pages in the worker's metrics. */
+  private measure(kind: FileKind, reports: PageReport[], seconds: number, pages: number, job: JobEntity): void {
+    const ocrd = reports.filter((page) => page.source === 'ocr' || page.source === 'text+ocr');
     this.metrics.fileConverted(kind, ocrd.length > 0 ? job.ocrEngine : 'none', seconds, pages);
     for (const page of ocrd)
       if (page.seconds !== undefined) this.metrics.ocrPage(page.engine ?? job.ocrEngine, job.ocrModel, page.seconds);
@@ -409,4 +618,14 @@ class ProgressWriter {
   stop(): void {
     clearTimeout(this.timer);
   }
+}
+
+/** What a range cancelled before it began holds. */
+const NOTHING_READ: PdfPages = { pages: [], reports: [], stopped: true };
+
+/** A range none of whose pages could be read, each reported failed for `reason`. */
+function failedRange(range: PageRange, reason: string): PdfPages {
+  const reports: PageReport[] = [];
+  for (let page = range.first; page <= range.last; page++) reports.push({ page, source: 'failed', notes: [reason] });
+  return { pages: [], reports, stopped: false };
 }

@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { BullModule } from '@nestjs/bullmq';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { DEFAULT_JOB_OPTIONS, QUEUE_NAMES } from '@docconv/contracts';
-import { Queues } from './queues';
+import { FLOWS, Queues } from './queues';
 import { queueProducerConnectionOptions } from './redis.module';
 
 /** Where BullMQ keeps its keys: under the deployment's prefix, so runs and deployments never share queues. */
@@ -27,6 +27,7 @@ export class QueueModule {
           }),
         }),
         BullModule.registerQueue(...QUEUE_NAMES.map((name) => ({ name }))),
+        BullModule.registerFlowProducer({ name: FLOWS }),
       ],
       providers: [Queues],
       exports: [BullModule, Queues],

@@ -1,7 +1,23 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectQueue } from '@nestjs/bullmq';
-import { queueJobId, queueOf, type JobName, type JobPayload, type QueueName } from '@docconv/contracts';
-import type { Queue } from 'bullmq';
+import { InjectFlowProducer, InjectQueue } from '@nestjs/bullmq';
+import {
+  DEFAULT_JOB_OPTIONS,
+  queueJobId,
+  queueOf,
+  type JobName,
+  type JobPayload,
+  type QueueName,
+} from '@docconv/contracts';
+import type { FlowProducer, Queue } from 'bullmq';
+
+/** The flow producer's name in `QueueModule`. */
+export const FLOWS = 'flows';
+
+/** One message: a job name and its payload. */
+export interface Message<N extends JobName> {
+  name: N;
+  payload: JobPayload<N>;
+}
 
 /** What the queue holds of one message: still to run (waiting, delayed or active), failed for good, done, or nothing. */
 export type MessageState = 'pending' | 'failed' | 'completed' | 'missing';
@@ -22,6 +38,7 @@ export class Queues {
     @InjectQueue('conversions') conversions: Queue,
     @InjectQueue('maintenance') maintenance: Queue,
     @InjectQueue('webhooks') webhooks: Queue,
+    @InjectFlowProducer(FLOWS) private readonly flows: FlowProducer,
   ) {
     this.queues = { parse, conversions, maintenance, webhooks };
     // Without a listener BullMQ prints every failed reconnect while Redis is away; once a minute is enough.
@@ -51,6 +68,41 @@ export class Queues {
       delay: options.delayMs,
       priority: options.priority,
     });
+  }
+
+  /**
+   * Sends `children` and the `parent` that runs once every one of them has ended, as one BullMQ
+   * flow (all or nothing), each with the id its payload gives and the contract's delivery
+   * options. A child that fails for good still lets the parent run, which finds its result
+   * missing. `priority` as for `enqueue`, for every message of the flow.
+   */
+  async fanOut<P extends JobName, C extends JobName>(
+    parent: Message<P>,
+    children: Message<C>[],
+    options: { priority?: number } = {},
+  ): Promise<void> {
+    const opts = (message: Message<JobName>) => ({
+      ...DEFAULT_JOB_OPTIONS,
+      jobId: queueJobId(message.name, message.payload),
+      priority: options.priority,
+    });
+    await this.flows.add({
+      name: parent.name,
+      queueName: queueOf(parent.name),
+      data: parent.payload,
+      opts: opts(parent),
+      children: children.map((child) => ({
+        name: child.name,
+        queueName: queueOf(child.name),
+        data: child.payload,
+        opts: { ...opts(child), ignoreDependencyOnFailure: true },
+      })),
+    });
+  }
+
+  /** How many worker processes take messages from `queue` now (each worker's connection, as Redis lists it). */
+  workersOn(queue: QueueName): Promise<number> {
+    return this.queues[queue].getWorkersCount();
   }
 
   /** Where the message `enqueue(name, payload)` sends stands in the queue. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { JobPayload } from '@docconv/contracts';
 import { XlsxAdvancedRunner, type ConversionOutcome } from '@docconv/pipeline';
 import type { Job } from 'bullmq';
-import { JobHandler } from './job-handler.decorator';
+import { attemptOf, JobHandler } from './job-handler.decorator';
 
 @Injectable()
 export class ConversionHandler {
@@ -10,6 +10,6 @@ export class ConversionHandler {
 
   @JobHandler('convert.xlsx-advanced')
   run(payload: JobPayload<'convert.xlsx-advanced'>, job: Job): Promise<ConversionOutcome> {
-    return this.runner.run(payload, { made: job.attemptsMade, max: job.opts.attempts ?? 1 });
+    return this.runner.run(payload, attemptOf(job));
   }
 }

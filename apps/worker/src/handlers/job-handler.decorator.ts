@@ -16,3 +16,8 @@ export const JobHandler =
   <M extends HandlerOf<N>>(target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<M>): void => {
     SetMetadata(JOB_HANDLER, name)(target, key, descriptor);
   };
+
+/** Which attempt at its message a handler is making, as the queue counts them (`made` before this one). */
+export function attemptOf(job: Job): { made: number; max: number } {
+  return { made: job.attemptsMade, max: job.opts.attempts ?? 1 };
+}

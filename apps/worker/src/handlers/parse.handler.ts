@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { JobPayload } from '@docconv/contracts';
-import { ParseRunner, type ParseOutcome } from '@docconv/pipeline';
+import { ParseRunner, type ParseOutcome, type RangeOutcome } from '@docconv/pipeline';
 import type { Job } from 'bullmq';
-import { JobHandler } from './job-handler.decorator';
+import { attemptOf, JobHandler } from './job-handler.decorator';
 
 @Injectable()
 export class ParseHandler {
@@ -10,6 +10,16 @@ export class ParseHandler {
 
   @JobHandler('parse.run')
   run(payload: JobPayload<'parse.run'>, job: Job): Promise<ParseOutcome> {
-    return this.runner.run(payload.jobId, { made: job.attemptsMade, max: job.opts.attempts ?? 1 });
+    return this.runner.run(payload, attemptOf(job), job.opts.priority);
+  }
+
+  @JobHandler('parse.range')
+  readRange(payload: JobPayload<'parse.range'>, job: Job): Promise<RangeOutcome> {
+    return this.runner.readRange(payload, attemptOf(job));
+  }
+
+  @JobHandler('parse.assemble')
+  assemble(payload: JobPayload<'parse.assemble'>, job: Job): Promise<ParseOutcome> {
+    return this.runner.assemble(payload, attemptOf(job));
   }
 }

@@ -46,6 +46,8 @@ export class JobEntity {
   @Column({ name: 'media_duration_seconds', type: 'integer' }) mediaDurationSeconds!: number;
   /** Seconds of the job's recordings transcribed so far (progress of audio and video). */
   @Column({ name: 'done_media_seconds', type: 'integer', default: 0 }) doneMediaSeconds!: number;
+  /** Of a parse fanned out over page ranges: each range's pages done, by its first page (`done_pages` is their sum). */
+  @Column({ name: 'range_done_pages', type: 'jsonb', nullable: true }) rangeDonePages!: Record<string, number> | null;
   @Column({ name: 'docling_refinement', type: 'boolean' }) doclingRefinement!: boolean;
   @Column({ name: 'docling_refinement_pages', type: 'integer' }) doclingRefinementPages!: number;
   @Column({ type: 'integer' }) dpi!: number;

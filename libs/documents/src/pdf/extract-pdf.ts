@@ -15,7 +15,7 @@ import { PDF_OPTIONS, pdfjs } from './pdfjs';
 import { renderPage, type PageArea } from './render-page';
 import { figureRegions, withFigureText } from './figures';
 import { pageDrawing } from './rules';
-import { readPageByPage, type StopSignal } from '../page-loop';
+import { readPageByPage, requireSomePage, type PageRange, type StopSignal } from '../page-loop';
 import type { Extraction } from '../extract';
 
 export type PageProgress = (donePages: number) => void;
@@ -34,6 +34,45 @@ export async function extractPdf(
   reader?: PageReader,
   shouldStop?: StopSignal,
 ): Promise<Extraction> {
+  const read = await readPdfPages(path, displayName, undefined, onPage, reader, shouldStop);
+  return { markdown: layoutDocument(read.pages), pages: read.reports, stopped: read.stopped };
+}
+
+/** What reading some of a PDF's pages gave: the lines of each page read, in order, and every page's report. */
+export interface PdfPages {
+  pages: PageLines[];
+  reports: PageReport[];
+  /** Cancelled between pages: the pages read until then. */
+  stopped: boolean;
+}
+
+/**
+ * A large PDF read in parts (page ranges, each by any worker) laid out as one document, exactly as
+ * if it had been read whole: the layout's document-wide decisions (body size, heading levels,
+ * running heads, footnotes) see every page. A file none of whose pages could be read fails.
+ */
+export function assemblePdf(parts: PdfPages[]): Extraction {
+  const reports = parts.flatMap((part) => part.reports);
+  requireSomePage(reports);
+  return {
+    markdown: layoutDocument(parts.flatMap((part) => part.pages)),
+    pages: reports,
+    stopped: parts.some((part) => part.stopped),
+  };
+}
+
+/**
+ * The positioned lines of pages `range` (all of them when absent) of a PDF, page by page, for
+ * `layoutDocument` to lay out. Over the whole file, a file none of whose pages can be read fails.
+ */
+export async function readPdfPages(
+  path: string,
+  displayName: string,
+  range: PageRange | undefined,
+  onPage: PageProgress,
+  reader?: PageReader,
+  shouldStop?: StopSignal,
+): Promise<PdfPages> {
   const data = new Uint8Array(await readFile(path));
   const lib = await pdfjs();
   // Text, rules and fonts need no pictures: images are left undecoded (a scan is read by the OCR
@@ -125,8 +164,9 @@ export async function extractPdf(
       }
       return report;
     };
-    const { reports, stopped } = await readPageByPage(document.numPages, displayName, readPage, onPage, shouldStop);
-    return { markdown: layoutDocument(pages), pages: reports, stopped };
+    const pageRange = range ? { first: range.first, last: Math.min(range.last, document.numPages) } : document.numPages;
+    const { reports, stopped } = await readPageByPage(pageRange, displayName, readPage, onPage, shouldStop);
+    return { pages, reports, stopped };
   } finally {
     await task.destroy();
   }
