@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { ApiKeysService, UsersService } from '@docconv/accounts';
 import { LedgerService } from '@docconv/billing';
 import { loadConfig } from '@docconv/config';
+import { Queues } from '@docconv/redis';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
@@ -100,6 +101,8 @@ export interface BenchStack {
    * `finished_at` is given to the second, too coarse to time jobs that take a fraction of one.
    */
   lastFinished(ids: string[]): Promise<number>;
+  /** Resolves once every worker process takes messages from the parse queue. */
+  workersReady(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -145,6 +148,14 @@ export async function apiWithWorker(
         .query<{ last: Date | null }[]>('SELECT max(finished_at) AS last FROM jobs WHERE id = ANY($1)', [ids]);
       if (!row.last) throw new Error('none of the jobs has ended');
       return row.last.getTime();
+    },
+    workersReady: async () => {
+      const deadline = Date.now() + 60_000;
+      while ((await app.get(Queues).workersOn('parse')) < count) {
+        if (Date.now() > deadline)
+          throw new Error(`fewer than ${count} worker processes on the parse queue after a minute`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
     },
     close: async () => {
       for (const worker of workers) worker.kill('SIGTERM');

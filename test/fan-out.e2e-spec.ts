@@ -5,7 +5,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import type { TestKey } from './support/accounts';
+import { createKey, signup, type TestKey } from './support/accounts';
 import { makeMixedPdf, makePdf } from './support/fixtures';
 import { upload, waitForJob } from './support/jobs';
 import { privateStack } from './support/private-stack';
@@ -128,6 +128,30 @@ describe('page-range fan-out', () => {
       { type: 'refund', amount: (total - delivered.length) * pagePrice },
     ]);
   }, 180_000);
+
+  it("under fair queueing another user's job goes before the rest of a spread job's ranges", async () => {
+    const other = await signup(t.http, 'fan-other');
+    const otherKey = await createKey(t.http, other);
+    await t.app.get(DataSource).query('UPDATE users SET points_balance = 100000 WHERE id = $1', [other.userId]);
+    const large = (await upload(t.http, key.key, [{ name: 'survey.pdf', content: await scannedPdf(20) }])).body;
+    const small = (await upload(t.http, otherKey.key, [{ name: 'note.pdf', content: await scannedPdf(1) }])).body;
+    await t.http.post(`/api/v1/jobs/${large.job_id}/confirm`).set(auth()).expect(200);
+    await waitFor(large.job_id, (job) => (job.done_pages as number) >= 1);
+    await t.http.post(`/api/v1/jobs/${small.job_id}/confirm`).set('X-API-Key', otherKey.key).expect(200);
+    await waitForJob(t.http, otherKey.key, small.job_id, ['done', 'error', 'cancelled'], 120_000);
+    // Four ranges of five pages on two slots: the small job is read once a slot frees, before the last ranges.
+    const [row] = await t.app
+      .get(DataSource)
+      .query<{ status: string; done_pages: number }[]>('SELECT status, done_pages FROM jobs WHERE id = $1', [
+        large.job_id,
+      ]);
+    expect(row.status).toBe('processing');
+    expect(row.done_pages).toBeLessThan(20);
+    expect(await waitForJob(t.http, key.key, large.job_id, ['done', 'error', 'cancelled'], 120_000)).toMatchObject({
+      status: 'done',
+      done_pages: 20,
+    });
+  }, 240_000);
 
   it('a worker killed mid-range: its range alone is read again, the job is done and charged once', async () => {
     const total = 20;

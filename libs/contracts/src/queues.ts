@@ -93,5 +93,8 @@ export const DEFAULT_JOB_OPTIONS = {
   removeOnFail: { age: 7 * 24 * 3600 },
 } as const;
 
+/** BullMQ's lowest priority (2^21); 1 is its highest. */
+export const MAX_PRIORITY = 2_097_152;
+
 /** Redis key (under the configured prefix) where each worker records when it was last alive. */
 export const WORKER_HEARTBEAT_KEY = 'workers:heartbeat';

@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { LedgerService, type PostedTransaction } from '@docconv/billing';
 import { conversionOf, JobEntity, type ConversionFormat, type JobConversionEntity } from '@docconv/db';
 import { WebhookDeliveries } from '@docconv/webhooks';
+import { MAX_PRIORITY } from '@docconv/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
 import { JobEvents } from './job-events';
 import { Outbox } from './outbox';
@@ -25,9 +26,6 @@ export interface Moved {
 
 /** The job's range counts with the range at page $2 set to $3 (of the row being updated, as it is when locked). */
 const RANGE_COUNTS = `COALESCE(range_done_pages, '{}'::jsonb) || jsonb_build_object($2::text, $3::int)`;
-
-/** BullMQ's lowest priority (2^21). */
-const MAX_PRIORITY = 2_097_152;
 
 /** A transaction in which moves may be made; their messages are sent once it commits. */
 export interface LifecycleTransaction {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DomainError, type JobPayload } from '@docconv/contracts';
+import { DomainError, MAX_PRIORITY, type JobPayload } from '@docconv/contracts';
 import { JobEntity, JobFileEntity } from '@docconv/db';
 import {
   assemblePdf,
@@ -143,13 +143,14 @@ export class ParseRunner {
     const files = await this.filesOf(jobId);
     const rangePages = await this.spread(files);
     if (rangePages !== undefined) {
+      // Under fair queueing each range waits, like a job, behind the pages its owner has ahead of
+      // it, this job's earlier ranges included: another user's job goes before the rest of this one.
       const ranges = pageRanges(files[0].pages, rangePages).map((range) => ({
         name: 'parse.range' as const,
         payload: { jobId, retry, ...range },
+        priority: priority && Math.min(priority + range.first - 1, MAX_PRIORITY),
       }));
-      await this.queues.fanOut({ name: 'parse.assemble', payload: { jobId, retry, rangePages } }, ranges, {
-        priority,
-      });
+      await this.queues.fanOut({ name: 'parse.assemble', payload: { jobId, retry, rangePages }, priority }, ranges);
       this.logger.log({ job_id: jobId, ranges: ranges.length, range_pages: rangePages }, 'Parse spread over ranges');
       return 'spread';
     }

@@ -13,10 +13,11 @@ import type { FlowProducer, Queue } from 'bullmq';
 /** The flow producer's name in `QueueModule`. */
 export const FLOWS = 'flows';
 
-/** One message: a job name and its payload. */
+/** One message: a job name, its payload and its priority (as for `Queues.enqueue`). */
 export interface Message<N extends JobName> {
   name: N;
   payload: JobPayload<N>;
+  priority?: number;
 }
 
 /** What the queue holds of one message: still to run (waiting, delayed or active), failed for good, done, or nothing. */
@@ -74,17 +75,13 @@ export class Queues {
    * Sends `children` and the `parent` that runs once every one of them has ended, as one BullMQ
    * flow (all or nothing), each with the id its payload gives and the contract's delivery
    * options. A child that fails for good still lets the parent run, which finds its result
-   * missing. `priority` as for `enqueue`, for every message of the flow.
+   * missing.
    */
-  async fanOut<P extends JobName, C extends JobName>(
-    parent: Message<P>,
-    children: Message<C>[],
-    options: { priority?: number } = {},
-  ): Promise<void> {
+  async fanOut<P extends JobName, C extends JobName>(parent: Message<P>, children: Message<C>[]): Promise<void> {
     const opts = (message: Message<JobName>) => ({
       ...DEFAULT_JOB_OPTIONS,
       jobId: queueJobId(message.name, message.payload),
-      priority: options.priority,
+      priority: message.priority,
     });
     await this.flows.add({
       name: parent.name,
