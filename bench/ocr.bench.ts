@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import PDFDocument from 'pdfkit';
+import { pdfBytes } from '../libs/documents/src/pdf/testing/pdf-bytes';
 import sharp from 'sharp';
 import { renderPage } from '../libs/documents/src/pdf/render-page';
 import { BENCH_DATA, median, scanPdf, table } from './support';
@@ -26,18 +26,14 @@ const PARAGRAPH =
 
 /** A two-page text PDF set like a report (two columns of body text under a heading). */
 async function reportPdf(path: string): Promise<void> {
-  const doc = new PDFDocument({ autoFirstPage: false });
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<void>((resolve) => doc.on('end', resolve));
-  for (let n = 1; n <= 2; n++) {
-    doc.addPage({ size: 'A4', margin: 56 });
-    doc.fontSize(18).text(`Quarterly report, part ${n}`, 56, 56);
-    doc.fontSize(10).text(PARAGRAPH.repeat(6), 56, 100, { columns: 2, columnGap: 20, width: 483, height: 650 });
-  }
-  doc.end();
-  await done;
-  await writeFile(path, Buffer.concat(chunks));
+  const bytes = await pdfBytes((doc) => {
+    for (let n = 1; n <= 2; n++) {
+      doc.addPage({ size: 'A4', margin: 56 });
+      doc.fontSize(18).text(`Quarterly report, part ${n}`, 56, 56);
+      doc.fontSize(10).text(PARAGRAPH.repeat(6), 56, 100, { columns: 2, columnGap: 20, width: 483, height: 650 });
+    }
+  });
+  await writeFile(path, bytes);
 }
 
 /** The same pages as a scan: each page rendered at 300 dpi and placed as a picture, no text layer. */

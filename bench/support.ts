@@ -7,11 +7,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import PDFDocument from 'pdfkit';
 import sharp from 'sharp';
 import type { GreyImage } from '@docconv/ocr';
 import { DataSource } from 'typeorm';
 import { createApiApp } from '../apps/api/src/api.factory';
+import { pdfBytes } from '../libs/documents/src/pdf/testing/pdf-bytes';
 
 export const BENCH_DATA = resolve('.data', 'bench');
 
@@ -29,20 +29,20 @@ export function benchEnv(): NodeJS.ProcessEnv {
 
 /** Writes a PDF whose A4 pages are `images`, grey pictures with no text layer: a scan. */
 export async function scanPdf(images: GreyImage[], path: string): Promise<void> {
-  const doc = new PDFDocument({ autoFirstPage: false });
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<void>((resolve) => doc.on('end', resolve));
-  for (const image of images) {
-    const png = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 1 } })
-      .png()
-      .toBuffer();
-    doc.addPage({ size: 'A4', margin: 0 });
-    doc.image(png, 0, 0, { width: 595.28, height: 841.89 });
-  }
-  doc.end();
-  await done;
-  writeFileSync(path, Buffer.concat(chunks));
+  const pngs = await Promise.all(
+    images.map((image) =>
+      sharp(image.data, { raw: { width: image.width, height: image.height, channels: 1 } })
+        .png()
+        .toBuffer(),
+    ),
+  );
+  const bytes = await pdfBytes((doc) => {
+    for (const png of pngs) {
+      doc.addPage({ size: 'A4', margin: 0 });
+      doc.image(png, 0, 0, { width: 595.28, height: 841.89 });
+    }
+  });
+  writeFileSync(path, bytes);
 }
 
 /** A text PDF of `pages` pages, generated once and kept under .data/bench. */
@@ -50,19 +50,13 @@ export async function textPdf(pages: number): Promise<string> {
   mkdirSync(BENCH_DATA, { recursive: true });
   const path = join(BENCH_DATA, `text-${pages}.pdf`);
   if (existsSync(path)) return path;
-  const chunks: Buffer[] = [];
-  await new Promise<void>((done, fail) => {
-    const doc = new PDFDocument({ autoFirstPage: false, compress: true });
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    doc.on('end', () => done());
-    doc.on('error', fail);
+  const bytes = await pdfBytes((doc) => {
     for (let n = 1; n <= pages; n++) {
       doc.addPage({ size: 'A4', margin: 72 });
       doc.fontSize(11).text(`Page ${n}. ${'The quick brown fox jumps over the lazy dog. '.repeat(20)}`);
     }
-    doc.end();
   });
-  writeFileSync(path, Buffer.concat(chunks));
+  writeFileSync(path, bytes);
   return path;
 }
 

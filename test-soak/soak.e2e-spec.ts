@@ -17,6 +17,8 @@ import {
 
 /** How long the simulated users keep sending work (SOAK_SECONDS, default 90). */
 const SOAK_MS = Number(process.env.SOAK_SECONDS ?? 90) * 1000;
+/** Pages of the soak's long PDFs, spread over page ranges. */
+const LONG_PDF_PAGES = 40;
 const USERS = 6;
 /** How long the jobs sent may take to end once the users stop. */
 const DRAIN_MS = 180_000;
@@ -114,13 +116,21 @@ describe('soak: 2 API processes and 3 workers on one PostgreSQL, Redis and S3, t
     }
   }
 
-  /** A document of one of the formats users send most, small enough for the soak's pace. */
+  /**
+   * A document of one of the formats users send most, small enough for the soak's pace; one PDF
+   * in five is long enough to be spread over page ranges.
+   */
   async function someDocument(n: number): Promise<{ name: string; content: Buffer; type: string }> {
     switch (n % 4) {
       case 0:
         return {
           name: `report-${n}.pdf`,
-          content: await makePdf(Array.from({ length: 1 + (n % 5) }, (_, i) => `Soak report ${n}, page ${i + 1}.`)),
+          content: await makePdf(
+            Array.from(
+              { length: n % 20 === 0 ? LONG_PDF_PAGES : 1 + (n % 5) },
+              (_, i) => `Soak report ${n}, page ${i + 1}.`,
+            ),
+          ),
           type: 'application/pdf',
         };
       case 1:
@@ -240,6 +250,10 @@ describe('soak: 2 API processes and 3 workers on one PostgreSQL, Redis and S3, t
       `SELECT (SELECT COALESCE(SUM(amount), 0) FROM credit_transactions)::text AS ledger,
               (SELECT COALESCE(SUM(points_balance), 0) FROM users)::text AS balances`,
     );
+    const [spread] = await db.query<{ jobs: number }[]>(
+      'SELECT count(*)::int AS jobs FROM jobs WHERE id = ANY($1) AND range_done_pages IS NOT NULL',
+      [ids],
+    );
     const status = Object.fromEntries(byStatus.map((row) => [row.status, Number(row.jobs)]));
     const donePages = Number(byStatus.find((row) => row.status === 'done')?.pages ?? 0);
     printFigures(`Soak: ${USERS} users for ${ms(sent)}, 2 API processes, 3 workers (2 slots each)`, [
@@ -247,6 +261,7 @@ describe('soak: 2 API processes and 3 workers on one PostgreSQL, Redis and S3, t
       ['uploads accepted / refused', `${counts.uploads} / ${counts.refusedUploads}`],
       ['jobs confirmed', ids.length],
       ['jobs done / error / cancelled', `${status.done ?? 0} / ${status.error ?? 0} / ${status.cancelled ?? 0}`],
+      [`jobs spread over page ranges (${LONG_PDF_PAGES}-page PDFs)`, spread.jobs],
       ['lost jobs (not ended after the drain)', open.length],
       ['double charges', doubleCharged.length],
       ['jobs refunded more than charged', overRefunded.length],
@@ -266,6 +281,7 @@ describe('soak: 2 API processes and 3 workers on one PostgreSQL, Redis and S3, t
     ]);
 
     expect(ids.length).toBeGreaterThan(USERS * 3);
+    expect(spread.jobs).toBeGreaterThan(0); // the long PDFs went through page ranges, disruptions and all
     expect(open).toEqual([]);
     expect(doubleCharged).toEqual([]);
     expect(overRefunded).toEqual([]);

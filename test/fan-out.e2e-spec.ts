@@ -131,7 +131,7 @@ describe('page-range fan-out', () => {
 
   it("under fair queueing another user's job goes before the rest of a spread job's ranges", async () => {
     const other = await signup(t.http, 'fan-other');
-    const otherKey = await createKey(t.http, other);
+    const otherKey = await createKey(t.http, other, { rate_limit_rpm: 100_000 });
     await t.app.get(DataSource).query('UPDATE users SET points_balance = 100000 WHERE id = $1', [other.userId]);
     const large = (await upload(t.http, key.key, [{ name: 'survey.pdf', content: await scannedPdf(20) }])).body;
     const small = (await upload(t.http, otherKey.key, [{ name: 'note.pdf', content: await scannedPdf(1) }])).body;

@@ -79,7 +79,12 @@ describe('the Helm chart', () => {
     };
     const schema = crd.spec.versions.find((v) => v.name === 'v1alpha1')!.schema.openAPIV3Schema;
     const validate = new Ajv({ strict: false, allErrors: true, validateFormats: false }).compile(schema);
-    expect(scaled.map((m) => m.metadata.name).sort()).toEqual(['docconv-worker-conversions', 'docconv-worker-parse']);
+    expect(scaled.map((m) => m.metadata.name).sort()).toEqual([
+      'docconv-worker-conversions',
+      'docconv-worker-office',
+      'docconv-worker-parse',
+      'docconv-worker-speech',
+    ]);
     for (const object of scaled) {
       expect({ name: object.metadata.name, errors: validate(object) ? null : validate.errors }).toEqual({
         name: object.metadata.name,
@@ -88,9 +93,9 @@ describe('the Helm chart', () => {
     }
   });
 
-  it('runs a worker pool per kind of work, every queue served, each scaled on its own queues by KEDA', () => {
+  it('runs a worker pool per kind of work (OCR, office, speech), every queue served, each scaled on its own queues by KEDA', () => {
     const manifests = render('pools', 'keda.enabled=true');
-    const pools = ['parse', 'conversions', 'background'].map((pool) =>
+    const pools = ['parse', 'office', 'speech', 'conversions', 'background'].map((pool) =>
       named(manifests, 'Deployment', `docconv-worker-${pool}`),
     );
     const queues = pools.flatMap((pool) => envOf(pool).WORKER_QUEUES.split(','));
@@ -119,13 +124,17 @@ describe('the Helm chart', () => {
       ]);
     }
     // KEDA owns the scaled pools' replica counts; the background pool keeps its own.
-    expect(pools.map((pool) => pool.spec.replicas)).toEqual([undefined, undefined, 1]);
-    const parse = named(manifests, 'ScaledObject', 'docconv-worker-parse');
-    expect(parse.spec.scaleTargetRef).toEqual({ name: 'docconv-worker-parse' });
-    expect(parse.spec.triggers[0].type).toBe('prometheus');
-    expect(parse.spec.triggers[0].metadata.query).toBe(
-      'sum(max by (queue, state) (docconv_queue_jobs{queue=~"parse",state=~"waiting|prioritized|active"}))',
-    );
+    expect(pools.map((pool) => pool.spec.replicas)).toEqual([undefined, undefined, undefined, undefined, 1]);
+    for (const queue of ['parse', 'office', 'speech']) {
+      const scaled = named(manifests, 'ScaledObject', `docconv-worker-${queue}`);
+      expect(scaled.spec.scaleTargetRef).toEqual({ name: `docconv-worker-${queue}` });
+      expect(scaled.spec.triggers[0].type).toBe('prometheus');
+      expect(scaled.spec.triggers[0].metadata.query).toBe(
+        `sum(max by (queue, state) (docconv_queue_jobs{queue=~"${queue}",state=~"waiting|prioritized|active"}))`,
+      );
+    }
+    // A speech pod holds one model and reads one recording at a time.
+    expect(envOf(named(manifests, 'Deployment', 'docconv-worker-speech')).WORKER_CONCURRENCY).toBe('1');
   });
 
   it('scales the API on CPU, keeps secrets by reference and migrates before each install and upgrade', () => {

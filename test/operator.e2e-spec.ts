@@ -149,7 +149,7 @@ describe('operator endpoints', () => {
         'docconv_http_request_duration_seconds_count{method="POST",route="/api/v1/jobs/:job_id/confirm",status="200"}',
       ),
     ).toBeGreaterThanOrEqual(1);
-    for (const queue of ['parse', 'conversions', 'maintenance', 'webhooks'])
+    for (const queue of ['parse', 'office', 'speech', 'conversions', 'maintenance', 'webhooks'])
       for (const state of ['waiting', 'prioritized', 'active', 'delayed', 'failed'])
         expect(api.get(`docconv_queue_jobs{queue="${queue}",state="${state}"}`)).toBeGreaterThanOrEqual(0);
     expect(api.get('docconv_queue_jobs{queue="parse",state="active"}')).toBe(0);
@@ -180,7 +180,14 @@ describe('operator endpoints', () => {
     expect(page.headers['cache-control']).toBe('no-store');
     const { body } = await t.http.get('/admin/queues/api/queues').set('Authorization', basic).expect(200);
     const queues = body.queues as { name: string; readOnlyMode: boolean }[];
-    expect(queues.map((q) => q.name).sort()).toEqual(['conversions', 'maintenance', 'parse', 'webhooks']);
+    expect(queues.map((q) => q.name).sort()).toEqual([
+      'conversions',
+      'maintenance',
+      'office',
+      'parse',
+      'speech',
+      'webhooks',
+    ]);
     expect(queues.every((q) => q.readOnlyMode)).toBe(true);
   });
 });

@@ -82,20 +82,43 @@ describe('worker lifecycle', () => {
     }
   }
 
-  it('takes jobs only from the queues WORKER_QUEUES names', async () => {
-    const others = await start({ WORKER_QUEUES: 'conversions,maintenance,webhooks' });
-    let parser: ChildProcess | undefined;
+  it('takes jobs only from the queues WORKER_QUEUES names, each job on the queue of the pool its files need', async () => {
+    const others = await start({ WORKER_QUEUES: 'speech,conversions,maintenance,webhooks' });
+    const pools: ChildProcess[] = [];
     try {
-      const job = (await upload(t.http, key.key, [{ name: 'queued.md', content: '# for the parse pool\n' }])).body;
-      await t.http.post(`/api/v1/jobs/${job.job_id}/confirm`).set('X-API-Key', key.key).expect(200);
-      await new Promise((r) => setTimeout(r, 3_000)); // a worker on the parse queue takes a job within a second
-      const waiting = (await t.http.get(`/api/v1/jobs/${job.job_id}`).set('X-API-Key', key.key)).body;
-      expect(waiting.status).toBe('queued');
-      parser = await start({ WORKER_QUEUES: 'parse' });
-      expect(await waitForJob(t.http, key.key, job.job_id)).toMatchObject({ status: 'done' });
+      const confirmed = async (name: string, content: Buffer | string) => {
+        const job = (await upload(t.http, key.key, [{ name, content }])).body;
+        await t.http.post(`/api/v1/jobs/${job.job_id}/confirm`).set('X-API-Key', key.key).expect(200);
+        return job.job_id as string;
+      };
+      const statusOf = async (id: string) =>
+        (await t.http.get(`/api/v1/jobs/${id}`).set('X-API-Key', key.key)).body.status as string;
+      const notes = await confirmed('queued.md', '# for the parse pool\n');
+      const letter = await confirmed('letter.rtf', '{\\rtf1\\ansi The office pool reads this letter.\\par}');
+      const queues = await t.app
+        .get(DataSource)
+        .query<{ id: string; parse_queue: string }[]>('SELECT id, parse_queue FROM jobs WHERE id = ANY($1)', [
+          [notes, letter],
+        ]);
+      expect(Object.fromEntries(queues.map((row) => [row.id, row.parse_queue]))).toEqual({
+        [notes]: 'parse',
+        [letter]: 'office',
+      });
+      await new Promise((r) => setTimeout(r, 3_000)); // a worker on a job's queue takes it within a second
+      expect([await statusOf(notes), await statusOf(letter)]).toEqual(['queued', 'queued']);
+
+      pools.push(await start({ WORKER_QUEUES: 'parse' }));
+      expect(await waitForJob(t.http, key.key, notes)).toMatchObject({ status: 'done' });
+      await new Promise((r) => setTimeout(r, 2_000));
+      expect(await statusOf(letter)).toBe('queued');
+
+      pools.push(await start({ WORKER_QUEUES: 'office' }));
+      expect(await waitForJob(t.http, key.key, letter)).toMatchObject({ status: 'done' });
+      const markdown = (await t.http.get(`/api/v1/jobs/${letter}/download`).set('X-API-Key', key.key)).text;
+      expect(markdown).toContain('The office pool reads this letter.');
     } finally {
       expect((await stopProcess(others, 'SIGTERM')).forced).toBe(false);
-      if (parser) expect((await stopProcess(parser, 'SIGTERM')).forced).toBe(false);
+      for (const pool of pools) expect((await stopProcess(pool, 'SIGTERM')).forced).toBe(false);
     }
   });
 

@@ -1,21 +1,15 @@
 import { deflateSync } from 'node:zlib';
-import PDFDocument from 'pdfkit';
 import sharp from 'sharp';
 import { hwpCompoundFile } from '../../libs/documents/src/hwp/testing/hwp-builder';
+import { pdfBytes } from '../../libs/documents/src/pdf/testing/pdf-bytes';
 
 /** A PDF with one page per entry, each page holding that text. */
 export function makePdf(pages: string[]): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({ autoFirstPage: false, compress: true });
-    const chunks: Buffer[] = [];
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
+  return pdfBytes((doc) => {
     for (const text of pages) {
       doc.addPage({ size: 'A4', margin: 72 });
       doc.fontSize(14).text(text);
     }
-    doc.end();
   });
 }
 
@@ -25,19 +19,13 @@ export function makePdf(pages: string[]): Promise<Buffer> {
  */
 export async function makeMixedPdf(pages: ({ text: string } | { scan: string })[]): Promise<Buffer> {
   const scans = await Promise.all(pages.map((p) => ('scan' in p ? makeTextPng(p.scan) : Promise.resolve(undefined))));
-  return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({ autoFirstPage: false, compress: true });
-    const chunks: Buffer[] = [];
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
+  return pdfBytes((doc) => {
     pages.forEach((page, i) => {
       doc.addPage({ size: 'A4', margin: 72 });
       const scan = scans[i];
       if (scan) doc.image(scan, 40, 100, { width: 515 });
       else if ('text' in page) doc.fontSize(14).text(page.text);
     });
-    doc.end();
   });
 }
 

@@ -190,7 +190,14 @@ describe('loadConfig: proxies and the operator', () => {
 
 describe('loadConfig: worker queues', () => {
   it('serves every queue unless told which', () => {
-    expect(loadConfig(valid).worker.queues).toEqual(['parse', 'conversions', 'maintenance', 'webhooks']);
+    expect(loadConfig(valid).worker.queues).toEqual([
+      'parse',
+      'office',
+      'speech',
+      'conversions',
+      'maintenance',
+      'webhooks',
+    ]);
     expect(loadConfig({ ...valid, WORKER_QUEUES: 'conversions, webhooks,conversions' }).worker.queues).toEqual([
       'conversions',
       'webhooks',
@@ -199,7 +206,7 @@ describe('loadConfig: worker queues', () => {
 
   it('refuses a queue the contract does not have', () => {
     expect(() => loadConfig({ ...valid, WORKER_QUEUES: 'parse,ocr' })).toThrow(
-      /WORKER_QUEUES must be comma-separated queue names of parse, conversions, maintenance, webhooks/,
+      /WORKER_QUEUES must be comma-separated queue names of parse, office, speech, conversions, maintenance, webhooks/,
     );
   });
 });

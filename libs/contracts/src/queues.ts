@@ -6,12 +6,25 @@
  * `QUEUE_JOBS`, and give the worker a handler. The worker refuses to boot while a job name
  * has no handler.
  */
-export const QUEUE_NAMES = ['parse', 'conversions', 'maintenance', 'webhooks'] as const;
+export const QUEUE_NAMES = ['parse', 'office', 'speech', 'conversions', 'maintenance', 'webhooks'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
+
+/**
+ * A confirmed job's message, by the worker pool its files need (see `jobQueue` in
+ * @docconv/documents): documents, text layers and OCR on `parse`; files LibreOffice reads on
+ * `office`; recordings on `speech`. The three are one handler; only who may take them differs.
+ */
+export const PARSE_JOBS = { parse: 'parse.run', office: 'office.run', speech: 'speech.run' } as const;
+export type ParseQueue = keyof typeof PARSE_JOBS;
+export type ParseJobName = (typeof PARSE_JOBS)[ParseQueue];
 
 export interface JobPayloads {
   /** Turn a confirmed job's inputs into its Markdown result (attempt `retry`: the job's retry count). */
   'parse.run': { jobId: string; retry: number };
+  /** `parse.run` of a job with a file LibreOffice reads (DOC, XLS, PPT, OpenDocument, RTF). */
+  'office.run': { jobId: string; retry: number };
+  /** `parse.run` of a job with a recording (audio or video) to transcribe. */
+  'speech.run': { jobId: string; retry: number };
   /**
    * Read pages `first`…`last` of a large PDF whose parse was fanned out: one child of the job's
    * `parse.assemble`, run by any worker, retried alone.
@@ -42,6 +55,8 @@ export type JobPayload<N extends JobName> = JobPayloads[N];
 
 export const QUEUE_JOBS: { readonly [Q in QueueName]: readonly JobName[] } = {
   parse: ['parse.run', 'parse.range', 'parse.assemble'],
+  office: ['office.run'],
+  speech: ['speech.run'],
   conversions: ['convert.xlsx-advanced'],
   maintenance: [
     'maintenance.prune-heartbeats',
@@ -67,6 +82,8 @@ export const SCHEDULED_JOBS: readonly { name: JobName; everyMs: number }[] = [
  */
 const QUEUE_JOB_IDS: { readonly [N in JobName]?: (payload: JobPayload<N>) => string } = {
   'parse.run': (p) => `parse-${p.jobId}-${p.retry}`,
+  'office.run': (p) => `office-${p.jobId}-${p.retry}`,
+  'speech.run': (p) => `speech-${p.jobId}-${p.retry}`,
   'parse.range': (p) => `parse-range-${p.jobId}-${p.retry}-${p.first}`,
   'parse.assemble': (p) => `parse-assemble-${p.jobId}-${p.retry}`,
   'convert.xlsx-advanced': (p) => `xlsx-advanced-${p.conversionId}-${p.attempt}`,

@@ -16,6 +16,7 @@ import { SkippedFiles1764100000000 } from './migrations/1764100000000-skipped-fi
 import { Lifecycle1764200000000 } from './migrations/1764200000000-lifecycle';
 import { FairQueueing1764300000000 } from './migrations/1764300000000-fair-queueing';
 import { RangeProgress1764400000000 } from './migrations/1764400000000-range-progress';
+import { ParseQueues1764500000000 } from './migrations/1764500000000-parse-queues';
 
 export const ENTITIES = [
   UserEntity,
@@ -39,6 +40,7 @@ export const MIGRATIONS = [
   Lifecycle1764200000000,
   FairQueueing1764300000000,
   RangeProgress1764400000000,
+  ParseQueues1764500000000,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

@@ -1,3 +1,4 @@
+import type { ParseQueue } from '@docconv/contracts';
 import { acceptedFormat } from './formats';
 
 /** What a file is, decided from its content. Archives are containers and never a job's file. */
@@ -41,6 +42,19 @@ export function jobFileType(kinds: FileKind[], fromArchive: boolean): JobFileTyp
   if (fromArchive) return 'archive';
   const distinct = new Set(kinds.map((kind) => acceptedFormat(kind).fileType));
   return distinct.size === 1 ? [...distinct][0] : 'mixed';
+}
+
+/** Kinds read through LibreOffice (converted to their OOXML counterpart first). */
+const OFFICE_KINDS: ReadonlySet<FileKind> = new Set(['odt', 'ods', 'odp', 'doc', 'xls', 'ppt', 'rtf']);
+
+/**
+ * The queue of the worker pool a job's files need: `speech` for any recording (the speech
+ * model), else `office` for any file LibreOffice reads, else `parse` (text layers and OCR).
+ */
+export function jobQueue(kinds: FileKind[]): ParseQueue {
+  if (kinds.some((kind) => kind === 'audio' || kind === 'video')) return 'speech';
+  if (kinds.some((kind) => OFFICE_KINDS.has(kind))) return 'office';
+  return 'parse';
 }
 
 export type DetectedFile = { kind: FileKind; mime: string } | { kind: 'archive'; mime: string; format: ArchiveFormat };

@@ -4,7 +4,7 @@ import { LedgerService, quote } from '@docconv/billing';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { DomainError } from '@docconv/contracts';
 import { JobEntity, JobFileEntity, type JobStatus } from '@docconv/db';
-import { jobFileType, type IntakeFile, type IntakeResult } from '@docconv/documents';
+import { jobFileType, jobQueue, type IntakeFile, type IntakeResult } from '@docconv/documents';
 import { JobLifecycle, MAX_RETRIES } from '@docconv/lifecycle';
 import { Storage } from '@docconv/storage';
 import { assertCallbackUrlAllowed } from '@docconv/webhooks';
@@ -147,6 +147,7 @@ export class JobsService {
             files.map((f) => f.kind),
             files.some((f) => f.fromArchive),
           ),
+          parseQueue: jobQueue(files.map((f) => f.kind)),
           filename: titleFor(files),
           totalPages: pages,
           totalFiles: files.length,

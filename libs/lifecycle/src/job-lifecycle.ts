@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { LedgerService, type PostedTransaction } from '@docconv/billing';
 import { conversionOf, JobEntity, type ConversionFormat, type JobConversionEntity } from '@docconv/db';
 import { WebhookDeliveries } from '@docconv/webhooks';
-import { MAX_PRIORITY } from '@docconv/contracts';
+import { MAX_PRIORITY, PARSE_JOBS } from '@docconv/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
 import { JobEvents } from './job-events';
 import { Outbox } from './outbox';
@@ -194,7 +194,8 @@ export class JobLifecycle {
     }
     if (spec.send) {
       const message = spec.send(context);
-      if (message.kind === 'enqueue' && message.name === 'parse.run') message.priority = await this.turnOf(m, job);
+      if (message.kind === 'enqueue' && message.name === PARSE_JOBS[job.parseQueue])
+        message.priority = await this.turnOf(m, job);
       written.push(await this.outbox.write(m, message));
     }
     return { job, conversion, posted };

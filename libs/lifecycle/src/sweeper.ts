@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
+import { PARSE_JOBS, type ParseQueue } from '@docconv/contracts';
 import { Queues } from '@docconv/redis';
 import { Storage } from '@docconv/storage';
 import { WebhookDeliveries } from '@docconv/webhooks';
@@ -87,13 +88,13 @@ export class Sweeper {
     const settled = `now() - make_interval(secs => ${SETTLE_SECONDS})`;
     for (const job of await this.candidates(`status = 'queued' AND confirmed_at < ${settled}`)) {
       const message = { jobId: job.id, retry: job.retry_count };
-      if (await this.queues.resend('parse.run', message)) parseResent++;
+      if (await this.queues.resend(PARSE_JOBS[job.parse_queue], message)) parseResent++;
     }
     for (const job of await this.candidates(`status = 'processing' AND started_at < ${settled}`)) {
-      // Read whole, the job's parse.run ends it; spread over page ranges, its parse.assemble does.
+      // Read whole, the job's parse message ends it; spread over page ranges, its parse.assemble does.
       const message = { jobId: job.id, retry: job.retry_count };
       const gaveUp =
-        (await this.queues.state('parse.run', message)) === 'failed' ||
+        (await this.queues.state(PARSE_JOBS[job.parse_queue], message)) === 'failed' ||
         (await this.queues.state('parse.assemble', { ...message, rangePages: 0 })) === 'failed';
       if (!gaveUp) continue;
       const reason = 'Processing was interrupted too many times to finish. Retry the job, or ask for a refund.';
@@ -127,8 +128,8 @@ export class Sweeper {
   }
 
   private candidates(condition: string) {
-    return this.dataSource.query<{ id: string; retry_count: number }[]>(
-      `SELECT id, retry_count FROM jobs WHERE ${condition} ORDER BY created_at LIMIT ${BATCH}`,
+    return this.dataSource.query<{ id: string; retry_count: number; parse_queue: ParseQueue }[]>(
+      `SELECT id, retry_count, parse_queue FROM jobs WHERE ${condition} ORDER BY created_at LIMIT ${BATCH}`,
     );
   }
 

@@ -1,5 +1,6 @@
 import type { LedgerEntry } from '@docconv/billing';
 import type { ConversionFormat, JobConversionEntity, JobEntity } from '@docconv/db';
+import { PARSE_JOBS } from '@docconv/contracts';
 import type { OutboxMessage } from './outbox';
 
 /** How many times a failed job may be re-dispatched for free. */
@@ -50,7 +51,7 @@ const declare = <P extends Record<string, unknown> = Record<string, never>>(spec
 
 const parseMessage = ({ job }: MoveContext): OutboxMessage => ({
   kind: 'enqueue',
-  name: 'parse.run',
+  name: PARSE_JOBS[job.parseQueue],
   payload: { jobId: job.id, retry: job.retryCount },
 });
 

@@ -92,10 +92,10 @@ export function pageRanges(pages: number, rangePages: number): PageRange[] {
 /**
  * How many pages each range of a job of `pages` pages gets when `slots` worker slots read them:
  * about RANGES_PER_SLOT ranges per slot, within MIN_RANGE_PAGES…MAX_RANGE_PAGES; undefined when
- * the job is better read whole (too short, or a single slot to read it).
+ * a single slot would read them all anyway.
  */
-export function rangePagesFor(pages: number, slots: number, minPages: number): number | undefined {
-  if (minPages === 0 || pages < minPages || slots < 2) return undefined;
+export function rangePagesFor(pages: number, slots: number): number | undefined {
+  if (slots < 2) return undefined;
   const size = Math.ceil(pages / (slots * RANGES_PER_SLOT));
   return Math.min(MAX_RANGE_PAGES, Math.max(MIN_RANGE_PAGES, size));
 }
@@ -236,12 +236,15 @@ export class ParseRunner {
     return outcome;
   }
 
-  /** Page ranges of this many pages when the job is one PDF large enough to read on several slots at once. */
+  /**
+   * Page ranges of this many pages when the job is one PDF of FANOUT_MIN_PAGES or more and
+   * several worker slots serve the parse queue; undefined when it is read whole.
+   */
   private async spread(files: JobFileEntity[]): Promise<number | undefined> {
     const minPages = this.config.worker.fanOutMinPages;
-    if (files.length !== 1 || files[0].kind !== 'pdf' || minPages === 0 || files[0].pages < minPages) return undefined;
+    if (minPages === 0 || files.length !== 1 || files[0].kind !== 'pdf' || files[0].pages < minPages) return undefined;
     const workers = await this.queues.workersOn('parse');
-    return rangePagesFor(files[0].pages, Math.max(1, workers) * this.config.worker.concurrency, minPages);
+    return rangePagesFor(files[0].pages, workers * this.config.worker.concurrency);
   }
 
   /**

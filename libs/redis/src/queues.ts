@@ -36,12 +36,14 @@ export class Queues {
 
   constructor(
     @InjectQueue('parse') parse: Queue,
+    @InjectQueue('office') office: Queue,
+    @InjectQueue('speech') speech: Queue,
     @InjectQueue('conversions') conversions: Queue,
     @InjectQueue('maintenance') maintenance: Queue,
     @InjectQueue('webhooks') webhooks: Queue,
     @InjectFlowProducer(FLOWS) private readonly flows: FlowProducer,
   ) {
-    this.queues = { parse, conversions, maintenance, webhooks };
+    this.queues = { parse, office, speech, conversions, maintenance, webhooks };
     // Without a listener BullMQ prints every failed reconnect while Redis is away; once a minute is enough.
     for (const queue of Object.values(this.queues)) queue.on('error', (error) => this.reportError(error));
   }

@@ -8,8 +8,21 @@ import { attemptOf, JobHandler } from './job-handler.decorator';
 export class ParseHandler {
   constructor(private readonly runner: ParseRunner) {}
 
+  /** A job of documents: text layers and OCR, on the parse pool. */
   @JobHandler('parse.run')
   run(payload: JobPayload<'parse.run'>, job: Job): Promise<ParseOutcome> {
+    return this.runner.run(payload, attemptOf(job), job.opts.priority);
+  }
+
+  /** A job with a file LibreOffice reads, on the office pool. */
+  @JobHandler('office.run')
+  runOffice(payload: JobPayload<'office.run'>, job: Job): Promise<ParseOutcome> {
+    return this.runner.run(payload, attemptOf(job), job.opts.priority);
+  }
+
+  /** A job with a recording, on the speech pool. */
+  @JobHandler('speech.run')
+  runSpeech(payload: JobPayload<'speech.run'>, job: Job): Promise<ParseOutcome> {
     return this.runner.run(payload, attemptOf(job), job.opts.priority);
   }
 

@@ -1,4 +1,5 @@
 import { Column, Entity, OneToMany, PrimaryGeneratedColumn } from 'typeorm';
+import type { ParseQueue } from '@docconv/contracts';
 import { bigintNumber } from './column-types';
 import type { JobConversionEntity } from './job-conversion.entity';
 
@@ -34,6 +35,8 @@ export class JobEntity {
   @Column({ name: 'ocr_model', type: 'text' }) ocrModel!: OcrModel;
   @Column({ name: 'ocr_engine', type: 'text' }) ocrEngine!: OcrEngine;
   @Column({ name: 'file_type', type: 'text' }) fileType!: string;
+  /** The queue of the worker pool its files need (`jobQueue`); its parse message goes there. */
+  @Column({ name: 'parse_queue', type: 'text', default: 'parse' }) parseQueue!: ParseQueue;
   /** The display title; the title endpoint changes it. */
   @Column({ type: 'text' }) filename!: string;
   @Column({ name: 'total_pages', type: 'integer' }) totalPages!: number;

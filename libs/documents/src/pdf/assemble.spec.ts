@@ -1,8 +1,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import PDFDocument from 'pdfkit';
 import { assemblePdf, extractPdf, readPdfPages } from './extract-pdf';
+import { pdfBytes } from './testing/pdf-bytes';
 
 /**
  * A report of `pages` pages with what the layout decides over the whole document: a running
@@ -10,12 +10,7 @@ import { assemblePdf, extractPdf, readPdfPages } from './extract-pdf';
  * larger type, and a paragraph that runs from one page onto the next.
  */
 function reportPdf(pages: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({ autoFirstPage: false, compress: true });
-    const chunks: Buffer[] = [];
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
+  return pdfBytes((doc) => {
     for (let n = 1; n <= pages; n++) {
       // Margins small enough that the head and the page number stay on their page.
       doc.addPage({ size: 'A4', margins: { top: 20, bottom: 20, left: 72, right: 72 } });
@@ -32,7 +27,6 @@ function reportPdf(pages: number): Promise<Buffer> {
         );
       doc.fontSize(11).text(`on page ${n + 1} with the works planned for the next year.`, 72, 770);
     }
-    doc.end();
   });
 }
 

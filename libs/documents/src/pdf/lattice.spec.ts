@@ -1,11 +1,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import PDFDocument from 'pdfkit';
 import { extractPdf } from './extract-pdf';
 import { tableMarkdown } from '../markdown/tables';
 import { ruledTables } from './lattice';
 import { pageRules, type DrawingOps, type Rule } from './rules';
+import { pdfBytes } from './testing/pdf-bytes';
 import { run } from './testing/text-runs';
 
 const h = (y: number, x0: number, x1: number): Rule => ({ x0, y0: y, x1, y1: y });
@@ -172,35 +172,30 @@ describe('ruled tables in a PDF', () => {
     ['Helvetica, not embedded', 'Helvetica', false],
     ['DejaVu Sans, an embedded TrueType subset', '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', true],
   ])('come out of the text layer as tables with their spans, in reading order (%s)', async (_, font, embedded) => {
-    const doc = new PDFDocument({ autoFirstPage: false });
-    const chunks: Buffer[] = [];
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    const done = new Promise<void>((resolve) => doc.on('end', resolve));
-    doc.addPage({ size: 'A4', margin: 50 });
-    doc.font(font).fontSize(10).text('Quarterly prices are shown below.', 60, 60);
-    // Header row 1: Fruit (two rows high) | Price (two columns wide); header row 2: 2025 | 2026.
-    const [x0, x1, x2, x3] = [60, 200, 300, 400];
-    const [y0, y1, y2, y3, y4] = [100, 120, 140, 160, 180];
-    doc.lineWidth(0.5);
-    for (const y of [y0, y2, y3, y4]) doc.moveTo(x0, y).lineTo(x3, y).stroke();
-    doc.moveTo(x1, y1).lineTo(x3, y1).stroke();
-    for (const x of [x0, x1, x3]) doc.moveTo(x, y0).lineTo(x, y4).stroke();
-    doc.moveTo(x2, y1).lineTo(x2, y4).stroke();
-    const cell = (text: string, x: number, y: number) => doc.text(text, x + 5, y + 5, { lineBreak: false });
-    cell('Fruit', x0, y1 - 10);
-    cell('Price', x1 + 60, y0);
-    cell('2025', x1, y1);
-    cell('2026', x2, y1);
-    cell('Apples', x0, y2);
-    cell('1.10', x1, y2);
-    cell('1.20', x2, y2);
-    cell('Pears', x0, y3);
-    cell('0.80', x1, y3);
-    cell('0.95', x2, y3);
-    doc.text('Prices are in euros.', 60, 200);
-    doc.end();
-    await done;
-    const bytes = Buffer.concat(chunks);
+    const bytes = await pdfBytes((doc) => {
+      doc.addPage({ size: 'A4', margin: 50 });
+      doc.font(font).fontSize(10).text('Quarterly prices are shown below.', 60, 60);
+      // Header row 1: Fruit (two rows high) | Price (two columns wide); header row 2: 2025 | 2026.
+      const [x0, x1, x2, x3] = [60, 200, 300, 400];
+      const [y0, y1, y2, y3, y4] = [100, 120, 140, 160, 180];
+      doc.lineWidth(0.5);
+      for (const y of [y0, y2, y3, y4]) doc.moveTo(x0, y).lineTo(x3, y).stroke();
+      doc.moveTo(x1, y1).lineTo(x3, y1).stroke();
+      for (const x of [x0, x1, x3]) doc.moveTo(x, y0).lineTo(x, y4).stroke();
+      doc.moveTo(x2, y1).lineTo(x2, y4).stroke();
+      const cell = (text: string, x: number, y: number) => doc.text(text, x + 5, y + 5, { lineBreak: false });
+      cell('Fruit', x0, y1 - 10);
+      cell('Price', x1 + 60, y0);
+      cell('2025', x1, y1);
+      cell('2026', x2, y1);
+      cell('Apples', x0, y2);
+      cell('1.10', x1, y2);
+      cell('1.20', x2, y2);
+      cell('Pears', x0, y3);
+      cell('0.80', x1, y3);
+      cell('0.95', x2, y3);
+      doc.text('Prices are in euros.', 60, 200);
+    });
     expect(bytes.includes('/FontFile2')).toBe(embedded);
     const path = join(dir, 'prices.pdf');
     await writeFile(path, bytes);
