@@ -1,4 +1,5 @@
 import { loadConfig } from '@docconv/config';
+import { MAX_RANGE_PAGES } from '@docconv/pipeline';
 import { REPO_ROOT } from '@docconv/testing';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -63,8 +64,9 @@ describe('docker/compose.yaml', () => {
     expect(api.operator.adminToken).toBeNull(); // off until the operator sets ADMIN_TOKEN
     const worker = loadConfig(environmentOf('worker'));
     expect(worker.operator.workerMetricsPort).toBe(9464);
+    // A stopping worker finishes its page range in hand: the longest at every page's OCR budget.
     expect(Number.parseInt(services.worker.stop_grace_period ?? '0', 10)).toBeGreaterThan(
-      worker.engines.ocrPageBudgetSeconds,
+      MAX_RANGE_PAGES * worker.engines.ocrPageBudgetSeconds,
     );
   });
 });

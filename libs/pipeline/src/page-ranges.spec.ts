@@ -13,12 +13,11 @@ describe('page ranges of a fanned-out parse', () => {
     ]);
   });
 
-  it('gives each slot about two ranges, 5 to 250 pages each, and none to a single slot', () => {
+  it('gives each slot about two ranges, 5 to 50 pages each, and none to a single slot', () => {
     expect(rangePagesFor(40, 2)).toBe(10);
     expect(rangePagesFor(40, 8)).toBe(5); // not shorter than five pages
-    expect(rangePagesFor(1_000, 2)).toBe(250);
-    expect(rangePagesFor(10_000, 4)).toBe(250); // not longer than 250 pages: 40 ranges
-    expect(rangePagesFor(10_000, 40)).toBe(125);
+    expect(rangePagesFor(150, 4)).toBe(19);
+    expect(rangePagesFor(1_000, 2)).toBe(50); // not longer than 50 pages: 20 ranges
     expect(rangePagesFor(1_000, 1)).toBeUndefined();
     expect(rangePagesFor(1_000, 0)).toBeUndefined();
   });

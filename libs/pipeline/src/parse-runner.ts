@@ -75,8 +75,12 @@ const PROGRESS_INTERVAL_MS = 1_000;
 const RANGES_PER_SLOT = 2;
 /** No range is shorter than this (each costs a message, a read of the file and a stored part)… */
 const MIN_RANGE_PAGES = 5;
-/** …or longer (a range read again after a crash repeats at most this many pages). */
-const MAX_RANGE_PAGES = 250;
+/**
+ * …or longer: a range read again after a crash repeats at most this many pages, and a stopping
+ * worker, which finishes the range in hand, needs at most this many pages' OCR budget to do so
+ * (the Helm chart's grace period is longer than that).
+ */
+export const MAX_RANGE_PAGES = 50;
 
 /** Reads one of the job's files; `onProgress` hears its pages done and seconds transcribed so far. */
 type FileReader = (file: JobFileEntity, onProgress: (pages: number, seconds: number) => void) => Promise<Extraction>;
