@@ -16,7 +16,6 @@ export type QueueName = (typeof QUEUE_NAMES)[number];
  */
 export const PARSE_JOBS = { parse: 'parse.run', office: 'office.run', speech: 'speech.run' } as const;
 export type ParseQueue = keyof typeof PARSE_JOBS;
-export type ParseJobName = (typeof PARSE_JOBS)[ParseQueue];
 
 export interface JobPayloads {
   /** Turn a confirmed job's inputs into its Markdown result (attempt `retry`: the job's retry count). */

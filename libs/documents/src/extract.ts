@@ -46,32 +46,34 @@ export interface Extraction {
  * One file to Markdown. `onProgress` receives how many of its pages (or frames) are done;
  * `shouldStop`, asked between the pages of a PDF or the frames of an image, ends the file early.
  */
-export async function extractToMarkdown(
+export function extractToMarkdown(
   input: ExtractInput,
   onProgress: (done: number) => void,
   shouldStop?: StopSignal,
 ): Promise<Extraction> {
-  const reader = new PageReader(input.ocr);
-  try {
-    return await extract(input, onProgress, reader, shouldStop);
-  } finally {
-    await reader.close();
-  }
+  return withPageReader(input, (reader) => extract(input, onProgress, reader, shouldStop));
 }
 
 /**
  * Pages `range` of a PDF read for a later `assemblePdf`, with the job's OCR engine for pages
  * without a usable text layer. `onProgress` receives how many of the range's pages are done.
  */
-export async function readPdfRange(
+export function readPdfRange(
   input: ExtractInput,
   range: PageRange,
   onProgress: (done: number) => void,
   shouldStop?: StopSignal,
 ): Promise<PdfPages> {
+  return withPageReader(input, (reader) =>
+    readPdfPages(input.path, input.displayName, range, onProgress, reader, shouldStop),
+  );
+}
+
+/** Runs `read` with a page reader on the input's OCR options, closed (its engines stopped) afterwards. */
+async function withPageReader<T>(input: ExtractInput, read: (reader: PageReader) => Promise<T>): Promise<T> {
   const reader = new PageReader(input.ocr);
   try {
-    return await readPdfPages(input.path, input.displayName, range, onProgress, reader, shouldStop);
+    return await read(reader);
   } finally {
     await reader.close();
   }
