@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { countPdfPages } from '../libs/documents/src/pdf/inspect-pdf';
+import { inspectPdf } from '../libs/documents/src/pdf/inspect-pdf';
 import { apiWithWorker, previewJob, runJobs, table, textPdf } from './support';
 
 const RUNS = 3;
@@ -90,7 +90,7 @@ export async function benchPdf(): Promise<string> {
   const rows: Record<string, string>[] = [];
   const totals = { pages: 0, ocr: { whole: 0, part: 0 }, ours: 0, reference: 0 };
   for (const path of [...files, generated]) {
-    const pages = await countPdfPages(path, basename(path));
+    const { pages } = await inspectPdf(path, basename(path));
     const ocr = await extract(path, pages);
     const ours = await bestSeconds(() => extract(path, pages));
     const reference = await bestSeconds(() => pdftotext(path));

@@ -17,8 +17,8 @@ import {
 
 /** How long the simulated users keep sending work (SOAK_SECONDS, default 90). */
 const SOAK_MS = Number(process.env.SOAK_SECONDS ?? 90) * 1000;
-/** Pages of the soak's long PDFs, spread over page ranges. */
-const LONG_PDF_PAGES = 40;
+/** Pages of the soak's long text PDFs, spread over page ranges. */
+const LONG_PDF_PAGES = 1_000;
 const USERS = 6;
 /** How long the jobs sent may take to end once the users stop. */
 const DRAIN_MS = 180_000;
@@ -118,7 +118,7 @@ describe('soak: 2 API processes and 3 workers on one PostgreSQL, Redis and S3, t
 
   /**
    * A document of one of the formats users send most, small enough for the soak's pace; one PDF
-   * in five is long enough to be spread over page ranges.
+   * in ten is long enough to be spread over page ranges.
    */
   async function someDocument(n: number): Promise<{ name: string; content: Buffer; type: string }> {
     switch (n % 4) {
@@ -127,7 +127,7 @@ describe('soak: 2 API processes and 3 workers on one PostgreSQL, Redis and S3, t
           name: `report-${n}.pdf`,
           content: await makePdf(
             Array.from(
-              { length: n % 20 === 0 ? LONG_PDF_PAGES : 1 + (n % 5) },
+              { length: n % 40 === 0 ? LONG_PDF_PAGES : 1 + (n % 5) },
               (_, i) => `Soak report ${n}, page ${i + 1}.`,
             ),
           ),

@@ -64,20 +64,20 @@ describe('page-range fan-out', () => {
   const scannedPdf = (pages: number) =>
     makeMixedPdf(Array.from({ length: pages }, (_, i) => ({ scan: `Scanned page ${i + 1} of the survey` })));
 
-  it('reads a 60-page PDF in ranges on both workers and gives the Markdown of the file read whole', async () => {
-    const pdf = await makePdf(Array.from({ length: 60 }, (_, i) => `Page ${i + 1} of the spread report.`));
+  it('reads a 1,000-page text PDF in ranges on both workers and gives the Markdown of the file read whole', async () => {
+    const pdf = await makePdf(Array.from({ length: 1_000 }, (_, i) => `Page ${i + 1} of the spread report.`));
     const preview = (await upload(t.http, key.key, [{ name: 'spread.pdf', content: pdf }])).body;
     await t.http.post(`/api/v1/jobs/${preview.job_id}/confirm`).set(auth()).expect(200);
     const done = await waitForJob(t.http, key.key, preview.job_id);
-    expect(done).toMatchObject({ status: 'done', done_pages: 60, refunded_points: 0 });
+    expect(done).toMatchObject({ status: 'done', done_pages: 1_000, refunded_points: 0 });
 
-    // Two slots, about two ranges each: four ranges of 15 pages, each run once.
+    // Two slots, about two ranges each: four ranges of 250 pages, each run once.
     const ranges = await rangesOf(preview.job_id);
     expect(ranges.map((r) => [r.data.first, r.data.last])).toEqual([
-      [1, 15],
-      [16, 30],
-      [31, 45],
-      [46, 60],
+      [1, 250],
+      [251, 500],
+      [501, 750],
+      [751, 1_000],
     ]);
     expect(ranges.map((r) => [r.finishedOn !== undefined, r.attemptsMade, r.returnvalue])).toEqual(
       ranges.map(() => [true, 1, 'read']),
@@ -90,7 +90,9 @@ describe('page-range fan-out', () => {
     expect(markdown).toBe(whole.markdown);
     const report = await t.http.get(`/api/v1/jobs/${preview.job_id}/pages`).set(auth());
     expect(report.status).toBe(200);
-    expect(report.body.pages.map((p: { page: number }) => p.page)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+    expect(report.body.pages.map((p: { page: number }) => p.page)).toEqual(
+      Array.from({ length: 1_000 }, (_, i) => i + 1),
+    );
     // The ranges' parts are deleted once the job has ended; the charge is the quote's, once.
     const results = join(t.config.storage.localDir, 'results', preview.job_id);
     for (let n = 0; n < 50 && (await readdir(results)).includes('ranges'); n++)
@@ -98,6 +100,37 @@ describe('page-range fan-out', () => {
     expect((await readdir(results)).sort()).toEqual(['pages.json', 'result.md']);
     expect(await ledgerOf(preview.job_id)).toEqual([{ type: 'spend', amount: -preview.cost.points }]);
   });
+
+  it('reads a shorter text PDF whole, and spreads a scan of the same length: intake looked at their pages', async () => {
+    const text = (
+      await upload(t.http, key.key, [
+        { name: 'text.pdf', content: await makePdf(Array.from({ length: 40 }, (_, i) => `Page ${i + 1} of text.`)) },
+      ])
+    ).body;
+    const scan = (await upload(t.http, key.key, [{ name: 'scan.pdf', content: await scannedPdf(20) }])).body;
+    const sampled = await t.app
+      .get(DataSource)
+      .query<{ job_id: string; needs_ocr: boolean }[]>(
+        'SELECT job_id, needs_ocr FROM job_files WHERE job_id = ANY($1)',
+        [[text.job_id, scan.job_id]],
+      );
+    expect(Object.fromEntries(sampled.map((row) => [row.job_id, row.needs_ocr]))).toEqual({
+      [text.job_id]: false,
+      [scan.job_id]: true,
+    });
+    for (const job of [text, scan]) await t.http.post(`/api/v1/jobs/${job.job_id}/confirm`).set(auth()).expect(200);
+    for (const job of [text, scan])
+      expect(await waitForJob(t.http, key.key, job.job_id, ['done', 'error', 'cancelled'], 120_000)).toMatchObject({
+        status: 'done',
+      });
+    expect(await rangesOf(text.job_id)).toEqual([]);
+    expect((await rangesOf(scan.job_id)).map((r) => [r.data.first, r.data.last])).toEqual([
+      [1, 5],
+      [6, 10],
+      [11, 15],
+      [16, 20],
+    ]);
+  }, 180_000);
 
   it('a cancel stops every range: the pages read stay downloadable, the rest are refunded', async () => {
     const total = 20;

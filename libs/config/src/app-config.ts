@@ -96,8 +96,9 @@ export interface AppConfig {
      */
     fairness: 'per-user' | 'off';
     /**
-     * A job of one PDF of at least this many pages is read in page ranges by every worker slot
-     * serving the parse queue at once, then laid out as one document; 0 reads every job whole.
+     * A job of one PDF with scanned pages and at least this many pages (text PDFs from 1,000
+     * pages) is read in page ranges by every worker slot serving the parse queue at once, then
+     * laid out as one document; 0 reads every job whole.
      */
     fanOutMinPages: number;
     /** How long a worker's claim on a job lasts without renewal; a killed worker's job is taken over after it. */

@@ -218,7 +218,7 @@ describe('loadConfig: fair queueing', () => {
     expect(() => loadConfig({ ...valid, FAIR_QUEUEING: 'round-robin' })).toThrow(/FAIR_QUEUEING/);
   });
 
-  it('spreads PDFs of 20 pages or more over page ranges by default; 0 reads every job whole', () => {
+  it('spreads scanned PDFs of 20 pages or more over page ranges by default; 0 reads every job whole', () => {
     expect(loadConfig(valid).worker.fanOutMinPages).toBe(20);
     expect(loadConfig({ ...valid, FANOUT_MIN_PAGES: '0' }).worker.fanOutMinPages).toBe(0);
     expect(() => loadConfig({ ...valid, FANOUT_MIN_PAGES: '-1' })).toThrow(/FANOUT_MIN_PAGES/);

@@ -17,6 +17,7 @@ import { Lifecycle1764200000000 } from './migrations/1764200000000-lifecycle';
 import { FairQueueing1764300000000 } from './migrations/1764300000000-fair-queueing';
 import { RangeProgress1764400000000 } from './migrations/1764400000000-range-progress';
 import { ParseQueues1764500000000 } from './migrations/1764500000000-parse-queues';
+import { OcrSample1764600000000 } from './migrations/1764600000000-ocr-sample';
 
 export const ENTITIES = [
   UserEntity,
@@ -41,6 +42,7 @@ export const MIGRATIONS = [
   FairQueueing1764300000000,
   RangeProgress1764400000000,
   ParseQueues1764500000000,
+  OcrSample1764600000000,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

@@ -12,7 +12,7 @@ import { countImages } from './image/inspect-image';
 import type { FileKind, Inspection } from './kinds';
 import { inspectMedia } from './media/inspect-media';
 import { countDocxPages, countSheets, countSlides } from './office/inspect-office';
-import { countPdfPages } from './pdf/inspect-pdf';
+import { inspectPdf } from './pdf/inspect-pdf';
 
 const pages = (n: number): Inspection => ({ pages: n, images: 0, durationSeconds: 0 });
 
@@ -28,8 +28,10 @@ export async function inspect(
   limits: DecompressionLimits = DEFAULT_DECOMPRESSION_LIMITS,
 ): Promise<Inspection> {
   switch (kind) {
-    case 'pdf':
-      return pages(await countPdfPages(path, displayName));
+    case 'pdf': {
+      const pdf = await inspectPdf(path, displayName);
+      return { ...pages(pdf.pages), needsOcr: pdf.needsOcr };
+    }
     case 'docx':
       return pages(await countDocxPages(path, displayName, limits));
     case 'pptx':

@@ -67,4 +67,6 @@ export interface Inspection {
   images: number;
   /** Whole seconds of audio or video, rounded up. */
   durationSeconds: number;
+  /** A PDF with pages that look scanned (no text layer on a sampled page): read by OCR, seconds a page. */
+  needsOcr?: boolean;
 }

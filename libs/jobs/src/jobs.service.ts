@@ -114,6 +114,7 @@ export class JobsService {
             pages: file.inspection.pages,
             images: file.inspection.images,
             durationSeconds: file.inspection.durationSeconds,
+            needsOcr: file.inspection.needsOcr ?? false,
           }),
         );
       }

@@ -76,11 +76,19 @@ const RANGES_PER_SLOT = 2;
 /** No range is shorter than this (each costs a message, a read of the file and a stored part)… */
 const MIN_RANGE_PAGES = 5;
 /**
- * …or longer: a range read again after a crash repeats at most this many pages, and a stopping
- * worker, which finishes the range in hand, needs at most this many pages' OCR budget to do so
- * (the Helm chart's grace period is longer than that).
+ * …or longer, when its pages look scanned: a range read again after a crash repeats at most this
+ * many pages, and a stopping worker, which finishes the range in hand, needs at most this many
+ * pages' OCR budget to do so (the Helm chart's grace period is longer than that).
  */
 export const MAX_RANGE_PAGES = 50;
+/**
+ * A PDF whose sampled pages all have a text layer is read at hundreds of pages a second: ranges
+ * would cost about what they save, so it is spread only from this many pages (for fairness: one
+ * slot would hold it for seconds)…
+ */
+const TEXT_FANOUT_MIN_PAGES = 1_000;
+/** …and in ranges of up to this many pages (a second or two each). */
+const MAX_TEXT_RANGE_PAGES = 500;
 
 /** Reads one of the job's files; `onProgress` hears its pages done and seconds transcribed so far. */
 type FileReader = (file: JobFileEntity, onProgress: (pages: number, seconds: number) => void) => Promise<Extraction>;
@@ -94,14 +102,25 @@ export function pageRanges(pages: number, rangePages: number): PageRange[] {
 }
 
 /**
- * How many pages each range of a job of `pages` pages gets when `slots` worker slots read them:
- * about RANGES_PER_SLOT ranges per slot, within MIN_RANGE_PAGES…MAX_RANGE_PAGES; undefined when
- * a single slot would read them all anyway.
+ * Whether a job's files are worth spreading over page ranges: one PDF of `minPages` pages or more
+ * (FANOUT_MIN_PAGES; 0: never) with scanned pages, or a text PDF of TEXT_FANOUT_MIN_PAGES or more.
  */
-export function rangePagesFor(pages: number, slots: number): number | undefined {
+export function spreads(files: { kind: string; pages: number; needsOcr: boolean }[], minPages: number): boolean {
+  if (minPages === 0 || files.length !== 1 || files[0].kind !== 'pdf') return false;
+  const [file] = files;
+  return file.pages >= minPages && (file.needsOcr || file.pages >= TEXT_FANOUT_MIN_PAGES);
+}
+
+/**
+ * How many pages each range of a PDF gets when `slots` worker slots read it: about
+ * RANGES_PER_SLOT ranges per slot, at least MIN_RANGE_PAGES, at most MAX_RANGE_PAGES when its
+ * pages need OCR and MAX_TEXT_RANGE_PAGES when they have a text layer; undefined when a single
+ * slot would read it all anyway.
+ */
+export function rangePagesFor(file: { pages: number; needsOcr: boolean }, slots: number): number | undefined {
   if (slots < 2) return undefined;
-  const size = Math.ceil(pages / (slots * RANGES_PER_SLOT));
-  return Math.min(MAX_RANGE_PAGES, Math.max(MIN_RANGE_PAGES, size));
+  const size = Math.ceil(file.pages / (slots * RANGES_PER_SLOT));
+  return Math.min(file.needsOcr ? MAX_RANGE_PAGES : MAX_TEXT_RANGE_PAGES, Math.max(MIN_RANGE_PAGES, size));
 }
 
 /** Where a range's read pages wait for the assembly: under the job's results, per attempt. */
@@ -240,15 +259,11 @@ export class ParseRunner {
     return outcome;
   }
 
-  /**
-   * Page ranges of this many pages when the job is one PDF of FANOUT_MIN_PAGES or more and
-   * several worker slots serve the parse queue; undefined when it is read whole.
-   */
+  /** Page ranges of this many pages when the job `spreads` and several worker slots serve the parse queue. */
   private async spread(files: JobFileEntity[]): Promise<number | undefined> {
-    const minPages = this.config.worker.fanOutMinPages;
-    if (minPages === 0 || files.length !== 1 || files[0].kind !== 'pdf' || files[0].pages < minPages) return undefined;
+    if (!spreads(files, this.config.worker.fanOutMinPages)) return undefined;
     const workers = await this.queues.workersOn('parse');
-    return rangePagesFor(files[0].pages, workers * this.config.worker.concurrency);
+    return rangePagesFor(files[0], workers * this.config.worker.concurrency);
   }
 
   /**

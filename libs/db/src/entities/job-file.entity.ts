@@ -15,4 +15,6 @@ export class JobFileEntity {
   @Column({ type: 'integer' }) pages!: number;
   @Column({ type: 'integer' }) images!: number;
   @Column({ name: 'duration_seconds', type: 'integer' }) durationSeconds!: number;
+  /** A PDF some sampled page of which has no text layer: its pages will need OCR (intake's look). */
+  @Column({ name: 'needs_ocr', type: 'boolean' }) needsOcr!: boolean;
 }

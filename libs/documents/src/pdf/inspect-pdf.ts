@@ -1,9 +1,25 @@
 import { DomainError } from '@docconv/contracts';
 import { readFile } from 'node:fs/promises';
+import type { PDFDocumentProxy } from 'pdfjs-dist/types/src/display/api';
 import { PDF_OPTIONS, pdfjs } from './pdfjs';
 
-/** The exact page count, read from the document structure without rendering anything. */
-export async function countPdfPages(path: string, displayName: string): Promise<number> {
+/** At most this many pages, spread over the file, are looked at for a text layer. */
+const TEXT_SAMPLE_PAGES = 5;
+/** A sampled page with fewer visible characters than this in its text layer needs OCR. */
+const TEXT_SAMPLE_MIN_CHARS = 16;
+
+/** What intake learns of a PDF: its exact page count, and whether some of its pages look scanned. */
+export interface PdfInspection {
+  pages: number;
+  /** A sampled page had no text layer to speak of: its pages will be read by OCR, seconds each. */
+  needsOcr: boolean;
+}
+
+/**
+ * The exact page count, read from the document structure without rendering anything, and a look
+ * at the text layer of a few pages spread over the file.
+ */
+export async function inspectPdf(path: string, displayName: string): Promise<PdfInspection> {
   const data = new Uint8Array(await readFile(path));
   const task = (await pdfjs()).getDocument({ data, ...PDF_OPTIONS });
   try {
@@ -14,7 +30,7 @@ export async function countPdfPages(path: string, displayName: string): Promise<
         `${displayName} declares no pages (its page tree is damaged). Re-save it from a PDF viewer.`,
       );
     }
-    return document.numPages;
+    return { pages: document.numPages, needsOcr: await someScannedPage(document) };
   } catch (error) {
     if (error instanceof DomainError) throw error;
     const name = (error as { name?: string }).name;
@@ -36,4 +52,28 @@ export async function countPdfPages(path: string, displayName: string): Promise<
 function describe(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.replace(/\s+/g, ' ').slice(0, 120);
+}
+
+/** Whether one of the sampled pages (the first, the last and some between) has next to no text layer. */
+async function someScannedPage(document: PDFDocumentProxy): Promise<boolean> {
+  const count = document.numPages;
+  const step = Math.max(1, (count - 1) / (TEXT_SAMPLE_PAGES - 1));
+  const sampled = new Set(
+    Array.from({ length: Math.min(count, TEXT_SAMPLE_PAGES) }, (_, i) => 1 + Math.round(i * step)),
+  );
+  for (const n of sampled) {
+    try {
+      const page = await document.getPage(n);
+      const content = await page.getTextContent();
+      page.cleanup();
+      const visible = content.items.reduce(
+        (sum, item) => sum + ('str' in item ? item.str.replace(/\s/g, '').length : 0),
+        0,
+      );
+      if (visible < TEXT_SAMPLE_MIN_CHARS) return true;
+    } catch {
+      return true; // a page that cannot be read now is no text page; the worker reports it
+    }
+  }
+  return false;
 }
