@@ -27,7 +27,8 @@ export class QueueModule {
           }),
         }),
         BullModule.registerQueue(...QUEUE_NAMES.map((name) => ({ name }))),
-        BullModule.registerFlowProducer({ name: FLOWS }),
+        // Closed as the queues are: its forced disconnect first waits for a connection, forever while Redis is away.
+        BullModule.registerFlowProducer({ name: FLOWS, forceDisconnectOnShutdown: false }),
       ],
       providers: [Queues],
       exports: [BullModule, Queues],

@@ -46,6 +46,7 @@ export class Queues {
     this.queues = { parse, office, speech, conversions, maintenance, webhooks };
     // Without a listener BullMQ prints every failed reconnect while Redis is away; once a minute is enough.
     for (const queue of Object.values(this.queues)) queue.on('error', (error) => this.reportError(error));
+    flows.on('error', (error) => this.reportError(error));
   }
 
   /** Every queue of the contract, in its order: for the operator's views (metrics, the queue view). */
