@@ -5,13 +5,11 @@ import { PDF_OPTIONS, pdfjs } from './pdfjs';
 
 /** At most this many pages, spread over the file, are looked at for a text layer. */
 const TEXT_SAMPLE_PAGES = 5;
-/** A sampled page with fewer visible characters than this in its text layer needs OCR. */
-const TEXT_SAMPLE_MIN_CHARS = 16;
 
 /** What intake learns of a PDF: its exact page count, and whether some of its pages look scanned. */
 export interface PdfInspection {
   pages: number;
-  /** A sampled page had no text layer to speak of: its pages will be read by OCR, seconds each. */
+  /** A sampled page had no visible character in its text layer: a scan, read by OCR at seconds a page. */
   needsOcr: boolean;
 }
 
@@ -54,7 +52,11 @@ function describe(error: unknown): string {
   return message.replace(/\s+/g, ' ').slice(0, 120);
 }
 
-/** Whether one of the sampled pages (the first, the last and some between) has next to no text layer. */
+/**
+ * Whether one of the sampled pages (the first, the last and some between) has no visible
+ * character in its text layer. A title page of a few words counts as text; a blank page as a
+ * scan, which only makes the ranges of its file shorter.
+ */
 async function someScannedPage(document: PDFDocumentProxy): Promise<boolean> {
   const count = document.numPages;
   const step = Math.max(1, (count - 1) / (TEXT_SAMPLE_PAGES - 1));
@@ -70,7 +72,7 @@ async function someScannedPage(document: PDFDocumentProxy): Promise<boolean> {
         (sum, item) => sum + ('str' in item ? item.str.replace(/\s/g, '').length : 0),
         0,
       );
-      if (visible < TEXT_SAMPLE_MIN_CHARS) return true;
+      if (visible === 0) return true;
     } catch {
       return true; // a page that cannot be read now is no text page; the worker reports it
     }
