@@ -8,6 +8,7 @@ import { REPO_ROOT, stopProcess, TEST_OUTPUT } from '@docconv/testing';
 import request from 'supertest';
 import { freePort } from '../tools/stack/services';
 import { createKey, signup, type TestKey } from '../test/support/accounts';
+import { privateDatabase } from '../test/support/private-stack';
 import { upload, waitForJob } from '../test/support/jobs';
 import { formatHistogram, histogram, ms, printFigures } from './support/figures';
 import { childPids, commandLine, isAlive } from './support/process-memory';
@@ -40,8 +41,11 @@ describe('the API process SIGKILLed under the running stack', () => {
   let launcher: ChildProcess;
   let folder: string;
   let baseUrl: string;
+  // Its jobs in a database of their own: the suite's worker sweeps the suite's database.
+  const database = privateDatabase(`crash_${process.pid}`);
 
   beforeAll(async () => {
+    await database.create();
     folder = await mkdtemp(join(tmpdir(), 'docconv-reliability-stack-'));
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
@@ -51,6 +55,7 @@ describe('the API process SIGKILLed under the running stack', () => {
       env: {
         ...process.env,
         PORT: String(port),
+        DATABASE_URL: database.url,
         REDIS_PREFIX: `${process.env.REDIS_PREFIX}-crash`,
         STORAGE_DIR: join(folder, 'storage'),
         SCRATCH_DIR: join(folder, 'scratch'),
@@ -68,6 +73,7 @@ describe('the API process SIGKILLed under the running stack', () => {
   afterAll(async () => {
     if (launcher) await stopProcess(launcher, 'SIGTERM', 30_000);
     if (folder) await rm(folder, { recursive: true, force: true });
+    await database.drop();
   });
 
   it('is started again and answers within seconds; no job is lost; nothing it held is left behind', async () => {
@@ -143,6 +149,9 @@ describe('the API process SIGKILLed under the running stack', () => {
         `${finished.filter((j) => j.status === 'done').length} of ${jobs.length}`,
       ],
       ['scratch folders after the restart', scratch.join(', ')],
+      ...finished
+        .filter((j) => j.status !== 'done')
+        .map((j): [string, string] => [`job ${String(j.job_id)} ended ${String(j.status)}`, String(j.error_log)]),
     ]);
     expect(samples.filter((s) => typeof s.status === 'number' && s.status >= 500)).toEqual([]);
     expect(finished.map((j) => j.status)).toEqual(jobs.map(() => 'done'));

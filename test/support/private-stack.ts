@@ -17,6 +17,26 @@ async function adminQuery(sql: string): Promise<void> {
   }
 }
 
+/**
+ * A database of its own on the suite's server (`<suite database>_<suffix>`), for processes whose
+ * maintenance sweeps must not see the suite's jobs: a sweep resends every job of its database on
+ * its own queues, where a worker with other storage cannot read the files.
+ */
+export function privateDatabase(suffix: string): {
+  url: string;
+  create: () => Promise<void>;
+  drop: () => Promise<void>;
+} {
+  const url = new URL(process.env.DATABASE_URL!);
+  const name = `${url.pathname.slice(1)}_${suffix}`;
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    create: () => adminQuery(`CREATE DATABASE ${name}`),
+    drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}
+
 export interface PrivateStack {
   /** The environment its API and workers run with; add to it before `start()` (e.g. a test server's URL). */
   env: NodeJS.ProcessEnv;
@@ -33,13 +53,11 @@ export interface PrivateStack {
  */
 export function privateStack(tag: string, extraEnv: Record<string, string> = {}) {
   const suffix = `${tag}_${randomBytes(3).toString('hex')}`;
-  const databaseUrl = new URL(process.env.DATABASE_URL!);
-  const database = `${databaseUrl.pathname.slice(1)}_${suffix}`;
-  databaseUrl.pathname = `/${database}`;
+  const database = privateDatabase(suffix);
   const stack = {
     env: {
       ...process.env,
-      DATABASE_URL: databaseUrl.toString(),
+      DATABASE_URL: database.url,
       REDIS_PREFIX: `${process.env.REDIS_PREFIX}-${suffix}`,
       STORAGE_DIR: `${process.env.STORAGE_DIR}-${suffix}`,
       ...extraEnv,
@@ -47,7 +65,7 @@ export function privateStack(tag: string, extraEnv: Record<string, string> = {})
     workers: [],
   } as unknown as PrivateStack;
   beforeAll(async () => {
-    await adminQuery(`CREATE DATABASE ${database}`);
+    await database.create();
     stack.t = await createTestApp({}, stack.env);
     const user = await signup(stack.t.http, tag);
     stack.key = await createKey(stack.t.http, user, { rate_limit_rpm: 100_000 });
@@ -56,7 +74,7 @@ export function privateStack(tag: string, extraEnv: Record<string, string> = {})
   afterAll(async () => {
     for (const w of stack.workers) await stopProcess(w, 'SIGKILL');
     await stack.t.close();
-    await adminQuery(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await database.drop();
     await rm(stack.env.STORAGE_DIR!, { recursive: true, force: true });
   });
   /** Starts a worker (one job at a time unless `env` says otherwise) and waits for its first heartbeat. */
