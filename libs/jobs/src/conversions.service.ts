@@ -82,7 +82,7 @@ export class ConversionsService {
       }
       const run = moved.conversion!;
       return action === 'retry' ? { conversionId: run.runId } : { points: run.chargePoints };
-    });
+    }, caller.userId);
   }
 
   // ---- DOCX, PPTX, XLSX Basic ---------------------------------------------------------
@@ -106,7 +106,7 @@ export class ConversionsService {
     // Of two first requests, one records the file and pays; the other finds it recorded.
     await this.lifecycle.move(
       'deliverConversion',
-      { jobId: job.id, format },
+      { jobId: job.id, userId: caller.userId, format },
       { apiKeyId: caller.apiKeyId, path, points },
     );
     return result;
@@ -151,7 +151,7 @@ export class ConversionsService {
     if (run?.status !== 'processing') {
       await this.lifecycle.move(
         'startAdvanced',
-        { jobId: job.id, format: 'xlsx_advanced' },
+        { jobId: job.id, userId: caller.userId, format: 'xlsx_advanced' },
         {
           apiKeyId: caller.apiKeyId,
           runId: randomUUID(),

@@ -197,7 +197,7 @@ export class JobsService {
       }
       const balance = moved.posted?.transaction.balanceAfter ?? (await this.ledger.balanceOf(caller.userId));
       return { job: moved.job, balance };
-    });
+    }, caller.userId);
   }
 
   /** The user's job as its record reads: one prepared statement, no entity built. */
@@ -231,7 +231,7 @@ export class JobsService {
       const moved = await tx.move('refund', { jobId, userId: caller.userId }, { apiKeyId: caller.apiKeyId });
       if (!moved) throw invalidState(notRetryable(await this.find(tx.manager, caller.userId, jobId), 'refunded'));
       return { points: moved.job.costPoints };
-    });
+    }, caller.userId);
   }
 
   /**
@@ -250,7 +250,7 @@ export class JobsService {
       const current = await this.find(tx.manager, caller.userId, jobId);
       if (current.status === 'processing') return { job: current, stopping: true }; // asked already
       throw invalidState(`The job is ${current.status}: only pending, queued or processing jobs can be cancelled.`);
-    });
+    }, caller.userId);
     if (!stopping) {
       await this.storage.deletePrefix(`inputs/${job.id}`).catch(() => undefined);
       return job;

@@ -8,6 +8,7 @@ import { MAX_PRIORITY, PARSE_JOBS } from '@docconv/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
 import { JobEvents } from './job-events';
 import { Outbox } from './outbox';
+import { SerialByKey } from './serial-by-key';
 import { TRANSITIONS, type TransitionName, type TransitionParams, type TransitionSpec } from './transitions';
 
 /** Which job a move is for (with `format`, which of its conversions); with `userId`, only if it is that user's. */
@@ -53,12 +54,24 @@ export class JobLifecycle {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Runs `work` in one transaction, then sends the messages its moves wrote. */
-  async transaction<T>(work: (tx: LifecycleTransaction) => Promise<T>): Promise<T> {
+  /** Transactions that move a user's credits, one user's at a time (see `transaction`). */
+  private readonly creditMoves = new SerialByKey();
+
+  /**
+   * Runs `work` in one transaction, then sends the messages its moves wrote.
+   *
+   * With `userId`, the transaction moves that user's credits: such transactions of this process
+   * wait for each other here, before taking a pooled connection. Each locks the user's balance
+   * row, so a burst of one user's confirms would otherwise hold every connection of the pool
+   * while they queue for the lock, and other requests would time out waiting for a connection.
+   */
+  async transaction<T>(work: (tx: LifecycleTransaction) => Promise<T>, userId?: string): Promise<T> {
     const written: string[] = [];
-    const result = await this.dataSource.transaction((manager) =>
-      work({ manager, move: (name, target, params) => this.apply(manager, written, name, target, params) }),
-    );
+    const run = () =>
+      this.dataSource.transaction((manager) =>
+        work({ manager, move: (name, target, params) => this.apply(manager, written, name, target, params) }),
+      );
+    const result = await (userId === undefined ? run() : this.creditMoves.run(userId, run));
     // Committed: a message that cannot be sent now waits in the outbox for the sweep, never fails the move.
     await this.outbox.send(written).catch((error: unknown) => {
       this.logger.warn({ err: error }, 'Outbox messages left for the sweep');
@@ -66,9 +79,12 @@ export class JobLifecycle {
     return result;
   }
 
-  /** One move in a transaction of its own; null when the job is not in a state it moves from. */
+  /**
+   * One move in a transaction of its own; null when the job is not in a state it moves from.
+   * A target naming its user is a move of that user's credits (see `transaction`).
+   */
   move<N extends TransitionName>(name: N, target: Target, params: TransitionParams<N>): Promise<Moved | null> {
-    return this.transaction((tx) => tx.move(name, target, params));
+    return this.transaction((tx) => tx.move(name, target, params), target.userId);
   }
 
   /** Progress of a processing job, published as it is written (not through the outbox: the next one supersedes it). */
