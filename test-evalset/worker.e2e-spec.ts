@@ -6,6 +6,7 @@ import { parseChecks, parseTests, runChecks, runTests } from '../tools/eval/olmo
 import { matchTables, parseDoclingTables, parseMarkdownTables } from '../tools/eval/tables';
 import type { TestKey } from '../test/support/accounts';
 import { upload, waitForJob } from '../test/support/jobs';
+import { checkStructuredResult } from '../test/support/structured-result-check';
 import { createTestApp, type TestApp } from '../test/support/test-app';
 import { acceptedDocuments, CONTAINER_FORMATS, evalsetPath, formatOf, fundedKey, ownSection } from './evalset';
 
@@ -131,6 +132,7 @@ describe('evalset through the running worker: upload → confirm → done → do
   let t: TestApp;
   let key: TestKey;
   const scored: Scored[] = [];
+  const structuredRuns: { run: string; coverage: number; blocks: number; estimated: number }[] = [];
   beforeAll(async () => {
     t = await createTestApp();
     key = await fundedKey(t, 'evalworker');
@@ -169,6 +171,17 @@ describe('evalset through the running worker: upload → confirm → done → do
       for (const attachment of (res.body.files as { path: string }[]).slice(1)) {
         expect(whole).toContain(`## ${attachment.path}\n`);
       }
+      // The structured result maps every block into this very Markdown, and PDF and image blocks onto their pages.
+      const json = await t.http.get(`/api/v1/jobs/${res.body.job_id}/download?format=json`).set('X-API-Key', key.key);
+      expect(json.status).toBe(200);
+      const structured = checkStructuredResult(whole, json.body);
+      expect(structured.problems).toEqual([]);
+      structuredRuns.push({
+        run: `${relative} (${engine}, ${model})`,
+        coverage: structured.coverage,
+        blocks: structured.blocks,
+        estimated: (json.body.blocks as { box_estimated?: boolean }[]).filter((b) => b.box_estimated).length,
+      });
       const result = score(path, markdown);
       expect(Object.keys(result.metrics).length + (result.tests ? 1 : 0) + (result.checks ? 1 : 0)).toBeGreaterThan(0);
       // No output may carry a control character, a replacement character or an emphasis marker a
@@ -188,6 +201,18 @@ describe('evalset through the running worker: upload → confirm → done → do
     },
     JOB_WAIT_MS + 60_000,
   );
+
+  it('structured results: every block in its span and on its page; blocks cover at least 98 % of each Markdown', () => {
+    expect(structuredRuns.length).toBe(runs.length);
+    const lowest = [...structuredRuns].sort((a, b) => a.coverage - b.coverage)[0];
+    const blocks = structuredRuns.reduce((n, r) => n + r.blocks, 0);
+    const estimated = structuredRuns.reduce((n, r) => n + r.estimated, 0);
+    process.stdout.write(
+      `\nStructured results of ${structuredRuns.length} runs: ${blocks} blocks, ${estimated} with an estimated box; ` +
+        `lowest coverage ${(lowest.coverage * 100).toFixed(2)} % (${lowest.run})\n`,
+    );
+    expect(structuredRuns.filter((r) => r.coverage < 0.98).map((r) => r.run)).toEqual([]);
+  });
 
   it('OCR: premium reads every scan at least as well as basic, and Korean scans keep their words', () => {
     const tesseract = scored.filter(

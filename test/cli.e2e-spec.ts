@@ -3,9 +3,11 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import JSZip from 'jszip';
 import { REPO_ROOT } from '@docconv/testing';
 import { createKey, signup, type TestKey } from './support/accounts';
 import { makeMixedPdf } from './support/fixtures';
+import { checkStructuredResult } from './support/structured-result-check';
 import { createTestApp, uniqueEmail, type TestApp } from './support/test-app';
 
 /** The compiled CLI; `npm run build` compiles it with the rest. */
@@ -121,6 +123,27 @@ describe('docconv CLI against the running service', () => {
     const docx = await readFile(join(folder, 'x.docx'));
     expect(docx.subarray(0, 2).toString()).toBe('PK');
     expect(result.stdout).toContain(`Wrote x.docx (${docx.length} bytes)`);
+  });
+
+  it('download --format json|zip writes the structured result and the zip; md goes to standard output', async () => {
+    const json = await run(['download', jobId, '--format', 'json']);
+    expect(json.stderr).toBe('');
+    expect(json.code).toBe(0);
+    expect(json.stdout).toContain(`Wrote ${jobId}.json`);
+    const structured = JSON.parse(await readFile(join(folder, `${jobId}.json`), 'utf8'));
+    const markdown = await readFile(join(folder, 'result.md'), 'utf8');
+    expect(checkStructuredResult(markdown, structured).problems).toEqual([]);
+    expect(structured.pages).toHaveLength(SCANNED_PAGES + 2);
+    const zip = await run(['download', jobId, '--format', 'zip', '--out', 'all.zip']);
+    expect(zip.code).toBe(0);
+    const files = Object.keys((await JSZip.loadAsync(await readFile(join(folder, 'all.zip')))).files).sort();
+    expect(files).toEqual(['result.json', 'result.md']);
+    const md = await run(['download', jobId]);
+    expect(md.code).toBe(0);
+    expect(md.stdout).toBe(markdown);
+    const bad = await run(['download', jobId, '--format', 'pdf']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--format must be one of md, json, zip');
   });
 
   it('balance prints the points left', async () => {

@@ -175,6 +175,32 @@ export async function downloadMarkdown(client: DocconvClient, jobId: string): Pr
   return data ?? '';
 }
 
+/** A finished job's structured result: its Markdown as typed blocks, each with its span in result.md, page and box. */
+export type StructuredResult = Schemas['StructuredResult'];
+
+/** The structured result of a finished job (GET /api/v1/jobs/{job_id}/download?format=json); free. */
+export async function downloadStructured(client: DocconvClient, jobId: string): Promise<StructuredResult> {
+  const { data, error, response } = await client.api.GET('/api/v1/jobs/{job_id}/download', {
+    params: { path: { job_id: jobId }, query: { format: 'json' } },
+    parseAs: 'json',
+  });
+  if (!response.ok) throw DocconvError.fromResponse(response, error);
+  return data as unknown as StructuredResult;
+}
+
+/**
+ * A finished job's result as one zip (GET /api/v1/jobs/{job_id}/download?format=zip): result.md,
+ * result.json and the images they link; free.
+ */
+export async function downloadZip(client: DocconvClient, jobId: string): Promise<Uint8Array> {
+  const { data, error, response } = await client.api.GET('/api/v1/jobs/{job_id}/download', {
+    params: { path: { job_id: jobId }, query: { format: 'zip' } },
+    parseAs: 'arrayBuffer',
+  });
+  if (!response.ok) throw DocconvError.fromResponse(response, error);
+  return new Uint8Array(data as unknown as ArrayBuffer);
+}
+
 /**
  * Converts a finished job to an office format (POST /api/v1/jobs/{job_id}/convert). Only the
  * first conversion of a format is charged; asking again returns the same file. The returned

@@ -387,7 +387,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The Markdown result of a finished job, or with ?format= a file a conversion produced. */
+    /** The Markdown result of a finished job; with ?format=json its structured result, with ?format=zip both and the images; or a file a conversion produced. */
     get: operations['Jobs_download'];
     put?: never;
     post?: never;
@@ -1114,6 +1114,84 @@ export interface components {
       job_id: string;
       /** @description Oldest first. */
       deliveries: components['schemas']['WebhookDeliveryResponse'][];
+    };
+    /**
+     * StructuredResult
+     * @description A finished job's Markdown as typed blocks in reading order. Each block's `markdown` is its [start, end) in the downloaded result.md, counted in Unicode code points; PDF pages and images give each block a page and a box ([left, top, right, bottom] from the top-left corner, in points for PDFs and pixels for images); other files give its place in the file (slide, sheet, start in seconds, block number).
+     */
+    StructuredResult: {
+      /** @enum {unknown} */
+      version: 1;
+      markdown: {
+        /** @enum {unknown} */
+        file: 'result.md';
+        /** @description result.md in Unicode code points */
+        length: number;
+        /** @enum {unknown} */
+        offsets: 'code_points';
+      };
+      files: {
+        name: string;
+        kind: string;
+        markdown: number[];
+      }[];
+      pages: {
+        file: string;
+        page: number;
+        width: number;
+        height: number;
+        /** @enum {unknown} */
+        unit: 'pt' | 'px';
+        /** @enum {unknown} */
+        source: 'text' | 'ocr' | 'text+ocr' | 'failed';
+        engine?: string;
+        confidence?: number;
+        low_confidence?: boolean;
+      }[];
+      blocks: {
+        id: number;
+        /** @enum {unknown} */
+        type:
+          | 'heading'
+          | 'paragraph'
+          | 'list_item'
+          | 'table'
+          | 'figure'
+          | 'code'
+          | 'formula'
+          | 'footnote'
+          | 'quote'
+          | 'separator'
+          | 'html'
+          | 'page_header'
+          | 'page_footer';
+        text: string;
+        markdown: number[] | null;
+        file: string;
+        page?: number;
+        box?: number[];
+        box_estimated?: boolean;
+        engine?: string;
+        confidence?: number;
+        position?: {
+          slide?: number;
+          sheet?: string;
+          start_seconds?: number;
+          paragraph?: number;
+        };
+        level?: number;
+        cells?: {
+          row: number;
+          column: number;
+          rowspan: number;
+          colspan: number;
+          header: boolean;
+          text: string;
+        }[];
+        caption?: string;
+        image?: string;
+        language?: string;
+      }[];
     };
   };
   responses: never;
@@ -2002,8 +2080,8 @@ export interface operations {
   Jobs_download: {
     parameters: {
       query?: {
-        /** @description md (default): the Markdown; otherwise a format already produced by POST /jobs/{job_id}/convert */
-        format?: 'md' | 'xlsx_basic' | 'xlsx_advanced' | 'docx' | 'pptx';
+        /** @description md (default): the Markdown. json: the structured result (typed blocks with their [start, end) in the Markdown, page and box; schema StructuredResult). zip: result.md, result.json and the images they link. Otherwise a format already produced by POST /jobs/{job_id}/convert. md, json and zip are free. */
+        format?: 'md' | 'json' | 'zip' | 'xlsx_basic' | 'xlsx_advanced' | 'docx' | 'pptx';
       };
       header?: never;
       path: {
@@ -2018,7 +2096,12 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'text/markdown': string;
+          'application/json': components['schemas']['StructuredResult'];
+          'application/zip': Blob;
+          'application/octet-stream': Blob;
+        };
       };
       /** @description Missing, malformed, unknown or deactivated credential. */
       401: {

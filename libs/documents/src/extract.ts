@@ -10,6 +10,7 @@ import { extractHwp } from './hwp/extract-hwp';
 import { extractHwpx } from './hwpx/extract-hwpx';
 import { extractImage } from './image/extract-image';
 import { extractViaLibreOffice } from './legacy/extract-legacy';
+import type { PlacedPage } from './blocks/placement';
 import type { FileKind } from './kinds';
 import type { PageReport } from './ocr/ocr-page';
 import { PageReader, type OcrOptions } from './ocr/page-reader';
@@ -40,6 +41,8 @@ export interface Extraction {
   pages: PageReport[];
   /** Cancelled between pages: `pages` covers the pages read until then, and `markdown` holds them. */
   stopped?: boolean;
+  /** PDF pages and image frames with their lines placed, for the structured result. */
+  placed?: PlacedPage[];
 }
 
 /**

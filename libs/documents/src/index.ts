@@ -1,4 +1,7 @@
 export * from './archive/extract-archive';
+export * from './blocks/markdown-blocks';
+export * from './blocks/placement';
+export * from './blocks/structured-result';
 export * from './decompression';
 export * from './detect';
 export * from './extract';

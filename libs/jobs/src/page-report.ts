@@ -11,3 +11,6 @@ export type FilePageReport =
 
 /** Where a job's page report is stored, next to its Markdown. */
 export const pageReportPath = (jobId: string): string => `results/${jobId}/pages.json`;
+
+/** Where a job's structured result (typed blocks mapped into result.md) is stored, beside the Markdown. */
+export const structuredResultPath = (jobId: string): string => `results/${jobId}/result.json`;

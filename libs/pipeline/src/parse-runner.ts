@@ -11,6 +11,8 @@ import {
   type PageRange,
   type PageReport,
   type PdfPages,
+  type ResultSource,
+  structuredResult,
 } from '@docconv/documents';
 import { OCR_LANGUAGES } from '@docconv/ocr';
 import { refinePage, splitIntoPages, type LanguageModel } from '@docconv/refine';
@@ -24,7 +26,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { DataSource } from 'typeorm';
 import { quote } from '@docconv/billing';
-import { pageReportPath, uploadLimits, type FilePageReport } from '@docconv/jobs';
+import { pageReportPath, structuredResultPath, uploadLimits, type FilePageReport } from '@docconv/jobs';
 import { JobLifecycle, type Undelivered } from '@docconv/lifecycle';
 import { ConversionMetrics } from '@docconv/metrics';
 import { LANGUAGE_MODEL, TRANSCRIBER } from './engine-tokens';
@@ -57,6 +59,8 @@ interface Converted {
   /** The pages and files not delivered, named for the ledger. */
   failedUnits: string[];
   stopped: boolean;
+  /** Each file's stretch of `markdown`, with its placed pages. */
+  sources: ResultSource[];
 }
 
 /** Formats whose Markdown layout refinement may rework (spec 4.3: PDF, office and HWP files). */
@@ -285,7 +289,7 @@ export class ParseRunner {
       const resultPath = `results/${jobId}/result.md`;
       if (converted.stopped) {
         const kept = converted.delivered.units > 0;
-        if (kept) await this.storage.put(resultPath, Buffer.from(converted.markdown, 'utf8'));
+        if (kept) await this.storeResult(jobId, resultPath, converted);
         await this.lifecycle.move('stopCancelled', { jobId }, { resultPath: kept ? resultPath : null, ...undelivered });
         await this.storage.deletePrefix(`inputs/${jobId}`).catch(() => undefined);
         return 'cancelled';
@@ -294,7 +298,7 @@ export class ParseRunner {
         await this.fail(jobId, converted.failures.join(' '), 'file_processing_failed');
         return 'error';
       }
-      await this.storage.put(resultPath, Buffer.from(converted.markdown, 'utf8'));
+      await this.storeResult(jobId, resultPath, converted);
       await this.lifecycle.move('finish', { jobId }, { resultPath, ...undelivered });
       return 'done';
     } catch (error) {
@@ -315,6 +319,13 @@ export class ParseRunner {
     } finally {
       watch.close();
     }
+  }
+
+  /** The Markdown, and beside it the structured result mapping its blocks to their files, pages and boxes. */
+  private async storeResult(jobId: string, resultPath: string, converted: Converted): Promise<void> {
+    const structured = structuredResult(converted.markdown, converted.sources);
+    await this.storage.put(structuredResultPath(jobId), Buffer.from(JSON.stringify(structured), 'utf8'));
+    await this.storage.put(resultPath, Buffer.from(converted.markdown, 'utf8'));
   }
 
   /** Aborted once the job's owner cancels it (at once when they already have), asked every CANCEL_POLL_MS. */
@@ -419,6 +430,8 @@ export class ParseRunner {
     let stopped = false;
     try {
       const parts: string[] = [];
+      const sources: ResultSource[] = [];
+      let offset = 0; // where the next part starts in the joined Markdown
       const report: FilePageReport[] = [];
       let pagesBefore = 0;
       let secondsBefore = 0;
@@ -464,7 +477,18 @@ export class ParseRunner {
         progress.update(pagesBefore, extraction.stopped ? index : index + 1, secondsBefore);
         // A transcript carries its own heading (the file's path); other files get one when there are several.
         const headed = files.length === 1 || kind === 'audio' || kind === 'video';
-        parts.push(headed ? markdown : `## ${file.displayPath}\n\n${markdown.trim()}\n`);
+        const part = headed ? markdown : `## ${file.displayPath}\n\n${markdown.trim()}\n`;
+        parts.push(part);
+        sources.push({
+          file: file.displayPath,
+          kind,
+          start: offset,
+          end: offset + part.length,
+          headed: !headed,
+          pages: extraction.placed,
+          reports: extraction.pages,
+        });
+        offset += part.length + 1;
         report.push(...extraction.pages.map((page) => ({ file: file.displayPath, ...page })));
         if (extraction.stopped) {
           stopped = true;
@@ -476,7 +500,7 @@ export class ParseRunner {
       else await progress.settled();
       await this.storage.put(pageReportPath(jobId), Buffer.from(JSON.stringify(report), 'utf8'));
       const markdown = parts.length === 1 ? parts[0] : parts.join('\n');
-      return { markdown, delivered, failures, failedUnits, stopped };
+      return { markdown, delivered, failures, failedUnits, stopped, sources };
     } finally {
       progress.stop();
     }

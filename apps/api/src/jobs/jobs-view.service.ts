@@ -5,12 +5,15 @@ import {
   invalidState,
   JobsService,
   pageReportPath,
+  structuredResultPath,
   type ConversionFormat,
   type FilePageReport,
 } from '@docconv/jobs';
 import { conversionOf } from '@docconv/db';
 import { contentTypeOf, Storage } from '@docconv/storage';
-import type { Readable } from 'node:stream';
+import { structuredResult, type FileKind, type StructuredResult } from '@docconv/documents';
+import JSZip from 'jszip';
+import { Readable } from 'node:stream';
 import type { Principal } from '../auth/principal';
 import { downloadName } from '../common/content-disposition';
 import {
@@ -25,11 +28,17 @@ import {
   type ListJobsQuery,
   type PageReportResponse,
   type RefundResponse,
+  type ResultFormat,
   type RetryResponse,
 } from './jobs.dto';
 
 const extensionOf = (format: ConversionFormat): 'xlsx' | 'docx' | 'pptx' =>
   format === 'docx' ? 'docx' : format === 'pptx' ? 'pptx' : 'xlsx';
+
+/** A path the structured result names (`images/p3-1.png`) inside the job's results; undefined when it would leave them. */
+function resultFilePath(jobId: string, relative: string): string | undefined {
+  return /^images\/[A-Za-z0-9._-]+$/.test(relative) ? `results/${jobId}/${relative}` : undefined;
+}
 
 const caller = (p: Principal) => ({ userId: p.userId, apiKeyId: p.apiKey?.id ?? null });
 
@@ -77,9 +86,33 @@ export class JobsViewService {
   async download(
     p: Principal,
     jobId: string,
-    format: 'md' | ConversionFormat = 'md',
+    format: ResultFormat | ConversionFormat = 'md',
   ): Promise<{ body: Readable; filename: string; contentType: string }> {
     const { job, path } = await this.jobs.resultPath(p.userId, jobId);
+    if (format === 'json') {
+      const structured = await this.structured(p, jobId, path);
+      return {
+        body: Readable.from([Buffer.from(JSON.stringify(structured), 'utf8')]),
+        filename: downloadName(job.filename, 'json'),
+        contentType: contentTypeOf('result.json'),
+      };
+    }
+    if (format === 'zip') {
+      const zip = new JSZip();
+      const structured = await this.structured(p, jobId, path);
+      zip.file('result.md', await this.storage.read(path));
+      zip.file('result.json', JSON.stringify(structured, null, 2));
+      const images = new Set(structured.blocks.flatMap((block) => (block.image ? [block.image] : [])));
+      for (const image of images) {
+        const stored = resultFilePath(jobId, image);
+        if (stored && (await this.storage.exists(stored))) zip.file(image, await this.storage.read(stored));
+      }
+      return {
+        body: zip.generateNodeStream({ type: 'nodebuffer', compression: 'DEFLATE', streamFiles: true }) as Readable,
+        filename: downloadName(job.filename, 'zip'),
+        contentType: 'application/zip',
+      };
+    }
     if (format === 'md') {
       return {
         body: await this.storage.stream(path),
@@ -96,6 +129,20 @@ export class JobsViewService {
       filename: downloadName(job.filename, extensionOf(format)),
       contentType: contentTypeOf(converted),
     };
+  }
+
+  /**
+   * The job's structured result as the worker stored it beside the Markdown; for a job finished
+   * before results were structured, the blocks of its Markdown alone (no pages or boxes).
+   */
+  private async structured(p: Principal, jobId: string, markdownPath: string): Promise<StructuredResult> {
+    const path = structuredResultPath(jobId);
+    if (await this.storage.exists(path))
+      return JSON.parse((await this.storage.read(path)).toString('utf8')) as StructuredResult;
+    const markdown = (await this.storage.read(markdownPath)).toString('utf8');
+    const { job, files } = await this.jobs.files(p.userId, jobId);
+    const kind = (files.length === 1 ? files[0].kind : 'markdown') as FileKind;
+    return structuredResult(markdown, [{ file: job.filename, kind, start: 0, end: markdown.length, headed: false }]);
   }
 
   async convert(p: Principal, jobId: string, format: ConversionFormat): Promise<ConversionResponse> {

@@ -267,9 +267,19 @@ export class JobsController {
 
   @Get(':job_id/download')
   @Access(READ)
-  @ApiOperation({ summary: 'The Markdown result of a finished job, or with ?format= a file a conversion produced.' })
-  @ApiProduces('text/markdown', 'application/octet-stream')
-  @ApiOkResponse({ description: 'The file, as an attachment named after the job title.' })
+  @ApiOperation({
+    summary:
+      'The Markdown result of a finished job; with ?format=json its structured result, with ?format=zip both and the images; or a file a conversion produced.',
+  })
+  @ApiOkResponse({
+    description: 'The file, as an attachment named after the job title.',
+    content: {
+      'text/markdown': { schema: { type: 'string' } },
+      'application/json': { schema: { $ref: '#/components/schemas/StructuredResult' } },
+      'application/zip': { schema: { type: 'string', format: 'binary' } },
+      'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
+    },
+  })
   async download(
     @Caller() caller: Principal,
     @Param('job_id', JOB_ID) jobId: string,

@@ -26,14 +26,23 @@ export class ConvertDto {
   format!: ConversionFormat;
 }
 
+/** What a job's download gives besides conversions: the Markdown, its structured result, or both with the images in a zip. */
+export const RESULT_FORMATS = ['md', 'json', 'zip'] as const;
+export type ResultFormat = (typeof RESULT_FORMATS)[number];
+
 export class DownloadQuery {
   @ApiPropertyOptional({
-    enum: ['md', ...CONVERSION_FORMATS],
-    description: 'md (default): the Markdown; otherwise a format already produced by POST /jobs/{job_id}/convert',
+    enum: [...RESULT_FORMATS, ...CONVERSION_FORMATS],
+    description:
+      'md (default): the Markdown. json: the structured result (typed blocks with their [start, end) in the Markdown, page and box; ' +
+      'schema StructuredResult). zip: result.md, result.json and the images they link. Otherwise a format already produced by ' +
+      'POST /jobs/{job_id}/convert. md, json and zip are free.',
   })
   @IsOptional()
-  @IsIn(['md', ...CONVERSION_FORMATS], { message: `must be md or one of ${CONVERSION_FORMATS.join(', ')}` })
-  format?: 'md' | ConversionFormat;
+  @IsIn([...RESULT_FORMATS, ...CONVERSION_FORMATS], {
+    message: `must be one of ${[...RESULT_FORMATS, ...CONVERSION_FORMATS].join(', ')}`,
+  })
+  format?: ResultFormat | ConversionFormat;
 }
 
 export class ListJobsQuery {

@@ -10,6 +10,7 @@ import {
   usageCommand,
 } from './commands/account';
 import { CONVERT_USAGE, convertCommand } from './commands/convert';
+import { DOWNLOAD_USAGE, downloadCommand } from './commands/download';
 import { ENGINES_USAGE, enginesCommand } from './commands/engines';
 import { LOGIN_USAGE, loginCommand } from './commands/login';
 import { CONFIRM_USAGE, confirmCommand, UPLOAD_USAGE, uploadCommand } from './commands/upload';
@@ -30,6 +31,11 @@ const COMMANDS: Record<string, Command> = {
     run: uploadCommand,
   },
   confirm: { summary: 'confirm a pending job, optionally wait for it', usage: CONFIRM_USAGE, run: confirmCommand },
+  download: {
+    summary: "download a finished job's Markdown, its blocks as JSON, or a zip with its images",
+    usage: DOWNLOAD_USAGE,
+    run: downloadCommand,
+  },
   convert: { summary: 'convert a finished job to docx, pptx or xlsx', usage: CONVERT_USAGE, run: convertCommand },
   jobs: { summary: 'list your jobs', usage: JOBS_USAGE, run: jobsCommand },
   job: { summary: 'show one job', usage: JOB_USAGE, run: jobCommand },

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { ocrPageLines, ocrPageReport, typicalLineHeight, type PageReport } from '../ocr/ocr-page';
 import type { PageReader } from '../ocr/page-reader';
-import { layoutDocument } from '../pdf/extract-pdf';
+import { laidOut } from '../pdf/extract-pdf';
 import type { PageLines } from '../pdf/layout';
 import { decodeBmp } from './bmp';
 import { MAX_IMAGE_PIXELS } from './inspect-image';
@@ -32,11 +32,12 @@ export async function extractImage(
     const result = await reader.readPage(image);
     // An image has no physical size worth trusting: scale it so its body text is 12 points high.
     const typical = typicalLineHeight(result);
-    pages.push(ocrPageLines(result, reader.options.model, typical > 0 ? 12 / (typical * 0.8) : 1));
+    const scale = typical > 0 ? 12 / (typical * 0.8) : 1;
+    pages.push({ ...ocrPageLines(result, reader.options.model, scale), number: n, scale });
     return ocrPageReport(n, result);
   };
   const { reports, stopped } = await readPageByPage(frames, displayName, readFrame, onFrame, shouldStop);
-  return { markdown: layoutDocument(pages), pages: reports, stopped };
+  return { ...laidOut(pages), pages: reports, stopped };
 }
 
 async function greyFrame(

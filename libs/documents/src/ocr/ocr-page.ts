@@ -66,7 +66,16 @@ export function ocrPageLines(result: OcrResult, model: OcrModelName, scale: numb
     bold: false,
     block: markdown,
   };
-  return { ...page, lines: [block] };
+  const anchors = result.lines.map((line) => ({
+    text: line.text,
+    box: [line.box.x, line.box.y, line.box.x + line.box.width, line.box.y + line.box.height].map((v) => v * scale) as [
+      number,
+      number,
+      number,
+      number,
+    ],
+  }));
+  return { ...page, lines: [block], anchors };
 }
 
 /**

@@ -17,6 +17,7 @@ import { figureRegions, withFigureText } from './figures';
 import { pageDrawing } from './rules';
 import { readPageByPage, requireSomePage, type PageRange, type StopSignal } from '../page-loop';
 import type { Extraction } from '../extract';
+import { placedPage, type PlacedPage } from '../blocks/placement';
 
 export type PageProgress = (donePages: number) => void;
 
@@ -35,7 +36,7 @@ export async function extractPdf(
   shouldStop?: StopSignal,
 ): Promise<Extraction> {
   const read = await readPdfPages(path, displayName, undefined, onPage, reader, shouldStop);
-  return { markdown: layoutDocument(read.pages), pages: read.reports, stopped: read.stopped };
+  return { ...laidOut(read.pages), pages: read.reports, stopped: read.stopped };
 }
 
 /** What reading some of a PDF's pages gave: the lines of each page read, in order, and every page's report. */
@@ -55,7 +56,7 @@ export function assemblePdf(parts: PdfPages[]): Extraction {
   const reports = parts.flatMap((part) => part.reports);
   requireSomePage(reports);
   return {
-    markdown: layoutDocument(parts.flatMap((part) => part.pages)),
+    ...laidOut(parts.flatMap((part) => part.pages)),
     pages: reports,
     stopped: parts.some((part) => part.stopped),
   };
@@ -146,7 +147,7 @@ export async function readPdfPages(
           const { tables, rest } = ruledTables(rules, [...runs, ...(read?.runs ?? [])]);
           // Over a scan (or a page of ink strokes) the text layer is the page: there is no figure to set apart.
           const lines = overlay ? buildLines(rest) : withFigureText(buildLines(rest), figureRegions(shapes));
-          pages.push({ width: x1 - x0, height, lines: placeTables(lines, tables) });
+          pages.push({ number: n, width: x1 - x0, height, lines: placeTables(lines, tables) });
           if (read) report = read.report(n);
         }
         page.cleanup();
@@ -159,7 +160,7 @@ export async function readPdfPages(
       if (scanned && reader) {
         // A page without a usable text layer is rendered and read by the job's OCR engine.
         const result = await reader.readPage(await renderPage(path, n, reader.options.dpi));
-        pages.push(ocrPageLines(result, reader.options.model, 72 / reader.options.dpi));
+        pages.push({ ...ocrPageLines(result, reader.options.model, 72 / reader.options.dpi), number: n });
         report = ocrPageReport(n, result);
       }
       return report;
@@ -172,8 +173,18 @@ export async function readPdfPages(
   }
 }
 
-/** The document-wide part of the layout: body size, heading sizes, margins, reading order. */
-export function layoutDocument(pages: PageLines[]): string {
+/** The Markdown of laid-out pages, and the pages' lines placed for the structured result. */
+export function laidOut(pages: PageLines[]): { markdown: string; placed: PlacedPage[] } {
+  const furniture: Line[][] = [];
+  const markdown = layoutDocument(pages, furniture);
+  return { markdown, placed: pages.map((page, i) => placedPage(page, furniture[i] ?? [])) };
+}
+
+/**
+ * The document-wide part of the layout: body size, heading sizes, margins, reading order.
+ * `furniture`, when given, receives each page's lines dropped as running heads and page numbers.
+ */
+export function layoutDocument(pages: PageLines[], furniture?: Line[][]): string {
   const weights = new Map<number, number>();
   for (const page of pages) {
     for (const line of page.lines) {
@@ -194,9 +205,14 @@ export function layoutDocument(pages: PageLines[]): string {
     for (const run of line.runs) if (run.font) fonts.set(run.font, (fonts.get(run.font) ?? 0) + run.text.length);
   }
   const bodyFont = [...fonts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
-  const ordered = withFootnotes(withoutFurniture(pages, bodySize), bodySize).map((page) =>
-    page.ordered ? page.lines : orderLines(page),
-  );
+  const kept = withoutFurniture(pages, bodySize);
+  if (furniture) {
+    for (const [i, page] of kept.entries()) {
+      const stays = new Set(page.lines);
+      furniture[i] = pages[i].lines.filter((line) => !stays.has(line));
+    }
+  }
+  const ordered = withFootnotes(kept, bodySize).map((page) => (page.ordered ? page.lines : orderLines(page)));
   return writeReferences(toMarkdown(ordered, { bodySize, bodyFont, headingLevels }));
 }
 

@@ -55,9 +55,18 @@ export interface Line {
 }
 
 export interface PageLines {
+  /** The page's (or image frame's) number in its file, from 1. */
+  number?: number;
   width: number;
   height: number;
+  /** Page units per unit of the original (an image read by OCR is laid out at a scale of its own); 1 when absent. */
+  scale?: number;
   lines: Line[];
+  /**
+   * Where the text of a page whose `lines` are one block (an OCR engine's paragraphs) stands:
+   * the engine's lines with their boxes, `[left, top, right, bottom]` in page units.
+   */
+  anchors?: { text: string; box: [number, number, number, number] }[];
   /** The lines are already in reading order (an OCR engine ordered them). */
   ordered?: boolean;
 }

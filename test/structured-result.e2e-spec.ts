@@ -1,0 +1,133 @@
+import JSZip from 'jszip';
+import { DataSource } from 'typeorm';
+import type { StructuredResult } from '@docconv/documents';
+import { pdfBytes } from '../libs/documents/src/pdf/testing/pdf-bytes';
+import { createKey, signup, type TestKey } from './support/accounts';
+import { makeDocx } from './support/fixtures';
+import { binary, upload, waitForJob } from './support/jobs';
+import { checkStructuredResult } from './support/structured-result-check';
+import { createTestApp, type TestApp } from './support/test-app';
+
+/** Three pages, each with a heading, a paragraph at a known place, a running head and a page number. */
+function report(): Promise<Buffer> {
+  return pdfBytes((doc) => {
+    for (let n = 1; n <= 3; n++) {
+      doc.addPage({ size: 'A4', margin: 72 });
+      doc.fontSize(9).text('ACME Corporation — annual report', 72, 30, { lineBreak: false });
+      doc.fontSize(20).text(`Chapter ${n}: results of region ${n}`, 72, 100, { lineBreak: false });
+      doc
+        .fontSize(11)
+        .text(
+          `Region ${n} grew its sales by ${n * 7} percent this year, the strongest figure since the company began keeping records.`,
+          72,
+          300,
+          { width: 450 },
+        );
+      doc.fontSize(9).text(String(n), 290, 800, { lineBreak: false });
+    }
+  });
+}
+
+describe('structured results: GET /jobs/{id}/download?format=json|zip', () => {
+  let t: TestApp;
+  let key: TestKey;
+  beforeAll(async () => {
+    t = await createTestApp();
+    const user = await signup(t.http, 'structured');
+    key = await createKey(t.http, user, { rate_limit_rpm: 100_000 });
+    await t.app.get(DataSource).query('UPDATE users SET points_balance = 1000000 WHERE id = $1', [user.userId]);
+  });
+  afterAll(() => t.close());
+
+  async function finished(name: string, content: Buffer): Promise<string> {
+    const res = await upload(t.http, key.key, [{ name, content }]);
+    expect(res.status).toBe(201);
+    await t.http.post(`/api/v1/jobs/${res.body.job_id}/confirm`).set('X-API-Key', key.key).expect(200);
+    const job = await waitForJob(t.http, key.key, res.body.job_id as string);
+    expect(job.status).toBe('done');
+    return res.body.job_id as string;
+  }
+
+  it('maps every block of a PDF into the Markdown and onto its page, where it was drawn', async () => {
+    const jobId = await finished('report.pdf', await report());
+    const markdown = (await t.http.get(`/api/v1/jobs/${jobId}/download`).set('X-API-Key', key.key)).text;
+    const res = await t.http.get(`/api/v1/jobs/${jobId}/download?format=json`).set('X-API-Key', key.key);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['content-disposition']).toContain('report.json');
+    const result = res.body as StructuredResult;
+    expect(checkStructuredResult(markdown, result)).toMatchObject({ problems: [], coverage: 1 });
+    expect(result.pages.map((p) => [p.page, Math.round(p.width), Math.round(p.height), p.unit])).toEqual([
+      [1, 595, 842, 'pt'],
+      [2, 595, 842, 'pt'],
+      [3, 595, 842, 'pt'],
+    ]);
+    // The second chapter's paragraph: on page 2, in the box it was drawn in (72 pt from the left, from 300 pt down).
+    const paragraph = result.blocks.find((b) => b.type === 'paragraph' && b.text.startsWith('Region 2'))!;
+    expect(paragraph.page).toBe(2);
+    const [left, top, right, bottom] = paragraph.box!;
+    expect(left).toBeCloseTo(72, -1);
+    expect(top).toBeGreaterThan(290);
+    expect(top).toBeLessThan(305);
+    expect(right).toBeLessThanOrEqual(72 + 450 + 1);
+    expect(bottom).toBeGreaterThan(top + 11); // two lines of 11-point type
+    expect(bottom).toBeLessThan(340);
+    // Its span in the Markdown is its text.
+    const [start, end] = paragraph.markdown!;
+    expect(Array.from(markdown).slice(start, end).join('')).toContain('strongest figure since the company');
+    expect(result.blocks.find((b) => b.text === 'Chapter 3: results of region 3')).toMatchObject({
+      type: 'heading',
+      page: 3,
+    });
+    // The running head and page numbers the Markdown leaves out are kept as page furniture, without a span.
+    expect(markdown).not.toContain('annual report');
+    const furniture = result.blocks.filter((b) => b.type === 'page_header' || b.type === 'page_footer');
+    expect(furniture.map((b) => [b.type, b.page, b.text, b.markdown])).toEqual([
+      ['page_header', 1, 'ACME Corporation — annual report', null],
+      ['page_footer', 1, '1', null],
+      ['page_header', 2, 'ACME Corporation — annual report', null],
+      ['page_footer', 2, '2', null],
+      ['page_header', 3, 'ACME Corporation — annual report', null],
+      ['page_footer', 3, '3', null],
+    ]);
+    // In reading order: each page's head before its blocks, its number after them.
+    const order = result.blocks.map((b) => `${b.page}:${b.type}`);
+    expect(order.indexOf('2:page_header')).toBeGreaterThan(order.lastIndexOf('1:paragraph'));
+    expect(order.indexOf('2:page_footer')).toBeLessThan(order.indexOf('3:page_header'));
+  });
+
+  it('gives a document without pages each block’s place in it, and zips the Markdown with the JSON', async () => {
+    const jobId = await finished('notes.docx', await makeDocx(['First paragraph.', 'Second paragraph.']));
+    const res = await t.http
+      .get(`/api/v1/jobs/${jobId}/download?format=zip`)
+      .set('X-API-Key', key.key)
+      .buffer(true)
+      .parse(binary);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/zip');
+    expect(res.headers['content-disposition']).toContain('notes.zip');
+    const zip = await JSZip.loadAsync(res.body as Buffer);
+    expect(Object.keys(zip.files).sort()).toEqual(['result.json', 'result.md']);
+    const markdown = await zip.file('result.md')!.async('string');
+    const result = JSON.parse(await zip.file('result.json')!.async('string')) as StructuredResult;
+    expect(checkStructuredResult(markdown, result).problems).toEqual([]);
+    expect(result.blocks.map((b) => [b.type, b.text, b.position])).toEqual([
+      ['paragraph', 'First paragraph.', { paragraph: 1 }],
+      ['paragraph', 'Second paragraph.', { paragraph: 2 }],
+    ]);
+    expect(result.files).toEqual([{ name: 'notes.docx', kind: 'docx', markdown: [0, Array.from(markdown).length] }]);
+  });
+
+  it('refuses an unknown format with the list of formats, and a job not done yet with what to do', async () => {
+    const jobId = await finished('one.docx', await makeDocx(['Only paragraph.']));
+    const bad = await t.http.get(`/api/v1/jobs/${jobId}/download?format=yaml`).set('X-API-Key', key.key);
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('md, json, zip, xlsx_basic');
+    const pending = await upload(t.http, key.key, [{ name: 'later.docx', content: await makeDocx(['Later.']) }]);
+    const early = await t.http
+      .get(`/api/v1/jobs/${pending.body.job_id}/download?format=json`)
+      .set('X-API-Key', key.key);
+    expect(early.status).toBe(400);
+    expect(early.body.detail).toMatch(/pending; its result can be downloaded once it is done/);
+  });
+});
