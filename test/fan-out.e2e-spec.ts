@@ -10,6 +10,7 @@ import { makeMixedPdf, makePdf } from './support/fixtures';
 import { upload, waitForJob } from './support/jobs';
 import { privateStack } from './support/private-stack';
 import { extractPdf } from '../libs/documents/src/pdf/extract-pdf';
+import { structuredResult } from '@docconv/documents';
 import type { TestApp } from './support/test-app';
 
 /**
@@ -88,6 +89,21 @@ describe('page-range fan-out', () => {
     const whole = await extractPdf(path, 'spread.pdf', () => undefined);
     const markdown = (await t.http.get(`/api/v1/jobs/${preview.job_id}/download`).set(auth()).expect(200)).text;
     expect(markdown).toBe(whole.markdown);
+    // The structured result too: every page's lines came back from the ranges as read.
+    const structured = await t.http.get(`/api/v1/jobs/${preview.job_id}/download?format=json`).set(auth());
+    expect(structured.body).toEqual(
+      structuredResult(markdown, [
+        {
+          file: 'spread.pdf',
+          kind: 'pdf',
+          start: 0,
+          end: markdown.length,
+          headed: false,
+          pages: whole.placed,
+          reports: whole.pages,
+        },
+      ]),
+    );
     const report = await t.http.get(`/api/v1/jobs/${preview.job_id}/pages`).set(auth());
     expect(report.status).toBe(200);
     expect(report.body.pages.map((p: { page: number }) => p.page)).toEqual(
@@ -97,7 +113,7 @@ describe('page-range fan-out', () => {
     const results = join(t.config.storage.localDir, 'results', preview.job_id);
     for (let n = 0; n < 50 && (await readdir(results)).includes('ranges'); n++)
       await new Promise((r) => setTimeout(r, 100));
-    expect((await readdir(results)).sort()).toEqual(['pages.json', 'result.md']);
+    expect((await readdir(results)).sort()).toEqual(['pages.json', 'result.json', 'result.md']);
     expect(await ledgerOf(preview.job_id)).toEqual([{ type: 'spend', amount: -preview.cost.points }]);
   });
 

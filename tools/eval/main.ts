@@ -454,6 +454,8 @@ export async function evaluate(
           displayName,
           units: detected.kind === 'pdf' ? inspected.pages : inspected.images,
           ocr,
+          // As the worker reads a job's first file: pictures taken out and linked.
+          imagePrefix: 'images/',
         },
         () => {},
       ));

@@ -7,6 +7,15 @@ describe('olmocrNormalise', () => {
     expect(olmocrNormalise('**Euler’s**  _Identity_<br>is\n\n“neat” — ok')).toBe('Euler\'s Identity is "neat" - ok');
     expect(olmocrNormalise('1\\. not a list \\*star\\*')).toBe('1. not a list *star*');
   });
+
+  it('reads an image link as its alternative text: the name of the picture file is no text of the page', () => {
+    expect(olmocrNormalise('Before ![Figure 1: a \\[sketch\\]](images/p1-1.png) after')).toBe(
+      'Before Figure 1: a [sketch] after',
+    );
+    expect(runTest({ type: 'absent', id: 'n', text: '1' }, '![Figure](images/p1-1.png)')).toMatchObject({
+      status: 'passed',
+    });
+  });
 });
 
 describe('present and absent', () => {

@@ -46,9 +46,13 @@ const FOLDED: Record<string, string> = {
   '\u00b5': '\u03bc',
 };
 
-/** olmOCR-bench's text normalisation, plus Markdown backslash escapes undone. */
+/**
+ * olmOCR-bench's text normalisation, plus Markdown backslash escapes undone and each image link
+ * read as its alternative text (a reader sees the picture, not the name of its file).
+ */
 export function olmocrNormalise(text: string): string {
   return text
+    .replace(/!\[((?:\\.|[^\]\\])*)\]\([^)\s]*\)/g, '$1')
     .replace(/<br\s*\/?>/gi, ' ')
     .replace(/<\/?[bi]>/gi, '')
     .replace(/(?<!\\)(\*\*|__)(.*?)(?<!\\)\1/g, '$2')

@@ -2,7 +2,7 @@ import { DomainError } from '@docconv/contracts';
 import { readFile } from 'node:fs/promises';
 import type { DecompressionLimits } from './decompression';
 import { extractCsv } from './csv/extract-csv';
-import { extractDocx } from './docx/extract-docx';
+import { extractDocxWithImages } from './docx/extract-docx';
 import { extractEmail } from './email/read-email';
 import { extractEpub } from './epub/extract-epub';
 import { extractHtml } from './html/extract-html';
@@ -11,6 +11,7 @@ import { extractHwpx } from './hwpx/extract-hwpx';
 import { extractImage } from './image/extract-image';
 import { extractViaLibreOffice } from './legacy/extract-legacy';
 import type { PlacedPage } from './blocks/placement';
+import type { ExtractedImage } from './images';
 import type { FileKind } from './kinds';
 import type { PageReport } from './ocr/ocr-page';
 import { PageReader, type OcrOptions } from './ocr/page-reader';
@@ -33,6 +34,11 @@ export interface ExtractInput {
   ocr: OcrOptions;
   /** How far the file's compressed parts may expand (the upload limits; the defaults when absent). */
   limits?: DecompressionLimits;
+  /**
+   * Where the file's pictures are linked from its Markdown: the folder and the file's part of
+   * their names (`images/`, `images/f2-`). Absent: pictures are not taken out.
+   */
+  imagePrefix?: string;
 }
 
 export interface Extraction {
@@ -43,6 +49,8 @@ export interface Extraction {
   stopped?: boolean;
   /** PDF pages and image frames with their lines placed, for the structured result. */
   placed?: PlacedPage[];
+  /** Pictures the Markdown links (`![caption](images/p3-1.png)`), to store beside it. */
+  images?: ExtractedImage[];
 }
 
 /**
@@ -68,7 +76,7 @@ export function readPdfRange(
   shouldStop?: StopSignal,
 ): Promise<PdfPages> {
   return withPageReader(input, (reader) =>
-    readPdfPages(input.path, input.displayName, range, onProgress, reader, shouldStop),
+    readPdfPages(input.path, input.displayName, range, onProgress, reader, shouldStop, input.imagePrefix),
   );
 }
 
@@ -93,15 +101,22 @@ async function extract(
     case 'markdown':
       return text(readFile(input.path).then((b) => b.toString('utf8')));
     case 'pdf':
-      return extractPdf(input.path, input.displayName, onProgress, reader, shouldStop);
+      return extractPdf(input.path, input.displayName, onProgress, reader, shouldStop, input.imagePrefix);
     case 'image':
       return extractImage(input.path, input.mime, input.units, input.displayName, onProgress, reader, shouldStop);
     case 'hwp':
       return text(extractHwp(input.path, input.displayName, input.limits));
     case 'hwpx':
       return text(extractHwpx(input.path, input.displayName, input.limits));
-    case 'docx':
-      return text(extractDocx(input.path, input.displayName, input.limits));
+    case 'docx': {
+      const { markdown, images } = await extractDocxWithImages(
+        input.path,
+        input.displayName,
+        input.limits,
+        input.imagePrefix,
+      );
+      return { markdown, pages: [], images };
+    }
     case 'pptx':
       return text(extractPptx(input.path, input.displayName, input.limits));
     case 'xlsx':

@@ -370,6 +370,8 @@ export class ParseRunner {
       units,
       ocr,
       limits: uploadLimits(this.config),
+      // The first file's pictures are images/p3-1.png; a later file's carry its number, images/f2-p3-1.png.
+      imagePrefix: file.seq > 1 ? `images/f${file.seq}-` : 'images/',
     };
   }
 
@@ -456,6 +458,9 @@ export class ParseRunner {
           pagesBefore += file.pages;
           secondsBefore += file.durationSeconds;
           continue;
+        }
+        for (const image of extraction.images ?? []) {
+          await this.storage.put(`results/${jobId}/${image.name}`, Buffer.from(image.data, 'base64'));
         }
         const failedPages = extraction.pages.filter((p) => p.source === 'failed').map((p) => p.page);
         if (failedPages.length > 0) failedUnits.push(`${file.displayPath} page ${failedPages.join(', ')}`);

@@ -64,7 +64,7 @@ function collect(node: RootContent, markdown: string, out: MarkdownBlock[]): voi
   const end = node.position?.end.offset;
   if (start === undefined || end === undefined) return;
   const block = (type: BlockType, extra: Partial<MarkdownBlock> = {}, text = plainText(node)): void => {
-    out.push({ type, text: text.trim(), start, end, ...extra });
+    out.push({ type, text: text.replace(/ {2,}/g, ' ').trim(), start, end, ...extra });
   };
   switch (node.type) {
     case 'heading':
@@ -134,7 +134,7 @@ export function plainText(node: Nodes): string {
     case 'html':
       return node.value.replace(/<[^>]*>/g, ' ');
     case 'image':
-      return node.alt ?? '';
+      return ` ${node.alt ?? ''} `;
     case 'break':
       return '\n';
     case 'table':

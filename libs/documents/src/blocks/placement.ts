@@ -40,7 +40,7 @@ export function placedPage(page: PageLines, furniture: Line[]): PlacedPage {
   const place = (line: Line): PlacedLine => {
     const box: Box =
       line.bottom !== undefined || line.block !== undefined
-        ? [line.x, line.y, line.right, line.bottom ?? page.height]
+        ? [line.x, line.blockTop ?? line.y, line.right, line.bottom ?? page.height]
         : [line.x, line.y - line.size, line.right, line.y + line.size * 0.25];
     return { text: line.block ?? line.text, box: inPage(box) };
   };

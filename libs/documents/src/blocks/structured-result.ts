@@ -105,8 +105,11 @@ export function structuredResult(markdown: string, sources: ResultSource[]): Str
       ...details(block),
     });
     if (source.pages && source.pages.length > 0) {
+      // A figure is found by its link, which its page's line holds as written.
       const placements = placeBlocks(
-        own.map((block) => block.text),
+        own.map((block) =>
+          block.type === 'figure' && block.image ? markdown.slice(block.start, block.end) : block.text,
+        ),
         source.pages,
       );
       const placed = own.map((block, i) => withPlacement(base(block), placements[i], reports));

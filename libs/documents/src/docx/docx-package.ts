@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { chartMarkdown, OfficeReadError, readXmlPart } from '../office/ooxml';
+import { MAX_IMAGE_BYTES } from '../images';
 import type { ZipReader } from '../zip/zip-reader';
 import { attr, elements, parseXml, XmlPartError, type XmlElement } from './xml-tree';
 
@@ -36,6 +37,8 @@ export interface DocxPackage {
   endnotes?: DocxPart;
   /** The main document's charts as Markdown (title, kind, data table), by part name. */
   charts: Map<string, string>;
+  /** The main document's pictures as stored in the package, by part name (those under the size cap). */
+  media: Map<string, Buffer>;
 }
 
 /**
@@ -88,9 +91,18 @@ export async function readDocxPackage(zip: ZipReader): Promise<DocxPackage> {
     }
   }
 
+  const media = new Map<string, Buffer>();
+  for (const rel of relationships.values()) {
+    if (!rel.type.endsWith('/image') || rel.external || media.has(rel.target)) continue;
+    const entry = zip.find(rel.target);
+    if (!entry || entry.uncompressedSize > MAX_IMAGE_BYTES) continue;
+    media.set(rel.target, await zip.read(entry, MAX_IMAGE_BYTES));
+  }
+
   return {
     document: { root: document, relationships },
     charts,
+    media,
     styles: (await related('/styles', 'styles.xml'))?.root,
     numbering: (await related('/numbering', 'numbering.xml'))?.root,
     footnotes: await related('/footnotes', 'footnotes.xml'),

@@ -5,6 +5,7 @@ import { escapeHeadingText, escapeLineStart, escapeText } from '../markdown/esca
 import { linkDestination } from '../markdown/links';
 import { gridRows, tableMarkdown, withoutLines, type PlacedCell, type TableCell } from '../markdown/tables';
 import { withZip } from '../zip/zip-reader';
+import { ImageCollector, imageMarkdown, type ExtractedImage } from '../images';
 import { Numbering, type ListLabel } from './docx-numbering';
 import { DocxPackageError, readDocxPackage, type DocxPackage, type DocxPart, type Relationship } from './docx-package';
 import { StyleBook } from './docx-styles';
@@ -80,6 +81,16 @@ export async function extractDocx(
   displayName: string,
   limits: DecompressionLimits = DEFAULT_DECOMPRESSION_LIMITS,
 ): Promise<string> {
+  return (await extractDocxWithImages(path, displayName, limits)).markdown;
+}
+
+/** `extractDocx`, with the pictures taken out and linked under `imagePrefix` when it is given. */
+export async function extractDocxWithImages(
+  path: string,
+  displayName: string,
+  limits: DecompressionLimits = DEFAULT_DECOMPRESSION_LIMITS,
+  imagePrefix?: string,
+): Promise<{ markdown: string; images: ExtractedImage[] }> {
   let docx: DocxPackage;
   try {
     docx = await withZip(path, readDocxPackage, new DecompressionBudget(displayName, limits));
@@ -92,8 +103,11 @@ export async function extractDocx(
       { cause: error },
     );
   }
+  let converter: DocxConverter;
+  let markdown: string;
   try {
-    return new DocxConverter(docx).markdown();
+    converter = new DocxConverter(docx);
+    markdown = converter.markdown();
   } catch (error) {
     throw new DomainError(
       'file_processing_failed',
@@ -101,6 +115,44 @@ export async function extractDocx(
       { cause: error },
     );
   }
+  return withPictures(markdown, converter.pictures, docx.media, imagePrefix);
+}
+
+/** Stands in the Markdown for the `n`th picture until its link or placeholder is known. */
+const PICTURE_TOKEN = /\uE020(\d+)\uE021/g;
+
+/**
+ * The pictures' tokens replaced: with `imagePrefix`, each picture the package holds as a raster
+ * image is taken out and linked (`![alt](images/image-1.png)`); the rest, and every picture
+ * without a prefix, stay the placeholder of their alternative text, or nothing without one.
+ */
+async function withPictures(
+  markdown: string,
+  pictures: Picture[],
+  media: Map<string, Buffer>,
+  imagePrefix: string | undefined,
+): Promise<{ markdown: string; images: ExtractedImage[] }> {
+  const collector = new ImageCollector(imagePrefix ?? '');
+  const links: string[] = [];
+  for (const [i, picture] of pictures.entries()) {
+    const bytes = picture.target === undefined ? undefined : media.get(picture.target);
+    const name = imagePrefix !== undefined && bytes ? await collector.add(`image-${i + 1}`, bytes) : undefined;
+    links.push(name ? imageMarkdown(picture.alt, name) : placeholder(picture.alt));
+  }
+  return { markdown: markdown.replace(PICTURE_TOKEN, (_, n: string) => links[Number(n)]), images: collector.images };
+}
+
+/** The text a picture leaves when it is not taken out: its alternative text, bracketed once. */
+function placeholder(alt: string): string {
+  if (alt === '') return '';
+  // Every bracket of the description escaped once, so that the placeholder's own stay a pair.
+  return `[Image: ${escapeText(alt).replace(/\\[!-/:-@[-`{-~]|[[\]]/g, (m) => (m.length === 1 ? `\\${m}` : m))}]`;
+}
+
+/** A picture met in the document: its alternative text and the package part holding it. */
+interface Picture {
+  alt: string;
+  target?: string;
 }
 
 /** Errors of the file system (the upload is missing, too many open files): not the document's fault. */
@@ -145,6 +197,8 @@ class DocxConverter {
   private readonly notes: string[] = [];
   private fields: OpenField[] = [];
   private links = 0;
+  /** The pictures met, in order; the Markdown holds a token for each. */
+  readonly pictures: Picture[] = [];
 
   constructor(private readonly docx: DocxPackage) {
     this.styles = new StyleBook(docx.styles);
@@ -442,11 +496,12 @@ class DocxConverter {
         }
         case 'pic:pic': {
           const own = attr(descendant(node, 'pic:cNvPr'), 'descr');
-          this.picture(own !== undefined && own.trim() !== '' ? own : description, content);
+          const embed = attr(descendant(node, 'a:blip'), 'r:embed');
+          this.picture(own !== undefined && own.trim() !== '' ? own : description, content, embed);
           break;
         }
         case 'v:imagedata':
-          this.picture(attr(node, 'o:title') ?? attr(parent, 'alt') ?? description, content);
+          this.picture(attr(node, 'o:title') ?? attr(parent, 'alt') ?? description, content, attr(node, 'r:id'));
           break;
         default:
           this.drawing(node, content, description);
@@ -454,15 +509,17 @@ class DocxConverter {
     }
   }
 
-  private picture(description: string | undefined, content: ParagraphContent): void {
+  /** A picture: a token its link or placeholder replaces once the pictures are taken out (see `withPictures`). */
+  private picture(description: string | undefined, content: ParagraphContent, relationshipId?: string): void {
     const alt = (description ?? '')
       .replace(/\s*(Description automatically generated|AI-generated content may be incorrect)[\s\S]*$/i, '')
       .replace(/\s+/g, ' ')
       .trim()
       .slice(0, 200);
-    // Every bracket of the description escaped once, so that the placeholder's own stay a pair.
-    const markdown = escapeText(alt).replace(/\\[!-/:-@[-`{-~]|[[\]]/g, (m) => (m.length === 1 ? `\\${m}` : m));
-    if (alt !== '') content.pieces.push({ kind: 'raw', markdown: `[Image: ${markdown}]` });
+    const relationship = relationshipId === undefined ? undefined : this.relationships.get(relationshipId);
+    const target = relationship && !relationship.external ? relationship.target : undefined;
+    this.pictures.push({ alt, target });
+    content.pieces.push({ kind: 'raw', markdown: `\uE020${this.pictures.length - 1}\uE021` });
   }
 
   // ---- fields, links and notes --------------------------------------------------------

@@ -18,6 +18,8 @@ import { pageDrawing } from './rules';
 import { readPageByPage, requireSomePage, type PageRange, type StopSignal } from '../page-loop';
 import type { Extraction } from '../extract';
 import { placedPage, type PlacedPage } from '../blocks/placement';
+import { ImageCollector, imageMarkdown, type ExtractedImage } from '../images';
+import { pagePictures } from './figure-images';
 
 export type PageProgress = (donePages: number) => void;
 
@@ -34,9 +36,10 @@ export async function extractPdf(
   onPage: PageProgress,
   reader?: PageReader,
   shouldStop?: StopSignal,
+  imagePrefix?: string,
 ): Promise<Extraction> {
-  const read = await readPdfPages(path, displayName, undefined, onPage, reader, shouldStop);
-  return { ...laidOut(read.pages), pages: read.reports, stopped: read.stopped };
+  const read = await readPdfPages(path, displayName, undefined, onPage, reader, shouldStop, imagePrefix);
+  return { ...laidOut(read.pages), pages: read.reports, stopped: read.stopped, images: read.images };
 }
 
 /** What reading some of a PDF's pages gave: the lines of each page read, in order, and every page's report. */
@@ -45,6 +48,8 @@ export interface PdfPages {
   reports: PageReport[];
   /** Cancelled between pages: the pages read until then. */
   stopped: boolean;
+  /** The figures of the pages read, linked from their lines (when asked for with an image prefix). */
+  images?: ExtractedImage[];
 }
 
 /**
@@ -57,6 +62,7 @@ export function assemblePdf(parts: PdfPages[]): Extraction {
   requireSomePage(reports);
   return {
     ...laidOut(parts.flatMap((part) => part.pages)),
+    images: parts.flatMap((part) => part.images ?? []),
     pages: reports,
     stopped: parts.some((part) => part.stopped),
   };
@@ -73,7 +79,9 @@ export async function readPdfPages(
   onPage: PageProgress,
   reader?: PageReader,
   shouldStop?: StopSignal,
+  imagePrefix?: string,
 ): Promise<PdfPages> {
+  const images = imagePrefix === undefined ? undefined : new ImageCollector(imagePrefix);
   const data = new Uint8Array(await readFile(path));
   const lib = await pdfjs();
   // Text, rules and fonts need no pictures: images are left undecoded (a scan is read by the OCR
@@ -147,7 +155,18 @@ export async function readPdfPages(
           const { tables, rest } = ruledTables(rules, [...runs, ...(read?.runs ?? [])]);
           // Over a scan (or a page of ink strokes) the text layer is the page: there is no figure to set apart.
           const lines = overlay ? buildLines(rest) : withFigureText(buildLines(rest), figureRegions(shapes));
-          pages.push({ number: n, width: x1 - x0, height, lines: placeTables(lines, tables) });
+          const placed = placeTables(lines, tables);
+          // Pictures large enough to be figures, linked where they are drawn (an OCR'd scan's picture is the page).
+          const figures =
+            images && marks.has('images') && !overlay
+              ? await figureLines(path, n, x1 - x0, height, placed, images)
+              : [];
+          pages.push({
+            number: n,
+            width: x1 - x0,
+            height,
+            lines: figures.length > 0 ? [...placed, ...figures].sort((a, b) => a.y - b.y) : placed,
+          });
           if (read) report = read.report(n);
         }
         page.cleanup();
@@ -167,10 +186,59 @@ export async function readPdfPages(
     };
     const pageRange = range ? { first: range.first, last: Math.min(range.last, document.numPages) } : document.numPages;
     const { reports, stopped } = await readPageByPage(pageRange, displayName, readPage, onPage, shouldStop);
-    return { pages, reports, stopped };
+    return { pages, reports, stopped, images: images?.images ?? [] };
   } finally {
     await task.destroy();
   }
+}
+
+/** A caption's opening: the word and its number. */
+const CAPTION = /^(fig(ure)?\.?|chart|graph|image|photo|plate|그림|사진|도표)\s*[\dIVXivx]/i;
+/** How far from a picture its caption may be, in points. */
+const CAPTION_GAP = 36;
+
+/**
+ * The figures of page `n` as block lines holding their Markdown image links, each stored in
+ * `images`; a figure's alternative text is its caption when a line next to it opens like one.
+ */
+async function figureLines(
+  path: string,
+  n: number,
+  width: number,
+  height: number,
+  lines: Line[],
+  images: ImageCollector,
+): Promise<Line[]> {
+  const out: Line[] = [];
+  for (const picture of await pagePictures(path, n, width, height)) {
+    const name = await images.add(`p${n}-${out.length + 1}`, picture.bytes);
+    if (!name) continue;
+    const [left, top, right, bottom] = picture.box;
+    const caption = lines.find(
+      (line) =>
+        !line.block &&
+        CAPTION.test(line.text.trim()) &&
+        line.x < right &&
+        line.right > left &&
+        ((line.y - line.size >= bottom - 2 && line.y - line.size - bottom <= CAPTION_GAP) ||
+          (line.y <= top + 2 && top - line.y <= CAPTION_GAP)),
+    );
+    // Read where the picture ends: text set beside it (a figure in a column of its own) is read first, whole.
+    out.push({
+      text: '',
+      x: left,
+      right,
+      y: bottom,
+      bottom,
+      blockTop: top,
+      size: caption?.size ?? 10,
+      rtl: false,
+      runs: [],
+      bold: false,
+      block: imageMarkdown(caption?.text ?? 'Figure', name),
+    });
+  }
+  return out;
 }
 
 /** The Markdown of laid-out pages, and the pages' lines placed for the structured result. */

@@ -52,6 +52,8 @@ export interface Line {
   block?: string;
   /** Where a block ends on the page (its top is `y`). */
   bottom?: number;
+  /** Where a block read at its bottom (a figure: `y` is `bottom`) starts on the page. */
+  blockTop?: number;
 }
 
 export interface PageLines {
