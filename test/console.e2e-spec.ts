@@ -168,6 +168,53 @@ describe('web console in a real browser', () => {
     expect(problemsOf(page)).toEqual([]);
   });
 
+  it('shows each page beside its Markdown; pointing at a paragraph boxes it on the page; stacked on a phone', async () => {
+    const page = await open({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    await signUpAndQuote(page, 'pages-');
+    await confirmAndFinish(page, 'pages-');
+    const image = page.getByTestId('page-image');
+    await image.waitFor();
+    // The preview has arrived and is drawn (a string: the test's types have no DOM).
+    await page.waitForFunction(
+      "(() => { const img = document.querySelector('[data-testid=page-image]'); return img !== null && img.complete && img.naturalWidth > 0; })()",
+    );
+    const blocks = page.getByTestId('page-blocks');
+    await expect(blocks.innerText()).resolves.toContain('Paragraph 1 of the console test document.');
+    // Side by side: the page on the left, its Markdown on the right, at the same height.
+    const pictured = (await image.boundingBox())!;
+    const written = (await blocks.boundingBox())!;
+    expect(written.x).toBeGreaterThanOrEqual(pictured.x + pictured.width);
+    expect(written.y).toBeLessThan(pictured.y + pictured.height);
+
+    // Pointing at the paragraph draws its box on the page: inside the image, in its upper part (where it was drawn).
+    const paragraph = page.locator('.page-block[data-type=paragraph]', { hasText: 'Paragraph 1 of the console' });
+    await paragraph.hover();
+    const box = page.getByTestId('block-box');
+    await box.waitFor();
+    const highlighted = (await box.boundingBox())!;
+    const shown = (await image.boundingBox())!; // measured again: hovering scrolled the paragraph into view
+    expect(highlighted.width).toBeGreaterThan(10);
+    expect(highlighted.x).toBeGreaterThanOrEqual(shown.x - 1);
+    expect(highlighted.x + highlighted.width).toBeLessThanOrEqual(shown.x + shown.width + 1);
+    expect(highlighted.y).toBeGreaterThanOrEqual(shown.y - 1);
+    expect(highlighted.y + highlighted.height).toBeLessThan(shown.y + shown.height / 2);
+    await page.screenshot({ path: join(SHOTS, 'pages.png'), fullPage: true });
+
+    // Another page from the list: its own image and Markdown.
+    await page.locator('.page-list button', { hasText: /^2$/ }).click();
+    await expect(blocks.innerText()).resolves.toContain('Paragraph 2 of the console test document.');
+    await expect(blocks.innerText()).resolves.not.toContain('Paragraph 1 of the console');
+
+    // On a phone the Markdown comes under the page.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const narrowImage = (await image.boundingBox())!;
+    const narrowBlocks = (await blocks.boundingBox())!;
+    expect(narrowBlocks.y).toBeGreaterThanOrEqual(narrowImage.y + narrowImage.height);
+    expect(narrowImage.width).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: join(SHOTS, 'pages-phone.png'), fullPage: true });
+    expect(problemsOf(page)).toEqual([]);
+  });
+
   it('stops a processing job from its page: the pages converted stay readable, the others are refunded', async () => {
     const page = await open({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
     const total = 3_000; // long enough to be caught midway: a page of one line reads in about a millisecond

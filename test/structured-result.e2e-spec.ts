@@ -1,4 +1,5 @@
 import JSZip from 'jszip';
+import sharp from 'sharp';
 import { DataSource } from 'typeorm';
 import type { StructuredResult } from '@docconv/documents';
 import { pdfBytes } from '../libs/documents/src/pdf/testing/pdf-bytes';
@@ -90,6 +91,25 @@ describe('structured results: GET /jobs/{id}/download?format=json|zip', () => {
       ['page_header', 3, 'ACME Corporation — annual report', null],
       ['page_footer', 3, '3', null],
     ]);
+    // Each page has a preview to set beside its blocks, rendered once and kept.
+    const preview = await t.http
+      .get(`/api/v1/jobs/${jobId}/pages/2/preview`)
+      .set('X-API-Key', key.key)
+      .buffer(true)
+      .parse(binary);
+    expect(preview.status).toBe(200);
+    expect(preview.headers['content-type']).toBe('image/png');
+    const meta = await sharp(preview.body as Buffer).metadata();
+    expect([meta.format, Math.max(meta.width, meta.height)]).toEqual(['png', 1200]);
+    for (const [path, detail] of [
+      ['pages/4/preview', /has 3 page\(s\); there is no page 4/],
+      ['pages/0/preview', /whole number from 1/],
+      ['pages/1/preview?file=2', /has 1 file\(s\); there is no file 2/],
+    ] as const) {
+      const refused = await t.http.get(`/api/v1/jobs/${jobId}/${path}`).set('X-API-Key', key.key);
+      expect([refused.status, refused.headers['content-type']]).toEqual([400, expect.stringMatching(/problem\+json/)]);
+      expect(refused.body.detail).toMatch(detail);
+    }
     // In reading order: each page's head before its blocks, its number after them.
     const order = result.blocks.map((b) => `${b.page}:${b.type}`);
     expect(order.indexOf('2:page_header')).toBeGreaterThan(order.lastIndexOf('1:paragraph'));
@@ -116,6 +136,10 @@ describe('structured results: GET /jobs/{id}/download?format=json|zip', () => {
       ['paragraph', 'Second paragraph.', { paragraph: 2 }],
     ]);
     expect(result.files).toEqual([{ name: 'notes.docx', kind: 'docx', markdown: [0, Array.from(markdown).length] }]);
+    // A document without pages has no page previews.
+    const preview = await t.http.get(`/api/v1/jobs/${jobId}/pages/1/preview`).set('X-API-Key', key.key);
+    expect(preview.status).toBe(400);
+    expect(preview.body.detail).toMatch(/not a PDF or an image: only their pages have previews/);
   });
 
   it('refuses an unknown format with the list of formats, and a job not done yet with what to do', async () => {

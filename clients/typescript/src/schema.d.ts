@@ -346,6 +346,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/jobs/{job_id}/pages/{page}/preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A PNG preview of one page of a finished job (a PDF page or an image frame, at most 1200 px on its longer side), to set beside its blocks. */
+    get: operations['Jobs_pagePreview'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/jobs/{job_id}/convert': {
     parameters: {
       query?: never;
@@ -1974,6 +1991,46 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['PageReportResponse'];
+        };
+      };
+      /** @description Missing, malformed, unknown or deactivated credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The API key lacks the `jobs:read` scope. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  Jobs_pagePreview: {
+    parameters: {
+      query?: {
+        /** @description Which of the job's files, by its number in the job (GET /jobs/{job_id}/files) */
+        file?: number;
+      };
+      header?: never;
+      path: {
+        job_id: string;
+        page: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The page as a PNG. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'image/png': Blob;
         };
       };
       /** @description Missing, malformed, unknown or deactivated credential. */

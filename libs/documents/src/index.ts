@@ -15,4 +15,5 @@ export * from './ocr/ocr-page';
 export * from './ocr/page-reader';
 export * from './text-pages';
 export * from './page-loop';
+export * from './page-preview';
 export { pdfjs as loadPdfReader } from './pdf/pdfjs';

@@ -11,7 +11,12 @@ import {
 } from '@docconv/jobs';
 import { conversionOf } from '@docconv/db';
 import { contentTypeOf, Storage } from '@docconv/storage';
-import { structuredResult, type FileKind, type StructuredResult } from '@docconv/documents';
+import { renderPreview, structuredResult, type FileKind, type StructuredResult } from '@docconv/documents';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import JSZip from 'jszip';
 import { Readable } from 'node:stream';
 import type { Principal } from '../auth/principal';
@@ -143,6 +148,34 @@ export class JobsViewService {
     const { job, files } = await this.jobs.files(p.userId, jobId);
     const kind = (files.length === 1 ? files[0].kind : 'markdown') as FileKind;
     return structuredResult(markdown, [{ file: job.filename, kind, start: 0, end: markdown.length, headed: false }]);
+  }
+
+  /**
+   * A PNG preview of page `page` of the job's file `file` (its number in the job, from 1): a PDF's
+   * page or an image's frame, rendered once and kept with the results.
+   */
+  async pagePreview(p: Principal, jobId: string, file: number, page: number): Promise<Buffer> {
+    await this.jobs.resultPath(p.userId, jobId); // the same ownership and state rules as the download
+    const { files } = await this.jobs.files(p.userId, jobId);
+    const found = files.find((f) => f.seq === file);
+    if (!found) throw invalidState(`This job has ${files.length} file(s); there is no file ${file}.`);
+    if (found.kind !== 'pdf' && found.kind !== 'image') {
+      throw invalidState(`File ${file} of this job is not a PDF or an image: only their pages have previews.`);
+    }
+    const count = found.kind === 'pdf' ? found.pages : found.images;
+    if (page > count) throw invalidState(`File ${file} of this job has ${count} page(s); there is no page ${page}.`);
+    const cached = `results/${jobId}/previews/f${file}-p${page}.png`;
+    if (await this.storage.exists(cached)) return this.storage.read(cached);
+    const folder = await mkdtemp(join(tmpdir(), 'docconv-preview-'));
+    try {
+      const local = join(folder, 'input');
+      await pipeline(await this.storage.stream(found.storagePath), createWriteStream(local));
+      const png = await renderPreview(local, found.kind, page);
+      await this.storage.put(cached, png);
+      return png;
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   }
 
   async convert(p: Principal, jobId: string, format: ConversionFormat): Promise<ConversionResponse> {

@@ -31,6 +31,7 @@ import {
   ApiExtraModels,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import { DomainError } from '@docconv/contracts';
 import { JobStreamService } from './job-stream.service';
 import { IDEMPOTENCY_HEADER, Idempotent } from '../idempotency/idempotent.decorator';
 import { Access } from '../auth/access.decorator';
@@ -48,6 +49,7 @@ import {
   ConversionRetryResponse,
   ConvertDto,
   DownloadQuery,
+  PreviewQuery,
   PageReportResponse,
   PreviewResponse,
   RefundResponse,
@@ -230,6 +232,36 @@ export class JobsController {
   @ApiOkResponse({ type: PageReportResponse })
   pages(@Caller() caller: Principal, @Param('job_id', JOB_ID) jobId: string): Promise<PageReportResponse> {
     return this.jobs.pages(caller, jobId);
+  }
+
+  @Get(':job_id/pages/:page/preview')
+  @Access(READ)
+  @ApiOperation({
+    summary:
+      'A PNG preview of one page of a finished job (a PDF page or an image frame, at most 1200 px on its longer side), to set beside its blocks.',
+  })
+  @ApiProduces('image/png')
+  @ApiOkResponse({
+    description: 'The page as a PNG.',
+    content: { 'image/png': { schema: { type: 'string', format: 'binary' } } },
+  })
+  async pagePreview(
+    @Caller() caller: Principal,
+    @Param('job_id', JOB_ID) jobId: string,
+    @Param('page') page: string,
+    @Query() query: PreviewQuery,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<StreamableFile> {
+    if (!/^[1-9]\d{0,5}$/.test(page)) {
+      throw new DomainError(
+        'validation_failed',
+        `The page must be a whole number from 1 (got "${page.slice(0, 20)}").`,
+      );
+    }
+    const png = await this.jobs.pagePreview(caller, jobId, query.file, Number(page));
+    reply.header('Content-Type', 'image/png');
+    reply.header('Cache-Control', 'private, max-age=86400');
+    return new StreamableFile(png);
   }
 
   @Post(':job_id/convert')

@@ -45,6 +45,19 @@ export class DownloadQuery {
   format?: ResultFormat | ConversionFormat;
 }
 
+export class PreviewQuery {
+  @ApiPropertyOptional({
+    default: 1,
+    minimum: 1,
+    description: "Which of the job's files, by its number in the job (GET /jobs/{job_id}/files)",
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'must be a whole number from 1' })
+  @Min(1, { message: 'must be a whole number from 1' })
+  file: number = 1;
+}
+
 export class ListJobsQuery {
   @ApiPropertyOptional({ enum: JOB_STATUSES })
   @IsOptional()

@@ -15,6 +15,7 @@ import {
 } from '@docconv/client';
 import { publicClient } from '../api';
 import { Problem } from '../components/problem';
+import { PageView } from '../components/page-view';
 import { JobProgress } from '../components/progress';
 import { StatusBadge } from '../components/status-badge';
 import { count, dateTime, points, saveFile } from '../format';
@@ -83,6 +84,7 @@ export function JobPage({ client, jobId }: { client: DocconvClient; jobId: strin
       {current.status === 'done' && (
         <>
           <Conversions client={client} job={current} onChanged={job.reload} />
+          <PageView client={client} job={current} />
           <Result client={client} job={current} />
         </>
       )}
