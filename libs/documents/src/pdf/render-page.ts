@@ -14,17 +14,16 @@ export interface PageArea {
  * `pdftoppm -gray` straight to PGM on its standard output (PNG output is far slower to write
  * and to read back).
  */
-export function renderPage(path: string, page: number, dpi: number, area?: PageArea): Promise<GreyImage> {
+export async function renderPage(path: string, page: number, dpi: number, area?: PageArea): Promise<GreyImage> {
   const px = (points: number) => String(Math.max(0, Math.round((points * dpi) / 72)));
   const crop = area ? ['-x', px(area.x), '-y', px(area.y), '-W', px(area.width), '-H', px(area.height)] : [];
+  return parsePgm(await pdftoppm(['-gray', '-r', String(dpi), ...crop, '-f', String(page), '-l', String(page), path]));
+}
+
+/** poppler's `pdftoppm` run with `args`, the image it writes to its standard output. */
+export function pdftoppm(args: string[]): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      'pdftoppm',
-      ['-gray', '-r', String(dpi), ...crop, '-f', String(page), '-l', String(page), path],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn('pdftoppm', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));
@@ -33,15 +32,9 @@ export function renderPage(path: string, page: number, dpi: number, area?: PageA
       reject(error.code === 'ENOENT' ? new Error('pdftoppm (poppler-utils) is not installed on this worker') : error),
     );
     child.on('close', (code) => {
-      if (code !== 0) {
+      if (code === 0) resolve(Buffer.concat(out));
+      else
         reject(new Error(`pdftoppm exited with ${code}: ${Buffer.concat(err).toString('utf8').trim().slice(0, 200)}`));
-        return;
-      }
-      try {
-        resolve(parsePgm(Buffer.concat(out)));
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-      }
     });
   });
 }
