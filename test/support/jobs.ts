@@ -27,12 +27,19 @@ export async function waitForJob(
   timeoutMs = 60_000,
 ): Promise<Record<string, unknown>> {
   const deadline = Date.now() + timeoutMs;
+  // Asked often at first, then less (a long job would spend a key's rate limit), as a client should.
+  let interval = 150;
   for (;;) {
     const res = await http.get(`/api/v1/jobs/${jobId}`).set('X-API-Key', apiKey);
+    if (res.status === 429 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, Number(res.headers['retry-after'] ?? 1) * 1000));
+      continue;
+    }
     if (res.status !== 200) throw new Error(`GET job answered ${res.status}: ${res.text}`);
     if (until.includes(res.body.status as string)) return res.body as Record<string, unknown>;
     if (Date.now() > deadline) throw new Error(`job ${jobId} still ${res.body.status} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 150));
+    await new Promise((r) => setTimeout(r, interval));
+    interval = Math.min(1_000, interval * 1.5);
   }
 }
 

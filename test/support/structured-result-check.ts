@@ -79,11 +79,15 @@ export function checkStructuredResult(markdown: string, result: unknown): Struct
   return { problems, coverage: visible === 0 ? 1 : inBlocks / visible, blocks: structured.blocks.length };
 }
 
-/** The first word of `text` not found in `slice` after the words before it (letters and digits compared); undefined when all are. */
+/**
+ * The first word of `text` (a run of letters and digits) not found in `slice` after the words
+ * before it, case folded; undefined when all are. Markup and link targets in the slice may
+ * stand between them.
+ */
 function missingWords(text: string, slice: string): string | undefined {
   const haystack = matchKey(slice);
   let from = 0;
-  for (const word of text.split(/\s+/)) {
+  for (const word of text.split(/[^\p{L}\p{N}]+/u)) {
     const key = matchKey(word);
     if (key === '') continue;
     const at = haystack.indexOf(key, from);

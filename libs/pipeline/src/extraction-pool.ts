@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { DomainError, type ErrorCode } from '@docconv/contracts';
-import type { ExtractInput, Extraction, PageRange, PdfPages } from '@docconv/documents';
+import type { ExtractInput, Extraction, PageRange, PdfPages, ResultSource } from '@docconv/documents';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -15,8 +15,10 @@ interface Running {
   id: number;
   displayName: string;
   onProgress: (done: number) => void;
-  resolve: (extraction: Extraction | PdfPages) => void;
+  resolve: (extraction: Extraction | PdfPages | string) => void;
   reject: (error: Error) => void;
+  /** A file read (not a structured result): counted and weighed for the thread's replacement. */
+  file: boolean;
 }
 
 /**
@@ -88,34 +90,56 @@ export class ExtractionPool implements OnApplicationBootstrap, OnModuleDestroy {
     return this.extract(input, range, onProgress, deadline, stop) as Promise<PdfPages>;
   }
 
-  private async extract(
+  /**
+   * The structured result of a job's Markdown (`structuredResult`) as JSON, made in a thread: a
+   * result of many megabytes takes seconds, which the worker's event loop (heartbeats, queue
+   * locks) must not wait for.
+   */
+  structure(markdown: string, sources: ResultSource[], deadline: number): Promise<string> {
+    const run = (id: number): ThreadCommand => ({ type: 'structure', id, markdown, sources });
+    return this.inThread(run, 'the structured result', () => undefined, deadline, undefined, false) as Promise<string>;
+  }
+
+  private extract(
     input: ExtractInput,
     range: PageRange | undefined,
     onProgress: (done: number) => void,
     deadline: number,
     stop?: AbortSignal,
   ): Promise<Extraction | PdfPages> {
+    const run = (id: number): ThreadCommand => ({ type: 'run', id, input, range });
+    return this.inThread(run, input.displayName, onProgress, deadline, stop) as Promise<Extraction | PdfPages>;
+  }
+
+  private async inThread(
+    command: (id: number) => ThreadCommand,
+    displayName: string,
+    onProgress: (done: number) => void,
+    deadline: number,
+    stop?: AbortSignal,
+    file = true,
+  ): Promise<Extraction | PdfPages | string> {
     const slot = await this.acquire();
     const id = this.nextId++;
     const send = (command: ThreadCommand) => slot.thread.postMessage(command);
     const askToStop = () => send({ type: 'stop', id });
     let timer: NodeJS.Timeout | undefined;
     try {
-      return await new Promise<Extraction | PdfPages>((resolve, reject) => {
-        slot.running = { id, displayName: input.displayName, onProgress, resolve, reject };
+      return await new Promise<Extraction | PdfPages | string>((resolve, reject) => {
+        slot.running = { id, displayName, onProgress, resolve, reject, file };
         timer = setTimeout(
           () => {
             reject(
               new DomainError(
                 'file_processing_failed',
-                `${input.displayName} took longer than this job may run. Ask for a refund, or split the file.`,
+                `${displayName} took longer than this job may run. Ask for a refund, or split the file.`,
               ),
             );
             this.discard(slot);
           },
           Math.max(0, deadline - Date.now()),
         );
-        send({ type: 'run', id, input, range });
+        send(command(id));
         if (stop?.aborted) askToStop();
         else stop?.addEventListener('abort', askToStop, { once: true });
       });
@@ -123,7 +147,7 @@ export class ExtractionPool implements OnApplicationBootstrap, OnModuleDestroy {
       clearTimeout(timer);
       stop?.removeEventListener('abort', askToStop);
       slot.running = undefined;
-      this.release(slot);
+      this.release(slot, file);
     }
   }
 
@@ -148,11 +172,15 @@ export class ExtractionPool implements OnApplicationBootstrap, OnModuleDestroy {
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
-  /** Back to the idle threads, or to the next file waiting; a thread that died or has done its share is not kept. */
-  private release(slot: Slot): void {
+  /**
+   * Back to the idle threads, or to the next file waiting; a thread that died, or that has done
+   * its share of files, is not kept (a structured result is not a file: its thread is weighed
+   * after its next file).
+   */
+  private release(slot: Slot, file: boolean): void {
     if (!this.alive.has(slot)) return;
     const heapCapMb = this.config.worker.threadMemoryMb * HEAP_SHARE_PER_THREAD;
-    if (++slot.files >= FILES_PER_THREAD || slot.heapMb > heapCapMb) return this.discard(slot);
+    if (file && (++slot.files >= FILES_PER_THREAD || slot.heapMb > heapCapMb)) return this.discard(slot);
     const next = this.waiting.shift();
     if (next) return next(slot);
     slot.thread.unref();
@@ -178,7 +206,7 @@ export class ExtractionPool implements OnApplicationBootstrap, OnModuleDestroy {
       if (!running || running.id !== message.id) return;
       if (message.type === 'progress') running.onProgress(message.done);
       else if (message.type === 'done') {
-        slot.heapMb = message.heapMb;
+        if (running.file) slot.heapMb = message.heapMb;
         running.resolve(message.extraction);
       } else {
         running.reject(

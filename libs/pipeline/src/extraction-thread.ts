@@ -9,6 +9,8 @@ import {
   type Extraction,
   type PageRange,
   type PdfPages,
+  type ResultSource,
+  structuredResult,
 } from '@docconv/documents';
 
 /**
@@ -16,13 +18,15 @@ import {
  * PDF, for a fanned-out parse), or stop the one in hand.
  */
 export type ThreadCommand =
-  { type: 'run'; id: number; input: ExtractInput; range?: PageRange } | { type: 'stop'; id: number };
+  | { type: 'run'; id: number; input: ExtractInput; range?: PageRange }
+  | { type: 'structure'; id: number; markdown: string; sources: ResultSource[] }
+  | { type: 'stop'; id: number };
 
 /** Messages from an extraction thread about the file `id`. */
 export type ThreadMessage =
   | { type: 'ready'; seconds: number }
   | { type: 'progress'; id: number; done: number }
-  | { type: 'done'; id: number; extraction: Extraction | PdfPages; heapMb: number }
+  | { type: 'done'; id: number; extraction: Extraction | PdfPages | string; heapMb: number }
   | { type: 'error'; id: number; code?: string; message: string };
 
 /**
@@ -50,9 +54,13 @@ if (parentPort) {
     current = file;
     const onProgress = (done: number) => post({ type: 'progress', id: file.id, done });
     const shouldStop = () => file.stopRequested;
-    const work: Promise<Extraction | PdfPages> = command.range
-      ? readPdfRange(command.input, command.range, onProgress, shouldStop)
-      : extractToMarkdown(command.input, onProgress, shouldStop);
+    // The structured result of a job's Markdown, as JSON: reading a large result takes seconds.
+    const work: Promise<Extraction | PdfPages | string> =
+      command.type === 'structure'
+        ? Promise.resolve().then(() => JSON.stringify(structuredResult(command.markdown, command.sources)))
+        : command.range
+          ? readPdfRange(command.input, command.range, onProgress, shouldStop)
+          : extractToMarkdown(command.input, onProgress, shouldStop);
     work.then(
       (extraction) =>
         post({ type: 'done', id: file.id, extraction, heapMb: getHeapStatistics().used_heap_size / 2 ** 20 }),

@@ -12,7 +12,6 @@ import {
   type PageReport,
   type PdfPages,
   type ResultSource,
-  structuredResult,
 } from '@docconv/documents';
 import { OCR_LANGUAGES } from '@docconv/ocr';
 import { refinePage, splitIntoPages, type LanguageModel } from '@docconv/refine';
@@ -289,7 +288,7 @@ export class ParseRunner {
       const resultPath = `results/${jobId}/result.md`;
       if (converted.stopped) {
         const kept = converted.delivered.units > 0;
-        if (kept) await this.storeResult(jobId, resultPath, converted);
+        if (kept) await this.storeResult(job, resultPath, converted);
         await this.lifecycle.move('stopCancelled', { jobId }, { resultPath: kept ? resultPath : null, ...undelivered });
         await this.storage.deletePrefix(`inputs/${jobId}`).catch(() => undefined);
         return 'cancelled';
@@ -298,7 +297,7 @@ export class ParseRunner {
         await this.fail(jobId, converted.failures.join(' '), 'file_processing_failed');
         return 'error';
       }
-      await this.storeResult(jobId, resultPath, converted);
+      await this.storeResult(job, resultPath, converted);
       await this.lifecycle.move('finish', { jobId }, { resultPath, ...undelivered });
       return 'done';
     } catch (error) {
@@ -322,9 +321,10 @@ export class ParseRunner {
   }
 
   /** The Markdown, and beside it the structured result mapping its blocks to their files, pages and boxes. */
-  private async storeResult(jobId: string, resultPath: string, converted: Converted): Promise<void> {
-    const structured = structuredResult(converted.markdown, converted.sources);
-    await this.storage.put(structuredResultPath(jobId), Buffer.from(JSON.stringify(structured), 'utf8'));
+  private async storeResult(job: JobEntity, resultPath: string, converted: Converted): Promise<void> {
+    const jobId = job.id;
+    const structured = await this.extractions.structure(converted.markdown, converted.sources, this.deadlineOf(job));
+    await this.storage.put(structuredResultPath(jobId), Buffer.from(structured, 'utf8'));
     await this.storage.put(resultPath, Buffer.from(converted.markdown, 'utf8'));
   }
 

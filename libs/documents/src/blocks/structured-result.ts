@@ -113,10 +113,10 @@ export function structuredResult(markdown: string, sources: ResultSource[]): Str
         source.pages,
       );
       const placed = own.map((block, i) => withPlacement(base(block), placements[i], reports));
-      blocks.push(...withFurniture(placed, source.pages, source.file));
+      for (const block of withFurniture(placed, source.pages, source.file)) blocks.push(block);
     } else {
       const positions = positionsOf(own, source);
-      blocks.push(...own.map((block, i) => ({ ...base(block), position: positions[i] })));
+      own.forEach((block, i) => blocks.push({ ...base(block), position: positions[i] }));
     }
   }
   blocks.forEach((block, i) => (block.id = i));
@@ -175,7 +175,8 @@ function withFurniture(blocks: ResultBlock[], pages: PlacedPage[], file: string)
   let next = 0; // the next page whose furniture is not out yet
   const closePagesBefore = (pageNumber: number) => {
     while (next < pages.length && pages[next].page < pageNumber) {
-      out.push(...furniture(pages[next], 'page_header'), ...furniture(pages[next], 'page_footer'));
+      for (const line of [...furniture(pages[next], 'page_header'), ...furniture(pages[next], 'page_footer')])
+        out.push(line);
       next++;
     }
   };
