@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DomainError } from '@docconv/contracts';
 import {
   conversionPath,
   ConversionsService,
@@ -154,8 +155,16 @@ export class JobsViewService {
    * A PNG preview of page `page` of the job's file `file` (its number in the job, from 1): a PDF's
    * page or an image's frame, rendered once and kept with the results.
    */
-  async pagePreview(p: Principal, jobId: string, file: number, page: number): Promise<Buffer> {
+  async pagePreview(p: Principal, jobId: string, file: number, pageParam: string): Promise<Buffer> {
     await this.jobs.resultPath(p.userId, jobId); // the same ownership and state rules as the download
+    // Checked after the job is known to be the caller's: another user's job is a 404 whatever the page.
+    if (!/^[1-9]\d{0,5}$/.test(pageParam)) {
+      throw new DomainError(
+        'validation_failed',
+        `The page must be a whole number from 1 (got "${pageParam.slice(0, 20)}").`,
+      );
+    }
+    const page = Number(pageParam);
     const { files } = await this.jobs.files(p.userId, jobId);
     const found = files.find((f) => f.seq === file);
     if (!found) throw invalidState(`This job has ${files.length} file(s); there is no file ${file}.`);

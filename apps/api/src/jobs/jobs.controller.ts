@@ -31,7 +31,6 @@ import {
   ApiExtraModels,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { DomainError } from '@docconv/contracts';
 import { JobStreamService } from './job-stream.service';
 import { IDEMPOTENCY_HEADER, Idempotent } from '../idempotency/idempotent.decorator';
 import { Access } from '../auth/access.decorator';
@@ -252,13 +251,7 @@ export class JobsController {
     @Query() query: PreviewQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<StreamableFile> {
-    if (!/^[1-9]\d{0,5}$/.test(page)) {
-      throw new DomainError(
-        'validation_failed',
-        `The page must be a whole number from 1 (got "${page.slice(0, 20)}").`,
-      );
-    }
-    const png = await this.jobs.pagePreview(caller, jobId, query.file, Number(page));
+    const png = await this.jobs.pagePreview(caller, jobId, query.file, page);
     reply.header('Content-Type', 'image/png');
     reply.header('Cache-Control', 'private, max-age=86400');
     return new StreamableFile(png);
