@@ -1,7 +1,14 @@
 import type { Paragraph } from 'mdast';
 import { documentBlocks, type Block, type ListItemBlock } from './document-blocks';
 import { htmlTables, htmlText } from './html-tables';
-import { inlineRuns, parseMarkdown, plainText, xmlSafe } from './markdown-tree';
+import {
+  inlineMarkdownText,
+  inlineRuns,
+  parseMarkdown,
+  plainText,
+  withoutStrayMarkers,
+  xmlSafe,
+} from './markdown-tree';
 import { columnNames, filledGrid, gridSlice, tableFromHtml } from './table-model';
 
 function blocksOf(markdown: string): Block[] {
@@ -237,5 +244,35 @@ describe('documentBlocks', () => {
       kind: 'table',
       table: { header: [['지역', '금액']], rows: [['서울', '1,000원']] },
     });
+  });
+
+  it('reads inline Markdown inside HTML table cells as text, without its markers', () => {
+    const blocks = blocksOf(
+      '<table><tr><th>**항목**</th><th>*n*</th></tr><tr><td>[link](http://a.b) `code` ~~old~~</td><td>2*3*4</td></tr></table>\n',
+    );
+    expect(blocks[0]).toMatchObject({
+      kind: 'table',
+      table: { header: [['항목', 'n']], rows: [['link code old', '2*3*4']] },
+    });
+  });
+});
+
+describe('markup the parser did not read', () => {
+  it('never leaves ** or ~~ in text, and keeps underscores that are blanks of a form', () => {
+    expect(withoutStrayMarkers('** not bold ** and ~~ open')).toBe(' not bold  and  open');
+    expect(withoutStrayMarkers('Name: ______ a__b')).toBe('Name: ______ a__b');
+    const runs = inlineRuns((parseMarkdown('a ** b **c** d').children[0] as Paragraph).children);
+    expect(runs.map((run) => run.text).join('')).not.toContain('*');
+    expect(runs.find((run) => run.bold)?.text).toBe('c');
+    expect(inlineMarkdownText('**Total** __x__ ![p](i.png)')).toBe('Total x p');
+  });
+
+  it('keeps a picture as a run of its own carrying its source and alt text', () => {
+    const runs = inlineRuns((parseMarkdown('See ![a chart](images/f1.png) here').children[0] as Paragraph).children);
+    expect(runs).toEqual([
+      expect.objectContaining({ text: 'See ' }),
+      expect.objectContaining({ text: 'a chart', image: { src: 'images/f1.png', alt: 'a chart' } }),
+      expect.objectContaining({ text: ' here' }),
+    ]);
   });
 });

@@ -12,9 +12,11 @@ export interface InlineRun {
   code: boolean;
   /** Target of the link the run belongs to, or null. */
   link: string | null;
+  /** A picture (`![alt](src)`): the run's text is its alt text, which renderers without the picture write instead. */
+  image?: { src: string; alt: string };
 }
 
-type RunStyle = Omit<InlineRun, 'text'>;
+type RunStyle = Omit<InlineRun, 'text' | 'image'>;
 
 const PLAIN: RunStyle = { bold: false, italic: false, strike: false, code: false, link: null };
 
@@ -57,6 +59,7 @@ export function xmlSafe(text: string): string {
 export function plainText(node: Nodes): string {
   switch (node.type) {
     case 'text':
+      return withoutStrayMarkers(node.value);
     case 'inlineCode':
     case 'code':
       return node.value;
@@ -74,6 +77,28 @@ export function plainText(node: Nodes): string {
   }
 }
 
+/**
+ * Text with the `**` and `~~` the parser did not read as emphasis removed (`** bold **`, an unclosed
+ * `**`): they are markup that failed, never text a reader should see in an office file. Underscores stay,
+ * since a run of them is often a form's blank (`Name: ______`).
+ */
+export function withoutStrayMarkers(text: string): string {
+  return text.includes('**') || text.includes('~~') ? text.replace(/\*{2,}|(?<!~)~~(?!~)/g, '') : text;
+}
+
+/** Inline Markdown as written inside raw HTML (a table cell `<td>**Total**</td>`) reduced to its text. */
+export function inlineMarkdownText(text: string): string {
+  if (!/[*_~`[]/.test(text)) return text;
+  const reduced = text
+    .replace(/!\[([^\]]*)\]\([^)\s]*\)/g, '$1')
+    .replace(/\[([^\]]+)\]\([^)\s]*\)/g, '$1')
+    .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2')
+    .replace(/~~(?=\S)(.+?)(?<=\S)~~/g, '$1')
+    .replace(/(?<![\p{L}\p{N}*])\*(?=\S)([^*]+?)(?<=\S)\*(?![\p{L}\p{N}*])/gu, '$1')
+    .replace(/`([^`]+)`/g, '$1');
+  return withoutStrayMarkers(reduced);
+}
+
 /** Inline content flattened into runs of uniform formatting; adjacent runs with the same formatting are merged. */
 export function inlineRuns(nodes: PhrasingContent[]): InlineRun[] {
   const runs: InlineRun[] = [];
@@ -89,7 +114,7 @@ export function runsText(runs: InlineRun[]): string {
 function collectRuns(node: PhrasingContent, style: RunStyle, out: InlineRun[]): void {
   switch (node.type) {
     case 'text':
-      out.push({ ...style, text: node.value });
+      out.push({ ...style, text: withoutStrayMarkers(node.value) });
       return;
     case 'inlineCode':
       out.push({ ...style, code: true, text: node.value });
@@ -116,6 +141,8 @@ function collectRuns(node: PhrasingContent, style: RunStyle, out: InlineRun[]): 
       for (const child of node.children) collectRuns(child, style, out);
       return;
     case 'image':
+      out.push({ ...style, text: node.alt ?? '', image: { src: node.url, alt: node.alt ?? '' } });
+      return;
     case 'imageReference':
     case 'footnoteReference':
       out.push({ ...style, text: plainText(node) });
@@ -126,9 +153,9 @@ function collectRuns(node: PhrasingContent, style: RunStyle, out: InlineRun[]): 
 function mergeAdjacentRuns(runs: InlineRun[]): InlineRun[] {
   const merged: InlineRun[] = [];
   for (const run of runs) {
-    if (run.text === '') continue;
+    if (run.text === '' && !run.image) continue;
     const last = merged.at(-1);
-    if (last && sameStyle(last, run)) last.text += run.text;
+    if (last && !last.image && !run.image && sameStyle(last, run)) last.text += run.text;
     else merged.push({ ...run });
   }
   return merged;

@@ -1,6 +1,6 @@
 import type { Table as MdastTable } from 'mdast';
 import type { HtmlTable } from './html-tables';
-import { plainText } from './markdown-tree';
+import { inlineMarkdownText, plainText } from './markdown-tree';
 
 /** A rectangle of merged cells, 0-based and inclusive, counting header rows first and then body rows. */
 export interface CellRange {
@@ -47,7 +47,7 @@ export function tableFromHtml(html: HtmlTable): Table {
       const bottom = Math.min(r + cell.rowspan, rowCount) - 1;
       const right = c + cell.colspan - 1;
       for (let y = r; y <= bottom; y++) for (let x = c; x <= right; x++) taken[y][x] = true;
-      grid[r][c] = cell.text;
+      grid[r][c] = inlineMarkdownText(cell.text);
       if (bottom > r || right > c) merges.push({ top: r, left: c, bottom, right });
       c = right + 1;
     }
