@@ -63,14 +63,20 @@ describe('renderXlsxBasic', () => {
     expect(workbook.title).toBe('Report.pdf');
   });
 
-  it('writes every value as the text of the Markdown', () => {
+  it('stores numbers, money, percentages and dates typed, shown as the document wrote them', () => {
     const ws = sheetNamed(workbook, 'Sales Q1-Q2');
     expect(sheetValues(ws)).toEqual([
       ['Region', 'Revenue', 'Share'],
-      ['North', '$1,200.50', '12.5%'],
-      ['South', '1,000원', '2024-03-05'],
+      ['North', 1200.5, 0.125],
+      ['South', 1000, new Date(Date.UTC(2024, 2, 5))],
     ]);
-    expect(ws.getCell('B2').type).toBe(ValueType.String);
+    expect(ws.getCell('B2').type).toBe(ValueType.Number);
+    expect([ws.getCell('B2').numFmt, ws.getCell('C2').numFmt, ws.getCell('B3').numFmt]).toEqual([
+      '"$"#,##0.00',
+      '0.0%',
+      '#,##0"원"',
+    ]);
+    expect(ws.getCell('C3').type).toBe(ValueType.Date);
   });
 
   it('makes header rows bold and frozen', () => {
@@ -87,7 +93,7 @@ describe('renderXlsxBasic', () => {
     expect(ws.getCell('A1').value).toBe('지역');
     expect(ws.getCell('B2').value).toBe('1분기');
     expect(ws.getCell('A3').value).toBe('서울');
-    expect(ws.getCell('C4').value).toBe('30');
+    expect(ws.getCell('C4').value).toBe(30);
     expect(ws.getCell('B2').font?.bold).toBe(true);
   });
 
@@ -116,5 +122,54 @@ describe('renderXlsxBasic', () => {
     const only = await readWorkbook(await renderXlsxBasic('Just a line.', { title: 't' }));
     expect(only.worksheets.map((ws) => ws.name)).toEqual(['Text']);
     expect(sheetNamed(only, 'Text').getCell('A1').value).toBe('Just a line.');
+  });
+
+  it('names a sheet after the table caption, keeps identifier columns as text and finds headers', async () => {
+    const markdown = [
+      '## Column mask',
+      '',
+      'Table 3-1   Special registers and their values',
+      '',
+      '| Code | Phone | Qty | Start |',
+      '|---|---|---|---|',
+      '| 0012 | 010-1234-5678 | 5 | 2024-01-01 0:00:00 |',
+      '| 1020 | 02-555-0100 | 5000 | 10:30 |',
+      '',
+      '| 1 | 2 |',
+      '|---|---|',
+      '| 3 | 4 |',
+      '',
+      '| Region | Sales | Sales |',
+      '|---|---|---|',
+      '| | Q1 | Q2 |',
+      '| Seoul | 10 | 20 |',
+    ].join('\n');
+    const book = await readWorkbook(await renderXlsxBasic(markdown, { title: 't' }));
+    expect(book.worksheets.map((ws) => ws.name)).toEqual([
+      'Table 3-1 Special registers and',
+      'Column mask',
+      'Column mask (2)',
+      'Text',
+    ]);
+    const first = book.worksheets[0];
+    expect(sheetValues(first)[1]).toEqual(['0012', '010-1234-5678', 5, new Date(Date.UTC(2024, 0, 1))]);
+    expect(first.getCell('C3').value).toBe(5000);
+    // A time is the fraction of a day, which ExcelJS reads back as that time on its epoch day.
+    expect(first.getCell('D3').value).toEqual(new Date(Date.UTC(1899, 11, 30, 10, 30)));
+    expect(first.getCell('D3').numFmt).toBe('h:mm');
+    expect(first.getCell('A3').type).toBe(ValueType.String);
+    // A header row of the same kind as the rows below it is data: nothing is frozen or bold.
+    const numbers = book.worksheets[1];
+    expect(sheetValues(numbers)).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
+    expect(numbers.views ?? []).toEqual([]);
+    expect(numbers.getCell('A1').font?.bold).toBeFalsy();
+    // A row of labels over columns of figures is a second header row.
+    const twoRows = book.worksheets[2];
+    expect(twoRows.views[0]).toMatchObject({ state: 'frozen', ySplit: 2 });
+    expect(twoRows.getCell('B2').font?.bold).toBe(true);
+    expect(twoRows.getCell('B3').value).toBe(10);
   });
 });

@@ -1,8 +1,9 @@
 import { Workbook } from 'exceljs';
-import { documentBlocks, nearestHeadings, type TableBlock } from './document-blocks';
+import { documentBlocks, type TableBlock } from './document-blocks';
 import { parseMarkdown, xmlSafe } from './markdown-tree';
 import { SheetNamer } from './sheet-names';
-import { tableGrid } from './table-model';
+import { identifierColumns, tableTitles, typedRow, withFoundHeader } from './table-analysis';
+import { columnNames, tableGrid } from './table-model';
 import {
   addTextSheet,
   fitColumnWidths,
@@ -20,18 +21,20 @@ export interface XlsxBasicOptions {
 export const TEXT_SHEET = 'Text';
 
 /**
- * A workbook with every table (GFM or HTML) on its own sheet, named after the nearest heading before it,
- * with bold frozen header rows and merged cells where the HTML table spanned them; then a Text sheet with
- * the rest of the document. Every value is written as the text of the Markdown, without interpretation.
+ * A workbook with every table (GFM or HTML) on its own sheet, named after its caption ("Table 3-1 …") or else
+ * the nearest heading before it, with its header rows found (see `headerRowCount`), bold and frozen, and merged
+ * cells where the HTML table spanned them; then a Text sheet with the rest of the document. Body cells are
+ * typed as the document wrote them (numbers, percentages, money, dates, times — see `typedValue`), except in
+ * columns of identifiers such as codes with leading zeros or phone numbers, which stay text.
  */
 export async function renderXlsxBasic(markdown: string, options: XlsxBasicOptions): Promise<Buffer> {
   const blocks = documentBlocks(parseMarkdown(markdown));
   const workbook = newWorkbook(options.title);
   const names = new SheetNamer();
   const textSheet = names.reserve(TEXT_SHEET);
-  const headings = nearestHeadings(blocks);
+  const titles = tableTitles(blocks);
   for (const block of blocks) {
-    if (block.kind === 'table') addTableSheet(workbook, names.next(headings.get(block) ?? null), block);
+    if (block.kind === 'table') addTableSheet(workbook, names.next(titles.get(block) ?? null), block);
   }
   addTextSheet(workbook, textSheet, blocks);
   return Buffer.from(await workbook.xlsx.writeBuffer());
@@ -46,10 +49,12 @@ export function newWorkbook(title: string): Workbook {
   return workbook;
 }
 
-function addTableSheet(workbook: Workbook, name: string, { table }: TableBlock): void {
+function addTableSheet(workbook: Workbook, name: string, block: TableBlock): void {
+  const table = withFoundHeader(block.table);
   const sheet = workbook.addWorksheet(name);
+  const textColumns = identifierColumns(columnNames(table), table.rows);
   writeHeaderRows(sheet, table.header, 1);
-  table.rows.forEach((row, index) => writeBodyRow(sheet, table.header.length + 1 + index, row));
+  table.rows.forEach((row, index) => writeBodyRow(sheet, table.header.length + 1 + index, typedRow(row, textColumns)));
   mergeRanges(sheet, table.merges, 1);
   freezeHeader(sheet, table.header.length);
   fitColumnWidths(sheet, tableGrid(table));

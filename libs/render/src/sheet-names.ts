@@ -19,22 +19,34 @@ export class SheetNamer {
 
   /** A valid, unused name as close to `wanted` as possible; `fallback` when `wanted` has nothing usable. */
   next(wanted: string | null, fallback = 'Table'): string {
-    const base = cleanSheetName(wanted ?? '') || fallback;
+    const base = cleanSheetName(wanted ?? '', Infinity) || fallback;
     for (let n = 1; ; n++) {
       const suffix = n === 1 ? '' : ` (${n})`;
-      const name = cleanSheetName(truncate(base, MAX_LENGTH - suffix.length)) + suffix;
+      const name = cleanSheetName(base, MAX_LENGTH - suffix.length) + suffix;
       if (!this.taken.has(name.toLowerCase())) return this.reserve(name);
     }
   }
 }
 
-/** The name with slashes turned into dashes, other forbidden characters into spaces, and apostrophes trimmed from the ends. */
-export function cleanSheetName(name: string): string {
+/**
+ * The name with slashes turned into dashes, other forbidden characters into spaces, and apostrophes trimmed
+ * from the ends, cut to `length` at a word boundary when one is not too far back ("Table 3-1 Special registers",
+ * not "Table 3-1 Special registers and t").
+ */
+export function cleanSheetName(name: string, length = MAX_LENGTH): string {
   const cleaned = name
     .replace(/[\\/]/g, '-')
     .replace(/[:?*[\]]/g, ' ')
-    .replace(/\s+/g, ' ');
-  return truncate(cleaned.trim(), MAX_LENGTH).replace(/^[\s']+|[\s']+$/g, '');
+    .replace(/\s+/g, ' ')
+    .trim();
+  return atWordBoundary(cleaned, length).replace(/^[\s'.,;-]+|[\s'.,;-]+$/g, '');
+}
+
+function atWordBoundary(text: string, length: number): string {
+  if (text.length <= length) return text;
+  const cut = truncate(text, length);
+  const space = text[cut.length] === ' ' ? cut.length : cut.lastIndexOf(' ');
+  return space >= length / 2 ? cut.slice(0, space) : cut;
 }
 
 /** At most `length` UTF-16 units, without cutting a surrogate pair in half. */

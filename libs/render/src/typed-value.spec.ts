@@ -99,16 +99,31 @@ describe('typedValue', () => {
       expect(typedValue(text)).toEqual({ value: date, numFmt: 'yyyy-mm-dd' });
     });
 
+    it.each(['2023-02-29', '2024-13-01', '2024-00-10', '03/05/2024', '5 Smarch 2024', '1899-12-31', '2024-03'])(
+      '%j stays text',
+      (text) => {
+        expect(typedValue(text)).toEqual({ value: text });
+      },
+    );
+  });
+
+  describe('dates with times, and times', () => {
     it.each([
-      '2023-02-29',
-      '2024-13-01',
-      '2024-00-10',
-      '03/05/2024',
-      '5 Smarch 2024',
-      '1899-12-31',
-      '2024-03',
-      '10:30',
-    ])('%j stays text', (text) => {
+      ['2024-01-01 0:00:00', new Date(Date.UTC(2024, 0, 1)), 'yyyy-mm-dd'],
+      ['2024-03-05 14:30', new Date(Date.UTC(2024, 2, 5, 14, 30)), 'yyyy-mm-dd hh:mm'],
+      ['2024-03-05T09:05:30', new Date(Date.UTC(2024, 2, 5, 9, 5, 30)), 'yyyy-mm-dd hh:mm:ss'],
+    ])('%j is %p shown as %p', (text, value, numFmt) => {
+      expect(typedValue(text)).toEqual({ value, numFmt });
+    });
+
+    it.each([
+      ['10:30', 10.5 / 24, 'h:mm'],
+      ['9:05:30', (9 * 3600 + 5 * 60 + 30) / 86_400, 'h:mm:ss'],
+    ])('%j is the fraction of a day %p shown as %p', (text, value, numFmt) => {
+      expect(typedValue(text)).toEqual({ value, numFmt });
+    });
+
+    it.each(['24:00', '10:60', '2024-03-05 25:00', '1:2', '3:1'])('%j stays text', (text) => {
       expect(typedValue(text)).toEqual({ value: text });
     });
   });

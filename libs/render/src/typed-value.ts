@@ -7,7 +7,8 @@ export interface TypedValue {
 /**
  * Reads cell text as the value a spreadsheet should hold: a number (`1,234.5`, European `1.234,5`),
  * a percentage (`12.5%` → 0.125), an amount of money (`$1,200.00`, `€ 15`, `₩1,000`, `1,000원`) or a date
- * (`2024-03-05`, `2024.03.05`, `2024/3/5`, `5 March 2024`, `March 5, 2024`, `2024년 3월 5일`).
+ * (`2024-03-05`, `2024.03.05`, `2024/3/5`, `5 March 2024`, `March 5, 2024`, `2024년 3월 5일`), a date with a time
+ * (`2024-01-01 0:00:00`, `2024-03-05T14:30`) or a time of day (`14:30`, `9:05:30`).
  * Anything else, including numbers with leading zeros (codes, postcodes) and numbers beyond 15 significant
  * digits (identifiers that would lose digits), stays text exactly as given.
  */
@@ -15,7 +16,12 @@ export function typedValue(text: string): TypedValue {
   const trimmed = text.trim();
   if (trimmed === '') return { value: text };
   return (
-    percentValue(trimmed) ?? currencyValue(trimmed) ?? numberValue(trimmed) ?? dateValue(trimmed) ?? { value: text }
+    percentValue(trimmed) ??
+    currencyValue(trimmed) ??
+    numberValue(trimmed) ??
+    dateValue(trimmed) ??
+    dateTimeValue(trimmed) ??
+    timeValue(trimmed) ?? { value: text }
   );
 }
 
@@ -186,4 +192,37 @@ function calendarDate(year: number, month: number, day: number): TypedValue | nu
   const date = new Date(Date.UTC(year, month - 1, day));
   if (date.getUTCMonth() !== month - 1) return null;
   return { value: date, numFmt: 'yyyy-mm-dd' };
+}
+
+// ---- times ----------------------------------------------------------------------------------
+
+const DATE_TIME = /^(\d{4})[-./](\d{1,2})[-./](\d{1,2})[T\s]+(\d{1,2}):(\d{2})(?::(\d{2}))?$/;
+const TIME = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/;
+const SECONDS_PER_DAY = 86_400;
+
+/** A date with a time of day; midnight shows as the date alone, as a spreadsheet export of a date column writes it. */
+function dateTimeValue(text: string): TypedValue | null {
+  const match = DATE_TIME.exec(text);
+  if (!match) return null;
+  const day = calendarDate(Number(match[1]), Number(match[2]), Number(match[3]));
+  const seconds = secondsOfDay(match[4], match[5], match[6]);
+  if (!day || seconds === null) return null;
+  const value = new Date((day.value as Date).getTime() + seconds * 1000);
+  if (seconds === 0) return { value, numFmt: 'yyyy-mm-dd' };
+  return { value, numFmt: match[6] === undefined ? 'yyyy-mm-dd hh:mm' : 'yyyy-mm-dd hh:mm:ss' };
+}
+
+/** A time of day, stored as the fraction of a day spreadsheets use. */
+function timeValue(text: string): TypedValue | null {
+  const match = TIME.exec(text);
+  const seconds = match ? secondsOfDay(match[1], match[2], match[3]) : null;
+  if (seconds === null) return null;
+  return { value: seconds / SECONDS_PER_DAY, numFmt: match![3] === undefined ? 'h:mm' : 'h:mm:ss' };
+}
+
+function secondsOfDay(hours: string, minutes: string, seconds: string | undefined): number | null {
+  const h = Number(hours);
+  const m = Number(minutes);
+  const s = seconds === undefined ? 0 : Number(seconds);
+  return h < 24 && m < 60 && s < 60 ? h * 3600 + m * 60 + s : null;
 }
