@@ -316,12 +316,13 @@ export const TRANSITIONS = {
         `xlsx-advanced:${conversion!.runId}:refund`,
       ),
   }),
-  finishAdvanced: declare<{ runId: string; path: string }>({
+  /** The workbook is stored; its notes list printed totals its rows do not add up to (null when all do). */
+  finishAdvanced: declare<{ runId: string; path: string; notes: string | null }>({
     subject: 'conversion',
     from: ['processing'],
     to: 'done',
     when: 'run_id = :runId',
-    set: { path: ':path', refundable: 'false', finished_at: 'now()' },
+    set: { path: ':path', refundable: 'false', notes: ':notes', finished_at: 'now()' },
     event: 'xlsx_advanced',
   }),
   /** The run failed (or its worker or queue gave up on it): retry for free or refund. */

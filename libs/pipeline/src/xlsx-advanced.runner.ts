@@ -45,17 +45,17 @@ export class XlsxAdvancedRunner {
       }
       const markdown = (await this.storage.read(job.resultPath)).toString('utf8');
       const model = this.languageModel;
-      const workbook = await renderXlsxAdvanced(markdown, {
+      const { bytes, mismatches } = await renderXlsxAdvanced(markdown, {
         title: job.filename,
         columns: job.columns,
         mapColumns: model ? (headers, columns) => mapColumnsWithModel(model, headers, columns) : undefined,
       });
       const path = conversionPath(job.id, 'xlsx_advanced');
-      await this.storage.put(path, workbook);
+      await this.storage.put(path, bytes);
       await this.lifecycle.move(
         'finishAdvanced',
         { jobId: job.id, format: 'xlsx_advanced' },
-        { runId: run.runId, path },
+        { runId: run.runId, path, notes: totalsNotes(mismatches) },
       );
       return 'done';
     } catch (error) {
@@ -79,4 +79,13 @@ export class XlsxAdvancedRunner {
       { runId: conversionId, notes: advancedRecoveryNotes(jobId, reason) },
     );
   }
+}
+
+/** The recovery notes of a finished run: the printed totals its rows do not add up to, or null when all do. */
+function totalsNotes(mismatches: string[]): string | null {
+  if (mismatches.length === 0) return null;
+  return (
+    `The workbook is complete, but ${mismatches.length} printed total${mismatches.length === 1 ? '' : 's'} ` +
+    `did not match the rows above ${mismatches.length === 1 ? 'it' : 'them'} and stayed as printed: ${mismatches.join(' ')}`
+  );
 }

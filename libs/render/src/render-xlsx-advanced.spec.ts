@@ -1,6 +1,7 @@
 import { ValueType, type Workbook } from 'exceljs';
 import { matchColumns, renderXlsxAdvanced, resolveMapping } from './render-xlsx-advanced';
 import { readWorkbook, sheetNamed, sheetValues } from './testing/read-workbook';
+import { zipEntries } from './testing/zip-entries';
 
 function utc(year: number, month: number, day: number): Date {
   return new Date(Date.UTC(year, month - 1, day));
@@ -36,20 +37,37 @@ Notes between the two parts.
 | Kim | kim@example.com |
 `;
 
+/** The workbook's bytes, read back. */
+async function advanced(markdown: string, columns: string[] | null = null): Promise<Workbook> {
+  return readWorkbook((await renderXlsxAdvanced(markdown, { title: 't', columns })).bytes);
+}
+
 describe('renderXlsxAdvanced', () => {
   let workbook: Workbook;
+  let bytes: Buffer;
   beforeAll(async () => {
-    workbook = await readWorkbook(
-      await renderXlsxAdvanced(INVOICE, { title: 'invoice.pdf', columns: ['Item', 'Price', 'Qty', 'Name', 'Missing'] }),
-    );
+    ({ bytes } = await renderXlsxAdvanced(INVOICE, {
+      title: 'invoice.pdf',
+      columns: ['Item', 'Price', 'Qty', 'Name', 'Missing'],
+    }));
+    workbook = await readWorkbook(bytes);
   });
 
-  it('lays out Mapped first, then merged tables, Fields and Text', () => {
-    expect(workbook.worksheets.map((ws) => ws.name)).toEqual(['Mapped', 'Line items', 'Contacts', 'Fields', 'Text']);
+  it('lays out Contents, Mapped, the joined tables and Text, with no sheet guessed from the prose', () => {
+    expect(workbook.worksheets.map((ws) => ws.name)).toEqual(['Contents', 'Mapped', 'Line items', 'Contacts', 'Text']);
     expect(workbook.title).toBe('invoice.pdf');
   });
 
-  it('merges tables with the same header into one sheet with the header once', () => {
+  it('links every table sheet from Contents with its size', () => {
+    const rows = sheetValues(sheetNamed(workbook, 'Contents'));
+    expect(rows[0]).toEqual(['Sheet', 'Table', 'Rows', 'Columns', 'Totals as formulas', 'Totals not matching']);
+    expect(rows.slice(1, 3)).toEqual([
+      [{ text: 'Line items', hyperlink: "#'Line items'!A1" }, 'Line items', 3, 5, 0, 0],
+      [{ text: 'Contacts', hyperlink: "#'Contacts'!A1" }, 'Contacts', 1, 2, 0, 0],
+    ]);
+  });
+
+  it('joins tables with the same columns into one sheet with the header once', () => {
     const rows = sheetValues(sheetNamed(workbook, 'Line items'));
     expect(rows[0]).toEqual(['Item', 'Unit Price', 'Qty', 'Discount', 'Delivered']);
     expect(rows.slice(1).map((row) => row[0])).toEqual([
@@ -81,15 +99,19 @@ describe('renderXlsxAdvanced', () => {
     expect(ws.getCell('E2').type).toBe(ValueType.Date);
   });
 
-  it('adds an autofilter over each table, a frozen bold header and widths from content', () => {
+  it('makes each table sheet an Excel table with filter buttons, a frozen bold header and widths from content', async () => {
+    const entries = await zipEntries(bytes);
+    const tables = [...entries.keys()].filter((name) => /^xl\/tables\/.+\.xml$/.test(name)).sort();
+    expect(tables).toEqual(['xl/tables/table1.xml', 'xl/tables/table2.xml']);
+    const first = entries.get('xl/tables/table1.xml')!.toString('utf8');
+    expect(first).toContain('ref="A1:E4"');
+    expect(first).toContain('<autoFilter ref="A1:E4"');
     const ws = sheetNamed(workbook, 'Line items');
-    expect(ws.autoFilter).toBe('A1:E4');
     expect(ws.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
     expect(ws.getCell('C1').font?.bold).toBe(true);
     const itemWidth = ws.getColumn(1).width ?? 0;
     expect(itemWidth).toBeGreaterThan(ws.getColumn(3).width ?? 0);
     expect(itemWidth).toBeLessThanOrEqual(60);
-    expect(sheetNamed(workbook, 'Contacts').autoFilter).toBe('A1:B2');
   });
 
   it('fills the Mapped sheet from every table by header, leaving unmatched columns empty', () => {
@@ -107,15 +129,6 @@ describe('renderXlsxAdvanced', () => {
     expect(ws.autoFilter).toBe('A1:E5');
   });
 
-  it('collects "Label: value" lines outside tables into Fields', () => {
-    const ws = sheetNamed(workbook, 'Fields');
-    expect(sheetValues(ws)).toEqual([
-      ['Field', 'Value'],
-      ['Customer', 'ACME Corp.'],
-      ['Invoice date', utc(2024, 3, 5)],
-    ]);
-  });
-
   it('keeps the rest of the document on the Text sheet', () => {
     const lines = sheetValues(sheetNamed(workbook, 'Text')).map((row) => row[0]);
     expect(lines).toContain('Notes between the two parts.');
@@ -123,50 +136,69 @@ describe('renderXlsxAdvanced', () => {
     expect(lines).not.toContain('Widget');
   });
 
-  it('adds no Mapped or Fields sheet when there is nothing for them', async () => {
-    const plain = await readWorkbook(await renderXlsxAdvanced('| a |\n|---|\n| 1 |\n', { title: 't', columns: null }));
-    expect(plain.worksheets.map((ws) => ws.name)).toEqual(['Table', 'Text']);
+  it('says on Contents that a document without tables has none, and guesses nothing', async () => {
+    const prose = await advanced('# Notes\n\nWHERE <logic to test>: user and/or group\n\nCustomer: ACME\n');
+    expect(prose.worksheets.map((ws) => ws.name)).toEqual(['Contents', 'Text']);
+    expect(sheetNamed(prose, 'Contents').getCell('A1').value).toBe('This document has no tables.');
   });
 
-  it('keeps HTML spans as merges under a two-row header', async () => {
+  it('flattens a two-row header into named columns and repeats row-spanning values', async () => {
     const markdown =
       '## 지역\n\n<table><tr><th rowspan="2">지역</th><th colspan="2">매출</th></tr><tr><th>1분기</th><th>2분기</th></tr>' +
       '<tr><td rowspan="2">서울</td><td>1,000원</td><td>2,000원</td></tr><tr><td>3,000원</td><td>4,000원</td></tr></table>\n';
-    const ws = sheetNamed(
-      await readWorkbook(await renderXlsxAdvanced(markdown, { title: 't', columns: ['지역', '1분기'] })),
-      '지역',
-    );
-    expect([...ws.model.merges].sort()).toEqual(['A1:A2', 'A3:A4', 'B1:C1']);
-    expect(ws.views[0]).toMatchObject({ state: 'frozen', ySplit: 2 });
-    expect(ws.autoFilter).toBe('A2:C4');
-    expect([ws.getCell('B3').value, ws.getCell('B3').numFmt]).toEqual([1000, '#,##0"원"']);
+    const ws = sheetNamed(await advanced(markdown, ['지역', '1분기']), '지역');
+    expect(sheetValues(ws)).toEqual([
+      ['지역', '매출 1분기', '매출 2분기'],
+      ['서울', 1000, 2000],
+      ['서울', 3000, 4000],
+    ]);
+    expect(ws.model.merges).toEqual([]);
+    expect(ws.getCell('B2').numFmt).toBe('#,##0"원"');
   });
 
-  it('fills a row-spanning value into every Mapped row it covers', async () => {
-    const markdown =
-      '<table><tr><th>지역</th><th>금액</th></tr><tr><td rowspan="2">서울</td><td>1</td></tr><tr><td>2</td></tr></table>\n';
-    const mapped = sheetNamed(
-      await readWorkbook(await renderXlsxAdvanced(markdown, { title: 't', columns: ['지역', '금액'] })),
-      'Mapped',
-    );
-    expect(sheetValues(mapped)).toEqual([
-      ['지역', '금액'],
-      ['서울', 1],
-      ['서울', 2],
+  it('moves a unit every cell repeats into the header', async () => {
+    const ws = (
+      await advanced('| Part | Weight | Staff |\n|---|---|---|\n| A | 12 kg | 3명 |\n| B | 7.5 kg | 12명 |\n')
+    ).worksheets[1];
+    expect(sheetValues(ws)).toEqual([
+      ['Part', 'Weight (kg)', 'Staff (명)'],
+      ['A', 12, 3],
+      ['B', 7.5, 12],
     ]);
   });
 
-  it('uses mapColumns when it answers a valid mapping', async () => {
-    const mapColumns = jest.fn(async (): Promise<(number | null)[]> => [null, 1]);
-    const markdown = '| Code | Amount |\n|---|---|\n| A1 | 5 |\n';
-    const ws = sheetNamed(
-      await readWorkbook(await renderXlsxAdvanced(markdown, { title: 't', columns: ['Product', 'Total'], mapColumns })),
-      'Mapped',
-    );
-    expect(mapColumns).toHaveBeenCalledWith(['Code', 'Amount'], ['Product', 'Total']);
-    expect(sheetValues(ws)).toEqual([
-      ['Product', 'Total'],
-      [undefined, 5],
+  it('joins a table continued without its header to the table before it', async () => {
+    const markdown = '| Item | Qty |\n|---|---|\n| a | 1 |\n\n<!-- page 2 -->\n\n| b | 2 |\n|---|---|\n| c | 3 |\n';
+    const book = await advanced(markdown);
+    expect(book.worksheets.map((ws) => ws.name)).toEqual(['Contents', 'Table', 'Text']);
+    expect(sheetValues(book.worksheets[1])).toEqual([
+      ['Item', 'Qty'],
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+    ]);
+  });
+
+  it('writes totals as SUM formulas equal to the printed figures, and reports totals that do not add up', async () => {
+    const markdown = [
+      '| 지역 | 1분기 | 2분기 |',
+      '|---|---|---|',
+      '| 서울 | 1,000 | 10.5 |',
+      '| 부산 | 2,000 | 20.25 |',
+      '| 소계 | 3,000 | 30.75 |',
+      '| 대구 | 500 | 1 |',
+      '| 합계 | 3,500 | 40 |',
+    ].join('\n');
+    const { bytes: book, mismatches } = await renderXlsxAdvanced(markdown, { title: 't', columns: null });
+    const ws = (await readWorkbook(book)).worksheets[1];
+    expect(ws.getCell('B4').value).toEqual({ formula: 'SUM(B2:B3)', result: 3000 });
+    expect(ws.getCell('C4').value).toEqual({ formula: 'SUM(C2:C3)', result: 30.75 });
+    expect(ws.getCell('B6').value).toEqual({ formula: 'SUM(B2:B3,B5)', result: 3500 });
+    expect(ws.getCell('B6').numFmt).toBe('#,##0');
+    // 10.5 + 20.25 + 1 is 31.75, not the 40 printed: the figure stays as printed and is reported.
+    expect(ws.getCell('C6').value).toBe(40);
+    expect(mismatches).toEqual([
+      "Sheet 'Table' cell C6: the document prints 40 as a total, but the rows above it add up to 31.75.",
     ]);
   });
 });

@@ -1,19 +1,13 @@
-import type { Workbook, Worksheet } from 'exceljs';
-import { documentBlocks, nearestHeadings, type Block } from './document-blocks';
+import type { Row, Workbook, Worksheet } from 'exceljs';
+import { documentBlocks, type Block } from './document-blocks';
 import { parseMarkdown } from './markdown-tree';
 import { TEXT_SHEET, newWorkbook } from './render-xlsx-basic';
 import { SheetNamer } from './sheet-names';
-import { columnNames, filledGrid, gridSlice, tableGrid, type Table } from './table-model';
-import { typedValue } from './typed-value';
-import {
-  addTextSheet,
-  documentLines,
-  fitColumnWidths,
-  freezeHeader,
-  mergeRanges,
-  writeBodyRow,
-  writeHeaderRows,
-} from './workbook-parts';
+import { identifierColumns, tableTitles, typedRow, withFoundHeader } from './table-analysis';
+import { columnNames, filledGrid, tableWidth, type Table } from './table-model';
+import { checkTotals, columnLetter, type SheetRow, type TotalsCheck } from './table-totals';
+import { typedValue, type TypedValue } from './typed-value';
+import { addTextSheet, cellText, fitColumnWidths, freezeHeader, writeBodyRow, writeHeaderRows } from './workbook-parts';
 
 /** Proposes, for each wanted column, the index of the table header that fills it (or null). */
 export type ColumnMapper = (headers: string[], columns: string[]) => Promise<(number | null)[]>;
@@ -26,59 +20,79 @@ export interface XlsxAdvancedOptions {
   mapColumns?: ColumnMapper;
 }
 
-export const MAPPED_SHEET = 'Mapped';
-export const FIELDS_SHEET = 'Fields';
+/** The workbook, and what its check of printed totals found: one sentence per total its rows do not add up to. */
+export interface AdvancedWorkbook {
+  bytes: Buffer;
+  mismatches: string[];
+}
 
-/** Longest label a "Label: value" line may have to count as a field. */
-const MAX_LABEL_LENGTH = 40;
+export const CONTENTS_SHEET = 'Contents';
+export const MAPPED_SHEET = 'Mapped';
 
 /**
- * A workbook for analysis. Tables with the same header (ignoring case, spacing and punctuation) are merged
- * into one sheet even when other content separates them (a table continued over several pages), with the
- * header written once; body values are typed (numbers, percentages, money, dates — see `typedValue`);
- * each table sheet has an autofilter, a frozen header and column widths fitted to its content.
- * With `columns`, a first Mapped sheet lists every table row under exactly those columns. "Label: value"
- * lines outside tables go to a Fields sheet, and the rest of the document to a Text sheet.
+ * A workbook for analysis, what XLSX Advanced adds to Basic:
+ * - a Contents sheet first, linking every table sheet with its caption, size and the totals checked
+ *   (on a document without tables it says so, and nothing is guessed from the prose);
+ * - tables with the same columns joined on one sheet, and a table continued on the next page without its
+ *   header (its first row is data of the same shape) joined to the table before it;
+ * - one header row per sheet: multi-row headers flattened into named columns ("Sales Q1"), and a unit
+ *   every cell of a column repeats ("12 kg") moved into its header ("Weight (kg)");
+ * - body values typed, values of cells spanning rows repeated in each row, and each sheet an Excel table
+ *   with filter buttons, frozen header and fitted widths;
+ * - totals rows' figures written as `SUM` formulas when the rows above add up to them, and every total they
+ *   do not add up to listed in `mismatches` (and on the Contents sheet);
+ * - with `columns`, a Mapped sheet listing every table row under exactly those columns.
  */
-export async function renderXlsxAdvanced(markdown: string, options: XlsxAdvancedOptions): Promise<Buffer> {
+export async function renderXlsxAdvanced(markdown: string, options: XlsxAdvancedOptions): Promise<AdvancedWorkbook> {
   const blocks = documentBlocks(parseMarkdown(markdown));
   const groups = tableGroups(blocks);
-  const fields = labelledFields(blocks);
   const columns = options.columns && options.columns.length > 0 ? options.columns : null;
 
   const workbook = newWorkbook(options.title);
   const names = new SheetNamer();
+  const contents = workbook.addWorksheet(names.reserve(CONTENTS_SHEET));
   const mappedName = columns ? names.reserve(MAPPED_SHEET) : null;
-  const fieldsName = fields.length > 0 ? names.reserve(FIELDS_SHEET) : null;
   const textName = names.reserve(TEXT_SHEET);
 
   if (columns && mappedName) await addMappedSheet(workbook, mappedName, groups, columns, options.mapColumns);
-  for (const group of groups) addGroupSheet(workbook, names.next(group.heading), group);
-  if (fieldsName) addFieldsSheet(workbook, fieldsName, fields);
+  const written = groups.map((group, index) => addGroupSheet(workbook, names.next(group.title), group, index + 1));
   addTextSheet(workbook, textName, blocks);
-  return Buffer.from(await workbook.xlsx.writeBuffer());
+  const mismatches = written.flatMap(mismatchSentences);
+  fillContents(contents, written, textName);
+  return { bytes: Buffer.from(await workbook.xlsx.writeBuffer()), mismatches };
 }
 
-// ---- tables merged by header -----------------------------------------------------------------
+// ---- tables joined by columns -----------------------------------------------------------------
 
-/** Tables sharing one header, in document order, named after the heading before the first of them. */
+/** Tables sharing their columns, in document order, titled after the first of them. */
 interface TableGroup {
-  heading: string | null;
+  title: string | null;
   columns: string[];
   tables: Table[];
 }
 
-/** Groups the document's tables by their normalised column names. */
+/**
+ * Groups the document's tables by their normalised column names. A table without a header row of its own
+ * whose width is that of the table just before it (nothing but text between them) continues that table.
+ */
 function tableGroups(blocks: Block[]): TableGroup[] {
-  const headings = nearestHeadings(blocks);
+  const titles = tableTitles(blocks);
   const groups = new Map<string, TableGroup>();
+  let previous: TableGroup | null = null;
   for (const block of blocks) {
     if (block.kind !== 'table') continue;
-    const columns = columnNames(block.table);
+    const table = withFoundHeader(block.table);
+    if (tableWidth(table) === 0) continue;
+    if (table.header.length === 0 && previous && previous.columns.length === tableWidth(table)) {
+      previous.tables.push(table);
+      continue;
+    }
+    const columns = uniqueNames(columnNames(table));
     const key = columns.map(normalizeHeader).join('\u0001');
-    const group = groups.get(key);
-    if (group) group.tables.push(block.table);
-    else groups.set(key, { heading: headings.get(block) ?? null, columns, tables: [block.table] });
+    const group = groups.get(key) ?? { title: titles.get(block) ?? null, columns, tables: [] };
+    group.tables.push(table);
+    groups.set(key, group);
+    previous = group;
   }
   return [...groups.values()];
 }
@@ -94,24 +108,161 @@ export function normalizeHeader(text: string): string {
     .replace(/[^\p{L}\p{N}]/gu, '');
 }
 
-/** One sheet per group: the first table's header rows once, then the body rows of every table in the group. */
-function addGroupSheet(workbook: Workbook, name: string, group: TableGroup): void {
+/** Column names an Excel table accepts: none repeated (ignoring case), so a second "Sales" becomes "Sales (2)". */
+function uniqueNames(names: string[]): string[] {
+  const seen = new Set<string>();
+  return names.map((name) => {
+    let unique = name;
+    for (let n = 2; seen.has(unique.toLowerCase()); n++) unique = `${name} (${n})`;
+    seen.add(unique.toLowerCase());
+    return unique;
+  });
+}
+
+// ---- one sheet per group -----------------------------------------------------------------------
+
+/** What a table sheet holds, for the Contents sheet. */
+interface WrittenSheet {
+  name: string;
+  title: string | null;
+  rows: number;
+  columns: number;
+  totals: TotalsCheck;
+}
+
+/**
+ * One sheet per group: a single header row of the group's column names (units moved in), then the body rows
+ * of every table in the group, typed, as an Excel table with filter buttons; totals rows get their formulas.
+ */
+function addGroupSheet(workbook: Workbook, name: string, group: TableGroup, number: number): WrittenSheet {
   const sheet = workbook.addWorksheet(name);
-  const [first] = group.tables;
-  const headerRows = first.header.length;
-  const header = gridSlice(first, 0, headerRows);
-  writeHeaderRows(sheet, header.grid, 1);
-  mergeRanges(sheet, header.merges, 1);
-  let nextRow = headerRows + 1;
-  for (const table of group.tables) {
-    const body = gridSlice(table, table.header.length, tableGrid(table).length);
-    body.grid.forEach((row, index) => writeBodyRow(sheet, nextRow + index, row.map(typedValue)));
-    mergeRanges(sheet, body.merges, nextRow);
-    nextRow += body.grid.length;
+  const body = group.tables.flatMap((table) => filledGrid(table, false).slice(table.header.length));
+  const units = columnUnits(body, group.columns);
+  const header = group.columns.map((column, c) => (units[c] ? `${column} (${units[c]})` : column));
+  const textColumns = identifierColumns(group.columns, body);
+  const rows: SheetRow[] = body.map((cells, index) => ({
+    sheetRow: index + 2,
+    cells: typedRow(
+      cells.map((text, c) => (units[c] ? withoutUnit(text, units[c]!) : text)),
+      textColumns,
+    ),
+  }));
+  const totals = checkTotals(rows);
+  const formulas = new Map(totals.formulas.map((total) => [`${total.row}:${total.column}`, total]));
+  // The Excel table writes its rows into the cells again when the workbook is saved, so the formulas go in them.
+  sheet.addTable({
+    name: `Table${number}`,
+    ref: 'A1',
+    headerRow: true,
+    style: { theme: 'TableStyleLight9', showRowStripes: true },
+    columns: header.map((column) => ({ name: cellText(column), filterButton: true })),
+    rows: rows.map((row) =>
+      row.cells.map((cell, c) => {
+        const total = formulas.get(`${row.sheetRow}:${c}`);
+        return total ? { formula: total.formula, result: total.result } : tableCellValue(cell);
+      }),
+    ),
+  });
+  for (const row of rows) writeFormats(sheet, row);
+  styleHeader(sheet.getRow(1), header.length);
+  freezeHeader(sheet, 1);
+  fitColumnWidths(sheet, [header, ...body]);
+  return { name, title: group.title, rows: rows.length, columns: header.length, totals };
+}
+
+/** A value for the Excel table's own rows, cut to what a cell holds. */
+function tableCellValue(cell: string | TypedValue): string | number | Date | null {
+  const value = typeof cell === 'string' ? cell : cell.value;
+  if (value === '') return null;
+  return typeof value === 'string' ? cellText(value) : value;
+}
+
+/** The number formats and alignment of a row's cells, whose values the Excel table wrote. */
+function writeFormats(sheet: Worksheet, row: SheetRow): void {
+  row.cells.forEach((cell, c) => {
+    const target = sheet.getCell(row.sheetRow, c + 1);
+    if (typeof cell !== 'string' && cell.numFmt) target.numFmt = cell.numFmt;
+    target.alignment = { vertical: 'top', wrapText: typeof cell === 'string' || typeof cell.value === 'string' };
+  });
+}
+
+/** Bold, wrapped header cells over the Excel table's own header style. */
+function styleHeader(row: Row, width: number): void {
+  for (let c = 1; c <= width; c++) {
+    const cell = row.getCell(c);
+    cell.font = { bold: true };
+    cell.alignment = { vertical: 'top', wrapText: true };
   }
-  freezeHeader(sheet, headerRows);
-  addAutoFilter(sheet, headerRows, nextRow - 1, group.columns.length);
-  fitColumnWidths(sheet, [...header.grid, ...group.tables.flatMap((table) => table.rows)]);
+}
+
+// ---- units --------------------------------------------------------------------------------
+
+/** A number followed by a unit of measure: "12 kg", "3.5m", "1,200 명", "40 °C". */
+const WITH_UNIT = /^([-+\u2212]?\d[\d.,]*)\s*(%|°C|°F|[A-Za-zµ²³/]{1,6}|[가-힣]{1,2})$/u;
+/** Share of a column's non-empty cells that must carry the same unit for it to move into the header. */
+const UNIT_SHARE = 0.9;
+
+/**
+ * The unit each column's cells repeat, when nearly all of them are a number with the same unit that a
+ * spreadsheet cannot hold typed (kg, km, 명, 개); money and percentages are typed with their symbols instead.
+ */
+function columnUnits(body: string[][], columns: string[]): (string | null)[] {
+  return columns.map((column, c) => {
+    const texts = body.map((row) => (row[c] ?? '').trim()).filter((text) => text !== '');
+    if (texts.length === 0) return null;
+    const units = texts.map((text) => WITH_UNIT.exec(text)?.[2] ?? null);
+    const unit = units[0];
+    if (!unit || unit === '%' || typeof typedValue(texts[0]).value !== 'string') return null;
+    if (units.filter((candidate) => candidate === unit).length / texts.length < UNIT_SHARE) return null;
+    return column.includes(unit) ? null : unit;
+  });
+}
+
+function withoutUnit(text: string, unit: string): string {
+  const match = WITH_UNIT.exec(text.trim());
+  return match && match[2] === unit ? match[1] : text;
+}
+
+// ---- the Contents sheet -------------------------------------------------------------------
+
+/** A first sheet linking every table sheet, or saying that the document has none. */
+function fillContents(sheet: Worksheet, written: WrittenSheet[], textSheet: string): void {
+  sheet.getColumn(1).width = 32;
+  sheet.getColumn(2).width = 60;
+  if (written.length === 0) {
+    sheet.addRow(['This document has no tables.']).font = { bold: true };
+    sheet.addRow([`Its text is on the ${textSheet} sheet; no values were guessed from it.`]);
+    return;
+  }
+  const header = ['Sheet', 'Table', 'Rows', 'Columns', 'Totals as formulas', 'Totals not matching'];
+  writeHeaderRows(sheet, [header], 1);
+  written.forEach((table, index) => {
+    const row = sheet.getRow(index + 2);
+    row.values = [
+      { text: table.name, hyperlink: `#'${table.name.replace(/'/g, "''")}'!A1` },
+      table.title ?? '',
+      table.rows,
+      table.columns,
+      table.totals.formulas.length,
+      table.totals.mismatches.length,
+    ];
+    row.getCell(1).font = { color: { argb: 'FF0563C1' }, underline: true };
+  });
+  freezeHeader(sheet, 1);
+  const notes = written.flatMap(mismatchSentences);
+  if (notes.length > 0) {
+    sheet.addRow([]);
+    sheet.addRow(['Totals the rows above them do not add up to']).font = { bold: true };
+    for (const note of notes) sheet.addRow([note]);
+  }
+}
+
+function mismatchSentences(table: WrittenSheet): string[] {
+  return table.totals.mismatches.map(
+    (mismatch) =>
+      `Sheet '${table.name}' cell ${columnLetter(mismatch.column)}${mismatch.row}: the document prints ${mismatch.printed} ` +
+      `as a total, but the rows above it add up to ${Number(mismatch.summed.toPrecision(12))}.`,
+  );
 }
 
 /** A filter on the last header row over every column, down to the last row. */
@@ -220,39 +371,4 @@ function closestContaining(key: string, headerKeys: string[], used: Set<number>)
     if (best === null || distance < Math.abs(headerKeys[best].length - key.length)) best = h;
   }
   return best;
-}
-
-// ---- the Fields sheet -------------------------------------------------------------------------
-
-export interface LabelledField {
-  label: string;
-  value: string;
-}
-
-/** "Label: value" with a colon followed by a space (or a full-width colon), so times such as 10:30 never split. */
-const FIELD_LINE = /^([^:：]+?)\s*(?::\s+|：\s*)(\S.*)$/u;
-
-/**
- * "Label: value" lines of paragraphs and list items (not headings, code or tables), whose label is at most
- * 40 characters and has a letter in it.
- */
-export function labelledFields(blocks: Block[]): LabelledField[] {
-  return documentLines(blocks).flatMap((line) => {
-    if (line.kind !== 'paragraph' && line.kind !== 'listItem') return [];
-    const match = FIELD_LINE.exec(line.text);
-    if (!match) return [];
-    const label = match[1].trim();
-    const value = match[2].trim();
-    if (label.length > MAX_LABEL_LENGTH || !/\p{L}/u.test(label)) return [];
-    return [{ label, value }];
-  });
-}
-
-function addFieldsSheet(workbook: Workbook, name: string, fields: LabelledField[]): void {
-  const sheet = workbook.addWorksheet(name);
-  writeHeaderRows(sheet, [['Field', 'Value']], 1);
-  fields.forEach((field, index) => writeBodyRow(sheet, index + 2, [field.label, typedValue(field.value)]));
-  freezeHeader(sheet, 1);
-  addAutoFilter(sheet, 1, fields.length + 1, 2);
-  fitColumnWidths(sheet, [['Field', 'Value'], ...fields.map((field) => [field.label, field.value])]);
 }
