@@ -143,7 +143,7 @@ function addGroupSheet(workbook: Workbook, name: string, group: TableGroup, numb
   const rows: SheetRow[] = body.map((cells, index) => ({
     sheetRow: index + 2,
     cells: typedRow(
-      cells.map((text, c) => (units[c] ? withoutUnit(text, units[c]!) : text)),
+      cells.map((text, c) => (units[c] ? withoutUnit(text, units[c]) : text)),
       textColumns,
     ),
   }));
