@@ -1,4 +1,5 @@
 import mammoth from 'mammoth';
+import sharp from 'sharp';
 import { renderDocx } from './render-docx';
 import { zipEntries } from './testing/zip-entries';
 
@@ -68,6 +69,36 @@ Still the second file.
 
 Third file.
 `;
+
+const FOOTNOTES = `# Notes
+
+A claim[^src] and a repeat[^src], then a missing one[^nope] and \`[^src]\` in code.
+
+[^src]: The **source** of the claim.
+`;
+
+const LONG_TEXT_TABLE = `| Description | Qty |
+|---|---|
+| ${'A long sentence that describes the item in plenty of words, '.repeat(3)}| 3 |
+| Short | 12 |
+`;
+
+/** A picture 1,600 by 800 pixels, twice the text width. */
+function widePicture(): Promise<Buffer> {
+  return sharp({ create: { width: 1600, height: 800, channels: 3, background: '#336699' } })
+    .png()
+    .toBuffer();
+}
+
+/** The widths of the table's grid columns, in twips. */
+function gridColumns(document: string): number[] {
+  return [...document.matchAll(/<w:gridCol w:w="(\d+)"\/>/g)].map((match) => Number(match[1]));
+}
+
+/** The XML of the style with the given id, or '' when there is none. */
+function styleXml(styles: string, id: string): string {
+  return new RegExp(`<w:style [^>]*w:styleId="${id}"[^]*?</w:style>`).exec(styles)?.[0] ?? '';
+}
 
 async function html(docx: Buffer): Promise<string> {
   const styleMap = ["p[style-name='Code Block'] => pre.code:separator('\\n')"];
@@ -168,5 +199,95 @@ describe('renderDocx', () => {
     expect(await xml(await renderDocx(MULTI_FILE, { title: 'job' }), 'word/document.xml')).not.toContain(
       'pageBreakBefore',
     );
+  });
+
+  it('sets space after paragraphs and 1.15 line spacing in the Normal style', async () => {
+    const normal = styleXml(await xml(report, 'word/styles.xml'), 'Normal');
+    expect(normal).toContain('w:after="160"');
+    expect(normal).toContain('w:line="276"');
+  });
+
+  it("defines Heading 1 to 6 under Word's built-in ids and names, with outline levels", async () => {
+    const styles = await xml(report, 'word/styles.xml');
+    for (const level of [1, 2, 3, 4, 5, 6]) {
+      const heading = styleXml(styles, `Heading${level}`);
+      expect(heading).toContain(`<w:name w:val="heading ${level}"/>`);
+      expect(heading).toContain(`<w:outlineLvl w:val="${level - 1}"/>`);
+      expect(heading).toContain('<w:keepNext/>');
+    }
+    expect(await xml(report, 'word/document.xml')).toContain('<w:pStyle w:val="Heading1"/>');
+  });
+
+  it('declares a font with Hangul for East Asian text', async () => {
+    const styles = await xml(report, 'word/styles.xml');
+    expect(styleXml(styles, 'Normal')).toMatch(/<w:rFonts [^>]*w:eastAsia="Malgun Gothic"/);
+    expect(styleXml(styles, 'Heading1')).toMatch(/<w:rFonts [^>]*w:eastAsia="Malgun Gothic"/);
+  });
+
+  it('gives a long-text column more width than a column of short numbers, within the text width', async () => {
+    const columns = gridColumns(await xml(await renderDocx(LONG_TEXT_TABLE, { title: 't' }), 'word/document.xml'));
+    expect(columns).toHaveLength(2);
+    expect(columns[0]).toBeGreaterThan(columns[1] * 4);
+    expect(columns[1]).toBeGreaterThanOrEqual(700);
+    expect(columns[0] + columns[1]).toBe(9_000);
+  });
+
+  it('keeps a narrow table narrow and lays it out at the widths given', async () => {
+    const document = await xml(report, 'word/document.xml');
+    const columns = gridColumns(document);
+    expect(columns[0] + columns[1]).toBeLessThan(4_000);
+    expect(document).toContain('<w:tblLayout w:type="fixed"/>');
+  });
+
+  it('repeats every header row of a multi-row header', async () => {
+    const rows = (await xml(await renderDocx(MERGED, { title: 'merged' }), 'word/document.xml'))
+      .split('<w:tr>')
+      .slice(1);
+    expect(rows.map((row) => row.includes('<w:tblHeader/>'))).toEqual([true, true, false, false]);
+  });
+
+  it('keeps line breaks inside table cells and never prints the asterisks of bold in HTML cells', async () => {
+    const docx = await renderDocx('<table><tr><th>Name</th></tr><tr><td>**x**<br>second line</td></tr></table>', {
+      title: 't',
+    });
+    const document = await xml(docx, 'word/document.xml');
+    expect(document).not.toContain('**');
+    expect(await html(docx)).toContain('<td><p>x</p><p>second line</p></td>');
+  });
+
+  it('writes footnotes as Word footnotes and leaves a reference with no definition as text', async () => {
+    const docx = await renderDocx(FOOTNOTES, { title: 'notes' });
+    const document = await xml(docx, 'word/document.xml');
+    expect(document.match(/<w:footnoteReference w:id="1"\/>/g)).toHaveLength(1);
+    expect(document).not.toContain('The source');
+    const footnotes = await xml(docx, 'word/footnotes.xml');
+    expect(footnotes).toMatch(/<w:footnote w:id="1">[^]*<w:t[^>]*>source<\/w:t>[^]*<w:t[^>]*> of the claim.<\/w:t>/);
+    const text = (await mammoth.extractRawText({ buffer: docx })).value;
+    expect(text).toContain('a missing one[^nope] and [^src] in code.');
+    const out = await html(docx);
+    expect(out).toMatch(/A claim<sup><a href="#footnote-1" id="footnote-ref-1">\[1\]<\/a><\/sup> and a repeat1,/);
+    expect(out).toMatch(/<li id="footnote-1"><p> The <strong>source<\/strong> of the claim\./);
+  });
+
+  it('embeds pictures scaled to the text width, proportions kept', async () => {
+    const images = new Map([['images/wide.png', await widePicture()]]);
+    const docx = await renderDocx('See ![a chart](images/wide.png) here.', { title: 'p', images });
+    const entries = await zipEntries(docx);
+    const media = [...entries.keys()].filter((path) => path.startsWith('word/media/'));
+    expect(media).toHaveLength(1);
+    const rels = entries.get('word/_rels/document.xml.rels')?.toString('utf8') ?? '';
+    const id = new RegExp(`Id="(\\w+)"[^>]*Target="${media[0].slice('word/'.length)}"`).exec(rels)?.[1];
+    const document = await xml(docx, 'word/document.xml');
+    expect(document).toContain(`r:embed="${id}"`);
+    expect(document).toContain('descr="a chart"');
+    const [, cx, cy] = /<wp:extent cx="(\d+)" cy="(\d+)"\/>/.exec(document) ?? [];
+    expect(Number(cx)).toBe(600 * 9525);
+    expect(Number(cy)).toBe(300 * 9525);
+    expect(await html(docx)).toMatch(/^<p>See <img alt="a chart" src="data:image\/png;base64,[^"]+" \/> here\.<\/p>$/);
+  });
+
+  it('writes a picture the result does not have as its alt text in italics', async () => {
+    const out = await html(await renderDocx('See ![a chart](images/missing.png) here.', { title: 'p' }));
+    expect(out).toContain('See <em>a chart</em> here.');
   });
 });

@@ -3,42 +3,38 @@ import {
   BorderStyle,
   Document,
   ExternalHyperlink,
+  FootnoteReferenceRun,
   HeadingLevel,
   LevelFormat,
   Packer,
   Paragraph,
   ShadingType,
   Table as DocxTable,
-  TableCell,
-  TableRow,
   TextRun,
-  WidthType,
   type ILevelsOptions,
   type INumberingOptions,
-  type IStylesOptions,
   type ParagraphChild,
 } from 'docx';
+import { DocxFootnotes, type NotePiece } from './docx-footnotes';
+import { loadPictures, pictureRun } from './docx-pictures';
+import { CODE_SHADING, INDENT_TWIPS, MONOSPACE_FONT, STYLE, documentStyles } from './docx-styles';
+import { docxTable } from './docx-table';
 import { documentBlocks, type Block, type HeadingBlock, type ListItemBlock } from './document-blocks';
 import { parseMarkdown, xmlSafe, type InlineRun } from './markdown-tree';
-import { cellPlacements, tableGrid, tableWidth, type Table } from './table-model';
+import type { Picture, RenderImages } from './render-images';
+import { tableWidth } from './table-model';
 
 export interface DocxOptions {
   title: string;
   /** The `##` heading texts that each start a source file; every one after the first starts a new page. */
   fileHeadings?: string[];
+  /** The pictures the Markdown links; a picture missing here is written as its alt text. */
+  images?: RenderImages;
 }
 
-const MONOSPACE = 'Consolas';
-const CODE_SHADING = 'F2F2F2';
-const HEADER_SHADING = 'D9E2F3';
-const BORDER_COLOR = '8EA9DB';
-/** Text width of an A4 or Letter page with one-inch margins, in twentieths of a point. */
+/** Text width of an A4 page with one-inch margins (and of a Letter page), in twentieths of a point. */
 const TEXT_WIDTH_TWIPS = 9_000;
-/** Indentation per list level, in twentieths of a point (half an inch). */
-const LIST_INDENT_TWIPS = 720;
 const LIST_LEVELS = 9;
-const CODE_STYLE = 'CodeBlock';
-const QUOTE_STYLE = 'BlockQuote';
 
 const HEADING_LEVELS = [
   HeadingLevel.HEADING_1,
@@ -49,49 +45,80 @@ const HEADING_LEVELS = [
   HeadingLevel.HEADING_6,
 ] as const;
 
+/** What writing inline text needs: the footnotes to refer to (none inside a footnote) and the loaded pictures. */
+interface InlineContext {
+  notes: DocxFootnotes | null;
+  pictures: ReadonlyMap<string, Picture | null>;
+}
+
+interface BlockContext extends InlineContext {
+  notes: DocxFootnotes;
+  lists: ListNumbering;
+  pageBreaks: FileHeadingBreaks;
+}
+
 /**
- * A Word document: headings in Word's heading styles, inline bold/italic/strike/code and real hyperlinks,
- * nested bulleted and numbered lists on Word numbering, tables with borders and a bold shaded header row
- * (merged cells kept as row and column spans), code blocks in a monospace style, and a page break before
+ * A Word document: headings in Word's built-in heading styles, inline bold/italic/strike/code and real hyperlinks,
+ * pictures embedded at a size that fits the page, GFM footnotes as Word footnotes, nested bulleted and numbered lists
+ * on Word numbering, tables with column widths from their content, borders and a bold shaded header row that repeats
+ * on each page (merged cells kept as row and column spans), code blocks in a monospace style, and a page break before
  * every file heading after the first. The title goes into the document's core properties.
  */
 export async function renderDocx(markdown: string, options: DocxOptions): Promise<Buffer> {
-  const blocks = documentBlocks(parseMarkdown(markdown));
-  const lists = new ListNumbering();
-  const pageBreaks = new FileHeadingBreaks(options.fileHeadings ?? []);
-  const children = blocks.flatMap((block) => blockElements(block, lists, pageBreaks));
+  const root = parseMarkdown(markdown);
+  const notes = new DocxFootnotes(root);
+  const blocks = documentBlocks(root).filter((block) => !notes.isDefinition(block));
+  const context: BlockContext = {
+    notes,
+    pictures: await loadPictures(blockRuns(blocks), options.images),
+    lists: new ListNumbering(),
+    pageBreaks: new FileHeadingBreaks(options.fileHeadings ?? []),
+  };
+  const children = blocks.flatMap((block) => blockElements(block, context));
   const document = new Document({
     title: xmlSafe(options.title),
     creator: 'docconv',
     styles: documentStyles(),
-    numbering: lists.options(),
+    numbering: context.lists.options(),
+    footnotes: footnoteContents(notes, context.pictures),
     sections: [{ children }],
   });
   return Packer.toBuffer(document);
 }
 
-function blockElements(block: Block, lists: ListNumbering, pageBreaks: FileHeadingBreaks): (Paragraph | DocxTable)[] {
+function* blockRuns(blocks: Block[]): Generator<InlineRun> {
+  for (const block of blocks) if ('runs' in block) yield* block.runs;
+}
+
+function blockElements(block: Block, context: BlockContext): (Paragraph | DocxTable)[] {
   switch (block.kind) {
     case 'heading':
-      return [headingParagraph(block, pageBreaks.breaksBefore(block))];
+      return [headingParagraph(block, context)];
     case 'paragraph':
-      return [new Paragraph({ style: block.quote ? QUOTE_STYLE : undefined, children: inlineChildren(block.runs) })];
+      return [
+        new Paragraph({ style: block.quote ? STYLE.quote : undefined, children: inlineChildren(block.runs, context) }),
+      ];
     case 'listItem':
-      return [listParagraph(block, lists)];
+      return [listParagraph(block, context)];
     case 'code':
-      return block.text.split('\n').map((line) => new Paragraph({ style: CODE_STYLE, children: [new TextRun(line)] }));
+      return block.text.split('\n').map((line) => new Paragraph({ style: STYLE.code, children: [new TextRun(line)] }));
     case 'table':
-      return tableWidth(block.table) > 0 ? [docxTable(block.table), new Paragraph({})] : [];
+      return tableWidth(block.table) > 0
+        ? [
+            docxTable(block.table, TEXT_WIDTH_TWIPS, (text, header) => cellRuns(text, header, context.notes)),
+            new Paragraph({}),
+          ]
+        : [];
     case 'rule':
       return [new Paragraph({ border: { bottom: { style: BorderStyle.SINGLE, size: 6, color: 'AAAAAA', space: 1 } } })];
   }
 }
 
-function headingParagraph(block: HeadingBlock, pageBreakBefore: boolean): Paragraph {
+function headingParagraph(block: HeadingBlock, context: BlockContext): Paragraph {
   return new Paragraph({
     heading: HEADING_LEVELS[Math.min(block.depth, HEADING_LEVELS.length) - 1],
-    pageBreakBefore,
-    children: inlineChildren(block.runs),
+    pageBreakBefore: context.pageBreaks.breaksBefore(block),
+    children: inlineChildren(block.runs, context),
   });
 }
 
@@ -112,32 +139,78 @@ class FileHeadingBreaks {
   }
 }
 
+// ---- footnotes ----------------------------------------------------------------------------
+
+/**
+ * The body of every footnote the text referred to, by its Word id, in the footnote text style; a space parts the
+ * note's number, which Word puts first, from its text.
+ */
+function footnoteContents(notes: DocxFootnotes, pictures: ReadonlyMap<string, Picture | null>) {
+  const inside: InlineContext = { notes: null, pictures };
+  const paragraph = (runs: InlineRun[], index: number): Paragraph =>
+    new Paragraph({
+      style: STYLE.footnoteText,
+      children: [...(index === 0 ? [new TextRun(' ')] : []), ...inlineChildren(runs, inside)],
+    });
+  return Object.fromEntries(notes.referenced().map(([id, body]) => [id, { children: body.map(paragraph) }]));
+}
+
+/** A footnote reference: Word's numbered reference the first time, the same number as a superscript after. */
+function noteReference(piece: Extract<NotePiece, { note: number }>): ParagraphChild {
+  return piece.first
+    ? new FootnoteReferenceRun(piece.note)
+    : new TextRun({ text: String(piece.note), style: STYLE.footnoteReference });
+}
+
 // ---- inline text --------------------------------------------------------------------------
 
 /** Runs as Word runs: line breaks become breaks, linked runs are wrapped in hyperlinks. */
-function inlineChildren(runs: InlineRun[]): ParagraphChild[] {
-  return runs
-    .map((run) => {
-      const textRuns = textRunsOf(run);
-      return run.link ? new ExternalHyperlink({ link: run.link, children: textRuns }) : textRuns;
-    })
-    .flat();
+function inlineChildren(runs: InlineRun[], context: InlineContext): ParagraphChild[] {
+  return runs.flatMap((run) => {
+    const children = runChildren(run, context);
+    return run.link ? [new ExternalHyperlink({ link: run.link, children })] : children;
+  });
 }
 
-function textRunsOf(run: InlineRun): TextRun[] {
-  return run.text.split('\n').map(
-    (text, index) =>
+/**
+ * One run's Word runs: a picture the result has, or its alt text in italics when it has none; footnote references
+ * in the text (outside code) as Word footnote references.
+ */
+function runChildren(run: InlineRun, context: InlineContext): ParagraphChild[] {
+  if (run.image) {
+    const picture = context.pictures.get(run.image.src);
+    return picture ? [pictureRun(picture, run.image.alt)] : textRuns({ ...run, italic: true }, run.text);
+  }
+  const notes = context.notes;
+  if (run.code || !notes) return textRuns(run, run.text);
+  return notes
+    .pieces(run.text)
+    .flatMap((piece) => ('text' in piece ? textRuns(run, piece.text) : [noteReference(piece)]));
+}
+
+function textRuns(run: InlineRun, text: string): TextRun[] {
+  return text.split('\n').map(
+    (line, index) =>
       new TextRun({
-        text,
+        text: line,
         break: index > 0 ? 1 : undefined,
         bold: run.bold || undefined,
         italics: run.italic || undefined,
         strike: run.strike || undefined,
-        font: run.code ? MONOSPACE : undefined,
+        font: run.code ? MONOSPACE_FONT : undefined,
         shading: run.code ? { type: ShadingType.CLEAR, color: 'auto', fill: CODE_SHADING } : undefined,
-        style: run.link ? 'Hyperlink' : undefined,
+        style: run.link ? STYLE.hyperlink : undefined,
       }),
   );
+}
+
+/** A table cell's line: bold in header rows, with its footnote references. */
+function cellRuns(text: string, header: boolean, notes: DocxFootnotes): ParagraphChild[] {
+  return notes
+    .pieces(text)
+    .map((piece) =>
+      'text' in piece ? new TextRun({ text: piece.text, bold: header || undefined }) : noteReference(piece),
+    );
 }
 
 // ---- lists --------------------------------------------------------------------------------
@@ -166,13 +239,18 @@ class ListNumbering {
   }
 }
 
-function listParagraph(item: ListItemBlock, lists: ListNumbering): Paragraph {
-  const children = inlineChildren(item.runs);
+function listParagraph(item: ListItemBlock, context: BlockContext): Paragraph {
+  const children = inlineChildren(item.runs, context);
   if (item.continuation) {
-    return new Paragraph({ indent: { left: LIST_INDENT_TWIPS * (item.level + 1) }, children });
+    return new Paragraph({ style: STYLE.listParagraph, indent: { left: INDENT_TWIPS * (item.level + 1) }, children });
   }
   return new Paragraph({
-    numbering: { reference: lists.reference(item), level: Math.min(item.level, LIST_LEVELS - 1), instance: item.list },
+    style: STYLE.listParagraph,
+    numbering: {
+      reference: context.lists.reference(item),
+      level: Math.min(item.level, LIST_LEVELS - 1),
+      instance: item.list,
+    },
     children,
   });
 }
@@ -182,7 +260,7 @@ function listLevels(level: (index: number) => ILevelsOptions): ILevelsOptions[] 
 }
 
 function levelIndent(level: number) {
-  return { paragraph: { indent: { left: LIST_INDENT_TWIPS * (level + 1), hanging: 360 } } };
+  return { paragraph: { indent: { left: INDENT_TWIPS * (level + 1), hanging: 360 } } };
 }
 
 function bulletLevel(level: number): ILevelsOptions {
@@ -203,84 +281,5 @@ function numberLevel(level: number, start: number): ILevelsOptions {
     start,
     alignment: AlignmentType.LEFT,
     style: levelIndent(level),
-  };
-}
-
-// ---- tables -------------------------------------------------------------------------------
-
-const BORDER = { style: BorderStyle.SINGLE, size: 4, color: BORDER_COLOR };
-
-/** A bordered table; header rows repeat on each page, bold on a shaded background; merges become spans. */
-function docxTable(table: Table): DocxTable {
-  const width = tableWidth(table);
-  const columnWidth = Math.floor(TEXT_WIDTH_TWIPS / width);
-  const placements = cellPlacements(table);
-  const rows = tableGrid(table).map((cells, r) => {
-    const header = r < table.header.length;
-    const children = cells.flatMap((text, c) => {
-      const placement = placements[r][c];
-      if (placement.kind === 'covered') return [];
-      const rowSpan = placement.kind === 'start' ? placement.range.bottom - placement.range.top + 1 : 1;
-      const columnSpan = placement.kind === 'start' ? placement.range.right - placement.range.left + 1 : 1;
-      return [
-        new TableCell({
-          children: cellParagraphs(text, header),
-          rowSpan: rowSpan > 1 ? rowSpan : undefined,
-          columnSpan: columnSpan > 1 ? columnSpan : undefined,
-          width: { size: columnWidth * columnSpan, type: WidthType.DXA },
-          shading: header ? { type: ShadingType.CLEAR, color: 'auto', fill: HEADER_SHADING } : undefined,
-        }),
-      ];
-    });
-    return new TableRow({ tableHeader: header || undefined, children });
-  });
-  return new DocxTable({
-    rows,
-    width: { size: columnWidth * width, type: WidthType.DXA },
-    columnWidths: Array<number>(width).fill(columnWidth),
-    borders: {
-      top: BORDER,
-      bottom: BORDER,
-      left: BORDER,
-      right: BORDER,
-      insideHorizontal: BORDER,
-      insideVertical: BORDER,
-    },
-  });
-}
-
-function cellParagraphs(text: string, header: boolean): Paragraph[] {
-  return text
-    .split('\n')
-    .map((line) => new Paragraph({ children: [new TextRun({ text: line, bold: header || undefined })] }));
-}
-
-// ---- styles -------------------------------------------------------------------------------
-
-/** The paragraph styles we add to Word's defaults: code blocks and block quotes. */
-function documentStyles(): IStylesOptions {
-  return {
-    paragraphStyles: [
-      {
-        id: CODE_STYLE,
-        name: 'Code Block',
-        basedOn: 'Normal',
-        run: { font: MONOSPACE, size: 19 },
-        paragraph: {
-          spacing: { before: 0, after: 0 },
-          shading: { type: ShadingType.CLEAR, color: 'auto', fill: CODE_SHADING },
-        },
-      },
-      {
-        id: QUOTE_STYLE,
-        name: 'Block Quote',
-        basedOn: 'Normal',
-        run: { italics: true, color: '555555' },
-        paragraph: {
-          indent: { left: LIST_INDENT_TWIPS },
-          border: { left: { style: BorderStyle.SINGLE, size: 12, color: 'BBBBBB', space: 8 } },
-        },
-      },
-    ],
   };
 }
