@@ -1,26 +1,17 @@
 import PptxGenJS from 'pptxgenjs';
-import { documentBlocks } from './document-blocks';
+import { documentBlocks, type Block } from './document-blocks';
 import { parseMarkdown, xmlSafe } from './markdown-tree';
-import {
-  BODY,
-  BODY_FONT_PT,
-  BODY_LINE_IN,
-  PARAGRAPH_SPACE_PT,
-  SLIDE,
-  TITLE_BOX,
-  fontSizeOf,
-  planDeck,
-  unitsPerLine,
-  wrapLines,
-  truncateToLines,
-  type DeckPlan,
-  type PlannedSlide,
-  type SlideParagraph,
-  type SlideTable,
-} from './slide-plan';
+import { pictureOf, type Picture, type RenderImages } from './render-images';
+import { BODY, BODY_FONT_PT, BODY_LINE_IN, PARAGRAPH_SPACE_PT, SLIDE, TITLE_BOX } from './slide-layout';
+import { fontSizeOf, planDeck, type PlannedSlide, type SlideParagraph, type SlidePicture } from './slide-plan';
+import type { SlideTable } from './slide-table';
+import { truncateToLines, unitsPerLine, wrapLines } from './slide-text';
 
 export interface PptxOptions {
+  /** The source file's name: the deck's title when the Markdown has no `#` heading. */
   title: string;
+  /** The pictures the Markdown links, by link target; a picture without bytes is written as its alt text. */
+  images?: RenderImages;
 }
 
 const MONOSPACE = 'Consolas';
@@ -33,62 +24,66 @@ const ITEM_GAP_IN = 0.5 * BODY_LINE_IN;
 const TEXT_BOX_INSET_IN = 0.1;
 
 /**
- * A PowerPoint deck: a title slide, then a slide per top-level section with continuation slides where a
- * section is too long (see `planDeck`), bullets and numbering as real list levels and tables as native
- * tables with a shaded bold header row. Each paragraph is one run, so inline formatting is kept only where
- * it covers the whole paragraph and link addresses are written after the linked words.
+ * A PowerPoint deck: a title slide with the document's title, then content slides laid out by `planDeck`
+ * (sections, continuation slides titled with a counter, breaks only between paragraphs or sentences),
+ * bullets and numbering as real list levels, tables as native tables with a shaded bold header row repeated
+ * on each slide, pictures fitted with their proportions, and text that did not fit in the speaker notes.
+ * Each paragraph is one run, so inline formatting is kept only where it covers the whole paragraph and link
+ * addresses are written after the linked words.
  *
  * pptxgenjs loads Node built-ins with a dynamic `import()` when it writes; that works in Node itself but
  * not inside Jest's module sandbox, which is why the specs render decks in a child process.
  */
 export async function renderPptx(markdown: string, options: PptxOptions): Promise<Buffer> {
-  const title = xmlSafe(options.title);
-  const plan = planDeck(documentBlocks(parseMarkdown(markdown)), title);
+  const blocks = documentBlocks(parseMarkdown(markdown));
+  const pictures = await loadPictures(blocks, options.images);
+  const plan = planDeck(blocks, xmlSafe(options.title), pictures);
   const deck = new PptxGenJS();
   deck.layout = 'LAYOUT_16x9';
-  deck.title = title;
+  deck.title = plan.title;
   deck.author = 'docconv';
-  addTitleSlide(deck, plan);
-  for (const slide of plan.slides) addContentSlide(deck, slide);
+  addTitleSlide(deck, plan.title);
+  for (const slide of plan.slides) addContentSlide(deck, slide, pictures);
   const data = await deck.write({ outputType: 'nodebuffer' });
   if (data instanceof Uint8Array) return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   throw new Error('pptxgenjs did not return a buffer');
 }
 
-function addTitleSlide(deck: PptxGenJS, plan: DeckPlan): void {
+/** The pictures the document's paragraphs link that the result holds, by link target. */
+async function loadPictures(blocks: Block[], images: RenderImages | undefined): Promise<Map<string, Picture>> {
+  const sources = new Set(
+    blocks.flatMap((block) => (block.kind === 'paragraph' ? block.runs.flatMap((run) => run.image?.src ?? []) : [])),
+  );
+  const pictures = new Map<string, Picture>();
+  for (const src of sources) {
+    const picture = await pictureOf(images, src);
+    if (picture) pictures.set(src, picture);
+  }
+  return pictures;
+}
+
+function addTitleSlide(deck: PptxGenJS, title: string): void {
   const slide = deck.addSlide();
-  const fontSize = fittingFontSize(plan.title, SLIDE.width - 1, [40, 32, 28, 24], 2);
-  slide.addText(truncateToLines(plan.title, unitsPerLine(SLIDE.width - 1.2, fontSize), 2), {
+  const fontSize = fittingFontSize(title, SLIDE.width - 1, [40, 32, 28, 24], 3);
+  slide.addText(truncateToLines(title, unitsPerLine(SLIDE.width - 1.2, fontSize), 3), {
     x: 0.5,
-    y: 1.5,
+    y: 1.2,
     w: SLIDE.width - 1,
-    h: 1.6,
+    h: 2.4,
     fontSize,
     bold: true,
     color: TITLE_COLOR,
     align: 'center',
-    valign: 'bottom',
-    lang: languageOf(plan.title),
+    valign: 'middle',
+    lang: languageOf(title),
   });
-  if (plan.subtitle) {
-    slide.addText(truncateToLines(plan.subtitle, unitsPerLine(SLIDE.width - 1.2, 20), 2), {
-      x: 0.5,
-      y: 3.3,
-      w: SLIDE.width - 1,
-      h: 0.9,
-      fontSize: 20,
-      color: '595959',
-      align: 'center',
-      valign: 'top',
-      lang: languageOf(plan.subtitle),
-    });
-  }
 }
 
-function addContentSlide(deck: PptxGenJS, planned: PlannedSlide): void {
+function addContentSlide(deck: PptxGenJS, planned: PlannedSlide, pictures: Map<string, Picture>): void {
   const slide = deck.addSlide();
   const titleSize = fittingFontSize(planned.title, TITLE_BOX.w, [28, 24, 20, 16], 2);
-  slide.addText(truncateToLines(planned.title, unitsPerLine(TITLE_BOX.w - 0.2, titleSize), 2), {
+  const title = truncateToLines(planned.title, unitsPerLine(TITLE_BOX.w - 0.2, titleSize), 2);
+  slide.addText(title, {
     ...TITLE_BOX,
     fontSize: titleSize,
     bold: true,
@@ -100,20 +95,33 @@ function addContentSlide(deck: PptxGenJS, planned: PlannedSlide): void {
   planned.items.forEach((item, index) => {
     if (index > 0) y += ITEM_GAP_IN;
     const height = item.lines * BODY_LINE_IN;
-    if (item.kind === 'text') addTextBox(slide, item.paragraphs, y, height + TEXT_BOX_INSET_IN);
-    else addTable(slide, item.table, y);
+    switch (item.kind) {
+      case 'text':
+        addTextBox(slide, item.paragraphs, y, height + TEXT_BOX_INSET_IN);
+        break;
+      case 'table':
+        addTable(slide, item.table, y);
+        break;
+      case 'picture': {
+        const picture = pictures.get(item.picture.src);
+        if (picture) addPicture(slide, item.picture, picture, y);
+        break;
+      }
+    }
     y += height;
   });
+  const notes = title === planned.title ? planned.notes : [planned.title, ...planned.notes];
+  if (notes.length > 0) slide.addNotes(notes.join('\n\n'));
 }
 
 /** The largest of `sizes` at which the text takes at most `maxLines` lines across `widthIn`. */
 function fittingFontSize(text: string, widthIn: number, sizes: number[], maxLines: number): number {
-  const fits = sizes.find((size) => wrapLines(text, unitsPerLine(widthIn - 0.2, size)).length <= maxLines);
+  const fits = sizes.find((size) => wrapLines(text, unitsPerLine(widthIn - 0.2, size), 0, maxLines).length <= maxLines);
   return fits ?? sizes[sizes.length - 1];
 }
 
 function addTextBox(slide: PptxGenJS.Slide, paragraphs: SlideParagraph[], y: number, h: number): void {
-  slide.addText(paragraphs.map(textProps), {
+  slide.addText(paragraphs.flatMap(textProps), {
     x: BODY.x,
     y,
     w: BODY.w,
@@ -123,21 +131,23 @@ function addTextBox(slide: PptxGenJS.Slide, paragraphs: SlideParagraph[], y: num
   });
 }
 
-function textProps(paragraph: SlideParagraph): PptxGenJS.TextProps {
-  return {
-    text: paragraph.text,
+/** A paragraph's lines as PowerPoint paragraphs: the bullet on the first, the space after on the last. */
+function textProps(paragraph: SlideParagraph): PptxGenJS.TextProps[] {
+  const lines = paragraph.text.split('\n');
+  return lines.map((line, index) => ({
+    text: line,
     options: {
       breakLine: true,
       fontSize: fontSizeOf(paragraph.style),
       fontFace: paragraph.style === 'code' ? MONOSPACE : undefined,
       bold: paragraph.bold,
       italic: paragraph.italic,
-      bullet: bulletOf(paragraph),
+      bullet: index === 0 ? bulletOf(paragraph) : false,
       indentLevel: paragraph.level,
-      paraSpaceAfter: PARAGRAPH_SPACE_PT,
-      lang: languageOf(paragraph.text),
+      paraSpaceAfter: index === lines.length - 1 ? PARAGRAPH_SPACE_PT : undefined,
+      lang: languageOf(line),
     },
-  };
+  }));
 }
 
 function bulletOf(paragraph: SlideParagraph): PptxGenJS.TextPropsOptions['bullet'] {
@@ -174,6 +184,19 @@ function addTable(slide: PptxGenJS.Slide, table: SlideTable, y: number): void {
     fontSize: table.fontSize,
     border: { type: 'solid', pt: 0.75, color: BORDER_COLOR },
     autoPage: false,
+  });
+}
+
+/** A picture centred across the body at its planned size. */
+function addPicture(slide: PptxGenJS.Slide, planned: SlidePicture, picture: Picture, y: number): void {
+  const mime = picture.type === 'jpg' ? 'image/jpeg' : 'image/png';
+  slide.addImage({
+    data: `${mime};base64,${picture.bytes.toString('base64')}`,
+    x: BODY.x + (BODY.w - planned.w) / 2,
+    y,
+    w: planned.w,
+    h: planned.h,
+    altText: planned.alt,
   });
 }
 

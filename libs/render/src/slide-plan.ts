@@ -1,49 +1,43 @@
 import type { Block, HeadingBlock } from './document-blocks';
 import type { InlineRun } from './markdown-tree';
-import { cellPlacements, gridSlice, tableGrid, tableWidth, type CellRange, type Table } from './table-model';
-import { displayWidth, isWide } from './text-width';
+import {
+  BODY,
+  BODY_FONT_PT,
+  BODY_LINE_IN,
+  ITEM_GAP_LINES,
+  MAX_BODY_LINES,
+  PARAGRAPH_GAP_LINES,
+  PICTURE_DPI,
+} from './slide-layout';
+import { prepareTable, tableSlice, type PreparedTable, type SlideTable } from './slide-table';
+import {
+  CHAR_WIDTH_EM,
+  MONO_CHAR_WIDTH_EM,
+  lineStarts,
+  sentenceStarts,
+  truncateToLines,
+  unitsPerLine,
+  wrapLines,
+} from './slide-text';
+import { tableGrid, tableWidth } from './table-model';
 
-/*
- * Slides are laid out by estimate, since nothing here can measure rendered text: a line of text is assumed to
- * hold as many characters as fit at an average glyph width of CHAR_WIDTH_EM (wide East Asian characters count
- * double), lines are PowerPoint's single spacing (1.2 × the font size), and a slide takes at most
- * MAX_BODY_LINES lines of body text, which leaves spare room in the body area for estimates that fall short.
- */
-
-/** 16:9 slide, in inches. */
-export const SLIDE = { width: 10, height: 5.625 } as const;
-/** Where section content goes, in inches: below the title, above the bottom edge. */
-export const BODY = { x: 0.5, y: 1.2, w: 9, h: 4.1 } as const;
-export const TITLE_BOX = { x: 0.5, y: 0.3, w: 9, h: 0.8 } as const;
-export const BODY_FONT_PT = 16;
-/** The height of one line of body text, in inches. */
-export const BODY_LINE_IN = (BODY_FONT_PT * 1.2) / 72;
-/** Body lines (or their height in tables) one slide may hold: 14 lines are 3.73 in of the 4.1 in body. */
-export const MAX_BODY_LINES = 14;
-/** Average glyph width, as a fraction of the font size, for proportional Latin text (on the generous side). */
-const CHAR_WIDTH_EM = 0.55;
-const MONO_CHAR_WIDTH_EM = 0.62;
 /** Left plus right inset of a text box, in inches. */
 const TEXT_INSET_IN = 0.2;
 /** Indentation of each bullet level (pptxgenjs' 27 pt), in inches. */
 const BULLET_INDENT_IN = 27 / 72;
-/** Space after each paragraph, in points, and what it costs in body lines. */
-export const PARAGRAPH_SPACE_PT = 4;
-const PARAGRAPH_GAP_LINES = PARAGRAPH_SPACE_PT / (BODY_FONT_PT * 1.2);
-/** Space between a text box and a table, in body lines. */
-const ITEM_GAP_LINES = 0.5;
-/** Cell padding of pptxgenjs tables, top plus bottom and left plus right, in inches. */
-const CELL_PADDING_V_IN = 0.1;
-const CELL_PADDING_H_IN = 0.2;
-/** Fewest lines of a paragraph, and body rows of a table, worth starting at the bottom of a slide. */
+/** Fewest lines of a long paragraph, and body rows of a table, worth starting at the bottom of a slide. */
 const MIN_SPLIT_LINES = 2;
 const MIN_TABLE_ROWS = 2;
+/** Smallest height, in inches, a picture is shrunk to so that it fits below other content. */
+const MIN_PICTURE_IN = 1.5;
+/** A section starts on the slide before it (as a subheading) only while that slide is less than this full. */
+const JOIN_BELOW_LINES = MAX_BODY_LINES / 2;
 
 export type ParagraphStyle = 'body' | 'subheading' | 'code' | 'quote';
 
-const FONT_PT: Record<ParagraphStyle, number> = { body: BODY_FONT_PT, subheading: 18, code: 12, quote: BODY_FONT_PT };
+const FONT_PT: Record<ParagraphStyle, number> = { body: BODY_FONT_PT, subheading: 16, code: 11, quote: BODY_FONT_PT };
 
-/** One paragraph of a slide's text box. It has no line breaks: each source line is its own paragraph. */
+/** One paragraph of a slide's text box; its `\n` are line breaks within it (lines of code, a poem's lines). */
 export interface SlideParagraph {
   text: string;
   style: ParagraphStyle;
@@ -58,125 +52,181 @@ export interface SlideParagraph {
   lines: number;
 }
 
-export interface SlideTableCell {
-  text: string;
-  header: boolean;
-  rowspan: number;
-  colspan: number;
-}
-
-/** A native table: rows of the cells written (positions covered by a span are left out), sizes in inches. */
-export interface SlideTable {
-  rows: SlideTableCell[][];
-  headerRows: number;
-  colW: number[];
-  rowH: number[];
-  fontSize: number;
+/** A picture placed on a slide: its link target and alt text, and its size in inches. */
+export interface SlidePicture {
+  src: string;
+  alt: string;
+  w: number;
+  h: number;
 }
 
 export type SlideItem =
-  { kind: 'text'; paragraphs: SlideParagraph[]; lines: number } | { kind: 'table'; table: SlideTable; lines: number };
+  | { kind: 'text'; paragraphs: SlideParagraph[]; lines: number }
+  | { kind: 'table'; table: SlideTable; lines: number }
+  | { kind: 'picture'; picture: SlidePicture; lines: number };
 
 export interface PlannedSlide {
   title: string;
   items: SlideItem[];
   /** Body lines used, at most MAX_BODY_LINES. */
   lines: number;
+  /** Text that did not fit on the slide, in full, for its speaker notes. */
+  notes: string[];
 }
 
 export interface DeckPlan {
+  /** The document's title, for the title slide. */
   title: string;
-  /** The document's own top heading when it differs from the title. */
-  subtitle: string | null;
   slides: PlannedSlide[];
 }
 
+/** A picture's size in pixels. */
+export interface PictureSize {
+  width: number;
+  height: number;
+}
+
 /**
- * Plans a deck: a title slide, then one slide per section, split at the highest heading level used below the
- * document's own title heading (a lone top heading opening the document is taken as its title). Content before
- * the first section heading gets a slide of its own. A section too long for one slide continues on slides
- * titled "… (cont.)": paragraphs are split between lines, tables between rows with their header repeated.
+ * Plans a deck: the title slide's title, then content slides. The title is the document's first `#` heading
+ * (taken out of the content when it is the only one, so it never makes a slide of its own), else the file
+ * name without its extension. Content is cut into sections at the highest heading level it uses; content
+ * before the first such heading is a section of its own. A section opens a new slide titled with its
+ * heading, unless the slide before is less than half full: then it continues there under its heading as a
+ * subheading, so a heading with no text of its own never stands on an empty slide and short sections share
+ * a slide. Slides break only between paragraphs, list items and table rows; a paragraph longer than a whole
+ * slide breaks between sentences, and a sentence longer than a slide is shortened with "…" on the slide and
+ * written in full in the slide's speaker notes. Pictures with a known size (`pictures`, by link target) are
+ * placed fitted to the space; the others are written as their alt text.
  */
-export function planDeck(blocks: Block[], title: string): DeckPlan {
-  const { titleHeading, body } = takeTitleHeading(blocks);
-  const subtitle = titleHeading && !sameText(titleHeading.text, title) ? titleHeading.text : null;
-  const slides = splitSections(body, titleHeading?.text ?? title).flatMap(paginateSection);
-  return { title, subtitle, slides };
+export function planDeck(
+  blocks: Block[],
+  fileName: string,
+  pictures: ReadonlyMap<string, PictureSize> = new Map(),
+): DeckPlan {
+  const { title, body } = takeTitle(blocks, fileName);
+  const paginator = new Paginator();
+  for (const section of splitSections(body)) {
+    paginator.addSection(
+      section.heading,
+      section.blocks.flatMap((block) => blockUnits(block, pictures)),
+    );
+  }
+  return { title, slides: paginator.finish(title) };
 }
 
-function sameText(a: string, b: string): boolean {
-  return a.trim().toLowerCase() === b.trim().toLowerCase();
+/** The deck's title and the blocks left to lay out. */
+function takeTitle(blocks: Block[], fileName: string): { title: string; body: Block[] } {
+  const tops = blocks.filter((block): block is HeadingBlock => block.kind === 'heading' && block.depth === 1);
+  const top = tops.find((heading) => heading.text.trim() !== '');
+  if (!top) return { title: fileTitle(fileName), body: blocks };
+  return { title: top.text, body: tops.length === 1 ? blocks.filter((block) => block !== top) : blocks };
 }
 
-/** The first block when it is a heading above every other heading of the document. */
-function takeTitleHeading(blocks: Block[]): { titleHeading: HeadingBlock | null; body: Block[] } {
-  const [first, ...rest] = blocks;
-  if (first?.kind !== 'heading') return { titleHeading: null, body: blocks };
-  const others = rest.filter((block): block is HeadingBlock => block.kind === 'heading');
-  if (others.some((heading) => heading.depth <= first.depth)) return { titleHeading: null, body: blocks };
-  return { titleHeading: first, body: rest };
+/** A file name as a title: no folders, no extension, underscores read as spaces ("q3_sales.pdf" → "q3 sales"). */
+export function fileTitle(fileName: string): string {
+  const title = fileName
+    .replace(/^.*[\\/]/, '')
+    .replace(/\.[^.\s]{1,5}$/, '')
+    .replace(/_+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return title || fileName.trim();
 }
 
 interface Section {
-  title: string;
+  /** Null for the content before the first heading. */
+  heading: string | null;
   blocks: Block[];
 }
 
-function splitSections(blocks: Block[], leadTitle: string): Section[] {
+function splitSections(blocks: Block[]): Section[] {
   const depths = blocks.flatMap((block) => (block.kind === 'heading' ? [block.depth] : []));
   const splitDepth = Math.min(...depths);
-  const sections: Section[] = [{ title: leadTitle, blocks: [] }];
+  const sections: Section[] = [{ heading: null, blocks: [] }];
   for (const block of blocks) {
-    if (block.kind === 'heading' && block.depth === splitDepth) sections.push({ title: block.text, blocks: [] });
+    if (block.kind === 'heading' && block.depth === splitDepth) sections.push({ heading: block.text, blocks: [] });
     else sections[sections.length - 1].blocks.push(block);
   }
-  // The lead section holds what comes before the first heading; without such content it is left out.
-  return sections.filter((section, index) => index > 0 || section.blocks.length > 0 || sections.length === 1);
+  return sections;
 }
 
-function paginateSection(section: Section): PlannedSlide[] {
-  const paginator = new Paginator(section.title);
-  for (const block of section.blocks) {
-    if (block.kind === 'table') {
-      if (tableWidth(block.table) > 0) paginator.addTable(prepareTable(block.table));
-    } else {
-      for (const paragraph of blockParagraphs(block)) paginator.addParagraph(paragraph);
-    }
-  }
-  return paginator.slides;
+// ---- units: what a block puts on slides ---------------------------------------------------------
+
+/** A picture before placement: its natural size in inches. */
+interface PictureUnit {
+  src: string;
+  alt: string;
+  width: number;
+  height: number;
 }
 
-// ---- paragraphs ----------------------------------------------------------------------------
+type Unit =
+  | { kind: 'text'; paragraph: SlideParagraph }
+  | { kind: 'table'; table: PreparedTable }
+  | { kind: 'picture'; picture: PictureUnit };
 
-/** The paragraphs a non-table block turns into. */
-function blockParagraphs(block: Exclude<Block, { kind: 'table' }>): SlideParagraph[] {
+function blockUnits(block: Block, pictures: ReadonlyMap<string, PictureSize>): Unit[] {
   switch (block.kind) {
     case 'heading':
-      return [paragraph(block.text, 'subheading', { bold: true })];
+      return [textUnit(paragraph(block.text, 'subheading', { bold: true }))];
     case 'paragraph':
-      return block.text
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .map((line) =>
-          paragraph(linkedText(line, block.runs), block.quote ? 'quote' : 'body', {
-            bold: allRuns(block.runs, (run) => run.bold),
-            italic: block.quote || allRuns(block.runs, (run) => run.italic),
-          }),
-        );
+      return block.runs.some((run) => run.image)
+        ? pictureUnits(block.runs, pictures)
+        : [textUnit(proseParagraph(block.text, block.runs, block.quote))];
     case 'listItem':
       return [
-        paragraph(linkedText(block.text.replace(/\s*\n\s*/g, ' '), block.runs), 'body', {
-          bullet: block.continuation ? 'none' : block.ordered ? 'number' : 'bullet',
-          level: block.level,
-          number: block.number,
-          bold: allRuns(block.runs, (run) => run.bold),
-        }),
+        textUnit(
+          paragraph(linkedText(block.text.replace(/\s*\n\s*/g, ' '), block.runs), 'body', {
+            bullet: block.continuation ? 'none' : block.ordered ? 'number' : 'bullet',
+            level: block.level,
+            number: block.number,
+            bold: allRuns(block.runs, (run) => run.bold),
+          }),
+        ),
       ];
     case 'code':
-      return block.text.split('\n').map((line) => paragraph(line, 'code'));
+      return [textUnit(paragraph(block.text, 'code'))];
+    case 'table':
+      return tableWidth(block.table) > 0 && tableGrid(block.table).length > 0
+        ? [{ kind: 'table', table: prepareTable(block.table) }]
+        : [];
     case 'rule':
       return [];
   }
+}
+
+function textUnit(paragraph: SlideParagraph): Unit {
+  return { kind: 'text', paragraph };
+}
+
+function proseParagraph(text: string, runs: InlineRun[], quote: boolean): SlideParagraph {
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  return paragraph(linkedText(lines.join('\n'), runs), quote ? 'quote' : 'body', {
+    bold: allRuns(runs, (run) => run.bold),
+    italic: quote || allRuns(runs, (run) => run.italic),
+  });
+}
+
+/** A paragraph holding pictures: its words (if any) first, then each picture, or its alt text when it has no size. */
+function pictureUnits(runs: InlineRun[], pictures: ReadonlyMap<string, PictureSize>): Unit[] {
+  const words = runs.filter((run) => !run.image);
+  const text = words
+    .map((run) => run.text)
+    .join('')
+    .replace(/[^\S\n]{2,}/g, ' ')
+    .trim();
+  const units: Unit[] = text ? [textUnit(proseParagraph(text, words, false))] : [];
+  for (const run of runs) {
+    if (!run.image) continue;
+    const size = pictures.get(run.image.src);
+    if (size) {
+      const picture = { ...run.image, width: size.width / PICTURE_DPI, height: size.height / PICTURE_DPI };
+      units.push({ kind: 'picture', picture });
+    } else if (run.image.alt.trim()) {
+      units.push(textUnit(paragraph(run.image.alt.trim(), 'body', { italic: true })));
+    }
+  }
+  return units;
 }
 
 /** The text with each link's address added after its words, since slides keep one run per paragraph. */
@@ -218,14 +268,14 @@ export function paragraphUnits(paragraph: Pick<SlideParagraph, 'style' | 'bullet
   return unitsPerLine(BODY.w - TEXT_INSET_IN - indent, FONT_PT[paragraph.style], charWidth);
 }
 
-/** Character units (a wide character is two) that fit on a line `widthIn` inches wide. */
-export function unitsPerLine(widthIn: number, fontPt: number, charWidthEm = CHAR_WIDTH_EM): number {
-  return Math.max(1, Math.floor((widthIn * 72) / (fontPt * charWidthEm)));
+/** What one line of a paragraph in this style costs in body lines. */
+function lineCost(style: ParagraphStyle): number {
+  return FONT_PT[style] / BODY_FONT_PT;
 }
 
 /** What a paragraph costs in body lines: its lines at its font size, plus the space after it. */
 export function paragraphCost(paragraph: Pick<SlideParagraph, 'style' | 'lines'>): number {
-  return (paragraph.lines * FONT_PT[paragraph.style]) / BODY_FONT_PT + PARAGRAPH_GAP_LINES;
+  return paragraph.lines * lineCost(paragraph.style) + PARAGRAPH_GAP_LINES;
 }
 
 /** The font size, in points, of paragraphs in that style. */
@@ -233,236 +283,148 @@ export function fontSizeOf(style: ParagraphStyle): number {
   return FONT_PT[style];
 }
 
-/**
- * Greedy word wrap: the offset where each line starts. Lines break between words; a word longer than a line
- * is broken between characters; `\n` forces a new line; a wide (East Asian) character takes two units.
- */
-export function wrapLines(text: string, units: number): number[] {
-  const starts = [0];
-  let used = 0;
-  for (const match of text.matchAll(/\n|[^\s\n]+[^\S\n]*|[^\S\n]+/g)) {
-    const token = match[0];
-    const at = match.index ?? 0;
-    if (token === '\n') {
-      starts.push(at + 1);
-      used = 0;
-      continue;
+/** Body lines the first part of a unit needs, for keeping a heading on the same slide as what it introduces. */
+function leadCost(unit: Unit | undefined): number {
+  switch (unit?.kind) {
+    case undefined:
+      return 0;
+    case 'text': {
+      const cost = paragraphCost(unit.paragraph);
+      return cost <= MAX_BODY_LINES ? cost : MIN_SPLIT_LINES * lineCost(unit.paragraph.style) + PARAGRAPH_GAP_LINES;
     }
-    const width = displayWidth(token.trimEnd());
-    if (used > 0 && used + width > units) {
-      starts.push(at);
-      used = 0;
+    case 'table': {
+      const rows = unit.table.table.header.length + Math.min(MIN_TABLE_ROWS, unit.table.table.rows.length);
+      return ITEM_GAP_LINES + unit.table.rowH.slice(0, rows).reduce((sum, h) => sum + h, 0) / BODY_LINE_IN;
     }
-    if (width <= units) {
-      used += displayWidth(token);
-      continue;
-    }
-    for (let i = 0; i < token.length;) {
-      const char = String.fromCodePoint(token.codePointAt(i) ?? 32);
-      const charWidth = isWide(char) ? 2 : 1;
-      if (used > 0 && used + charWidth > units) {
-        starts.push(at + i);
-        used = 0;
-      }
-      used += charWidth;
-      i += char.length;
-    }
+    case 'picture':
+      return ITEM_GAP_LINES + Math.min(unit.picture.height, MIN_PICTURE_IN) / BODY_LINE_IN;
   }
-  return starts;
 }
 
-/**
- * The paragraph cut after `lines` lines: the part that fits and the rest, which continues without its bullet.
- * `starts` is the paragraph's wrap; the rest's wrap is the same lines shifted, so it is passed on, not redone.
- */
-function splitParagraph(
-  paragraph: SlideParagraph,
-  starts: number[],
-  lines: number,
-): [SlideParagraph, SlideParagraph, number[]] {
-  const cut = starts[lines];
-  const head: SlideParagraph = { ...paragraph, text: paragraph.text.slice(0, cut).trimEnd(), lines };
-  const rest = starts.slice(lines).map((start) => start - cut);
-  const tail: SlideParagraph = { ...paragraph, text: paragraph.text.slice(cut), bullet: 'none', lines: rest.length };
-  return [head, tail, rest];
+// ---- pagination ---------------------------------------------------------------------------------
+
+interface DraftSlide {
+  /** The section running at the top of the slide. */
+  section: number;
+  items: SlideItem[];
+  lines: number;
+  notes: string[];
 }
 
-// ---- tables --------------------------------------------------------------------------------
-
-interface PreparedTable {
-  table: Table;
-  colW: number[];
-  rowH: number[];
-  fontSize: number;
-}
-
-/** Table font size by column count, so wide tables stay legible but fit. */
-function tableFontSize(columns: number): number {
-  if (columns <= 3) return 14;
-  if (columns <= 6) return 12;
-  if (columns <= 9) return 10;
-  return 8;
-}
-
-/**
- * Column widths proportional to content (within limits), row heights from the wrapped text, and cell text
- * cut (with "…") where a single row would otherwise take more than its share of a slide.
- */
-function prepareTable(source: Table, rowsSplit = false): PreparedTable {
-  const width = tableWidth(source);
-  const fontSize = tableFontSize(width);
-  const lineIn = (fontSize * 1.2) / 72;
-  const placements = cellPlacements(source);
-  const grid = tableGrid(source).map((row) => [...row]);
-  const weights = Array.from({ length: width }, (_, c) => {
-    const widest = Math.max(
-      0,
-      ...grid.map((row, r) => (placements[r][c].kind === 'single' ? displayWidth(row[c]) : 0)),
-    );
-    return Math.min(40, Math.max(4, widest));
-  });
-  const totalWeight = weights.reduce((sum, weight) => sum + weight, 0);
-  const colW = weights.map((weight) => (BODY.w * weight) / totalWeight);
-  const maxRowIn = (MAX_BODY_LINES * BODY_LINE_IN) / (source.header.length + 2);
-  const maxCellLines = Math.max(1, Math.floor((maxRowIn - CELL_PADDING_V_IN) / lineIn));
-  if (source.merges.length === 0 && !rowsSplit) {
-    // Without merged cells a row too tall for a slide continues in rows below it, so no text is cut.
-    // A header too tall to repeat on every slide is read as the table's first rows instead.
-    const tallHeader = grid
-      .slice(0, source.header.length)
-      .some((row) =>
-        row.some(
-          (text, c) => wrapLines(text, unitsPerLine(colW[c] - CELL_PADDING_H_IN, fontSize)).length > maxCellLines,
-        ),
-      );
-    const headerRows = tallHeader ? 0 : source.header.length;
-    const split = splitTallRows(grid, headerRows, colW, fontSize, maxCellLines);
-    return prepareTable({ header: split.slice(0, headerRows), rows: split.slice(headerRows), merges: [] }, true);
-  }
-
-  const rowH = grid.map(() => CELL_PADDING_V_IN + lineIn);
-  const spanNeeds: { range: CellRange; height: number }[] = [];
-  grid.forEach((row, r) =>
-    row.forEach((text, c) => {
-      const placement = placements[r][c];
-      if (placement.kind === 'covered') return;
-      const range = placement.kind === 'start' ? placement.range : { top: r, left: c, bottom: r, right: c };
-      const cellW = colW.slice(range.left, range.right + 1).reduce((sum, w) => sum + w, 0);
-      const units = unitsPerLine(cellW - CELL_PADDING_H_IN, fontSize);
-      row[c] = truncateToLines(text, units, maxCellLines);
-      const height = CELL_PADDING_V_IN + wrapLines(row[c], units).length * lineIn;
-      if (range.bottom === r) rowH[r] = Math.max(rowH[r], height);
-      else spanNeeds.push({ range, height });
-    }),
-  );
-  for (const { range, height } of spanNeeds) {
-    const spanned = rowH.slice(range.top, range.bottom + 1).reduce((sum, h) => sum + h, 0);
-    if (height > spanned) rowH[range.bottom] += height - spanned;
-  }
-  const table: Table = {
-    header: grid.slice(0, source.header.length),
-    rows: grid.slice(source.header.length),
-    merges: source.merges,
-  };
-  return { table, colW, rowH, fontSize };
-}
-
-/**
- * Body rows whose cells wrap to more than `maxLines` lines, split into as many rows as they
- * need: each cell's text continues, `maxLines` lines at a time, in the rows below.
- */
-function splitTallRows(grid: string[][], headerRows: number, colW: number[], fontSize: number, maxLines: number) {
-  const out: string[][] = grid.slice(0, headerRows);
-  for (const row of grid.slice(headerRows)) {
-    const chunks = row.map((text, c) => {
-      const starts = wrapLines(text, unitsPerLine(colW[c] - CELL_PADDING_H_IN, fontSize));
-      const pieces: string[] = [];
-      for (let i = 0; i < starts.length; i += maxLines) {
-        pieces.push(text.slice(starts[i], starts[i + maxLines] ?? text.length).trim());
-      }
-      return pieces.length > 0 ? pieces : [text];
-    });
-    const height = Math.max(...chunks.map((pieces) => pieces.length));
-    for (let i = 0; i < height; i++) out.push(chunks.map((pieces) => pieces[i] ?? ''));
-  }
-  return out;
-}
-
-/** The text cut to `maxLines` wrapped lines, ending in "…" when anything was cut. */
-export function truncateToLines(text: string, units: number, maxLines: number): string {
-  const starts = wrapLines(text, units);
-  if (starts.length <= maxLines) return text;
-  const kept = text.slice(0, starts[maxLines]).trimEnd();
-  return `${kept.slice(0, Math.max(0, kept.length - 1))}…`;
-}
-
-/** The header rows plus body rows `from` to `to` (grid indexes) as a slide table. */
-function tableSlice(prepared: PreparedTable, from: number, to: number): SlideTable {
-  const headerRows = prepared.table.header.length;
-  const header = gridSlice(prepared.table, 0, headerRows);
-  const body = gridSlice(prepared.table, from, to);
-  const grid = [...header.grid, ...body.grid];
-  const merges = [
-    ...header.merges,
-    ...body.merges.map((m) => ({ ...m, top: m.top + headerRows, bottom: m.bottom + headerRows })),
-  ];
-  const placements = cellPlacements({ header: [], rows: grid, merges });
-  const rows = grid.map((row, r) =>
-    row.flatMap((text, c): SlideTableCell[] => {
-      const placement = placements[r][c];
-      if (placement.kind === 'covered') return [];
-      const range = placement.kind === 'start' ? placement.range : { top: r, left: c, bottom: r, right: c };
-      return [
-        {
-          text,
-          header: r < headerRows,
-          rowspan: range.bottom - range.top + 1,
-          colspan: range.right - range.left + 1,
-        },
-      ];
-    }),
-  );
-  const rowH = [...prepared.rowH.slice(0, headerRows), ...prepared.rowH.slice(from, to)];
-  return { rows, headerRows, colW: prepared.colW, rowH, fontSize: prepared.fontSize };
-}
-
-// ---- pagination ----------------------------------------------------------------------------
-
-/** Fills a section's slides in order, opening continuation slides when the body is full. */
+/** Fills slides in document order, opening a new slide when a section starts or the body is full. */
 class Paginator {
-  readonly slides: PlannedSlide[] = [];
-  private current: PlannedSlide;
+  private readonly slides: DraftSlide[] = [];
+  private readonly headings: (string | null)[] = [];
+  /** The section being laid out, which titles the slides it continues on. */
+  private section = -1;
+  /** Sections that started below another section on a slide rather than at the top of their own. */
+  private readonly startedBelow = new Set<number>();
 
-  constructor(private readonly title: string) {
-    this.current = this.openSlide();
+  addSection(heading: string | null, units: Unit[]): void {
+    if (heading === null && units.length === 0) return;
+    const section = this.headings.push(heading) - 1;
+    this.section = section;
+    const title = heading === null ? null : paragraph(heading, 'subheading', { bold: true });
+    const lead = (title ? paragraphCost(title) : 0) + leadCost(units[0]);
+    const current = this.slides.at(-1);
+    if (title && current && current.lines < JOIN_BELOW_LINES && lead <= this.available('text')) {
+      this.startedBelow.add(section);
+      this.placeText(title);
+    } else {
+      this.openSlide(section);
+    }
+    units.forEach((unit, i) => this.addUnit(unit, units[i + 1]));
   }
 
-  addParagraph(start: SlideParagraph): void {
-    let paragraph = start;
-    let starts: number[] | null = null;
-    for (;;) {
-      const available = this.available('text');
-      const cost = paragraphCost(paragraph);
-      const keepWithNext = paragraph.style === 'subheading' ? MIN_SPLIT_LINES : 0;
-      if (cost + keepWithNext <= available || (cost <= available && this.isEmpty())) {
-        this.placeText(paragraph);
+  /**
+   * The slides with content, titled. A slide is titled with the heading of the section running at its top.
+   * When a section takes several slides, each carries a counter ("Preface (2/3)"). Content before the first
+   * heading — all of a document without headings — is titled the same way with the document title
+   * ("noori (2/5)"): unlike a title made from the slide's first sentence, it never repeats the text below it
+   * or cuts a sentence short, and the counter tells where the slide stands.
+   */
+  finish(documentTitle: string): PlannedSlide[] {
+    const kept = this.slides.filter(hasContent);
+    const totals = new Map<number, number>();
+    for (const slide of kept) totals.set(slide.section, (totals.get(slide.section) ?? 0) + 1);
+    const seen = new Map<number, number>();
+    return kept.map((slide) => {
+      const before = this.startedBelow.has(slide.section) ? 1 : 0;
+      const position = (seen.get(slide.section) ?? 0) + 1;
+      seen.set(slide.section, position);
+      const total = (totals.get(slide.section) ?? 0) + before;
+      const base = this.headings[slide.section] ?? documentTitle;
+      const title = total > 1 ? `${base} (${position + before}/${total})` : base;
+      return { title, items: slide.items, lines: slide.lines, notes: slide.notes };
+    });
+  }
+
+  private addUnit(unit: Unit, next: Unit | undefined): void {
+    switch (unit.kind) {
+      case 'text':
+        this.addParagraph(unit.paragraph, unit.paragraph.style === 'subheading' ? leadCost(next) : 0);
         return;
-      }
-      const lineCost = FONT_PT[paragraph.style] / BODY_FONT_PT;
-      const fitting = Math.floor((available - PARAGRAPH_GAP_LINES) / lineCost);
-      const splitsHere = this.isEmpty() || (fitting >= MIN_SPLIT_LINES && paragraph.style !== 'subheading');
-      if (splitsHere && paragraph.lines > fitting) {
-        starts ??= wrapLines(paragraph.text, paragraphUnits(paragraph));
-        const [head, tail, rest] = splitParagraph(paragraph, starts, Math.max(1, fitting));
-        this.placeText(head);
-        paragraph = tail;
-        starts = rest;
-      }
-      this.current = this.openSlide();
+      case 'table':
+        this.addTable(unit.table);
+        return;
+      case 'picture':
+        this.addPicture(unit.picture);
+        return;
     }
   }
 
-  addTable(prepared: PreparedTable): void {
+  /** A paragraph, whole on this slide or the next; `keepWithNext` lines must fit below it too (a heading's). */
+  private addParagraph(paragraph: SlideParagraph, keepWithNext: number): void {
+    const cost = paragraphCost(paragraph);
+    if (cost + keepWithNext <= this.available('text')) return this.placeText(paragraph);
+    if (cost > MAX_BODY_LINES) return this.addLongParagraph(paragraph);
+    if (!this.isEmpty()) this.continueSlide();
+    this.placeText(paragraph);
+  }
+
+  /**
+   * A paragraph longer than a slide, over as many slides as it needs: each part ends at a sentence end (or,
+   * on an otherwise empty slide, a line break). A sentence longer than a whole slide is shortened with "…"
+   * and kept in full in the speaker notes. Only each slide's share of the text is wrapped, so the work grows
+   * with the text, not with its square.
+   */
+  private addLongParagraph(paragraph: SlideParagraph): void {
+    const { text } = paragraph;
+    const units = paragraphUnits(paragraph);
+    const lineStartsAt = lineStarts(text);
+    const breaks = paragraph.style === 'code' ? lineStartsAt : sentenceStarts(text);
+    let from = 0;
+    while (from < text.length) {
+      const fitting = Math.floor((this.available('text') - PARAGRAPH_GAP_LINES) / lineCost(paragraph.style));
+      if (fitting < MIN_SPLIT_LINES && !this.isEmpty()) {
+        this.continueSlide();
+        continue;
+      }
+      const piece = { ...paragraph, bullet: from === 0 ? paragraph.bullet : ('none' as const) };
+      const starts = wrapLines(text, units, from, fitting);
+      if (starts.length <= fitting) return this.placeText({ ...piece, text: text.slice(from), lines: starts.length });
+      const limit = starts[fitting];
+      const cut = lastWithin(breaks, from, limit) ?? (this.isEmpty() ? lastWithin(lineStartsAt, from, limit) : null);
+      if (cut !== null) {
+        const lines = starts.filter((start) => start < cut).length;
+        this.placeText({ ...piece, text: text.slice(from, cut).trimEnd(), lines });
+        from = cut;
+      } else if (this.isEmpty()) {
+        const end = firstAfter(breaks, limit) ?? text.length;
+        const sentence = text.slice(from, end).trimEnd();
+        this.placeText({ ...piece, text: truncateToLines(sentence, units, fitting), lines: fitting });
+        this.current().notes.push(sentence);
+        from = end;
+      }
+      if (from < text.length) this.continueSlide();
+    }
+  }
+
+  /**
+   * A table, split between rows over as many slides as it needs with its header rows on each. A slide break
+   * never leaves fewer than MIN_TABLE_ROWS body rows on either side of it when the table has more.
+   */
+  private addTable(prepared: PreparedTable): void {
     const headerRows = prepared.table.header.length;
     const end = tableGrid(prepared.table).length;
     const headerIn = prepared.rowH.slice(0, headerRows).reduce((sum, h) => sum + h, 0);
@@ -477,56 +439,116 @@ class Paginator {
       }
       const tooFew = count < Math.min(MIN_TABLE_ROWS, end - next) || usedIn > availableIn;
       if (tooFew && !this.isEmpty()) {
-        this.current = this.openSlide();
+        this.continueSlide();
         continue;
+      }
+      const left = end - next - count;
+      if (left > 0 && left < MIN_TABLE_ROWS && count - (MIN_TABLE_ROWS - left) >= MIN_TABLE_ROWS) {
+        for (let i = 0; i < MIN_TABLE_ROWS - left; i++) usedIn -= prepared.rowH[next + --count];
       }
       if (count === 0 && next < end) {
         usedIn += prepared.rowH[next];
         count = 1;
       }
-      this.placeTable(tableSlice(prepared, next, next + count), usedIn / BODY_LINE_IN);
+      const slice = tableSlice(prepared, next, next + count);
+      this.placeItem({ kind: 'table', table: slice.table, lines: usedIn / BODY_LINE_IN });
+      this.current().notes.push(...slice.notes);
       next += count;
-      if (next < end) this.current = this.openSlide();
+      if (next < end) this.continueSlide();
     } while (next < end);
   }
 
-  private openSlide(): PlannedSlide {
-    const slide: PlannedSlide = {
-      title: this.slides.length === 0 ? this.title : `${this.title} (cont.)`,
-      items: [],
-      lines: 0,
-    };
-    this.slides.push(slide);
+  /** A picture at its natural size or smaller, keeping its proportions: below what is on the slide if it fits there at a useful size, else on the next slide. */
+  private addPicture(picture: PictureUnit): void {
+    let size = fitted(picture, this.available('picture') * BODY_LINE_IN);
+    if (size.h < Math.min(picture.height, MIN_PICTURE_IN) - 1e-6 && !this.isEmpty()) {
+      this.continueSlide();
+      size = fitted(picture, this.available('picture') * BODY_LINE_IN);
+    }
+    this.placeItem({
+      kind: 'picture',
+      picture: { src: picture.src, alt: picture.alt, ...size },
+      lines: size.h / BODY_LINE_IN,
+    });
+  }
+
+  private openSlide(section: number): void {
+    this.slides.push({ section, items: [], lines: 0, notes: [] });
+  }
+
+  /** A new slide for the section being laid out. */
+  private continueSlide(): void {
+    this.openSlide(this.section);
+  }
+
+  private current(): DraftSlide {
+    const slide = this.slides.at(-1);
+    if (!slide) throw new Error('no slide is open');
     return slide;
   }
 
   private isEmpty(): boolean {
-    return this.current.items.length === 0;
+    return this.current().items.length === 0;
   }
 
   /** Body lines left for an item of this kind, after the gap it needs from the item above (text follows text without one). */
   private available(kind: SlideItem['kind']): number {
-    const last = this.current.items.at(-1);
-    const gap = last && (last.kind !== kind || kind === 'table') ? ITEM_GAP_LINES : 0;
-    return MAX_BODY_LINES - this.current.lines - gap;
+    const last = this.current().items.at(-1);
+    const gap = last && (last.kind !== kind || kind !== 'text') ? ITEM_GAP_LINES : 0;
+    return MAX_BODY_LINES - this.current().lines - gap;
   }
 
   private placeText(paragraph: SlideParagraph): void {
     const cost = paragraphCost(paragraph);
-    const last = this.current.items.at(-1);
+    const slide = this.current();
+    const last = slide.items.at(-1);
     if (last?.kind === 'text') {
       last.paragraphs.push(paragraph);
       last.lines += cost;
+      slide.lines += cost;
     } else {
-      this.current.lines += last ? ITEM_GAP_LINES : 0;
-      this.current.items.push({ kind: 'text', paragraphs: [paragraph], lines: cost });
+      this.placeItem({ kind: 'text', paragraphs: [paragraph], lines: cost });
     }
-    this.current.lines += cost;
   }
 
-  private placeTable(table: SlideTable, lines: number): void {
-    this.current.lines += this.current.items.length > 0 ? ITEM_GAP_LINES : 0;
-    this.current.items.push({ kind: 'table', table, lines });
-    this.current.lines += lines;
+  private placeItem(item: SlideItem): void {
+    const slide = this.current();
+    slide.lines += slide.items.length > 0 ? ITEM_GAP_LINES : 0;
+    slide.items.push(item);
+    slide.lines += item.lines;
   }
+}
+
+/** Whether a slide shows anything: a table, a picture or some text. */
+function hasContent(slide: DraftSlide): boolean {
+  return slide.items.some((item) => item.kind !== 'text' || item.paragraphs.some((p) => p.text.trim() !== ''));
+}
+
+/** The picture's size in inches within the body width and `maxHeightIn`, proportions kept, never enlarged. */
+function fitted(picture: PictureUnit, maxHeightIn: number): { w: number; h: number } {
+  const scale = Math.min(BODY.w / picture.width, Math.max(0, maxHeightIn) / picture.height, 1);
+  return { w: picture.width * scale, h: picture.height * scale };
+}
+
+/** The last of the sorted offsets after `from` and at most `limit`, or null. */
+function lastWithin(sorted: number[], from: number, limit: number): number | null {
+  const found = sorted[countUpTo(sorted, limit) - 1];
+  return found !== undefined && found > from ? found : null;
+}
+
+/** The first of the sorted offsets after `limit`, or null. */
+function firstAfter(sorted: number[], limit: number): number | null {
+  return sorted[countUpTo(sorted, limit)] ?? null;
+}
+
+/** How many of the sorted offsets are at most `limit` (a binary search). */
+function countUpTo(sorted: number[], limit: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (sorted[middle] <= limit) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }

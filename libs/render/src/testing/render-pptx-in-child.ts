@@ -4,6 +4,8 @@ import { join } from 'node:path';
 export interface DeckRequest {
   markdown: string;
   title: string;
+  /** Pictures by link target, as base64 (the request travels to the child as JSON). */
+  images?: Record<string, string>;
 }
 
 const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
@@ -11,7 +13,7 @@ const RENDERER = join(__dirname, '..', 'render-pptx.ts');
 
 /**
  * Runs in the child: compiles our TypeScript on load with @swc/core (the compiler Jest uses here), renders
- * every requested deck and prints them as a JSON array of base64 strings.
+ * every requested deck (with its pictures, if any) and prints them as a JSON array of base64 strings.
  */
 const CHILD_SCRIPT = `
 const { transformSync } = require('@swc/core');
@@ -22,7 +24,9 @@ require.extensions['.ts'] = (module, filename) => {
 };
 const { renderPptx } = require(process.argv[1]);
 const requests = JSON.parse(readFileSync(0, 'utf8'));
-Promise.all(requests.map((request) => renderPptx(request.markdown, { title: request.title })))
+const imagesOf = (request) =>
+  request.images && new Map(Object.entries(request.images).map(([src, base64]) => [src, Buffer.from(base64, 'base64')]));
+Promise.all(requests.map((request) => renderPptx(request.markdown, { title: request.title, images: imagesOf(request) })))
   .then((decks) => process.stdout.write(JSON.stringify(decks.map((deck) => deck.toString('base64')))))
   .catch((error) => { console.error(error); process.exit(1); });
 `;
