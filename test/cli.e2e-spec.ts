@@ -125,6 +125,15 @@ describe('docconv CLI against the running service', () => {
     expect(result.stdout).toContain(`Wrote x.docx (${docx.length} bytes)`);
   });
 
+  it('convert --format hwpx writes the Hancom Office document', async () => {
+    const result = await run(['convert', jobId, '--format', 'hwpx']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const hwpx = await readFile(join(folder, `${jobId}.hwpx`));
+    expect(hwpx.subarray(30, 38).toString()).toBe('mimetype');
+    expect(result.stdout).toContain(`Wrote ${jobId}.hwpx (${hwpx.length} bytes)`);
+  });
+
   it('download --format json|zip writes the structured result and the zip; md goes to standard output', async () => {
     const json = await run(['download', jobId, '--format', 'json']);
     expect(json.stderr).toBe('');

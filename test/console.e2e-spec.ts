@@ -151,6 +151,12 @@ describe('web console in a real browser', () => {
     const { value: docxText } = await mammoth.extractRawText({ buffer: docx });
     expect(docxText).toContain('Revenue grew in every region');
 
+    await page.getByTestId('convert-hwpx').click();
+    const [hwpxFile] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-hwpx').click()]);
+    expect(hwpxFile.suggestedFilename()).toBe('report.hwpx');
+    const hwpx = await readFile(await hwpxFile.path());
+    expect(hwpx.subarray(30, 38).toString()).toBe('mimetype');
+
     await page.locator('nav a[href="#/account"]').click();
     const balance = page.getByTestId('balance');
     await balance.waitFor();

@@ -1,5 +1,6 @@
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Workbook } from 'exceljs';
 import { DataSource } from 'typeorm';
 import { createKey, signup, type TestKey } from './support/accounts';
 import { makePdf } from './support/fixtures';
@@ -91,15 +92,26 @@ describe('conversions of a finished job (spec 4.8, 4.9)', () => {
     expect(await spends(jobId)).toHaveLength(2); // the confirm and one conversion
   });
 
-  it('DOCX and PPTX are free; unknown formats and unfinished jobs are refused; short credits are 402', async () => {
+  it('DOCX, PPTX and HWPX are free; unknown formats and unfinished jobs are refused; short credits are 402', async () => {
     const jobId = await finishedJob(['Free formats']);
     const before = await balance();
-    for (const format of ['docx', 'pptx']) {
+    for (const format of ['docx', 'pptx', 'hwpx']) {
       const res = await convert(jobId, format);
       expect(res.status).toBe(200);
       expect(res.body.storage_path).toBe(`results/${jobId}/result.${format}`);
     }
     expect(await balance()).toBe(before);
+    const hwpx = await t.http
+      .get(`/api/v1/jobs/${jobId}/download?format=hwpx`)
+      .set('X-API-Key', key.key)
+      .buffer(true)
+      .parse(binary)
+      .expect(200);
+    expect(hwpx.headers['content-type']).toBe('application/hwp+zip');
+    expect(hwpx.headers['content-disposition']).toMatch(/\.hwpx/);
+    // An OWPML package names its media type in a first, uncompressed entry.
+    expect((hwpx.body as Buffer).subarray(30, 38).toString()).toBe('mimetype');
+    expect((hwpx.body as Buffer).includes(Buffer.from('application/hwp+zip'))).toBe(true);
 
     const unknown = await convert(jobId, 'odt');
     expect(unknown.status).toBe(400);
@@ -177,5 +189,40 @@ describe('conversions of a finished job (spec 4.8, 4.9)', () => {
       .send({ action: 'refund' });
     expect(again.status).toBe(400);
     expect(again.body.code).toBe('invalid_state');
+  });
+
+  it('XLSX Advanced writes printed totals as SUM formulas and notes the total its rows do not add up to', async () => {
+    const markdown = [
+      '# Sales',
+      '',
+      'Table 1. Sales by region',
+      '',
+      '| Region | Q1 | Q2 |',
+      '|---|---|---|',
+      '| Seoul | 1,000 | 10 |',
+      '| Busan | 2,000 | 20 |',
+      '| Total | 3,000 | 31 |',
+    ].join('\n');
+    const res = await upload(t.http, key.key, [{ name: 'sales.md', content: Buffer.from(markdown) }]);
+    expect(res.status).toBe(201);
+    const jobId = res.body.job_id as string;
+    await t.http.post(`/api/v1/jobs/${jobId}/confirm`).set('X-API-Key', key.key).expect(200);
+    expect((await waitForJob(t.http, key.key, jobId, ['done', 'error'])).status).toBe('done');
+    expect((await convert(jobId, 'xlsx_advanced')).status).toBe(200);
+    const file = await t.http
+      .get(`/api/v1/jobs/${jobId}/download?format=xlsx_advanced`)
+      .set('X-API-Key', key.key)
+      .buffer(true)
+      .parse(binary)
+      .expect(200);
+    const workbook = new Workbook();
+    await workbook.xlsx.load(file.body as ArrayBuffer);
+    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(['Contents', 'Table 1. Sales by region', 'Text']);
+    const sheet = workbook.worksheets[1];
+    expect(sheet.getCell('B4').value).toEqual({ formula: 'SUM(B2:B3)', result: 3000 });
+    expect(sheet.getCell('C4').value).toBe(31);
+    const notes = (await job(jobId)).xlsx_advanced_recovery_notes as string;
+    expect(notes).toContain('1 printed total did not match');
+    expect(notes).toContain('cell C4: the document prints 31 as a total, but the rows above it add up to 30.');
   });
 });

@@ -135,6 +135,13 @@ describe('formats beside OOXML: intake, skipped members, hostile inputs, text en
       extensions: ['.odt'],
       file_type: 'docx',
     });
+    expect(capabilities.output_formats).toEqual([
+      { format: 'xlsx_basic', label: 'XLSX Basic', extension: 'xlsx', charged: true },
+      { format: 'xlsx_advanced', label: 'XLSX Advanced', extension: 'xlsx', charged: true },
+      { format: 'docx', label: 'DOCX', extension: 'docx', charged: false },
+      { format: 'pptx', label: 'PPTX', extension: 'pptx', charged: false },
+      { format: 'hwpx', label: 'HWPX', extension: 'hwpx', charged: false },
+    ]);
   });
 
   it("an e-mail's attachments are files of the job, each under its own heading", async () => {

@@ -553,7 +553,7 @@ describe('job lifecycle', () => {
       video_second: 0.2,
       docling_refinement_page: 3,
       markdown_file: 0,
-      conversions: { xlsx_basic_unit: 1, xlsx_advanced_unit: 3, docx: 0, pptx: 0 },
+      conversions: { xlsx_basic_unit: 1, xlsx_advanced_unit: 3, docx: 0, pptx: 0, hwpx: 0 },
       notes: [
         expect.stringMatching(/^Free pages/),
         expect.stringMatching(/^Audio/),

@@ -248,7 +248,7 @@ describe('SDK streamJobEvents over a stand-in transport', () => {
 
 describe('SDK conversionPrice', () => {
   const pricing = {
-    conversions: { xlsx_basic_unit: 1, xlsx_advanced_unit: 3, docx: 0, pptx: 0 },
+    conversions: { xlsx_basic_unit: 1, xlsx_advanced_unit: 3, docx: 0, pptx: 0, hwpx: 0 },
   } as Pricing;
   const job = { conversion_units: 7, xlsx_basic_converted: false, xlsx_advanced_converted: false };
 

@@ -13,7 +13,7 @@ function charge(units: number, unitPrice: number): number {
 /**
  * The points `convert(client, job, format)` charges for the first conversion of a format:
  * `job.conversion_units` times the format's unit price for XLSX Basic and XLSX Advanced, 0 for
- * DOCX and PPTX, and 0 once the job has that format already (`xlsx_basic_converted`,
+ * DOCX, PPTX and HWPX, and 0 once the job has that format already (`xlsx_basic_converted`,
  * `xlsx_advanced_converted`), since only the first conversion of each format is charged.
  */
 export function conversionPrice(
@@ -24,6 +24,7 @@ export function conversionPrice(
   switch (format) {
     case 'docx':
     case 'pptx':
+    case 'hwpx':
       return 0;
     case 'xlsx_basic':
       return job.xlsx_basic_converted ? 0 : charge(job.conversion_units, pricing.conversions.xlsx_basic_unit);

@@ -884,13 +884,13 @@ export interface components {
     };
     ConvertDto: {
       /** @enum {string} */
-      format: 'xlsx_basic' | 'xlsx_advanced' | 'docx' | 'pptx';
+      format: 'xlsx_basic' | 'xlsx_advanced' | 'docx' | 'pptx' | 'hwpx';
     };
     ConversionResponse: {
       /** @description Time-limited URL of the converted file; needs no other credential */
       download_url: string;
       /** @enum {string} */
-      format: 'xlsx_basic' | 'xlsx_advanced' | 'docx' | 'pptx';
+      format: 'xlsx_basic' | 'xlsx_advanced' | 'docx' | 'pptx' | 'hwpx';
       /** @example results/8b0c…/result.docx */
       storage_path: string;
     };
@@ -927,6 +927,11 @@ export interface components {
        * @example 0
        */
       pptx: number;
+      /**
+       * @description HWPX (Hancom Office) is free.
+       * @example 0
+       */
+      hwpx: number;
     };
     PricingResponse: {
       /**
@@ -981,6 +986,22 @@ export interface components {
        * @example docx
        */
       file_type: string;
+    };
+    OutputFormat: {
+      /**
+       * @example hwpx
+       * @enum {string}
+       */
+      format: 'xlsx_basic' | 'xlsx_advanced' | 'docx' | 'pptx' | 'hwpx';
+      /** @example HWPX */
+      label: string;
+      /**
+       * @description The file name ending of the converted file
+       * @example hwpx
+       */
+      extension: string;
+      /** @description Charged per conversion unit on its first conversion (see GET /pricing); otherwise free */
+      charged: boolean;
     };
     SpeechModel: {
       /** @example faster-whisper-base */
@@ -1061,6 +1082,8 @@ export interface components {
        *     ]
        */
       archive_extensions: string[];
+      /** @description The formats a finished job converts to with POST /jobs/{job_id}/convert */
+      output_formats: components['schemas']['OutputFormat'][];
       ocr_engines: ('tesseract' | 'easyocr' | 'rapidocr')[];
       /**
        * @description The engine an upload without ocr_engine gets
@@ -2138,7 +2161,7 @@ export interface operations {
     parameters: {
       query?: {
         /** @description md (default): the Markdown. json: the structured result (typed blocks with their [start, end) in the Markdown, page and box; schema StructuredResult). zip: result.md, result.json and the images they link. Otherwise a format already produced by POST /jobs/{job_id}/convert. md, json and zip are free. */
-        format?: 'md' | 'json' | 'zip' | 'xlsx_basic' | 'xlsx_advanced' | 'docx' | 'pptx';
+        format?: 'md' | 'json' | 'zip' | 'xlsx_basic' | 'xlsx_advanced' | 'docx' | 'pptx' | 'hwpx';
       };
       header?: never;
       path: {

@@ -18,6 +18,7 @@ import { FairQueueing1764300000000 } from './migrations/1764300000000-fair-queue
 import { RangeProgress1764400000000 } from './migrations/1764400000000-range-progress';
 import { ParseQueues1764500000000 } from './migrations/1764500000000-parse-queues';
 import { OcrSample1764600000000 } from './migrations/1764600000000-ocr-sample';
+import { HwpxConversions1764700000000 } from './migrations/1764700000000-hwpx-conversions';
 
 export const ENTITIES = [
   UserEntity,
@@ -43,6 +44,7 @@ export const MIGRATIONS = [
   RangeProgress1764400000000,
   ParseQueues1764500000000,
   OcrSample1764600000000,
+  HwpxConversions1764700000000,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { conversionPoints } from '@docconv/billing';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { DomainError } from '@docconv/contracts';
-import { conversionOf, JobEntity, type ConversionFormat } from '@docconv/db';
+import { CONVERSION_FORMATS, conversionOf, JobEntity, type ConversionFormat } from '@docconv/db';
 import { CONVERSION_LABELS, JobLifecycle } from '@docconv/lifecycle';
 import { RenderLimitError, renderInThread } from '@docconv/render';
 import { Storage } from '@docconv/storage';
@@ -16,6 +16,27 @@ export { CONVERSION_FORMATS, type ConversionFormat } from '@docconv/db';
 
 /** The largest Markdown rendered to an office file in the API (a document of thousands of pages). */
 const MAX_RENDER_MARKDOWN_BYTES = 64 * 1024 * 1024;
+/** The pictures one office file embeds, in bytes; pictures past it keep their alt text. */
+const MAX_RENDER_IMAGE_BYTES = 256 * 1024 * 1024;
+
+/** A path the Markdown or structured result names (`images/p3-1.png`) inside the job's results; undefined when it would leave them. */
+export function resultFilePath(jobId: string, relative: string): string | undefined {
+  return /^images\/[A-Za-z0-9._-]+$/.test(relative) ? `results/${jobId}/${relative}` : undefined;
+}
+
+/** The picture links of a result's Markdown (`![alt](images/f1-p2-1.png)`), each once. */
+function pictureLinks(markdown: string): string[] {
+  return [...new Set([...markdown.matchAll(/!\[[^\]\n]*\]\((images\/[^)\s]+)\)/g)].map((match) => match[1]))];
+}
+
+/** The file name ending of each format's file. */
+export const CONVERSION_EXTENSIONS: Record<ConversionFormat, 'xlsx' | 'docx' | 'pptx' | 'hwpx'> = {
+  xlsx_basic: 'xlsx',
+  xlsx_advanced: 'xlsx',
+  docx: 'docx',
+  pptx: 'pptx',
+  hwpx: 'hwpx',
+};
 
 /** Where each format is stored (DESIGN: `result.<ext>`, two XLSX variants). */
 const FILES: Record<ConversionFormat, string> = {
@@ -23,9 +44,29 @@ const FILES: Record<ConversionFormat, string> = {
   xlsx_advanced: 'result.advanced.xlsx',
   docx: 'result.docx',
   pptx: 'result.pptx',
+  hwpx: 'result.hwpx',
 };
 
 export const conversionPath = (jobId: string, format: ConversionFormat) => `results/${jobId}/${FILES[format]}`;
+
+/** A format a finished job converts to, as `/capabilities` lists it. */
+export interface OutputFormat {
+  format: ConversionFormat;
+  label: string;
+  extension: string;
+  /** Charged per conversion unit on its first conversion (the XLSX formats); the others are free. */
+  charged: boolean;
+}
+
+/** Every format a finished job converts to. */
+export function outputFormats(): OutputFormat[] {
+  return CONVERSION_FORMATS.map((format) => ({
+    format,
+    label: CONVERSION_LABELS[format],
+    extension: CONVERSION_EXTENSIONS[format],
+    charged: format === 'xlsx_basic' || format === 'xlsx_advanced',
+  }));
+}
 
 export interface ConversionResult {
   format: ConversionFormat;
@@ -99,7 +140,8 @@ export class ConversionsService {
         `This result's Markdown is ${Math.round(bytes.length / 1024 / 1024)} MB; ${CONVERSION_LABELS[format]} conversions take at most ${MAX_RENDER_MARKDOWN_BYTES / 1024 / 1024} MB. Download the Markdown instead.`,
       );
     }
-    const file = await this.render(format, bytes.toString('utf8'), job);
+    const markdown = bytes.toString('utf8');
+    const file = await this.render(format, markdown, await this.pictures(job.id, markdown), job);
     await this.storage.put(path, file);
     const price = format === 'xlsx_basic' ? this.config.pricing.prices.xlsxBasicUnit : '0';
     const points = conversionPoints(units(job.totalPages, job.imageCount), price);
@@ -112,9 +154,29 @@ export class ConversionsService {
     return result;
   }
 
-  private async render(format: Exclude<ConversionFormat, 'xlsx_advanced'>, markdown: string, job: JobEntity) {
+  /** The stored pictures the Markdown links, up to what one file embeds. */
+  private async pictures(jobId: string, markdown: string): Promise<Record<string, Uint8Array>> {
+    const pictures: Record<string, Uint8Array> = {};
+    let total = 0;
+    for (const link of pictureLinks(markdown)) {
+      const stored = resultFilePath(jobId, link);
+      if (!stored || !(await this.storage.exists(stored))) continue;
+      const bytes = await this.storage.read(stored);
+      total += bytes.length;
+      if (total > MAX_RENDER_IMAGE_BYTES) break;
+      pictures[link] = bytes;
+    }
+    return pictures;
+  }
+
+  private async render(
+    format: Exclude<ConversionFormat, 'xlsx_advanced'>,
+    markdown: string,
+    images: Record<string, Uint8Array>,
+    job: JobEntity,
+  ) {
     try {
-      return await renderInThread({ format, markdown, title: job.filename });
+      return await renderInThread({ format, markdown, title: job.filename, images });
     } catch (error) {
       if (error instanceof RenderLimitError) {
         throw new DomainError(

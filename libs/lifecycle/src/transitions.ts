@@ -86,6 +86,7 @@ export const CONVERSION_LABELS: Record<ConversionFormat, string> = {
   xlsx_advanced: 'XLSX Advanced',
   docx: 'DOCX',
   pptx: 'PPTX',
+  hwpx: 'HWPX',
 };
 
 /**

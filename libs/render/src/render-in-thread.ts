@@ -2,9 +2,11 @@ import { compiledThreadEntry } from '@docconv/contracts';
 import { Worker } from 'node:worker_threads';
 
 export interface RenderRequest {
-  format: 'docx' | 'pptx' | 'xlsx_basic';
+  format: 'docx' | 'pptx' | 'hwpx' | 'xlsx_basic';
   markdown: string;
   title: string;
+  /** The pictures the Markdown links, by the link target as written; the formats that embed pictures use them. */
+  images?: Record<string, Uint8Array>;
 }
 
 /** The heap one render may use, and how long it may take: past either, the thread is stopped. */
@@ -15,7 +17,7 @@ export const RENDER_TIMEOUT_MS = 120_000;
 export class RenderLimitError extends Error {}
 
 /**
- * Renders DOCX, PPTX or XLSX Basic in a worker thread: a long document takes seconds of CPU,
+ * Renders DOCX, PPTX, HWPX or XLSX Basic in a worker thread: a long document takes seconds of CPU,
  * which must not stall the API's other requests. The thread's heap is capped and it has a
  * deadline, so a pathological document costs that thread, never the API process.
  */

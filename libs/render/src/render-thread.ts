@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { renderDocx } from './render-docx';
+import { renderHwpx } from './render-hwpx';
 import { renderPptx } from './render-pptx';
 import { renderXlsxBasic } from './render-xlsx-basic';
 import type { RenderRequest } from './render-in-thread';
@@ -7,14 +8,21 @@ import type { RenderRequest } from './render-in-thread';
 /** Renders one file off the caller's event loop and posts its bytes (or the error's message) back. */
 if (parentPort) {
   const port = parentPort;
-  const { format, markdown, title } = workerData as RenderRequest;
-  const render =
-    format === 'docx'
-      ? renderDocx(markdown, { title })
-      : format === 'pptx'
-        ? renderPptx(markdown, { title })
-        : renderXlsxBasic(markdown, { title });
-  render.then(
+  const { format, markdown, title, images: pictures } = workerData as RenderRequest;
+  const images = new Map(Object.entries(pictures ?? {}));
+  const render = (): Promise<Buffer> => {
+    switch (format) {
+      case 'docx':
+        return renderDocx(markdown, { title, images });
+      case 'pptx':
+        return renderPptx(markdown, { title, images });
+      case 'hwpx':
+        return renderHwpx(markdown, { title, images });
+      case 'xlsx_basic':
+        return renderXlsxBasic(markdown, { title });
+    }
+  };
+  render().then(
     (bytes) => port.postMessage({ ok: true, bytes }),
     (error: unknown) =>
       port.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) }),

@@ -128,6 +128,8 @@ describe('renderXlsxBasic', () => {
     const markdown = [
       '## Column mask',
       '',
+      'Table 3-1 summarizes these special registers.',
+      '',
       'Table 3-1   Special registers and their values',
       '',
       '| Code | Phone | Qty | Start |',

@@ -3,10 +3,11 @@ import { tableGrid, type Table } from './table-model';
 import { typedValue, type TypedValue } from './typed-value';
 
 /**
- * A caption line: "Table 3-1 …", "Tab. 2: …", "표 1. …", "<표 2> …", "[표 3] …". The number is required, so a
- * sentence that merely starts with "Table" is not one.
+ * A caption line: "Table 3-1 …", "Tab. 2: …", "표 1. …", "<표 2> …", "[표 3] …". The number is required, and
+ * what follows it must not start in lower case, so a sentence about the table ("Table 3-1 summarizes …") is not one.
  */
-const CAPTION = /^\s*[<〈[(]?\s*(?:table|tab\.|tbl\.|표)\s*[\dIVX]+(?:[.\-–]\d+)*\s*[>〉\])]?\s*[.:]?(?:\s|$)/iu;
+const CAPTION =
+  /^\s*[<〈[(]?\s*(?:[Tt]able|TABLE|[Tt]ab\.|[Tt]bl\.|표)\s*[\dIVX]+(?:[.\-–]\d+)*\s*[>〉\])]?\s*[.:]?(?:\s+(?!\p{Ll})|$)/u;
 
 /** Longest paragraph taken as a caption. */
 const MAX_CAPTION_LENGTH = 200;

@@ -90,6 +90,7 @@ const CONTENT_TYPES: Record<string, string> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  hwpx: 'application/hwp+zip',
 };
 
 /** The media type a stored file is served with, by its extension; unknown ones are plain bytes. */

@@ -2,6 +2,7 @@ import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { acceptedFormats, ARCHIVE_EXTENSIONS } from '@docconv/documents';
+import { CONVERSION_FORMATS, outputFormats } from '@docconv/jobs';
 import { Public } from '../auth/access.decorator';
 import { wireTime } from '../common/wire';
 import { CapabilitiesService } from './capabilities.service';
@@ -60,6 +61,16 @@ class InputFormat {
   @ApiProperty({ example: 'docx', description: "The contract's file_type it counts as" }) file_type!: string;
 }
 
+class OutputFormat {
+  @ApiProperty({ enum: CONVERSION_FORMATS, example: 'hwpx' }) format!: string;
+  @ApiProperty({ example: 'HWPX' }) label!: string;
+  @ApiProperty({ example: 'hwpx', description: 'The file name ending of the converted file' }) extension!: string;
+  @ApiProperty({
+    description: 'Charged per conversion unit on its first conversion (see GET /pricing); otherwise free',
+  })
+  charged!: boolean;
+}
+
 export class CapabilitiesResponse {
   @ApiProperty({
     type: InputFormat,
@@ -69,6 +80,12 @@ export class CapabilitiesResponse {
   })
   input_formats!: InputFormat[];
   @ApiProperty({ example: ['.zip', '.tar', '.tgz', '.tar.gz', '.gz'] }) archive_extensions!: string[];
+  @ApiProperty({
+    type: OutputFormat,
+    isArray: true,
+    description: 'The formats a finished job converts to with POST /jobs/{job_id}/convert',
+  })
+  output_formats!: OutputFormat[];
   @ApiProperty({ enum: ['tesseract', 'easyocr', 'rapidocr'], isArray: true }) ocr_engines!: string[];
   @ApiProperty({ description: 'The engine an upload without ocr_engine gets', example: 'tesseract' })
   default_ocr_engine!: string;
@@ -118,6 +135,7 @@ export class CapabilitiesController {
         file_type: f.fileType,
       })),
       archive_extensions: ARCHIVE_EXTENSIONS,
+      output_formats: outputFormats(),
       ocr_engines: report.ocr_engines,
       default_ocr_engine: report.ocr_engines.includes('easyocr') ? 'easyocr' : report.ocr_engines[0],
       ocr_models: ['basic', 'premium'],

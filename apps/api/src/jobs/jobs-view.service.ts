@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@docconv/contracts';
 import {
+  CONVERSION_EXTENSIONS,
   conversionPath,
   ConversionsService,
   invalidState,
   JobsService,
   pageReportPath,
+  resultFilePath,
   structuredResultPath,
   type ConversionFormat,
   type FilePageReport,
@@ -37,14 +39,6 @@ import {
   type ResultFormat,
   type RetryResponse,
 } from './jobs.dto';
-
-const extensionOf = (format: ConversionFormat): 'xlsx' | 'docx' | 'pptx' =>
-  format === 'docx' ? 'docx' : format === 'pptx' ? 'pptx' : 'xlsx';
-
-/** A path the structured result names (`images/p3-1.png`) inside the job's results; undefined when it would leave them. */
-function resultFilePath(jobId: string, relative: string): string | undefined {
-  return /^images\/[A-Za-z0-9._-]+$/.test(relative) ? `results/${jobId}/${relative}` : undefined;
-}
 
 const caller = (p: Principal) => ({ userId: p.userId, apiKeyId: p.apiKey?.id ?? null });
 
@@ -132,7 +126,7 @@ export class JobsViewService {
     }
     return {
       body: await this.storage.stream(converted),
-      filename: downloadName(job.filename, extensionOf(format)),
+      filename: downloadName(job.filename, CONVERSION_EXTENSIONS[format]),
       contentType: contentTypeOf(converted),
     };
   }
@@ -191,7 +185,7 @@ export class JobsViewService {
     const result = await this.conversions.convert(caller(p), jobId, format);
     return {
       download_url: await this.storage.signedUrl(result.storagePath, {
-        filename: downloadName(result.title, extensionOf(format)),
+        filename: downloadName(result.title, CONVERSION_EXTENSIONS[format]),
       }),
       format,
       storage_path: result.storagePath,

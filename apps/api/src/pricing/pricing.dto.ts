@@ -13,6 +13,7 @@ export class ConversionPricesResponse {
   @ApiProperty({ description: 'XLSX Advanced, per conversion unit.', example: 3 }) xlsx_advanced_unit!: number;
   @ApiProperty({ description: 'DOCX is free.', example: 0 }) docx!: number;
   @ApiProperty({ description: 'PPTX is free.', example: 0 }) pptx!: number;
+  @ApiProperty({ description: 'HWPX (Hancom Office) is free.', example: 0 }) hwpx!: number;
 }
 
 export class PricingResponse {
@@ -47,6 +48,7 @@ export function toPricingResponse(pricing: AppConfig['pricing']): PricingRespons
       xlsx_advanced_unit: Number(p.xlsxAdvancedUnit),
       docx: 0,
       pptx: 0,
+      hwpx: 0,
     },
     notes: [
       'Free pages apply to the basic model only, per user and UTC calendar month.',

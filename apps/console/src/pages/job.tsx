@@ -257,6 +257,7 @@ function Lifecycle(props: { client: DocconvClient; job: Job; status: string; onC
 const FORMATS: { format: ConversionFormat; extension: string }[] = [
   { format: 'docx', extension: 'DOCX' },
   { format: 'pptx', extension: 'PPTX' },
+  { format: 'hwpx', extension: 'HWPX' },
   { format: 'xlsx_basic', extension: 'XLSX' },
   { format: 'xlsx_advanced', extension: 'XLSX' },
 ];

@@ -36,7 +36,7 @@ const COMMANDS: Record<string, Command> = {
     usage: DOWNLOAD_USAGE,
     run: downloadCommand,
   },
-  convert: { summary: 'convert a finished job to docx, pptx or xlsx', usage: CONVERT_USAGE, run: convertCommand },
+  convert: { summary: 'convert a finished job to docx, pptx, hwpx or xlsx', usage: CONVERT_USAGE, run: convertCommand },
   jobs: { summary: 'list your jobs', usage: JOBS_USAGE, run: jobsCommand },
   job: { summary: 'show one job', usage: JOB_USAGE, run: jobCommand },
   balance: { summary: 'print your balance', usage: BALANCE_USAGE, run: balanceCommand },

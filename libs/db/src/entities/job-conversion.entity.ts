@@ -2,7 +2,7 @@ import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { bigintNumber } from './column-types';
 import type { JobEntity } from './job.entity';
 
-export const CONVERSION_FORMATS = ['xlsx_basic', 'xlsx_advanced', 'docx', 'pptx'] as const;
+export const CONVERSION_FORMATS = ['xlsx_basic', 'xlsx_advanced', 'docx', 'pptx', 'hwpx'] as const;
 export type ConversionFormat = (typeof CONVERSION_FORMATS)[number];
 
 /** Where a conversion stands: running (XLSX Advanced only), its file made, failed, or refunded after failing. */

@@ -11,16 +11,17 @@ const EXTENSIONS: Record<ConversionFormat, string> = {
   pptx: 'pptx',
   xlsx_basic: 'xlsx',
   xlsx_advanced: 'xlsx',
+  hwpx: 'hwpx',
 };
 const FORMATS = Object.keys(EXTENSIONS) as ConversionFormat[];
 
-export const CONVERT_USAGE = `Usage: docconv convert <job_id> --format docx|pptx|xlsx_basic|xlsx_advanced [--out <file>]
+export const CONVERT_USAGE = `Usage: docconv convert <job_id> --format docx|pptx|hwpx|xlsx_basic|xlsx_advanced [--out <file>]
 
 Converts a finished job's Markdown to an office file and downloads it. Only the first
-conversion of each format is charged (XLSX); DOCX and PPTX are free.
+conversion of each format is charged (XLSX); DOCX, PPTX and HWPX (Hancom Office) are free.
 
 Options:
-  --format <format>   docx, pptx, xlsx_basic or xlsx_advanced
+  --format <format>   docx, pptx, hwpx, xlsx_basic or xlsx_advanced
   --out, -o <file>    where to write the file (default: <job_id>.<extension>)`;
 
 /** `docconv convert`: convert, then fetch the file from its signed link. */
