@@ -1,7 +1,7 @@
 import type { Row, Workbook, Worksheet } from 'exceljs';
 import { documentBlocks, type Block } from './document-blocks';
 import { parseMarkdown } from './markdown-tree';
-import { TEXT_SHEET, newWorkbook } from './render-xlsx-basic';
+import { TEXT_SHEET, newWorkbook, workbookBytes } from './render-xlsx-basic';
 import { SheetNamer } from './sheet-names';
 import { identifierColumns, tableTitles, typedRow, withFoundHeader } from './table-analysis';
 import { columnNames, filledGrid, tableWidth, type Table } from './table-model';
@@ -59,7 +59,7 @@ export async function renderXlsxAdvanced(markdown: string, options: XlsxAdvanced
   addTextSheet(workbook, textName, blocks);
   const mismatches = written.flatMap(mismatchSentences);
   fillContents(contents, written, textName);
-  return { bytes: Buffer.from(await workbook.xlsx.writeBuffer()), mismatches };
+  return { bytes: await workbookBytes(workbook), mismatches };
 }
 
 // ---- tables joined by columns -----------------------------------------------------------------
@@ -229,6 +229,7 @@ function withoutUnit(text: string, unit: string): string {
 function fillContents(sheet: Worksheet, written: WrittenSheet[], textSheet: string): void {
   sheet.getColumn(1).width = 32;
   sheet.getColumn(2).width = 60;
+  for (let c = 3; c <= 6; c++) sheet.getColumn(c).width = 12;
   if (written.length === 0) {
     sheet.addRow(['This document has no tables.']).font = { bold: true };
     sheet.addRow([`Its text is on the ${textSheet} sheet; no values were guessed from it.`]);

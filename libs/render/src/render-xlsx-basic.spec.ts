@@ -118,6 +118,25 @@ describe('renderXlsxBasic', () => {
     expect(ws.getCell('A6').alignment?.indent).toBeGreaterThan(0);
   });
 
+  it('makes a row as tall as the text its cells wrap to', async () => {
+    const long = 'a sentence of several words '.repeat(12).trim();
+    const book = await readWorkbook(
+      await renderXlsxBasic(`| Name | Note |\n|---|---|\n| x | short |\n| y | ${long} |\n`, { title: 't' }),
+    );
+    const sheet = book.worksheets[0];
+    const width = sheet.getColumn(2).width ?? 0;
+    expect(sheet.getRow(2).height ?? 15).toBeLessThanOrEqual(15);
+    // 335 characters in a column of at most 60: six lines or more.
+    expect(width).toBeLessThanOrEqual(60);
+    expect(sheet.getRow(3).height).toBeGreaterThanOrEqual(6 * 15);
+  });
+
+  it('prints every sheet one page wide', () => {
+    for (const sheet of workbook.worksheets) {
+      expect(sheet.pageSetup).toMatchObject({ fitToPage: true, fitToWidth: 1, fitToHeight: 0 });
+    }
+  });
+
   it('writes a document without tables as a Text sheet alone', async () => {
     const only = await readWorkbook(await renderXlsxBasic('Just a line.', { title: 't' }));
     expect(only.worksheets.map((ws) => ws.name)).toEqual(['Text']);

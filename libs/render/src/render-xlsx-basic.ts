@@ -7,6 +7,7 @@ import { columnNames, tableGrid } from './table-model';
 import {
   addTextSheet,
   fitColumnWidths,
+  fitRowHeights,
   freezeHeader,
   mergeRanges,
   writeBodyRow,
@@ -37,6 +38,25 @@ export async function renderXlsxBasic(markdown: string, options: XlsxBasicOption
     if (block.kind === 'table') addTableSheet(workbook, names.next(titles.get(block) ?? null), block);
   }
   addTextSheet(workbook, textSheet, blocks);
+  return workbookBytes(workbook);
+}
+
+/**
+ * The workbook's file. Rows are as tall as their wrapped text, and every sheet prints one page wide (landscape
+ * past three columns), so a table printed or exported to PDF keeps its columns together.
+ */
+export async function workbookBytes(workbook: Workbook): Promise<Buffer> {
+  for (const sheet of workbook.worksheets) {
+    fitRowHeights(sheet);
+    const wide = sheet.columnCount > 3;
+    sheet.pageSetup = {
+      ...sheet.pageSetup,
+      fitToPage: true,
+      fitToWidth: 1,
+      fitToHeight: 0,
+      orientation: wide ? 'landscape' : 'portrait',
+    };
+  }
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 

@@ -111,6 +111,32 @@ export function freezeHeader(sheet: Worksheet, headerRows: number): void {
   if (headerRows > 0) sheet.views = [{ state: 'frozen', ySplit: headerRows }];
 }
 
+/** Points per line of wrapped text at the default 11-point font; Excel's tallest row. */
+const LINE_HEIGHT_PT = 15;
+const MAX_ROW_HEIGHT_PT = 409;
+/** Column width Excel gives a column nobody sized, in characters. */
+const DEFAULT_COLUMN_WIDTH = 8.43;
+
+/**
+ * Row heights for wrapped text: the lines the tallest cell of each row wraps to at its column's width. Spreadsheet
+ * programs do not always measure rows when they open a file (LibreOffice does not), and a row left one line high
+ * draws its wrapped text over the rows below it.
+ */
+export function fitRowHeights(sheet: Worksheet): void {
+  sheet.eachRow((row) => {
+    let lines = 1;
+    row.eachCell((cell, column) => {
+      if (typeof cell.value !== 'string' || !cell.alignment?.wrapText) return;
+      const width = sheet.getColumn(column).width ?? DEFAULT_COLUMN_WIDTH;
+      const wrapped = cell.value
+        .split('\n')
+        .reduce((sum, line) => sum + Math.max(1, Math.ceil((displayWidth(line) * 1.1) / Math.max(1, width - 1))), 0);
+      lines = Math.max(lines, wrapped);
+    });
+    if (lines > 1) row.height = Math.min(MAX_ROW_HEIGHT_PT, lines * LINE_HEIGHT_PT);
+  });
+}
+
 /** Column widths from the longest line in each column (wide characters count double), within bounds. */
 export function fitColumnWidths(sheet: Worksheet, grid: string[][]): void {
   const widths: number[] = [];

@@ -263,7 +263,7 @@ export class JobsController {
   @Access(WRITE)
   @ApiOperation({
     summary:
-      'Convert a finished job to XLSX (basic or advanced), DOCX or PPTX. Only the first conversion of each format is charged (XLSX Basic 1, XLSX Advanced 3 per source page; DOCX and PPTX free); asking again returns the same file.',
+      'Convert a finished job to XLSX (basic or advanced), DOCX, PPTX or HWPX (Hancom Office). Only the first conversion of each format is charged (XLSX Basic 1, XLSX Advanced 3 per source page; DOCX, PPTX and HWPX free); asking again returns the same file.',
   })
   @ApiOkResponse({ type: ConversionResponse })
   convert(

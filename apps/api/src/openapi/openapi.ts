@@ -10,7 +10,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('docconv API')
     .setDescription(
-      'Upload documents, get an exact price, confirm, and receive faithful Markdown; convert it to XLSX, DOCX or PPTX. ' +
+      'Upload documents, get an exact price, confirm, and receive faithful Markdown; convert it to XLSX, DOCX, PPTX or HWPX. ' +
         'Every error is RFC 9457 `application/problem+json` with a stable `code`.',
     )
     .setVersion('1')
