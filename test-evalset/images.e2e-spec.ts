@@ -11,7 +11,7 @@ import { evalsetPath, fundedKey } from './evalset';
 /**
  * Pictures through the worker: a Word document's embedded pictures and a PDF's figures are taken
  * out, linked from the Markdown where they stand, named in the figure blocks of the structured
- * result, and carried in the zip download as the pictures they are.
+ * result, carried in the zip download as the pictures they are, and embedded in the office files.
  */
 describe('evalset pictures: taken out, linked from the Markdown, in the zip', () => {
   let t: TestApp;
@@ -64,6 +64,32 @@ describe('evalset pictures: taken out, linked from the Markdown, in the zip', ()
           expect((right - left) * (bottom - top)).toBeGreaterThan(100 * 100);
         }
         expect(figures.map((f) => f.page)).toEqual([1, 2]);
+      }
+      // The DOCX, PPTX and HWPX of the job embed those very pictures.
+      const media = { docx: /^word\/media\//, pptx: /^ppt\/media\//, hwpx: /^BinData\// };
+      for (const format of ['docx', 'pptx', 'hwpx'] as const) {
+        await t.http
+          .post(`/api/v1/jobs/${res.body.job_id}/convert`)
+          .set('X-API-Key', key.key)
+          .send({ format })
+          .expect(200);
+        const file = await t.http
+          .get(`/api/v1/jobs/${res.body.job_id}/download?format=${format}`)
+          .set('X-API-Key', key.key)
+          .buffer(true)
+          .parse(binary)
+          .expect(200);
+        const office = await JSZip.loadAsync(file.body as Buffer);
+        const pictures = Object.keys(office.files).filter(
+          (path) => media[format].test(path) && !office.files[path].dir,
+        );
+        const sizes = await Promise.all(
+          pictures.map(async (path) => (await office.file(path)!.async('nodebuffer')).length),
+        );
+        const linkedSizes = await Promise.all(
+          linked.map(async (path) => (await zip.file(path)!.async('nodebuffer')).length),
+        );
+        expect({ format, sizes: sizes.sort() }).toEqual({ format, sizes: linkedSizes.sort() });
       }
     },
     180_000,

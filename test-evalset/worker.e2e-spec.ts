@@ -1,14 +1,30 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { hancomReference } from '../tools/eval/hancom';
 import { hygiene, type HygieneCounts } from '../tools/eval/hygiene';
 import { nid, similarity, wordSpacing } from '../tools/eval/metrics';
 import { parseChecks, parseTests, runChecks, runTests } from '../tools/eval/olmocr';
 import { matchTables, parseDoclingTables, parseMarkdownTables } from '../tools/eval/tables';
 import type { TestKey } from '../test/support/accounts';
-import { upload, waitForJob } from '../test/support/jobs';
+import { binary, upload, waitForJob } from '../test/support/jobs';
 import { checkStructuredResult } from '../test/support/structured-result-check';
 import { createTestApp, type TestApp } from '../test/support/test-app';
 import { acceptedDocuments, CONTAINER_FORMATS, evalsetPath, formatOf, fundedKey, ownSection } from './evalset';
+import {
+  documentTables,
+  EXTENSION,
+  independentHwpxText,
+  libreOfficeRefuses,
+  literalMarkers,
+  OFFICE_FORMATS,
+  readDocxOutput,
+  readHwpxOutput,
+  readPptxOutput,
+  readWorkbookOutput,
+  type OutputReading,
+} from './office-outputs';
 
 /** Inputs read by OCR: they run once per available engine and model. */
 const OCR_INPUTS = new Set(['pdf/ocr_test_scanned.pdf']);
@@ -133,6 +149,8 @@ describe('evalset through the running worker: upload → confirm → done → do
   let key: TestKey;
   const scored: Scored[] = [];
   const structuredRuns: { run: string; coverage: number; blocks: number; estimated: number }[] = [];
+  /** The first finished job of each input whose Markdown has tables, for the office outputs. */
+  const withTables = new Map<string, { jobId: string; markdown: string }>();
   beforeAll(async () => {
     t = await createTestApp();
     key = await fundedKey(t, 'evalworker');
@@ -182,6 +200,9 @@ describe('evalset through the running worker: upload → confirm → done → do
         blocks: structured.blocks,
         estimated: (json.body.blocks as { box_estimated?: boolean }[]).filter((b) => b.box_estimated).length,
       });
+      if (!withTables.has(relative) && parseMarkdownTables(whole).length > 0) {
+        withTables.set(relative, { jobId: res.body.job_id as string, markdown: whole });
+      }
       const result = score(path, markdown);
       expect(Object.keys(result.metrics).length + (result.tests ? 1 : 0) + (result.checks ? 1 : 0)).toBeGreaterThan(0);
       // No output may carry a control character, a replacement character or an emphasis marker a
@@ -213,6 +234,89 @@ describe('evalset through the running worker: upload → confirm → done → do
     );
     expect(structuredRuns.filter((r) => r.coverage < 0.98).map((r) => r.run)).toEqual([]);
   });
+
+  it(
+    'office outputs of every job with tables: typed numbers and dates, totals as formulas equal to the printed ' +
+      'figures, every table with its cells, no literal ** (read by ExcelJS, mammoth, our HWPX reader, ' +
+      '@ssabrojs/hwpxjs and LibreOffice)',
+    async () => {
+      expect(withTables.size).toBeGreaterThan(0);
+      const folder = await mkdtemp(join(tmpdir(), 'docconv-office-'));
+      const problems: string[] = [];
+      const files = new Map<string, { name: string; bytes: Buffer }[]>();
+      const totals = { numbers: 0, dates: 0, formulas: 0, notes: 0 };
+      const hwpxPaths = new Map<string, string>();
+      try {
+        let index = 0;
+        for (const [relative, { jobId, markdown }] of withTables) {
+          index++;
+          const tables = documentTables(markdown);
+          for (const format of OFFICE_FORMATS) {
+            const converted = await t.http
+              .post(`/api/v1/jobs/${jobId}/convert`)
+              .set('X-API-Key', key.key)
+              .send({ format });
+            if (converted.status !== 200) {
+              problems.push(`${relative} ${format}: convert answered ${converted.status} ${converted.body.detail}`);
+              continue;
+            }
+            const bytes = (
+              await t.http
+                .get(`/api/v1/jobs/${jobId}/download?format=${format}`)
+                .set('X-API-Key', key.key)
+                .buffer(true)
+                .parse(binary)
+                .expect(200)
+            ).body as Buffer;
+            const name = `${index}-${format}.${EXTENSION[format]}`;
+            let reading: OutputReading;
+            if (format === 'xlsx_basic' || format === 'xlsx_advanced') {
+              reading = await readWorkbookOutput(bytes, format, tables);
+            } else if (format === 'docx') {
+              reading = await readDocxOutput(bytes, tables);
+            } else if (format === 'pptx') {
+              reading = await readPptxOutput(bytes, tables);
+            } else {
+              const path = join(folder, name);
+              await writeFile(path, bytes);
+              hwpxPaths.set(path, relative);
+              reading = await readHwpxOutput(path, tables);
+            }
+            problems.push(...reading.problems.map((problem) => `${relative} ${problem}`));
+            totals.numbers += reading.numbers;
+            totals.dates += reading.dates;
+            totals.formulas += reading.formulas;
+            if (format !== 'hwpx')
+              files.set(EXTENSION[format], [...(files.get(EXTENSION[format]) ?? []), { name, bytes }]);
+          }
+          const job = (await t.http.get(`/api/v1/jobs/${jobId}`).set('X-API-Key', key.key)).body;
+          if (job.xlsx_advanced_recovery_notes) totals.notes++;
+        }
+        // An independent reader opens every HWPX, reads the title it was given and its paragraphs' text, without markers.
+        const texts = independentHwpxText([...hwpxPaths.keys()], join(__dirname, '..'));
+        for (const [path, relative] of hwpxPaths) {
+          const read = texts[path];
+          if (read?.title !== relative.split('/').pop())
+            problems.push(`${relative}: @ssabrojs/hwpxjs read the title ${read?.title}`);
+          else problems.push(...literalMarkers(read.text, `${relative} hwpx (@ssabrojs/hwpxjs)`));
+        }
+        // LibreOffice opens every DOCX, PPTX and XLSX (it has no HWPX import).
+        for (const [extension, batch] of files) {
+          const refused = await libreOfficeRefuses(join(folder, extension), batch);
+          problems.push(...refused.map((name) => `LibreOffice made no PDF of ${name}`));
+        }
+        process.stdout.write(
+          `\nOffice outputs of ${withTables.size} jobs with tables (${withTables.size * OFFICE_FORMATS.length} files): ` +
+            `${totals.numbers} number cells and ${totals.dates} date cells typed, ${totals.formulas} totals as formulas, ` +
+            `${totals.notes} XLSX Advanced runs noting totals that do not add up\n`,
+        );
+        expect(problems).toEqual([]);
+      } finally {
+        await rm(folder, { recursive: true, force: true });
+      }
+    },
+    40 * 60_000,
+  );
 
   it('OCR: premium reads every scan at least as well as basic, and Korean scans keep their words', () => {
     const tesseract = scored.filter(
