@@ -245,11 +245,13 @@ describe('evalset through the running worker: upload → confirm → done → do
       const problems: string[] = [];
       const files = new Map<string, { name: string; bytes: Buffer }[]>();
       const totals = { numbers: 0, dates: 0, formulas: 0, notes: 0 };
-      const hwpxPaths = new Map<string, string>();
+      /** Each HWPX written, with its input and the title it was given (the job's file name). */
+      const hwpxPaths = new Map<string, { relative: string; title: string }>();
       try {
         let index = 0;
         for (const [relative, { jobId, markdown }] of withTables) {
           index++;
+          const job = (await t.http.get(`/api/v1/jobs/${jobId}`).set('X-API-Key', key.key)).body;
           const tables = documentTables(markdown);
           for (const format of OFFICE_FORMATS) {
             const converted = await t.http
@@ -279,7 +281,7 @@ describe('evalset through the running worker: upload → confirm → done → do
             } else {
               const path = join(folder, name);
               await writeFile(path, bytes);
-              hwpxPaths.set(path, relative);
+              hwpxPaths.set(path, { relative, title: job.filename as string });
               reading = await readHwpxOutput(path, tables);
             }
             problems.push(...reading.problems.map((problem) => `${relative} ${problem}`));
@@ -289,15 +291,14 @@ describe('evalset through the running worker: upload → confirm → done → do
             if (format !== 'hwpx')
               files.set(EXTENSION[format], [...(files.get(EXTENSION[format]) ?? []), { name, bytes }]);
           }
-          const job = (await t.http.get(`/api/v1/jobs/${jobId}`).set('X-API-Key', key.key)).body;
-          if (job.xlsx_advanced_recovery_notes) totals.notes++;
+          const converted = (await t.http.get(`/api/v1/jobs/${jobId}`).set('X-API-Key', key.key)).body;
+          if (converted.xlsx_advanced_recovery_notes) totals.notes++;
         }
         // An independent reader opens every HWPX, reads the title it was given and its paragraphs' text, without markers.
         const texts = independentHwpxText([...hwpxPaths.keys()], join(__dirname, '..'));
-        for (const [path, relative] of hwpxPaths) {
+        for (const [path, { relative, title }] of hwpxPaths) {
           const read = texts[path];
-          if (read?.title !== relative.split('/').pop())
-            problems.push(`${relative}: @ssabrojs/hwpxjs read the title ${read?.title}`);
+          if (read?.title !== title) problems.push(`${relative}: @ssabrojs/hwpxjs read the title ${read?.title}`);
           else problems.push(...literalMarkers(read.text, `${relative} hwpx (@ssabrojs/hwpxjs)`));
         }
         // LibreOffice opens every DOCX, PPTX and XLSX (it has no HWPX import).

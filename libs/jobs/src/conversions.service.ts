@@ -16,8 +16,11 @@ export { CONVERSION_FORMATS, type ConversionFormat } from '@docconv/db';
 
 /** The largest Markdown rendered to an office file in the API (a document of thousands of pages). */
 const MAX_RENDER_MARKDOWN_BYTES = 64 * 1024 * 1024;
-/** The pictures one office file embeds, in bytes; pictures past it keep their alt text. */
-const MAX_RENDER_IMAGE_BYTES = 256 * 1024 * 1024;
+/**
+ * The pictures one office file embeds, in bytes; pictures past it keep their alt text. The render thread holds
+ * them and their encoded copies within its heap (`RENDER_MEMORY_MB`).
+ */
+const MAX_RENDER_IMAGE_BYTES = 128 * 1024 * 1024;
 
 /** A path the Markdown or structured result names (`images/p3-1.png`) inside the job's results; undefined when it would leave them. */
 export function resultFilePath(jobId: string, relative: string): string | undefined {
@@ -141,7 +144,8 @@ export class ConversionsService {
       );
     }
     const markdown = bytes.toString('utf8');
-    const file = await this.render(format, markdown, await this.pictures(job.id, markdown), job);
+    const images = format === 'xlsx_basic' ? {} : await this.pictures(job.id, markdown);
+    const file = await this.render(format, markdown, images, job);
     await this.storage.put(path, file);
     const price = format === 'xlsx_basic' ? this.config.pricing.prices.xlsxBasicUnit : '0';
     const points = conversionPoints(units(job.totalPages, job.imageCount), price);
