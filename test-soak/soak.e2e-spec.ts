@@ -3,6 +3,7 @@ import { spawnApi, spawnWorker, stopProcess, waitForWorkerHeartbeat, type ApiPro
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { Queues } from '@docconv/redis';
 import { createKey, signup, type TestKey } from '../test/support/accounts';
 import { makeDocx, makePdf, makeTextPng } from '../test/support/fixtures';
 import { testBucket } from '../test/support/s3';
@@ -233,6 +234,28 @@ describe('soak: 2 API processes and 3 workers on one PostgreSQL, Redis and S3, t
       open = rows.map((row) => row.id);
     }
     const elapsed = Date.now() - started;
+    // A job that did not end says where it stopped, so a failure explains itself.
+    const stuck = await db.query<Record<string, unknown>[]>(
+      `SELECT id, status, parse_queue, retry_count, total_pages, done_pages, total_files, done_files, confirmed_at, started_at, cancel_requested_at
+         FROM jobs WHERE id = ANY($1)`,
+      [open],
+    );
+    if (stuck.length > 0) {
+      // And where its queue messages are: every message of it that has not completed, by queue and state.
+      const messages: string[] = [];
+      for (const queue of admin.app.get(Queues).all()) {
+        const jobs = await queue.getJobs(['active', 'waiting', 'delayed', 'failed', 'waiting-children', 'prioritized']);
+        for (const job of jobs) {
+          if (!open.includes((job?.data as { jobId?: string } | undefined)?.jobId ?? '')) continue;
+          messages.push(
+            `${queue.name} ${job.id} ${await job.getState()} attempts ${job.attemptsMade} ${JSON.stringify(job.data)}`,
+          );
+        }
+      }
+      process.stdout.write(
+        `\nJobs not ended after the drain:\n${JSON.stringify(stuck, null, 1)}\n${messages.join('\n')}\n`,
+      );
+    }
     const byStatus = await db.query<{ status: string; jobs: string; pages: string }[]>(
       `SELECT status, count(*)::text AS jobs, COALESCE(SUM(done_pages), 0)::text AS pages FROM jobs WHERE id = ANY($1) GROUP BY status`,
       [ids],
