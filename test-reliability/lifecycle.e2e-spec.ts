@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
-import { makePdf, makeTiffWithUnreadableFrame } from '../test/support/fixtures';
+import { makeMixedPdf, makePdf, makeTiffWithUnreadableFrame } from '../test/support/fixtures';
 import { upload, waitForJob } from '../test/support/jobs';
 import { privateStack } from '../test/support/private-stack';
 import { ms, printFigures } from './support/figures';
@@ -317,6 +317,61 @@ describe('the job lifecycle when Redis and workers fail', () => {
     expect(ledger).toEqual({ spends: 1, refunds: 1, sum: 0 });
     await stopProcess(successor, 'SIGKILL');
   });
+
+  it('a worker killed mid-range while Redis restarts empty: the sweep sends the job again, it is done with every page once, charged once', async () => {
+    const total = 10;
+    const spreading = { WORKER_CONCURRENCY: '2', FANOUT_MIN_PAGES: String(total) }; // two slots: two ranges of five
+    const doomed = await start(spreading);
+    const pdf = await makeMixedPdf(
+      Array.from({ length: total }, (_, i) => ({ scan: `Scanned page ${i + 1} of the survey` })),
+    );
+    const preview = (await upload(stack.t.http, stack.key.key, [{ name: 'survey.pdf', content: pdf }])).body;
+    const jobId = preview.job_id as string;
+    await stack.t.http.post(`/api/v1/jobs/${jobId}/confirm`).set(auth()).expect(200);
+    let caught: Record<string, unknown>;
+    do {
+      caught = (await stack.t.http.get(`/api/v1/jobs/${jobId}`).set(auth())).body;
+      if (['done', 'error', 'cancelled'].includes(caught.status as string))
+        throw new Error(`job ended ${String(caught.status)} first`);
+      await new Promise((r) => setTimeout(r, 50));
+    } while (caught.status !== 'processing' || (caught.done_pages as number) < 1);
+    await stopProcess(doomed, 'SIGKILL');
+    await redis.stop();
+    await redis.start(); // empty: no parse, range or assemble message of the job is left
+    const back = Date.now();
+    const successor = await start(spreading);
+    const sweeper = stack.t.app.get(Sweeper);
+    const deadline = back + 150_000;
+    let resent = 0;
+    let job: Record<string, unknown>;
+    for (;;) {
+      resent += (await sweeper.sweep()).parseResent; // the worker's own sweep, every 15 s, may send it first
+      job = (await stack.t.http.get(`/api/v1/jobs/${jobId}`).set(auth())).body;
+      if (['done', 'error', 'cancelled'].includes(job.status as string)) break;
+      if (Date.now() > deadline)
+        throw new Error(`job still ${String(job.status)} with ${String(job.done_pages)} pages done`);
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+    const markdown = (await stack.t.http.get(`/api/v1/jobs/${jobId}/download`).set(auth())).text;
+    const found = [...markdown.matchAll(/Scanned page (\d+) of the survey/g)].map((m) => Number(m[1]));
+    const [ledger] = await db().query<{ spends: number; refunds: number; sum: number }[]>(
+      `SELECT count(*) FILTER (WHERE type = 'spend')::int AS spends, count(*) FILTER (WHERE type = 'refund')::int AS refunds,
+              coalesce(sum(amount), 0)::int AS sum
+         FROM credit_transactions WHERE job_id = $1`,
+      [jobId],
+    );
+    printFigures('Lifecycle: a spread job whose worker died while Redis restarted empty', [
+      ['pages done when the worker was killed', caught.done_pages as number],
+      ["sent again by the test's sweeps", resent],
+      ['job ended after Redis came back (empty)', `${String(job.status)} in ${ms(Date.now() - back)}`],
+      ['pages done / pages found in the Markdown', `${String(job.done_pages)} / ${found.length}`],
+      ['ledger: spends / refunds / sum', `${ledger.spends} / ${ledger.refunds} / ${ledger.sum}`],
+    ]);
+    expect(job).toMatchObject({ status: 'done', done_pages: total, refunded_points: 0 });
+    expect(found).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+    expect(ledger).toEqual({ spends: 1, refunds: 0, sum: -preview.cost.points });
+    await stopProcess(successor, 'SIGKILL');
+  }, 240_000);
 
   it('over every job of the run, the ledger holds exactly what was delivered: pages net of refunds, conversions net of theirs', async () => {
     const rows = await db().query<

@@ -93,12 +93,16 @@ export class Sweeper {
     for (const job of await this.candidates(`status = 'processing' AND started_at < ${settled}`)) {
       // Read whole, the job's parse message ends it; spread over page ranges, its parse.assemble does.
       const message = { jobId: job.id, retry: job.retry_count };
-      const gaveUp =
-        (await this.queues.state(PARSE_JOBS[job.parse_queue], message)) === 'failed' ||
-        (await this.queues.state('parse.assemble', { ...message, rangePages: 0 })) === 'failed';
-      if (!gaveUp) continue;
-      const reason = 'Processing was interrupted too many times to finish. Retry the job, or ask for a refund.';
-      if (await this.lifecycle.move('fail', { jobId: job.id }, { reason })) parseGivenUp++;
+      const run = await this.queues.state(PARSE_JOBS[job.parse_queue], message);
+      const assemble = await this.queues.state('parse.assemble', { ...message, rangePages: 0 });
+      if (run === 'failed' || assemble === 'failed') {
+        const reason = 'Processing was interrupted too many times to finish. Retry the job, or ask for a refund.';
+        if (await this.lifecycle.move('fail', { jobId: job.id }, { reason })) parseGivenUp++;
+      } else if (run === 'missing' && assemble === 'missing') {
+        // Redis lost every message of it (restarted empty, or the spread's flow never reached it):
+        // the job starts over, its progress counted again from its first page.
+        if (await this.queues.resend(PARSE_JOBS[job.parse_queue], message, run)) parseResent++;
+      }
     }
     return { parseResent, parseGivenUp };
   }
