@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
-import { writeFile } from 'node:fs/promises';
 import type { DocconvClient } from '../../client';
-import { confirm, downloadMarkdown, waitForJob, type OcrEngine, type OcrModel } from '../../jobs';
+import { confirm, downloadFile, waitForJob, type OcrEngine, type OcrModel } from '../../jobs';
 import { uploadFiles } from '../../node-upload';
 import type { UploadPreview } from '../../normalize';
 import { oneOf, parseCommandLine, positiveInteger, single } from '../args';
 import { formatPoints, formatPreview } from '../format';
+import { fetchResult, saveResult } from '../output';
 import { createProgressDisplay } from '../progress';
 import { askYesNo } from '../prompt';
 import { CliFailure, UsageError, type Terminal } from '../terminal';
@@ -15,7 +15,9 @@ const MODELS: readonly OcrModel[] = ['basic', 'premium'];
 const ENGINES: readonly OcrEngine[] = ['tesseract', 'easyocr', 'rapidocr'];
 
 const WAIT_OPTIONS = `  --wait                 show progress until the job is done, then write the Markdown
-  --out, -o <file>       with --wait: write the Markdown to this file instead of stdout
+  --out, -o <path>       with --wait: write the Markdown to this file instead of stdout,
+                         or into this folder (one that exists, or a path ending with /)
+                         under the job's title, e.g. out/report.md
   --interval <ms>        time between progress checks (default 1000)`;
 
 export const UPLOAD_USAGE = `Usage: docconv upload <files…> [options]
@@ -32,7 +34,7 @@ Options:
   --yes, -y              confirm without asking (needed when there is no terminal to ask on)
 ${WAIT_OPTIONS}`;
 
-export const CONFIRM_USAGE = `Usage: docconv confirm <job_id> [--wait] [--out <file>]
+export const CONFIRM_USAGE = `Usage: docconv confirm <job_id> [--wait] [--out <file or folder/>]
 
 Confirms a pending job: charges the quoted points and queues it.
 
@@ -169,11 +171,12 @@ async function confirmAndWait(
     );
   }
 
-  const markdown = await downloadMarkdown(client, jobId);
+  const result = { jobId, format: 'md' as const };
+  const file = await fetchResult(result, request.out, () => downloadFile(client, jobId, 'md'));
   if (request.out === undefined) {
-    term.stdout.write(markdown);
+    term.stdout.write(file.bytes);
     return;
   }
-  await writeFile(request.out, markdown);
-  info.write(`Wrote ${request.out} (${Buffer.byteLength(markdown)} bytes).\n`);
+  const written = await saveResult(result, file, request.out);
+  info.write(`Wrote ${written} (${file.bytes.byteLength} bytes).\n`);
 }
