@@ -350,15 +350,33 @@ describe('docconv CLI against the running service', () => {
     expect(result.stderr).toContain('docconv login');
   });
 
-  it('without a terminal and without --yes, refuses to confirm and leaves the job pending', async () => {
+  it('without a terminal and without --yes, upload --confirm and confirm refuse and leave the job pending; --yes confirms', async () => {
     await writeFile(join(folder, 'note.md'), '# A note\n');
     const result = await run(['upload', 'note.md', '--confirm']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/no terminal to ask/);
     expect(result.stderr).toMatch(/--yes/);
     const pendingId = /^Job:\s+([0-9a-f-]{36})$/m.exec(result.stdout)![1];
+    const quoted = Number(/^Cost:\s+(\d+) points/m.exec(result.stdout)![1]);
     const job = (await t.http.get(`/api/v1/jobs/${pendingId}`).set('X-API-Key', key.key).expect(200)).body;
     expect(job.status).toBe('pending');
+    expect(job.quoted_points).toBe(quoted);
+
+    // `confirm` charges too: it shows the quote and asks, and without a terminal it needs --yes.
+    const refused = await run(['confirm', pendingId]);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toContain(`Job ${pendingId} (note.md) costs ${quoted} points`);
+    expect(refused.stderr).toMatch(/no terminal to ask/);
+    expect(refused.stderr).toContain(`docconv confirm ${pendingId} --yes`);
+    const still = (await t.http.get(`/api/v1/jobs/${pendingId}`).set('X-API-Key', key.key).expect(200)).body;
+    expect(still.status).toBe('pending');
+    const confirmed = await run(['confirm', pendingId, '--yes']);
+    expect(confirmed.stderr).toBe('');
+    expect(confirmed.code).toBe(0);
+    expect(confirmed.stdout).toContain(`Confirmed job ${pendingId}`);
+    const charged = (await t.http.get(`/api/v1/jobs/${pendingId}`).set('X-API-Key', key.key).expect(200)).body;
+    expect(charged.status).not.toBe('pending');
+    expect(charged.cost_points).toBe(quoted);
   });
 
   it('usage errors exit 2 and name the problem', async () => {

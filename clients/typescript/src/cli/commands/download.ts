@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { downloadFile, type DownloadFormat } from '../../jobs';
 import { oneOf, parseCommandLine, single } from '../args';
-import { FORMAT_EXTENSIONS, fetchResult, saveResult } from '../output';
+import { FORMAT_EXTENSIONS, saveResult } from '../output';
 import type { Terminal } from '../terminal';
 import { connect } from './connect';
 
@@ -34,10 +34,9 @@ export async function downloadCommand(args: string[], term: Terminal): Promise<v
   const format = oneOf(values.format, FORMATS, '--format', DOWNLOAD_USAGE) ?? 'md';
   const client = await connect(term);
   const result = { jobId, format };
-  const file = await fetchResult(result, values.out, () => downloadFile(client, jobId, format));
+  const downloaded = await downloadFile(client, jobId, format);
   // The structured result is indented for reading; the service sends it compact.
-  if (format === 'json')
-    file.bytes = Buffer.from(`${JSON.stringify(JSON.parse(Buffer.from(file.bytes).toString()), null, 2)}`);
+  const file = format === 'json' ? { ...downloaded, bytes: indentJson(downloaded.bytes) } : downloaded;
   const out = values.out ?? (format === 'md' ? undefined : `${jobId}.${FORMAT_EXTENSIONS[format]}`);
   if (out === undefined) {
     term.stdout.write(file.bytes);
@@ -45,4 +44,8 @@ export async function downloadCommand(args: string[], term: Terminal): Promise<v
   }
   const written = await saveResult(result, file, out);
   term.stdout.write(`Wrote ${written} (${file.bytes.byteLength} bytes).\n`);
+}
+
+function indentJson(bytes: Uint8Array): Uint8Array {
+  return Buffer.from(JSON.stringify(JSON.parse(Buffer.from(bytes).toString('utf8')), null, 2), 'utf8');
 }
