@@ -6,7 +6,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import JSZip from 'jszip';
 import { DataSource } from 'typeorm';
+import { attachmentDisposition, downloadName } from '@docconv/storage';
 import { REPO_ROOT } from '@docconv/testing';
+import { localName, shellWord } from '../clients/typescript/src/cli/output';
+import { dispositionFilename } from '../clients/typescript/src/content-disposition';
 import { createKey, signup, type TestKey } from './support/accounts';
 import { makeZip } from './support/archives';
 import { makeMixedPdf } from './support/fixtures';
@@ -56,6 +59,35 @@ async function shell(file: string, args: string[], cwd: string, env: NodeJS.Proc
 function progressPages(output: string): number[] {
   return [...output.matchAll(/^\w+: (\d+)\/(\d+) pages, \d+\/\d+ files$/gm)].map((m) => Number(m[1]));
 }
+
+describe('the names the CLI saves under', () => {
+  it.each([
+    '회의 자료.zip',
+    'bundle.zip/a.pdf (+5 more)',
+    'CON.pdf',
+    'a "quoted"; b.pdf',
+    '50%25 off.pdf',
+    'x\u202eyz.pdf',
+  ])('reads back the name the service gives %s', (title) => {
+    const name = downloadName(title, 'md');
+    expect(dispositionFilename(attachmentDisposition(name))).toBe(name);
+  });
+
+  it('keeps a name inside the folder it is saved in', () => {
+    const result = { jobId: 'job-1', format: 'docx' as const };
+    expect(localName(result, 'Report.docx')).toBe('Report.docx');
+    expect(localName(result, '../../etc/passwd')).toBe('passwd');
+    expect(localName(result, '..\\..\\boot.ini')).toBe('boot.ini');
+    expect(localName(result, '..')).toBe('job-1.docx');
+    expect(localName(result, null)).toBe('job-1.docx');
+  });
+
+  it('quotes a path for the shell only when it must', () => {
+    expect(shellWord('out/report.md')).toBe('out/report.md');
+    expect(shellWord('회의 자료.md')).toBe(`'회의 자료.md'`);
+    expect(shellWord("it's.md")).toBe(`'it'\\''s.md'`);
+  });
+});
 
 describe('docconv CLI against the running service', () => {
   let t: TestApp;
