@@ -1,11 +1,17 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import JSZip from 'jszip';
+import { DataSource } from 'typeorm';
+import { attachmentDisposition, downloadName } from '@docconv/storage';
 import { REPO_ROOT } from '@docconv/testing';
+import { localName, shellWord } from '../clients/typescript/src/cli/output';
+import { dispositionFilename } from '../clients/typescript/src/content-disposition';
 import { createKey, signup, type TestKey } from './support/accounts';
+import { makeZip } from './support/archives';
 import { makeMixedPdf } from './support/fixtures';
 import { checkStructuredResult } from './support/structured-result-check';
 import { createTestApp, uniqueEmail, type TestApp } from './support/test-app';
@@ -36,10 +42,52 @@ function docconv(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<R
   });
 }
 
+const execFileAsync = promisify(execFile);
+
+/** Runs a command the way a person would in a shell at `cwd`, asynchronously (the API runs in this process). */
+async function shell(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<Run> {
+  try {
+    const { stdout, stderr } = await execFileAsync(file, args, { cwd, env, maxBuffer: 16 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? null, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
 /** The page counts of the non-TTY progress lines ("processing: 12/300 pages, 0/1 files"). */
 function progressPages(output: string): number[] {
   return [...output.matchAll(/^\w+: (\d+)\/(\d+) pages, \d+\/\d+ files$/gm)].map((m) => Number(m[1]));
 }
+
+describe('the names the CLI saves under', () => {
+  it.each([
+    '회의 자료.zip',
+    'bundle.zip/a.pdf (+5 more)',
+    'CON.pdf',
+    'a "quoted"; b.pdf',
+    '50%25 off.pdf',
+    'x\u202eyz.pdf',
+  ])('reads back the name the service gives %s', (title) => {
+    const name = downloadName(title, 'md');
+    expect(dispositionFilename(attachmentDisposition(name))).toBe(name);
+  });
+
+  it('keeps a name inside the folder it is saved in', () => {
+    const result = { jobId: 'job-1', format: 'docx' as const };
+    expect(localName(result, 'Report.docx')).toBe('Report.docx');
+    expect(localName(result, '../../etc/passwd')).toBe('passwd');
+    expect(localName(result, '..\\..\\boot.ini')).toBe('boot.ini');
+    expect(localName(result, '..')).toBe('job-1.docx');
+    expect(localName(result, null)).toBe('job-1.docx');
+  });
+
+  it('quotes a path for the shell only when it must', () => {
+    expect(shellWord('out/report.md')).toBe('out/report.md');
+    expect(shellWord('회의 자료.md')).toBe(`'회의 자료.md'`);
+    expect(shellWord("it's.md")).toBe(`'it'\\''s.md'`);
+  });
+});
 
 describe('docconv CLI against the running service', () => {
   let t: TestApp;
@@ -152,8 +200,142 @@ describe('docconv CLI against the running service', () => {
     expect(md.stdout).toBe(markdown);
     const bad = await run(['download', jobId, '--format', 'pdf']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--format must be one of md, json, zip');
+    expect(bad.stderr).toContain('--format must be one of md, json, zip, docx, pptx, hwpx, xlsx_basic, xlsx_advanced');
   });
+
+  it('convert --format xlsx_basic shows the price, refuses without a terminal or --yes, and charges once with it', async () => {
+    const db = t.app.get(DataSource);
+    const owner = (await db.query('SELECT user_id FROM jobs WHERE id = $1', [jobId]))[0].user_id as string;
+    await db.query('UPDATE users SET points_balance = 100000 WHERE id = $1', [owner]);
+    const balance = async () =>
+      Number((await db.query('SELECT points_balance FROM users WHERE id = $1', [owner]))[0].points_balance);
+    const units = (await t.http.get(`/api/v1/jobs/${jobId}`).set('X-API-Key', key.key).expect(200)).body
+      .conversion_units as number;
+    expect(units).toBe(SCANNED_PAGES + 2);
+    const price = new RegExp(
+      `^Converting job ${jobId} to xlsx_basic costs (\\d+) points \\(\\$[\\d.]+\\) \\(${units} conversion units\\)`,
+      'm',
+    );
+
+    const refused = await run(['convert', jobId, '--format', 'xlsx_basic', '--out', 'sheet.xlsx']);
+    expect(refused.code).toBe(2);
+    const points = Number(price.exec(refused.stdout)?.[1]);
+    expect(points).toBeGreaterThan(0);
+    expect(refused.stderr).toMatch(/no terminal to ask whether to spend/);
+    expect(refused.stderr).toContain('--yes');
+    expect(existsSync(join(folder, 'sheet.xlsx'))).toBe(false);
+    expect(await balance()).toBe(100000);
+
+    const charged = await run(['convert', jobId, '--format', 'xlsx_basic', '--out', 'sheet.xlsx', '--yes']);
+    expect(charged.stderr).toBe('');
+    expect(charged.code).toBe(0);
+    expect(Number(price.exec(charged.stdout)?.[1])).toBe(points);
+    expect(await balance()).toBe(100000 - points);
+    expect((await readFile(join(folder, 'sheet.xlsx'))).subarray(0, 2).toString()).toBe('PK');
+
+    const again = await run(['convert', jobId, '--format', 'xlsx_basic', '--out', 'sheet-again.xlsx']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`Job ${jobId} is converted to xlsx_basic already: downloading it again is free.`);
+    expect(await balance()).toBe(100000 - points);
+    const download = await run(['download', jobId, '--format', 'xlsx_basic', '--out', 'sheet-download.xlsx']);
+    expect(download.code).toBe(0);
+    expect(await readFile(join(folder, 'sheet-download.xlsx'))).toEqual(await readFile(join(folder, 'sheet.xlsx')));
+  });
+
+  it('a job from one archive is titled with its name, and --out with a folder saves under that title', async () => {
+    const archive = '회의 자료.zip';
+    await writeFile(
+      join(folder, archive),
+      makeZip([
+        { name: '첫째.md', data: '# 첫째 안건\n\nThe first item.\n' },
+        { name: 'docs/second.md', data: '# Second\n\nThe second item.\n' },
+      ]),
+    );
+    const result = await run(['upload', archive, '--confirm', '--yes', '--wait', '--interval', '200', '--out', 'out/']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const archiveJob = /^Job:\s+([0-9a-f-]{36})$/m.exec(result.stdout)![1];
+    const saved = join(folder, 'out', '회의 자료.md');
+    expect(result.stdout).toContain(`Wrote ${join('out', '회의 자료.md')}`);
+    const markdown = await readFile(saved, 'utf8');
+    expect(markdown).toContain('The first item.');
+    expect(markdown).toContain('The second item.');
+
+    const job = (await t.http.get(`/api/v1/jobs/${archiveJob}`).set('X-API-Key', key.key).expect(200)).body;
+    expect(job.filename).toBe(archive);
+    const download = await t.http.get(`/api/v1/jobs/${archiveJob}/download`).set('X-API-Key', key.key).expect(200);
+    expect(download.headers['content-disposition']).toBe(
+      `attachment; filename="__ __.md"; filename*=UTF-8''${encodeURIComponent('회의 자료.md')}`,
+    );
+
+    // An existing folder without a trailing slash is a folder too (it used to fail with EISDIR).
+    const json = await run(['download', archiveJob, '--format', 'json', '--out', 'out']);
+    expect(json.stderr).toBe('');
+    expect(json.code).toBe(0);
+    expect(JSON.parse(await readFile(join(folder, 'out', '회의 자료.json'), 'utf8')).blocks.length).toBeGreaterThan(0);
+    const docx = await run(['convert', archiveJob, '--format', 'docx', '--out', 'out/']);
+    expect(docx.code).toBe(0);
+    expect((await readFile(join(folder, 'out', '회의 자료.docx'))).subarray(0, 2).toString()).toBe('PK');
+  });
+
+  it('a result that cannot be written says how to fetch it again, and that command works', async () => {
+    await writeFile(join(folder, 'paid.md'), '# Paid\n\nA result worth keeping.\n');
+    await writeFile(join(folder, 'blocker'), 'a file where a folder was meant');
+    const result = await run(['upload', 'paid.md', '--confirm', '--yes', '--wait', '--out', 'blocker/paid.md']);
+    expect(result.code).toBe(1);
+    const paidJob = /^Job:\s+([0-9a-f-]{36})$/m.exec(result.stdout)![1];
+    expect(result.stderr).toContain(
+      'docconv: Could not write blocker/paid.md: a part of the path is a file, not a folder (ENOTDIR)',
+    );
+    expect(result.stderr).toContain(`job ${paidJob} is finished and stays downloadable`);
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+    const command = new RegExp(`^  docconv download ${paidJob} --format md --out (\\S+)$`, 'm').exec(result.stderr);
+    expect(command?.[1]).toBe('paid.md');
+
+    const again = await run(['download', paidJob, '--format', 'md', '--out', command![1]]);
+    expect(again.code).toBe(0);
+    expect(await readFile(join(folder, 'paid.md'), 'utf8')).toContain('A result worth keeping.');
+
+    const unwritable = await run(['download', paidJob, '--out', 'blocker/']);
+    expect(unwritable.code).toBe(1);
+    expect(unwritable.stderr).toMatch(/^docconv: Could not write blocker\/: .*\((EEXIST|ENOTDIR)\)$/m);
+    expect(unwritable.stderr).toContain(`docconv download ${paidJob} --format md --out paid.md`);
+  });
+
+  it('runs as `npx docconv` from the repository root and as a global install', async () => {
+    const npx = await shell('npx', ['--no-install', 'docconv', '--help'], REPO_ROOT);
+    expect(npx.code).toBe(0);
+    expect(npx.stdout).toMatch(/^Usage: docconv <command> \[options\]$/m);
+    expect(npx.stdout).toMatch(/^ {2}convert +convert a finished job/m);
+
+    const prefix = await mkdtemp(join(tmpdir(), 'docconv-global-'));
+    try {
+      const install = await shell(
+        'npm',
+        [
+          'install',
+          '--global',
+          '--prefix',
+          prefix,
+          '--offline',
+          '--no-audit',
+          '--no-fund',
+          join(REPO_ROOT, 'clients', 'typescript'),
+        ],
+        prefix,
+      );
+      expect(install.stderr).not.toMatch(/npm error/);
+      expect(install.code).toBe(0);
+      const help = await shell(join(prefix, 'bin', 'docconv'), ['--help'], prefix);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(/^Usage: docconv <command> \[options\]$/m);
+      const balance = await shell(join(prefix, 'bin', 'docconv'), ['balance'], prefix, env);
+      expect(balance.code).toBe(0);
+      expect(balance.stdout).toMatch(/^\d+ points \(\$\d+\.\d+\)\n$/);
+    } finally {
+      await rm(prefix, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('balance prints the points left', async () => {
     const result = await run(['balance']);
@@ -200,15 +382,33 @@ describe('docconv CLI against the running service', () => {
     expect(result.stderr).toContain('docconv login');
   });
 
-  it('without a terminal and without --yes, refuses to confirm and leaves the job pending', async () => {
+  it('without a terminal and without --yes, upload --confirm and confirm refuse and leave the job pending; --yes confirms', async () => {
     await writeFile(join(folder, 'note.md'), '# A note\n');
     const result = await run(['upload', 'note.md', '--confirm']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/no terminal to ask/);
     expect(result.stderr).toMatch(/--yes/);
     const pendingId = /^Job:\s+([0-9a-f-]{36})$/m.exec(result.stdout)![1];
+    const quoted = Number(/^Cost:\s+(\d+) points/m.exec(result.stdout)![1]);
     const job = (await t.http.get(`/api/v1/jobs/${pendingId}`).set('X-API-Key', key.key).expect(200)).body;
     expect(job.status).toBe('pending');
+    expect(job.quoted_points).toBe(quoted);
+
+    // `confirm` charges too: it shows the quote and asks, and without a terminal it needs --yes.
+    const refused = await run(['confirm', pendingId]);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toContain(`Job ${pendingId} (note.md) costs ${quoted} points`);
+    expect(refused.stderr).toMatch(/no terminal to ask/);
+    expect(refused.stderr).toContain(`docconv confirm ${pendingId} --yes`);
+    const still = (await t.http.get(`/api/v1/jobs/${pendingId}`).set('X-API-Key', key.key).expect(200)).body;
+    expect(still.status).toBe('pending');
+    const confirmed = await run(['confirm', pendingId, '--yes']);
+    expect(confirmed.stderr).toBe('');
+    expect(confirmed.code).toBe(0);
+    expect(confirmed.stdout).toContain(`Confirmed job ${pendingId}`);
+    const charged = (await t.http.get(`/api/v1/jobs/${pendingId}`).set('X-API-Key', key.key).expect(200)).body;
+    expect(charged.status).not.toBe('pending');
+    expect(charged.cost_points).toBe(quoted);
   });
 
   it('usage errors exit 2 and name the problem', async () => {

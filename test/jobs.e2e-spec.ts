@@ -58,6 +58,7 @@ const JOB_FIELDS: Record<string, string | string[]> = {
   xlsx_advanced_recovery_notes: ['string', 'null'],
   refundable: 'boolean',
   retry_count: 'number',
+  quoted_points: 'number',
   conversion_units: 'number',
 };
 

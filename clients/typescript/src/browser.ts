@@ -12,6 +12,8 @@ export {
   confirm,
   convert,
   downloadConverted,
+  downloadConvertedFile,
+  downloadFile,
   downloadMarkdown,
   downloadStructured,
   downloadZip,
@@ -24,6 +26,8 @@ export type {
   Confirmation,
   Conversion,
   ConversionFormat,
+  DownloadedFile,
+  DownloadFormat,
   OcrEngine,
   OcrModel,
   StructuredResult,
@@ -33,7 +37,7 @@ export type {
 } from './jobs';
 export { streamJobEvents } from './events';
 export type { JobEvent, JobEventSnapshot, StreamJobEventsOptions } from './events';
-export { conversionPrice } from './pricing';
+export { conversionPrice, getPricing } from './pricing';
 export type { Pricing } from './pricing';
 export { DocconvError } from './errors';
 export type { ClientErrorCode, FieldError, Problem } from './errors';

@@ -7,6 +7,7 @@ run(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stder
     process.exitCode = status;
   })
   .catch((error: unknown) => {
-    process.stderr.write(`docconv: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    // `run` reports every error itself; this is the last resort, still without a stack.
+    process.stderr.write(`docconv: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;
   });

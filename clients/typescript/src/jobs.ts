@@ -1,4 +1,5 @@
 import { unwrap, type DocconvClient } from './client';
+import { dispositionFilename } from './content-disposition';
 import { DocconvError } from './errors';
 import { normalisePreview, type Job, type UploadPreview } from './normalize';
 import type { components, paths } from './schema';
@@ -9,6 +10,10 @@ type UploadForm = paths['/api/v1/jobs/upload']['post']['requestBody']['content']
 export type OcrModel = NonNullable<UploadForm['ocr_model']>;
 export type OcrEngine = NonNullable<UploadForm['ocr_engine']>;
 export type ConversionFormat = Schemas['ConvertDto']['format'];
+/** What GET /jobs/{job_id}/download serves: md, json, zip, or a format a conversion produced. */
+export type DownloadFormat = NonNullable<
+  NonNullable<paths['/api/v1/jobs/{job_id}/download']['get']['parameters']['query']>['format']
+>;
 export type Confirmation = Schemas['ConfirmResponse'];
 /** A conversion result whose `download_url` is absolute, ready to fetch. */
 export type Conversion = Schemas['ConversionResponse'];
@@ -201,6 +206,33 @@ export async function downloadZip(client: DocconvClient, jobId: string): Promise
   return new Uint8Array(data as unknown as ArrayBuffer);
 }
 
+/** A downloaded file: its bytes and the name the service gives it (from the job title), if any. */
+export interface DownloadedFile {
+  bytes: Uint8Array;
+  filename: string | null;
+}
+
+/**
+ * A finished job's result in any downloadable format as bytes with its download name
+ * (GET /api/v1/jobs/{job_id}/download?format=…): md, json and zip are free, and a conversion
+ * already made downloads again for free.
+ */
+export async function downloadFile(
+  client: DocconvClient,
+  jobId: string,
+  format: DownloadFormat = 'md',
+): Promise<DownloadedFile> {
+  const { data, error, response } = await client.api.GET('/api/v1/jobs/{job_id}/download', {
+    params: { path: { job_id: jobId }, query: { format } },
+    parseAs: 'arrayBuffer',
+  });
+  if (!response.ok) throw DocconvError.fromResponse(response, error);
+  return {
+    bytes: new Uint8Array(data as unknown as ArrayBuffer),
+    filename: dispositionFilename(response.headers.get('Content-Disposition')),
+  };
+}
+
 /**
  * Converts a finished job to an office format (POST /api/v1/jobs/{job_id}/convert). Only the
  * first conversion of a format is charged; asking again returns the same file. The returned
@@ -226,6 +258,11 @@ export async function convert(
  * credential, so the API key is not sent (the link may point at another host, such as S3).
  */
 export async function downloadConverted(client: DocconvClient, conversion: Conversion): Promise<Uint8Array> {
+  return (await downloadConvertedFile(client, conversion)).bytes;
+}
+
+/** {@link downloadConverted} with the name the signed link saves the file under. */
+export async function downloadConvertedFile(client: DocconvClient, conversion: Conversion): Promise<DownloadedFile> {
   const url = new URL(conversion.download_url, `${client.baseUrl}/`).href;
   let response: Response;
   try {
@@ -234,7 +271,10 @@ export async function downloadConverted(client: DocconvClient, conversion: Conve
     throw DocconvError.network(url, error);
   }
   if (!response.ok) throw DocconvError.fromResponse(response, await readErrorBody(response));
-  return new Uint8Array(await response.arrayBuffer());
+  return {
+    bytes: new Uint8Array(await response.arrayBuffer()),
+    filename: dispositionFilename(response.headers.get('Content-Disposition')),
+  };
 }
 
 /** An error body as openapi-fetch would give it: parsed JSON when it is JSON, else the text. */

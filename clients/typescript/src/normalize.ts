@@ -103,6 +103,7 @@ export function normaliseJob(received: ReceivedJob): Job {
     refundable: false,
     retry_count: 0,
     refunded_points: 0,
+    quoted_points: 0,
     conversion_units: Math.max(1, received.total_pages ?? 0),
     ...withoutUndefined(received),
     job_id: received.job_id,

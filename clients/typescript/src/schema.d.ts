@@ -835,6 +835,8 @@ export interface components {
       retry_count: number;
       /** @description Points returned by a refund or cancellation. */
       refunded_points: number;
+      /** @description Points confirming the job charges: the binding quote of its upload preview (cost.points), shown before a pending job is confirmed. */
+      quoted_points: number;
       /** @description Conversion units (source pages plus images, at least 1): an XLSX conversion costs this many times its unit price; only the first conversion of each format is charged. */
       conversion_units: number;
     };

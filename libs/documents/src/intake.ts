@@ -26,6 +26,8 @@ export interface IntakeFile {
   inspection: Inspection;
   /** A member of a ZIP or TAR archive (an e-mail's attachments are not). */
   fromArchive: boolean;
+  /** The name of the uploaded file it is or came out of (`bundle.zip` for `bundle.zip/a.pdf`). */
+  upload: string;
 }
 
 /** A member of an archive or e-mail that is not converted, and why. */
@@ -69,7 +71,13 @@ export async function intake(
       `${displayPath} is nested more than ${MAX_ARCHIVE_DEPTH} levels deep in archives or e-mails. Unpack it and upload its files.`,
     );
 
-  const take = async (path: string, displayPath: string, depth: number, inArchive: boolean): Promise<void> => {
+  const take = async (
+    path: string,
+    displayPath: string,
+    depth: number,
+    inArchive: boolean,
+    upload: string,
+  ): Promise<void> => {
     onFile(displayPath);
     let detected: DetectedFile;
     let inspection: Inspection | undefined;
@@ -87,7 +95,7 @@ export async function intake(
     if (detected.kind === 'archive') {
       if (depth >= MAX_ARCHIVE_DEPTH) throw tooDeep(displayPath);
       const entries = await extractArchive(path, detected.format, displayPath, workFolder, limits, budget, nextId);
-      for (const entry of entries) await take(entry.path, `${displayPath}/${entry.name}`, depth + 1, true);
+      for (const entry of entries) await take(entry.path, `${displayPath}/${entry.name}`, depth + 1, true, upload);
       return;
     }
     if (depth === 0) {
@@ -103,11 +111,12 @@ export async function intake(
       mime: detected.mime,
       inspection: inspection!,
       fromArchive: inArchive,
+      upload,
     });
     if (detected.kind === 'eml' || detected.kind === 'msg') {
       const attachments = await emailAttachments(path, detected.kind, displayPath);
       if (attachments.length > 0 && depth >= MAX_ARCHIVE_DEPTH) throw tooDeep(displayPath);
-      for (const entry of attachments) await take(entry.path, `${displayPath}/${entry.name}`, depth + 1, false);
+      for (const entry of attachments) await take(entry.path, `${displayPath}/${entry.name}`, depth + 1, false, upload);
     }
   };
 
@@ -122,7 +131,7 @@ export async function intake(
     return entries;
   };
 
-  for (const input of inputs) await take(input.path, input.displayName, 0, false);
+  for (const input of inputs) await take(input.path, input.displayName, 0, false, input.displayName);
   if (files.length === 0) {
     if (skipped.length > 0) {
       throw new DomainError(

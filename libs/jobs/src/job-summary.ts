@@ -19,6 +19,7 @@ export type JobSummary = Pick<
   | 'imageCount'
   | 'mediaDurationSeconds'
   | 'doneMediaSeconds'
+  | 'quotedPoints'
   | 'costPoints'
   | 'refundedPoints'
   | 'refundable'
@@ -40,7 +41,8 @@ SELECT json_build_object('id', j.id, 'status', j.status, 'ocrModel', j.ocr_model
   'fileType', j.file_type, 'filename', j.filename, 'totalPages', j.total_pages, 'donePages', j.done_pages,
   'totalFiles', j.total_files, 'doneFiles', j.done_files, 'imageCount', j.image_count,
   'mediaDurationSeconds', j.media_duration_seconds, 'doneMediaSeconds', j.done_media_seconds,
-  'costPoints', j.cost_points::text, 'refundedPoints', j.refunded_points::text, 'refundable', j.refundable,
+  'quotedPoints', j.quoted_points::text, 'costPoints', j.cost_points::text, 'refundedPoints', j.refunded_points::text,
+  'refundable', j.refundable,
   'retryCount', j.retry_count, 'errorLog', j.error_log, 'createdAt', j.created_at, 'finishedAt', j.finished_at,
   'conversions', COALESCE((SELECT json_agg(json_build_object('format', c.format, 'status', c.status,
     'runId', c.run_id, 'refundable', c.refundable, 'notes', c.notes)) FROM job_conversions c WHERE c.job_id = j.id),
@@ -54,7 +56,11 @@ FROM jobs j WHERE j.id = $1 AND j.user_id = $2`;
 export const JOB_SUMMARY_STATEMENT = 'docconv_job_summary';
 
 /** The JSON of `JOB_SUMMARY_SQL`: bigints as text, timestamps as ISO 8601 text. */
-export type JobSummaryRow = Omit<JobSummary, 'costPoints' | 'refundedPoints' | 'createdAt' | 'finishedAt'> & {
+export type JobSummaryRow = Omit<
+  JobSummary,
+  'quotedPoints' | 'costPoints' | 'refundedPoints' | 'createdAt' | 'finishedAt'
+> & {
+  quotedPoints: string;
   costPoints: string;
   refundedPoints: string;
   createdAt: string;
@@ -65,6 +71,7 @@ export type JobSummaryRow = Omit<JobSummary, 'costPoints' | 'refundedPoints' | '
 export function toJobSummary(row: JobSummaryRow): JobSummary {
   return {
     ...row,
+    quotedPoints: bigintNumber.from(row.quotedPoints) as number,
     costPoints: bigintNumber.from(row.costPoints) as number,
     refundedPoints: bigintNumber.from(row.refundedPoints) as number,
     createdAt: new Date(row.createdAt),

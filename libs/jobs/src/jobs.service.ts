@@ -17,6 +17,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { invalidState, jobNotFound } from './job-errors';
 import { readJobSummary, type JobSummary } from './job-summary';
 import { safeName } from './safe-name';
+import { jobTitle } from './job-title';
 import { IntakeService } from './intake.service';
 import type { Caller, ReceivedFile, UploadOptions } from './upload.types';
 
@@ -149,7 +150,7 @@ export class JobsService {
             files.some((f) => f.fromArchive),
           ),
           parseQueue: jobQueue(files.map((f) => f.kind)),
-          filename: titleFor(files),
+          filename: jobTitle(files),
           totalPages: pages,
           totalFiles: files.length,
           imageCount: images,
@@ -329,12 +330,6 @@ export class JobsService {
     );
     return Number(row.used);
   }
-}
-
-function titleFor(files: IntakeFile[]): string {
-  const first = files[0].displayPath;
-  const title = files.length === 1 ? first : `${first} (+${files.length - 1} more)`;
-  return title.slice(0, 200);
 }
 
 function notRetryable(job: JobEntity, done: 'refunded' | 'retried' = 'retried'): string {

@@ -50,22 +50,49 @@ export function resolveTtlSeconds(asked: number | undefined, fallback: number): 
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u115f\u1160\u3164\uffa0]/gu;
 /** Characters that some operating system does not allow in a file name. */
 const FORBIDDEN_IN_NAMES = /[/\\:*?"<>|]/g;
-/** Names Windows reserves for devices, whatever their extension. */
-const RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\.|$)/i;
+/** Names Windows reserves for devices, whatever their extension and spaces before it. */
+const RESERVED = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])\s*(\.|$)/i;
+/** A name's extension: a last dot and up to 8 ASCII letters or digits. */
+const EXTENSION = /\.[A-Za-z0-9]{1,8}$/;
+/**
+ * The longest a download name may be, in UTF-8 bytes: Linux and macOS allow 255 bytes (a Hangul
+ * syllable takes 3), Windows 255 UTF-16 units; the rest is room for a copy's ` (1)`.
+ */
+export const MAX_DOWNLOAD_NAME_BYTES = 200;
 
 /**
  * A file name that saves the same on every operating system and shows what it is: invisible and
  * reordering characters removed, separators and other forbidden characters replaced, leading and
- * trailing dots and spaces trimmed, device names defused; never empty.
+ * trailing dots and spaces trimmed, device names defused, at most `MAX_DOWNLOAD_NAME_BYTES` bytes
+ * with its extension kept; never empty. Applying it twice changes nothing.
  */
 export function safeDownloadName(filename: string): string {
-  const cleaned = filename
-    .normalize('NFC')
-    .replace(INVISIBLE, '')
-    .replace(FORBIDDEN_IN_NAMES, '_')
-    .replace(/^[\s.]+|[\s.]+$/g, '');
+  const cleaned = trimName(filename.normalize('NFC').replace(INVISIBLE, '').replace(FORBIDDEN_IN_NAMES, '_'));
   const named = cleaned === '' ? 'download' : RESERVED.test(cleaned) ? `_${cleaned}` : cleaned;
-  return [...named].slice(0, 240).join('');
+  if (Buffer.byteLength(named) <= MAX_DOWNLOAD_NAME_BYTES) return named;
+  const extension = EXTENSION.exec(named)?.[0] ?? '';
+  let budget = MAX_DOWNLOAD_NAME_BYTES - Buffer.byteLength(extension);
+  const kept: string[] = [];
+  for (const char of named.slice(0, named.length - extension.length)) {
+    budget -= Buffer.byteLength(char);
+    if (budget < 0) break;
+    kept.push(char);
+  }
+  return `${trimName(kept.join('')) || 'download'}${extension}`;
+}
+
+/**
+ * The name a job's result downloads under: the job title with its extension replaced and made safe
+ * (`safeDownloadName`), e.g. `Report.pdf` → `Report.md`, `bundle.zip` → `bundle.docx`. One rule for
+ * the API's downloads, signed links and the names the CLI saves under (it takes them from the header).
+ */
+export function downloadName(title: string, extension: string): string {
+  const base = trimName(title.replace(EXTENSION, '')) || 'result';
+  return safeDownloadName(`${base}.${extension}`);
+}
+
+function trimName(name: string): string {
+  return name.replace(/^[\s.]+|[\s.]+$/g, '');
 }
 
 /**

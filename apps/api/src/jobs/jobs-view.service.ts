@@ -13,7 +13,7 @@ import {
   type FilePageReport,
 } from '@docconv/jobs';
 import { conversionOf } from '@docconv/db';
-import { contentTypeOf, Storage } from '@docconv/storage';
+import { contentTypeOf, downloadName, Storage } from '@docconv/storage';
 import { renderPreview, structuredResult, type FileKind, type StructuredResult } from '@docconv/documents';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -23,7 +23,6 @@ import { pipeline } from 'node:stream/promises';
 import JSZip from 'jszip';
 import { Readable } from 'node:stream';
 import type { Principal } from '../auth/principal';
-import { downloadName } from '../common/content-disposition';
 import {
   toJobFilesResponse,
   toJobResponse,

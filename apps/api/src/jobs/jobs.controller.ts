@@ -31,11 +31,11 @@ import {
   ApiExtraModels,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import { attachmentDisposition } from '@docconv/storage';
 import { JobStreamService } from './job-stream.service';
 import { IDEMPOTENCY_HEADER, Idempotent } from '../idempotency/idempotent.decorator';
 import { Access } from '../auth/access.decorator';
 import { Caller, type AuthenticatedRequest, type Principal } from '../auth/principal';
-import { contentDisposition } from '../common/content-disposition';
 import { idParam } from '../common/id-param';
 import {
   ActionDto,
@@ -313,7 +313,7 @@ export class JobsController {
   ): Promise<StreamableFile> {
     const { body, filename, contentType } = await this.jobs.download(caller, jobId, query.format);
     reply.header('Content-Type', contentType);
-    reply.header('Content-Disposition', contentDisposition(filename));
+    reply.header('Content-Disposition', attachmentDisposition(filename));
     return new StreamableFile(body);
   }
 }

@@ -206,6 +206,11 @@ export class JobResponse {
   @ApiProperty() retry_count!: number;
   @ApiProperty({ description: 'Points returned by a refund or cancellation.' }) refunded_points!: number;
   @ApiProperty({
+    description:
+      'Points confirming the job charges: the binding quote of its upload preview (cost.points), shown before a pending job is confirmed.',
+  })
+  quoted_points!: number;
+  @ApiProperty({
     minimum: 1,
     description:
       'Conversion units (source pages plus images, at least 1): an XLSX conversion costs this many times its unit price; only the first conversion of each format is charged.',
@@ -277,6 +282,7 @@ export function toJobResponse(job: JobSummary): JobResponse {
     refundable: job.refundable,
     retry_count: job.retryCount,
     refunded_points: job.refundedPoints,
+    quoted_points: job.quotedPoints,
     conversion_units: units(job.totalPages, job.imageCount),
   };
 }

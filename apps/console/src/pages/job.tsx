@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import {
   conversionPrice,
   convert,
-  downloadMarkdown,
+  downloadFile,
   formatUsd,
   streamJobEvents,
   unwrap,
@@ -394,9 +394,13 @@ function ConversionRow(props: {
 }
 
 function Result({ client, job }: { client: DocconvClient; job: Job }) {
-  const markdown = useAsync(() => downloadMarkdown(client, job.job_id), [client, job.job_id]);
+  // The Markdown and the name the service gives its download (the job title, safe on every operating system).
+  const file = useAsync(async () => {
+    const { bytes, filename } = await downloadFile(client, job.job_id, 'md');
+    return { text: new TextDecoder().decode(bytes), name: filename ?? 'result.md' };
+  }, [client, job.job_id]);
+  const markdown = { data: file.data?.text, error: file.error };
   const [view, setView] = useState<'rendered' | 'source'>('rendered');
-  const base = (job.filename || 'result').replace(/\.[^.]+$/, '');
   return (
     <section class="card" aria-labelledby="result-title">
       <div class="title-row">
@@ -405,7 +409,7 @@ function Result({ client, job }: { client: DocconvClient; job: Job }) {
           <button
             type="button"
             data-testid="download-markdown"
-            onClick={() => saveFile(`${base}.md`, markdown.data!, 'text/markdown;charset=utf-8')}
+            onClick={() => saveFile(file.data!.name, markdown.data!, 'text/markdown;charset=utf-8')}
           >
             {t('result.download')}
           </button>

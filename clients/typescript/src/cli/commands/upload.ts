@@ -1,11 +1,10 @@
 import { parseArgs } from 'node:util';
-import { writeFile } from 'node:fs/promises';
 import type { DocconvClient } from '../../client';
-import { confirm, downloadMarkdown, waitForJob, type OcrEngine, type OcrModel } from '../../jobs';
+import { confirm, downloadFile, waitForJob, type OcrEngine, type OcrModel } from '../../jobs';
 import { uploadFiles } from '../../node-upload';
-import type { UploadPreview } from '../../normalize';
 import { oneOf, parseCommandLine, positiveInteger, single } from '../args';
 import { formatPoints, formatPreview } from '../format';
+import { fetchResult, saveResult } from '../output';
 import { createProgressDisplay } from '../progress';
 import { askYesNo } from '../prompt';
 import { CliFailure, UsageError, type Terminal } from '../terminal';
@@ -15,7 +14,9 @@ const MODELS: readonly OcrModel[] = ['basic', 'premium'];
 const ENGINES: readonly OcrEngine[] = ['tesseract', 'easyocr', 'rapidocr'];
 
 const WAIT_OPTIONS = `  --wait                 show progress until the job is done, then write the Markdown
-  --out, -o <file>       with --wait: write the Markdown to this file instead of stdout
+  --out, -o <path>       with --wait: write the Markdown to this file instead of stdout,
+                         or into this folder (one that exists, or a path ending with /)
+                         under the job's title, e.g. out/report.md
   --interval <ms>        time between progress checks (default 1000)`;
 
 export const UPLOAD_USAGE = `Usage: docconv upload <files…> [options]
@@ -32,11 +33,12 @@ Options:
   --yes, -y              confirm without asking (needed when there is no terminal to ask on)
 ${WAIT_OPTIONS}`;
 
-export const CONFIRM_USAGE = `Usage: docconv confirm <job_id> [--wait] [--out <file>]
+export const CONFIRM_USAGE = `Usage: docconv confirm <job_id> [--yes] [--wait] [--out <file or folder/>]
 
-Confirms a pending job: charges the quoted points and queues it.
+Confirms a pending job: shows the quoted price, asks, then charges it and queues the job.
 
 Options:
+  --yes, -y              confirm without asking (needed when there is no terminal to ask on)
 ${WAIT_OPTIONS}`;
 
 interface WaitRequest {
@@ -103,7 +105,7 @@ export async function uploadCommand(args: string[], term: Terminal): Promise<voi
     info.write(`\nNothing charged yet. Confirm with: docconv confirm ${preview.job_id} --wait\n`);
     return;
   }
-  await approve(preview, Boolean(values.yes), term);
+  await approve(preview.job_id, preview.cost.points, Boolean(values.yes), term);
   await confirmAndWait(client, preview.job_id, request, term);
 }
 
@@ -113,29 +115,41 @@ export async function confirmCommand(args: string[], term: Terminal): Promise<vo
     parseArgs({
       args,
       allowPositionals: true,
-      options: { wait: { type: 'boolean' }, out: { type: 'string', short: 'o' }, interval: { type: 'string' } },
+      options: {
+        yes: { type: 'boolean', short: 'y' },
+        wait: { type: 'boolean' },
+        out: { type: 'string', short: 'o' },
+        interval: { type: 'string' },
+      },
     }),
   );
   const jobId = single(positionals, 'job id', CONFIRM_USAGE);
   const request = waitRequest(values, CONFIRM_USAGE);
-  await confirmAndWait(await connect(term), jobId, request, term);
+  const client = await connect(term);
+  const job = await client.getJob(jobId);
+  // A job that is not pending is left to the service, which says why it cannot be confirmed.
+  if (job.status === 'pending') {
+    messageStream(request, term).write(`Job ${jobId} (${job.filename}) costs ${formatPoints(job.quoted_points)}.\n`);
+    await approve(jobId, job.quoted_points, Boolean(values.yes), term);
+  }
+  await confirmAndWait(client, jobId, request, term);
 }
 
 /**
  * Asks before spending points, unless --yes. Without a terminal there is nobody to ask, so
  * the CLI refuses rather than charging silently; the job stays pending either way.
  */
-async function approve(preview: UploadPreview, yes: boolean, term: Terminal): Promise<void> {
+async function approve(jobId: string, points: number, yes: boolean, term: Terminal): Promise<void> {
   if (yes) return;
-  const later = `The job stays pending: confirm it later with \`docconv confirm ${preview.job_id}\`.`;
+  const later = `The job stays pending: confirm it later with \`docconv confirm ${jobId} --yes\`.`;
   if (!term.stdin.isTTY) {
     throw new CliFailure(
-      `Not confirmed: there is no terminal to ask whether to spend ${formatPoints(preview.cost.points)}.`,
+      `Not confirmed: there is no terminal to ask whether to spend ${formatPoints(points)}.`,
       `Add --yes to confirm without asking. ${later}`,
       2,
     );
   }
-  const question = `Confirm job ${preview.job_id} for ${formatPoints(preview.cost.points)}?`;
+  const question = `Confirm job ${jobId} for ${formatPoints(points)}?`;
   if (!(await askYesNo(question, term.stdin, term.stderr))) throw new CliFailure('Not confirmed.', later);
 }
 
@@ -169,11 +183,12 @@ async function confirmAndWait(
     );
   }
 
-  const markdown = await downloadMarkdown(client, jobId);
+  const result = { jobId, format: 'md' as const };
+  const file = await fetchResult(result, request.out, () => downloadFile(client, jobId, 'md'));
   if (request.out === undefined) {
-    term.stdout.write(markdown);
+    term.stdout.write(file.bytes);
     return;
   }
-  await writeFile(request.out, markdown);
-  info.write(`Wrote ${request.out} (${Buffer.byteLength(markdown)} bytes).\n`);
+  const written = await saveResult(result, file, request.out);
+  info.write(`Wrote ${written} (${file.bytes.byteLength} bytes).\n`);
 }
