@@ -59,8 +59,8 @@ import { JobsViewService } from './jobs-view.service';
 import { UploadService } from './upload.service';
 
 const JOB_ID = idParam('job_not_found', 'job of yours');
-const READ = { credential: 'api_key', scope: 'jobs:read' } as const;
-const WRITE = { credential: 'api_key', scope: 'jobs:write' } as const;
+const READ = { credential: 'api_key_or_jwt', scope: 'jobs:read' } as const;
+const WRITE = { credential: 'api_key_or_jwt', scope: 'jobs:write' } as const;
 
 @ApiTags('jobs')
 @ApiExtraModels(RetryResponse, RefundResponse, ConversionRetryResponse)
