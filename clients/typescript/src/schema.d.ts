@@ -1758,7 +1758,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The key’s daily quota would be passed. */
+      /** @description The API key’s daily quota would be passed (a session token has no daily quota), or the rate limit. */
       429: {
         headers: {
           [name: string]: unknown;

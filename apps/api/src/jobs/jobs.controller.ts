@@ -119,7 +119,9 @@ export class JobsController {
   @ApiPaymentRequiredResponse({
     description: 'Insufficient credits; the detail gives the amount needed and the balance.',
   })
-  @ApiTooManyRequestsResponse({ description: 'The key’s daily quota would be passed.' })
+  @ApiTooManyRequestsResponse({
+    description: 'The API key’s daily quota would be passed (a session token has no daily quota), or the rate limit.',
+  })
   @ApiNotFoundResponse()
   confirm(@Caller() caller: Principal, @Param('job_id', JOB_ID) jobId: string): Promise<ConfirmResponse> {
     return this.jobs.confirm(caller, jobId);
