@@ -1,6 +1,6 @@
 import * as jwt from 'jsonwebtoken';
 import { DataSource } from 'typeorm';
-import { signup, type TestUser } from './support/accounts';
+import { createKey, signup, type TestUser } from './support/accounts';
 import { makePdf } from './support/fixtures';
 import { binary } from './support/jobs';
 import { createTestApp, type TestApp } from './support/test-app';
@@ -78,6 +78,33 @@ describe('a session token on the job routes', () => {
     expect(uploaded.body.cost.points).toBeGreaterThan(0);
     // Nothing made a key for the user along the way.
     expect((await t.http.get('/api/v1/keys').set(bearer(user.jwt)).expect(200)).body).toEqual([]);
+  });
+
+  it("a key's daily quota does not hold back its user's session; a repeated confirm is charged once", async () => {
+    const key = await createKey(t.http, user, { daily_quota: 1 });
+    const pdf = await makePdf(['One page over the quota.']);
+    const bySession = await t.http.post('/api/v1/jobs/upload').set(bearer(user.jwt)).attach('files', pdf, 'a.pdf');
+    expect(bySession.body.cost.points).toBeGreaterThan(1);
+    const confirm = () =>
+      t.http
+        .post(`/api/v1/jobs/${bySession.body.job_id}/confirm`)
+        .set(bearer(user.jwt))
+        .set('Idempotency-Key', `session-${bySession.body.job_id}`);
+    const first = await confirm();
+    expect(first.status).toBe(200);
+    const again = await confirm();
+    expect({ status: again.status, body: again.body }).toEqual({ status: 200, body: first.body });
+    const spends = await db.query(
+      "SELECT count(*)::int AS n FROM credit_transactions WHERE job_id = $1 AND type = 'spend'",
+      [bySession.body.job_id],
+    );
+    expect(spends).toEqual([{ n: 1 }]);
+
+    // The same user's key is held to its quota of 1 point.
+    const byKey = await t.http.post('/api/v1/jobs/upload').set('X-API-Key', key.key).attach('files', pdf, 'b.pdf');
+    const refused = await t.http.post(`/api/v1/jobs/${byKey.body.job_id}/confirm`).set('X-API-Key', key.key);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 'daily_quota_exceeded', title: 'Daily quota reached' });
   });
 
   it("another user's session sees none of it", async () => {
