@@ -100,7 +100,7 @@ describe('accounts and access', () => {
     expect({ ...wrong.body, instance: null }).toEqual({ ...unknown.body, instance: null });
   });
 
-  it('credentials go where they belong: /keys takes only a JWT, /jobs-style routes only a key', async () => {
+  it('credentials go where they belong: /keys takes only a JWT, a key-only route only a key, /jobs either', async () => {
     const user = await signup(t.http, 'creds');
     const key = await createKey(t.http, user);
 
@@ -108,9 +108,15 @@ describe('accounts and access', () => {
     expect(keyOnKeys.status).toBe(401);
     expect(keyOnKeys.body.detail).toMatch(/session token/);
 
-    const jwtOnJobs = await t.http.post('/api/v1/probe-scope').set('Authorization', `Bearer ${user.jwt}`);
-    expect(jwtOnJobs.status).toBe(401);
-    expect(jwtOnJobs.body.detail).toMatch(/use|takes an API key/i);
+    const jwtOnKeyRoute = await t.http.post('/api/v1/probe-scope').set('Authorization', `Bearer ${user.jwt}`);
+    expect(jwtOnKeyRoute.status).toBe(401);
+    expect(jwtOnKeyRoute.body.detail).toMatch(/takes an API key/i);
+
+    const jwtOnJobs = await t.http.get('/api/v1/jobs').set('Authorization', `Bearer ${user.jwt}`);
+    expect(jwtOnJobs.status).toBe(200);
+    expect(jwtOnJobs.body.jobs).toEqual([]);
+    const keyOnJobs = await t.http.get('/api/v1/jobs').set('X-API-Key', key.key);
+    expect(keyOnJobs.status).toBe(200);
 
     for (const bad of [undefined, 'garbage', `dcv_${'A'.repeat(43)}`]) {
       const req = t.http.get('/api/v1/account');

@@ -13,6 +13,8 @@ import { createTestApp, uniqueEmail, type TestApp } from './support/test-app';
 const CONSOLE_DIST = join(REPO_ROOT, 'dist', 'console');
 const SHOTS = join(TEST_OUTPUT, 'console');
 const FUNDS = 100_000;
+const TOKEN_SECONDS = 60;
+const PASSWORD = 'a long enough password';
 const PAGES = ['Quarterly report', 'Revenue grew in every region', 'Costs', 'Outlook', 'Risks', 'Appendix'];
 
 /** Debian's chromium, installed by scripts/setup.sh; flags for a closed network and a root user. */
@@ -42,7 +44,9 @@ describe('web console in a real browser', () => {
     if (!existsSync(join(CONSOLE_DIST, 'index.html'))) {
       throw new Error(`${CONSOLE_DIST} has no index.html: run \`npm run build\`, which builds the console.`);
     }
-    t = await createTestApp({}, { ...process.env, CONSOLE_DIR: CONSOLE_DIST });
+    // Session tokens last a minute, the shortest allowed: the tab renews its token during every
+    // longer test, and a test below waits out the first token's lifetime.
+    t = await createTestApp({}, { ...process.env, CONSOLE_DIR: CONSOLE_DIST, JWT_TTL_SECONDS: String(TOKEN_SECONDS) });
     await t.app.listen(0, '127.0.0.1');
     url = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
     browser = await launchChromium();
@@ -82,7 +86,15 @@ describe('web console in a real browser', () => {
   }
   const problemsOf = (page: Page) => (page as Page & { problems: string[] }).problems;
 
-  /** Sign up, get credits, create the console's key, upload the PDF and read the quote; returns the quoted points. */
+  /** The user's API keys, read with a session token of their own. */
+  async function keysOf(email: string): Promise<unknown[]> {
+    const session = await t.http.post('/api/v1/auth/login').send({ email, password: PASSWORD }).expect(200);
+    const keys = await t.http.get('/api/v1/keys').set('Authorization', `Bearer ${session.body.access_token}`);
+    expect(keys.status).toBe(200);
+    return keys.body as unknown[];
+  }
+
+  /** Sign up (the upload page opens: no key needed), get credits, upload the PDF and read the quote; returns the quoted points. */
   async function signUpAndQuote(
     page: Page,
     shot: string,
@@ -91,15 +103,10 @@ describe('web console in a real browser', () => {
     const email = uniqueEmail('console');
     await page.getByTestId('mode-signup').click();
     await page.locator('#email').fill(email);
-    await page.locator('#password').fill('a long enough password');
+    await page.locator('#password').fill(PASSWORD);
     await page.locator('form button[type=submit]').click();
-    await page.locator('#key-name').waitFor();
+    await page.locator('#files').waitFor();
     await fund(email);
-
-    await page.locator('#key-name').fill('browser test');
-    await page.locator('form:has(#key-name) button[type=submit]').click();
-    const secret = await page.locator('#issued-key-value').inputValue();
-    expect(secret.length).toBeGreaterThan(32);
 
     await page.locator('#files').setInputFiles({ ...file, mimeType: 'application/pdf' });
     await page.locator('.file-list').waitFor();
@@ -122,7 +129,7 @@ describe('web console in a real browser', () => {
     await page.screenshot({ path: join(SHOTS, `${shot}progress.png`), fullPage: true });
   }
 
-  it('signs up, creates a key, uploads a PDF, confirms, follows progress to 100%, downloads Markdown and DOCX; the balance drops by the quote', async () => {
+  it('signs up, uploads a PDF, confirms, follows progress to 100%, downloads Markdown and DOCX with no API key; the balance drops by the quote', async () => {
     const page = await open({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
     const { email, quoted } = await signUpAndQuote(page, '');
     // Premium model, six pages: the price the API quoted, never free.
@@ -171,8 +178,65 @@ describe('web console in a real browser', () => {
       .get(DataSource)
       .query<{ points_balance: string }[]>('SELECT points_balance FROM users WHERE email = $1', [email]);
     expect(Number(user.points_balance)).toBe(FUNDS - quoted);
+    // Every call went with the session: the user has no key, and the spend names none.
+    expect(await keysOf(email)).toEqual([]);
+    const spends = await t.app
+      .get(DataSource)
+      .query<{ api_key_id: string | null }[]>(
+        "SELECT t.api_key_id FROM credit_transactions t JOIN users u ON u.id = t.user_id WHERE u.email = $1 AND t.type = 'spend'",
+        [email],
+      );
+    expect(spends.length).toBeGreaterThan(0);
+    expect(spends.every((row) => row.api_key_id === null)).toBe(true);
     expect(problemsOf(page)).toEqual([]);
   });
+
+  it('logging in again creates no key; the tab renews its session before it expires and keeps working', async () => {
+    const page = await open({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    const email = uniqueEmail('console-again');
+    await page.getByTestId('mode-signup').click();
+    await page.locator('#email').fill(email);
+    await page.locator('#password').fill(PASSWORD);
+    await page.locator('form button[type=submit]').click();
+    await page.locator('#files').waitFor();
+    const before = (await keysOf(email)).length;
+    expect(before).toBe(0);
+
+    for (let i = 0; i < 2; i++) {
+      await page.getByRole('button', { name: 'Log out' }).click();
+      await page.locator('#email').fill(email);
+      await page.locator('#password').fill(PASSWORD);
+      await page.locator('form button[type=submit]').click();
+      await page.locator('#files').waitFor();
+      await page.locator('nav a[href="#/jobs"]').click();
+      await page.locator('#status-filter').waitFor();
+    }
+    expect((await keysOf(email)).length).toBe(before);
+
+    // The token of the last log-in is renewed ahead of its expiry; the renewed one is what the tab uses after it.
+    const first = await page.evaluate<string>("JSON.parse(sessionStorage.getItem('docconv.session')).token");
+    const renewal = await page.waitForResponse((r) => r.url().endsWith('/api/v1/auth/refresh'), {
+      timeout: TOKEN_SECONDS * 1000,
+    });
+    expect(renewal.status()).toBe(200);
+    const renewed = ((await renewal.json()) as { access_token: string }).access_token;
+    await expect(page.evaluate<string>("JSON.parse(sessionStorage.getItem('docconv.session')).token")).resolves.toBe(
+      renewed,
+    );
+    expect(renewed).not.toBe(first);
+    await t.http.get('/api/v1/jobs').set('Authorization', `Bearer ${renewed}`).expect(200);
+    // Once the first token has expired, the pages still load: they send the renewed one.
+    const firstExpiry = (JSON.parse(Buffer.from(first.split('.')[1], 'base64url').toString()) as { exp: number }).exp;
+    await page.waitForTimeout(Math.max(0, firstExpiry * 1000 - Date.now() + 1000));
+    await t.http.get('/api/v1/jobs').set('Authorization', `Bearer ${first}`).expect(401);
+    const listed = page.waitForResponse((r) => r.url().includes('/api/v1/jobs?') || r.url().endsWith('/api/v1/jobs'));
+    await page.locator('nav a[href="#/upload"]').click();
+    await page.locator('nav a[href="#/jobs"]').click();
+    expect((await listed).status()).toBe(200);
+    await page.locator('#status-filter').waitFor();
+    await expect(page.locator('.problem').count()).resolves.toBe(0);
+    expect(problemsOf(page)).toEqual([]);
+  }, 150_000);
 
   it('shows each page beside its Markdown; pointing at a paragraph boxes it on the page; stacked on a phone', async () => {
     const page = await open({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
@@ -264,22 +328,27 @@ describe('web console in a real browser', () => {
     expect(problemsOf(page)).toEqual([]);
   });
 
-  it('shows problems as readable messages and manages keys: wrong password, a corrupt upload, rotate, deactivate', async () => {
+  it('shows problems as readable messages and manages keys: wrong password, a corrupt upload, create, rotate, deactivate', async () => {
     const page = await open({ viewport: { width: 1024, height: 800 }, locale: 'en-US' });
     const email = uniqueEmail('console-keys');
     await page.locator('#email').fill(email);
     await page.locator('#password').fill('not the password');
     await page.locator('form button[type=submit]').click();
     // The API's problem+json, in words: its title and its detail.
-    await expect(page.locator('.problem').innerText()).resolves.toMatch(/email or password/i);
+    await expect(page.locator('.problem strong').innerText()).resolves.toBe('Wrong email or password');
+    await expect(page.locator('.problem').innerText()).resolves.toMatch(/email or password is wrong/i);
 
     await page.getByTestId('mode-signup').click();
+    await page.locator('#password').fill(PASSWORD);
     await page.locator('form button[type=submit]').click();
-    await page.locator('#key-name').waitFor();
+    await page.locator('#files').waitFor();
     await page.locator('nav a[href="#/keys"]').click();
+    await expect(page.locator('.lead').innerText()).resolves.toMatch(/needs none/);
     await page.locator('#key-name').fill('first');
     await page.locator('form:has(#key-name) button[type=submit]').click();
     const first = await page.locator('#issued-key-value').inputValue();
+    expect(first).toMatch(/^dcv_/);
+    await t.http.get('/api/v1/jobs').set('X-API-Key', first).expect(200);
     await page.getByRole('button', { name: 'Rotate or deactivate first' }).click();
     await page.getByRole('button', { name: 'Rotate', exact: true }).click();
     // The secret is the input's value property (no attribute to select on), and the console's
@@ -293,8 +362,8 @@ describe('web console in a real browser', () => {
     await page.screenshot({ path: join(SHOTS, 'keys.png'), fullPage: true });
     const states = await page.locator('tbody tr').allInnerTexts();
     expect(states.filter((row) => /Deactivated/.test(row))).toHaveLength(1);
-    expect(states.filter((row) => /Active/.test(row) && /this console/.test(row))).toHaveLength(1);
-    // The old secret is refused at once; the rotated one is what the console now uses.
+    expect(states.filter((row) => /Active/.test(row))).toHaveLength(1);
+    // The old secret is refused at once; the rotated one works for the user's programs.
     await t.http.get('/api/v1/jobs').set('X-API-Key', first).expect(401);
     await t.http.get('/api/v1/jobs').set('X-API-Key', rotated).expect(200);
 
@@ -308,21 +377,15 @@ describe('web console in a real browser', () => {
     await expect(page.locator('.problem').innerText()).resolves.toContain('broken.pdf');
 
     await page.locator('nav a[href="#/keys"]').click();
-    await page.locator('#key-name').fill('spare');
-    await page.locator('form:has(#key-name) button[type=submit]').click();
-    await page.locator(`#issued-key-value:not([value="${rotated}"])`).waitFor();
-    const spare = await page.locator('#issued-key-value').inputValue();
     await page.getByRole('button', { name: 'Rotate or deactivate first' }).click();
     await page.getByRole('button', { name: 'Deactivate', exact: true }).click();
     await page.locator('tbody tr:has-text("first"):has-text("Active")').waitFor({ state: 'detached' });
     await t.http.get('/api/v1/jobs').set('X-API-Key', rotated).expect(401);
-    // Without a working key, the job pages offer to create or paste one; a pasted key is used from then on.
+    // With every key of the user deactivated, the console's job pages work as before.
     await page.locator('nav a[href="#/jobs"]').click();
-    await page.locator('#paste-key').fill(spare);
-    await page.locator('form:has(#paste-key) button[type=submit]').click();
     await page.locator('#status-filter').waitFor();
-    await page.locator('nav a[href="#/keys"]').click();
-    await expect(page.locator('tbody tr:has-text("this console")').innerText()).resolves.toContain('spare');
+    await expect(page.locator('.problem').count()).resolves.toBe(0);
+    expect((await keysOf(email)).map((key) => (key as { is_active: boolean }).is_active)).toEqual([false, false]);
     expect(problemsOf(page).filter((p) => !/status of 40[01]/.test(p))).toEqual([]);
   });
 

@@ -54,7 +54,7 @@ describe('errors are RFC 9457 problem+json', () => {
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.body).toMatchObject({
       type: 'https://docconv.dev/problems/insufficient-credits',
-      title: 'Payment Required',
+      title: 'Not enough credits',
       status: 402,
       code: 'insufficient_credits',
       detail: 'This needs 120 points but the balance is 40.',
@@ -67,7 +67,7 @@ describe('errors are RFC 9457 problem+json', () => {
     const res = await t.http.post('/api/v1/probe/validated').send({ email: 'not-an-email', count: 99, extra: 1 });
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(res.body.code).toBe('validation_failed');
+    expect(res.body).toMatchObject({ code: 'validation_failed', title: 'Invalid request' });
     const fields = (res.body.errors as { field: string }[]).map((e) => e.field).sort();
     expect(fields).toEqual(['count', 'email', 'extra']);
   });
@@ -89,12 +89,31 @@ describe('errors are RFC 9457 problem+json', () => {
       .set('content-type', 'application/json')
       .send('{"email":');
     expect(malformed.status).toBe(400);
-    expect(malformed.body.code).toBe('malformed_request');
+    expect(malformed.body).toMatchObject({ code: 'malformed_request', title: 'Malformed request' });
     expect(malformed.body.detail).toMatch(/not valid JSON/);
 
     const missing = await t.http.get('/api/v1/nowhere');
     expect(missing.status).toBe(404);
     expect(missing.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(missing.body.code).toBe('not_found');
+    expect(missing.body).toMatchObject({ code: 'not_found', title: 'Not found' });
+  });
+
+  it('a body the framework refuses gets a code and a title of its own', async () => {
+    const latin1 = await t.http
+      .post('/api/v1/probe/validated')
+      .set('content-type', 'application/json; charset=iso-8859-1')
+      .send('{"email":"a@example.com","count":1}');
+    expect(latin1.status).toBe(415);
+    expect(latin1.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(latin1.body).toMatchObject({
+      type: 'https://docconv.dev/problems/unsupported-media-type',
+      code: 'unsupported_media_type',
+      title: 'Unsupported media type',
+      status: 415,
+    });
+    expect(latin1.body.detail).toMatch(/send it as UTF-8/);
+
+    const crash = await t.http.get('/api/v1/probe/crash');
+    expect(crash.body.title).toBe('Internal error');
   });
 });

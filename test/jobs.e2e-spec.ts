@@ -326,9 +326,12 @@ describe('job lifecycle', () => {
     const denied = await t.http.post(`/api/v1/jobs/${job.job_id}/cancel`).set('X-API-Key', reader.key);
     expect(denied.status).toBe(403);
     await t.http.get(`/api/v1/jobs/${job.job_id}`).set('X-API-Key', reader.key).expect(200);
+    // A session acts for its user with every scope: the owner's token reads the job, another user's does not.
     const jwt = await t.http.get(`/api/v1/jobs/${job.job_id}`).set('Authorization', `Bearer ${poor.jwt}`);
-    expect(jwt.status).toBe(401);
-    expect(jwt.body.detail).toMatch(/API key/);
+    expect(jwt.status).toBe(200);
+    expect(jwt.body.job_id).toBe(job.job_id);
+    const stranger = await signup(t.http, 'stranger');
+    await t.http.get(`/api/v1/jobs/${job.job_id}`).set('Authorization', `Bearer ${stranger.jwt}`).expect(404);
   });
 
   it('200 concurrent confirms of jobs costing twice the balance: the ledger holds', async () => {

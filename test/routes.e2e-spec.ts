@@ -30,7 +30,15 @@ describe('every route declares its access rule', () => {
     }
     expect(routes.length).toBeGreaterThan(10);
     expect(routes.filter((r) => !r.rule).map((r) => r.route)).toEqual([]);
+    // Every job route takes an API key or the user's session token, and names the scope a key needs.
     const jobsRoutes = routes.filter((r) => r.route.includes(' jobs'));
-    for (const r of jobsRoutes) expect(r.rule?.credential).toBe('api_key');
+    expect(jobsRoutes.length).toBeGreaterThan(10);
+    for (const r of jobsRoutes) {
+      expect({ route: r.route, credential: r.rule?.credential }).toEqual({
+        route: r.route,
+        credential: 'api_key_or_jwt',
+      });
+      expect(['jobs:read', 'jobs:write']).toContain(r.rule?.scope);
+    }
   });
 });

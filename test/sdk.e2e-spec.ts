@@ -18,6 +18,7 @@ import {
   login,
   normaliseJob,
   normalisePreview,
+  refresh,
   signup,
   streamJobEvents,
   unwrap,
@@ -367,7 +368,7 @@ describe('SDK against the running service', () => {
     const badKey = createClient({ baseUrl, apiKey: 'dcv_not_a_real_key' });
     const unauthorized = await badKey.getAccount().catch((error: unknown) => error);
     expect(unauthorized).toBeInstanceOf(DocconvError);
-    expect(unauthorized).toMatchObject({ status: 401, code: 'unauthorized', title: 'Unauthorized' });
+    expect(unauthorized).toMatchObject({ status: 401, code: 'unauthorized', title: 'Not authenticated' });
     expect((unauthorized as DocconvError).detail.length).toBeGreaterThan(0);
 
     const wrongPassword = login(createClient({ baseUrl }), {
@@ -385,7 +386,7 @@ describe('SDK against the running service', () => {
     await expect(unreachable).rejects.toMatchObject({ status: 0, code: 'network_error' });
   });
 
-  it('sends a session token as a Bearer token for the account and key routes', async () => {
+  it('sends a session token as a Bearer token for jobs, the account and keys, and refreshes it', async () => {
     const anonymous = createClient({ baseUrl });
     const session = await signup(anonymous, { email: uniqueEmail('sdk-jwt'), password: 'correct horse battery' });
     const client = createClient({ baseUrl, accessToken: session.access_token });
@@ -394,12 +395,23 @@ describe('SDK against the running service', () => {
     const key = await createKey(client, session, { name: 'from a session' });
     const keys = await unwrap(client.api.GET('/api/v1/keys'));
     expect(keys.map((k) => k.id)).toEqual([key.id]);
-    // A key route does not take the session token.
-    await expect(client.listJobs()).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
-    // With both credentials each route reads the one it takes.
+    // Job routes take the session token too.
+    const preview = await uploadFiles(client, [{ name: 'a.md', data: Buffer.from('# a') }]);
+    expect((await client.listJobs()).jobs.map((job) => job.job_id)).toEqual([preview.job_id]);
+    // With both credentials, /keys reads the session token and the job routes the API key.
     const both = createClient({ baseUrl, apiKey: key.key, accessToken: session.access_token });
-    expect((await both.listJobs()).jobs).toEqual([]);
-    expect((await both.getAccount()).email).toBe(account.email);
+    expect((await both.listJobs()).jobs).toHaveLength(1);
+    expect((await unwrap(both.api.GET('/api/v1/keys'))).length).toBe(1);
+
+    // A client made with a function reads the token at each request: it follows a refreshed session.
+    let current: string | null = null;
+    const following = createClient({ baseUrl, accessToken: () => current });
+    await expect(following.listJobs()).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
+    const renewed = await refresh(anonymous, session);
+    expect(renewed).toMatchObject({ token_type: 'Bearer', expires_in: session.expires_in });
+    current = renewed.access_token;
+    expect((await following.getJob(preview.job_id)).job_id).toBe(preview.job_id);
+    await expect(refresh(anonymous, 'not.a.token')).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
   });
 
   it('follows a confirmed job live: status and progress in order, ending with done; then prices its conversions', async () => {

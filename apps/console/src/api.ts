@@ -1,33 +1,35 @@
-import { createClient, type components, type DocconvClient } from '@docconv/client';
-import type { Session } from './session';
+import { createClient, refresh, type components, type DocconvClient } from '@docconv/client';
+import { getSession, type Renew, type Session } from './session';
 
 export type Capabilities = components['schemas']['CapabilitiesResponse'];
 
 /** The API is served by the same origin as the console. */
 const baseUrl = window.location.origin;
 
+/** Calls that need no credential: sign-up, log-in, capabilities, pricing. */
+export const publicClient: DocconvClient = createClient({ baseUrl });
+
 const clients = new Map<string, DocconvClient>();
 
-function cached(id: string, make: () => DocconvClient): DocconvClient {
-  let client = clients.get(id);
+/**
+ * Every call of a signed-in person (jobs, the account, keys), authenticated with the session
+ * token. One client per person: it reads the tab's current token at each request, so a renewed
+ * token is used at once and the pages holding the client keep it.
+ */
+export function sessionClient(session: Session): DocconvClient {
+  let client = clients.get(session.email);
   if (!client) {
-    client = make();
-    clients.set(id, client);
+    client = createClient({ baseUrl, accessToken: () => getSession()?.token });
+    clients.set(session.email, client);
   }
   return client;
 }
 
-/** Calls that need no credential: sign-up, log-in, capabilities, pricing. */
-export const publicClient: DocconvClient = createClient({ baseUrl });
+/** The account and key pages' name for {@link sessionClient}. */
+export const accountClient = sessionClient;
 
-/** Account and key management, authenticated with the session token. */
-export function accountClient(session: Session): DocconvClient {
-  return cached(`jwt:${session.token}`, () => createClient({ baseUrl, accessToken: session.token }));
-}
-
-/** Jobs, authenticated with the API key this tab uses; null when it has none yet. */
-export function jobsClient(session: Session): DocconvClient | null {
-  const { apiKey } = session;
-  if (!apiKey) return null;
-  return cached(`key:${apiKey}`, () => createClient({ baseUrl, apiKey }));
-}
+/** Exchanges the tab's session token for a new one (POST /api/v1/auth/refresh). */
+export const renewSession: Renew = async (token) => {
+  const renewed = await refresh(publicClient, token);
+  return { token: renewed.access_token, expiresInSeconds: renewed.expires_in };
+};

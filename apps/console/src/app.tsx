@@ -1,6 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks';
-import { jobsClient } from './api';
-import { KeyGate } from './components/key-gate';
+import { sessionClient } from './api';
 import { LANGUAGES, setLanguage, t, useLanguage, type Language } from './i18n';
 import { AccountPage } from './pages/account';
 import { JobPage } from './pages/job';
@@ -100,13 +99,8 @@ function Page({ route, session }: { route: Route; session: Session | null }) {
   if (!session || route.page === 'login') return <LoginPage />;
   if (route.page === 'keys') return <KeysPage session={session} />;
   if (route.page === 'account') return <AccountPage session={session} />;
-  const client = jobsClient(session);
-  // One gate per page: a new key's secret is shown where it was created, and gone after navigating.
-  return (
-    <KeyGate key={route.page === 'job' ? route.jobId : route.page}>
-      {client && route.page === 'upload' && <UploadPage client={client} />}
-      {client && route.page === 'jobs' && <JobsPage client={client} />}
-      {client && route.page === 'job' && <JobPage client={client} jobId={route.jobId} />}
-    </KeyGate>
-  );
+  const client = sessionClient(session);
+  if (route.page === 'upload') return <UploadPage client={client} />;
+  if (route.page === 'jobs') return <JobsPage client={client} />;
+  return <JobPage key={route.jobId} client={client} jobId={route.jobId} />;
 }

@@ -43,15 +43,11 @@ const en = {
   'login.loginButton': 'Log in',
   'login.signupButton': 'Create account',
 
-  'gate.explain':
-    'Converting documents uses an API key. Create one for this console (it is kept only in this browser tab) or paste a key you already have.',
-  'gate.pasteTitle': 'Use an existing key',
-  'gate.pasteLabel': 'API key',
-  'gate.pasteButton': 'Use this key',
-
+  'keys.explain':
+    'API keys are for your programs and the docconv CLI. This console works with your log-in and needs none.',
   'keys.create': 'Create an API key',
   'keys.createButton': 'Create key',
-  'keys.defaultName': 'Web console',
+  'keys.defaultName': 'My program',
   'keys.name': 'Name',
   'keys.scopes': 'Scopes',
   'keys.issuedTitle': 'New key: {name}',
@@ -60,8 +56,6 @@ const en = {
   'keys.secret': 'API key secret',
   'keys.copy': 'Copy',
   'keys.copied': 'Copied',
-  'keys.inUse': 'This console now uses this key for your jobs.',
-  'keys.useHere': 'Use this key in the console',
   'keys.yours': 'Your keys',
   'keys.none': 'You have no API keys yet.',
   'keys.prefix': 'Key',
@@ -70,7 +64,6 @@ const en = {
   'keys.state': 'State',
   'keys.active': 'Active',
   'keys.inactive': 'Deactivated',
-  'keys.thisConsole': 'this console',
   'keys.actions': 'Actions',
   'keys.manage': 'Rotate or deactivate {name}',
   'keys.rotateOrDeactivate': 'Rotate or deactivate…',
@@ -267,15 +260,11 @@ const ko: Record<MessageKey, string> = {
   'login.loginButton': '로그인',
   'login.signupButton': '계정 만들기',
 
-  'gate.explain':
-    '문서를 변환하려면 API 키가 필요합니다. 이 콘솔용 키를 만들거나(이 브라우저 탭에만 보관됩니다) 가지고 있는 키를 붙여 넣으세요.',
-  'gate.pasteTitle': '기존 키 사용',
-  'gate.pasteLabel': 'API 키',
-  'gate.pasteButton': '이 키 사용',
-
+  'keys.explain':
+    'API 키는 직접 만든 프로그램과 docconv CLI용입니다. 이 콘솔은 로그인으로 작동하므로 키가 필요 없습니다.',
   'keys.create': 'API 키 만들기',
   'keys.createButton': '키 만들기',
-  'keys.defaultName': '웹 콘솔',
+  'keys.defaultName': '내 프로그램',
   'keys.name': '이름',
   'keys.scopes': '권한',
   'keys.issuedTitle': '새 키: {name}',
@@ -284,8 +273,6 @@ const ko: Record<MessageKey, string> = {
   'keys.secret': 'API 키 값',
   'keys.copy': '복사',
   'keys.copied': '복사됨',
-  'keys.inUse': '이제 이 콘솔은 작업에 이 키를 사용합니다.',
-  'keys.useHere': '이 콘솔에서 이 키 사용',
   'keys.yours': '내 키',
   'keys.none': '아직 API 키가 없습니다.',
   'keys.prefix': '키',
@@ -294,7 +281,6 @@ const ko: Record<MessageKey, string> = {
   'keys.state': '상태',
   'keys.active': '사용 중',
   'keys.inactive': '비활성화됨',
-  'keys.thisConsole': '이 콘솔',
   'keys.actions': '작업',
   'keys.manage': '{name} 교체 또는 비활성화',
   'keys.rotateOrDeactivate': '교체 또는 비활성화…',

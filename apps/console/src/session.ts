@@ -1,41 +1,97 @@
 import { useEffect, useState } from 'preact/hooks';
 
 /**
- * Who is signed in to this tab: the session token (JWT) for account and key pages, and the API
- * key the console uses for jobs, which the API accepts only with a key. Both live in
- * sessionStorage: they last as long as the tab, are never sent as cookies, and are gone when
- * the tab closes.
+ * Who is signed in to this tab: the session token (JWT) that every call of the console sends,
+ * jobs included; the console makes no API key of its own. It lives in sessionStorage: it lasts
+ * as long as the tab, is never sent as a cookie, and is gone when the tab closes. While the tab
+ * is open the token is renewed before it expires (see `keepSessionFresh`).
  */
 export interface Session {
   email: string;
   token: string;
   /** Milliseconds since the epoch when the token stops working. */
   expiresAt: number;
-  /** The API key used for jobs, when this tab has one. */
-  apiKey: string | null;
 }
 
+/** A new token for a still-valid one; rejects with a 401 once the session is over. */
+export type Renew = (token: string) => Promise<{ token: string; expiresInSeconds: number }>;
+
 const STORAGE_KEY = 'docconv.session';
+/** The token is renewed this long before it expires, or a fifth of its remaining life when that is shorter. */
+const RENEW_AHEAD_MS = 5 * 60_000;
+/** After a renewal that failed on the way (the network, a busy server), the next try comes this much later. */
+const RETRY_MS = 30_000;
+const DEFAULT_LIFETIME_SECONDS = 3600;
+
 const listeners = new Set<() => void>();
 
 function read(): Session | null {
   try {
     const raw = sessionStorage.getItem(STORAGE_KEY);
     if (raw === null) return null;
-    const session = JSON.parse(raw) as Session;
-    return session.expiresAt > Date.now() ? session : null;
+    const { email, token, expiresAt } = JSON.parse(raw) as Session;
+    return expiresAt > Date.now() ? { email, token, expiresAt } : null;
   } catch {
     return null;
   }
 }
 
 let current: Session | null = read();
+let renew: Renew | null = null;
+let timer: ReturnType<typeof setTimeout> | undefined;
 
 function publish(next: Session | null): void {
   current = next;
   if (next) sessionStorage.setItem(STORAGE_KEY, JSON.stringify(next));
   else sessionStorage.removeItem(STORAGE_KEY);
+  schedule();
   for (const listener of listeners) listener();
+}
+
+function expiresAt(expiresInSeconds: number): number {
+  return Date.now() + (expiresInSeconds > 0 ? expiresInSeconds : DEFAULT_LIFETIME_SECONDS) * 1000;
+}
+
+/** Sets the timer that renews the current token ahead of its expiry (`delayMs` overrides when). */
+function schedule(delayMs?: number): void {
+  clearTimeout(timer);
+  timer = undefined;
+  if (!current || !renew) return;
+  const left = current.expiresAt - Date.now();
+  const wait = delayMs ?? left - Math.min(RENEW_AHEAD_MS, left / 5);
+  timer = setTimeout(() => void renewNow(), Math.max(0, wait));
+}
+
+async function renewNow(): Promise<void> {
+  const session = current;
+  if (!session || !renew) return;
+  if (session.expiresAt <= Date.now()) {
+    publish(null);
+    return;
+  }
+  try {
+    const next = await renew(session.token);
+    // Signed out (or in as someone else) meanwhile: that session is the one to keep.
+    if (current?.token !== session.token) return;
+    publish({ ...session, token: next.token, expiresAt: expiresAt(next.expiresInSeconds) });
+  } catch (error) {
+    if (current?.token !== session.token) return;
+    if ((error as { status?: unknown }).status === 401) publish(null);
+    else schedule(Math.min(RETRY_MS, Math.max(0, (session.expiresAt - Date.now()) / 2)));
+  }
+}
+
+/**
+ * Keeps this tab's session alive while the tab is open: the token is exchanged for a new one
+ * before it expires, and at once when the tab comes back after its timer could not run (a
+ * sleeping laptop). A refused renewal (the session is over) signs the tab out.
+ */
+export function keepSessionFresh(renewWith: Renew): void {
+  renew = renewWith;
+  schedule();
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') schedule();
+  });
 }
 
 export function getSession(): Session | null {
@@ -43,22 +99,7 @@ export function getSession(): Session | null {
 }
 
 export function startSession(email: string, token: string, expiresInSeconds: number): void {
-  const expiresIn = expiresInSeconds > 0 ? expiresInSeconds : 3600;
-  publish({ email, token, expiresAt: Date.now() + expiresIn * 1000, apiKey: null });
-}
-
-/** Makes `key` the API key the console sends for jobs in this tab. */
-export function setConsoleKey(key: string): void {
-  if (current) publish({ ...current, apiKey: key });
-}
-
-export function forgetKey(): void {
-  if (current) publish({ ...current, apiKey: null });
-}
-
-/** True when the key listed with `prefix` is the one this tab uses for jobs. */
-export function isConsoleKey(session: Session | null, prefix: string): boolean {
-  return session?.apiKey?.startsWith(prefix) ?? false;
+  publish({ email, token, expiresAt: expiresAt(expiresInSeconds) });
 }
 
 export function endSession(): void {

@@ -10,7 +10,10 @@ export interface Credentials {
   password: string;
 }
 
-/** A session token (JWT) from sign-up or log-in; it authenticates account and key management. */
+/**
+ * A session token (JWT) from sign-up, log-in or refresh: it authenticates a person on jobs,
+ * the account and key management. It is short-lived: `refresh()` it before `expires_in` runs out.
+ */
 export interface Session {
   access_token: string;
   token_type: 'Bearer';
@@ -21,8 +24,8 @@ export interface Session {
 }
 
 /**
- * Reads a session out of a sign-up or log-in response. The OpenAPI document does not
- * describe these bodies, so they are checked here rather than trusted.
+ * Reads a session out of a sign-up, log-in or refresh response. Checked here rather than
+ * trusted, since the whole session hangs on it.
  */
 function readSession(data: unknown, response: Response): Session {
   const body = (data ?? {}) as Partial<Session>;
@@ -47,6 +50,20 @@ export async function signup(client: DocconvClient, credentials: Credentials): P
 /** Exchanges an email and password for a session token (POST /api/v1/auth/login). */
 export async function login(client: DocconvClient, credentials: Credentials): Promise<Session> {
   const { data, error, response } = await client.api.POST('/api/v1/auth/login', { body: credentials });
+  if (!response.ok) throw DocconvError.fromResponse(response, error);
+  return readSession(data, response);
+}
+
+/**
+ * Exchanges a session token that still works for a new one with a full lifetime
+ * (POST /api/v1/auth/refresh). An expired or unknown token is refused with a 401
+ * (`unauthorized`): the person logs in again.
+ */
+export async function refresh(client: DocconvClient, session: Session | string): Promise<Session> {
+  const token = typeof session === 'string' ? session : session.access_token;
+  const { data, error, response } = await client.api.POST('/api/v1/auth/refresh', {
+    headers: { Authorization: `Bearer ${token}` },
+  });
   if (!response.ok) throw DocconvError.fromResponse(response, error);
   return readSession(data, response);
 }

@@ -6,7 +6,7 @@
  */
 export { createClient, serviceRoot, unwrap } from './client';
 export type { Account, ClientOptions, DocconvClient, JobList, JobStatus, Transaction, UsageRow } from './client';
-export { createKey, login, signup } from './auth';
+export { createKey, login, refresh, signup } from './auth';
 export type { CreateKeyOptions, Credentials, IssuedKey, Scope, Session } from './auth';
 export {
   confirm,

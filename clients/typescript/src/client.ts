@@ -20,20 +20,26 @@ export interface JobList {
 export interface ClientOptions {
   /** Where the service runs, e.g. `https://docconv.example.com`; a trailing `/api/v1` is accepted too. */
   baseUrl: string;
-  /** The API key sent as `X-API-Key` (job routes); leave it out for public calls such as sign-up, log-in and pricing. */
+  /**
+   * An API key, sent as `X-API-Key`: for programs. It works on every route but `/keys…` and
+   * carries its own scopes, rate limit and daily quota. Leave both credentials out for public
+   * calls such as sign-up, log-in and pricing.
+   */
   apiKey?: string;
   /**
-   * A session token (JWT from `login()` or `signup()`) sent as `Authorization: Bearer <token>`,
-   * for the routes that take a session: `/account…` and `/keys…`. Both credentials may be given;
-   * each route reads the one it takes.
+   * A session token (JWT from `login()`, `signup()` or `refresh()`), sent as
+   * `Authorization: Bearer <token>`: for people. It works on `/jobs…`, `/account…` and `/keys…`
+   * with every scope. A function is called before each request, so one client follows a session
+   * that is refreshed (`refresh()`) while it is in use. When both credentials are given, routes
+   * that take either read the API key.
    */
-  accessToken?: string;
+  accessToken?: string | (() => string | null | undefined);
   /** A fetch to use instead of the global one (tests, proxies). */
   fetch?: (input: Request) => Promise<Response>;
 }
 
 /**
- * A client of one service with one credential: the typed openapi-fetch client (`api`) for
+ * A client of one service with one credential (an API key or a session token): the typed openapi-fetch client (`api`) for
  * any operation, and typed methods for the reads most callers need. Workflow helpers
  * (`uploadFiles`, `waitForJob`, `convert`…) take it as their first argument.
  */
@@ -89,17 +95,29 @@ const networkErrors: Middleware = {
   },
 };
 
-/** The credential headers of a client: the API key, the session token, both or neither. */
+/** The credential headers of a client made with fixed credentials: the API key, the session token, both or neither. */
 function credentialHeaders(options: ClientOptions): Record<string, string> {
   const headers: Record<string, string> = {};
   if (options.apiKey) headers['X-API-Key'] = options.apiKey;
-  if (options.accessToken) headers.Authorization = `Bearer ${options.accessToken}`;
+  if (typeof options.accessToken === 'string' && options.accessToken)
+    headers.Authorization = `Bearer ${options.accessToken}`;
   return headers;
 }
 
+/** Sends the session token current at each request, unless the call names its own Authorization. */
+function currentSession(token: () => string | null | undefined): Middleware {
+  return {
+    onRequest({ request }) {
+      const current = token();
+      if (current && !request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${current}`);
+      return request;
+    },
+  };
+}
+
 /**
- * Creates a client for the service at `baseUrl`, authenticated with `apiKey` and/or
- * `accessToken` when given; with neither it makes public calls only.
+ * Creates a client for the service at `baseUrl`, authenticated with an API key or a session
+ * token (`accessToken`) when given; with neither it makes public calls only.
  */
 export function createClient(options: ClientOptions): DocconvClient {
   const baseUrl = serviceRoot(options.baseUrl);
@@ -109,6 +127,7 @@ export function createClient(options: ClientOptions): DocconvClient {
     headers: credentialHeaders(options),
   });
   api.use(networkErrors);
+  if (typeof options.accessToken === 'function') api.use(currentSession(options.accessToken));
 
   return {
     baseUrl,

@@ -38,6 +38,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/auth/refresh': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Exchange a session token that still works for a new one with a full lifetime.
+     * @description Send the current token as `Authorization: Bearer <JWT>`. The old token keeps working until it expires; an expired one is refused (401) and the user logs in again.
+     */
+    post: operations['Auth_refresh'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/keys': {
     parameters: {
       query?: never;
@@ -568,6 +588,13 @@ export interface components {
       email: string;
       /** @example correct horse battery staple */
       password: string;
+    };
+    TokenResponse: {
+      access_token: string;
+      /** @enum {string} */
+      token_type: 'Bearer';
+      /** @description Seconds until the token expires. */
+      expires_in: number;
     };
     CreateKeyDto: {
       /** @default  */
@@ -1302,6 +1329,32 @@ export interface operations {
       };
     };
   };
+  Auth_refresh: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenResponse'];
+        };
+      };
+      /** @description Missing, malformed, unknown or deactivated credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   Keys_list: {
     parameters: {
       query?: never;
@@ -1707,7 +1760,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The key’s daily quota would be passed. */
+      /** @description The API key’s daily quota would be passed (a session token has no daily quota), or the rate limit. */
       429: {
         headers: {
           [name: string]: unknown;

@@ -68,7 +68,11 @@ export interface AppConfig {
   scratchDir: string;
   database: { url: string };
   redis: { url: string; prefix: string };
-  auth: { jwtSecret: string; jwtTtlSeconds: number };
+  /**
+   * Session tokens: how long one lasts (a tab refreshes it before then), and how many requests a
+   * minute one user's sessions may make together (API keys have their own `rate_limit_rpm`).
+   */
+  auth: { jwtSecret: string; jwtTtlSeconds: number; sessionRateLimitRpm: number };
   /**
    * The operator's side: `GET /metrics` and the queue view at `/admin/queues` answer only to
    * `adminToken` (off while it is unset); each worker serves its metrics on `workerMetricsPort`

@@ -87,6 +87,13 @@ export class Environment {
   @Max(30 * 24 * 3600)
   JWT_TTL_SECONDS?: number;
 
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  SESSION_RATE_LIMIT_RPM?: number;
+
   @IsString()
   @MinLength(32, { message: 'must be at least 32 characters of random text' })
   FILE_URL_SECRET!: string;

@@ -58,7 +58,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     scratchDir: resolve(e.SCRATCH_DIR ?? DEFAULT_SCRATCH_DIR),
     database: { url: e.DATABASE_URL },
     redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX ?? 'docconv' },
-    auth: { jwtSecret: e.JWT_SECRET, jwtTtlSeconds: e.JWT_TTL_SECONDS ?? 3600 },
+    auth: {
+      jwtSecret: e.JWT_SECRET,
+      jwtTtlSeconds: e.JWT_TTL_SECONDS ?? 3600,
+      sessionRateLimitRpm: e.SESSION_RATE_LIMIT_RPM ?? 600,
+    },
     storage: storageSettings(e),
     limits: {
       maxUploadBytes: e.MAX_UPLOAD_BYTES ?? 200 * 1024 * 1024,

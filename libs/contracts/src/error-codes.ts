@@ -1,11 +1,13 @@
 /**
  * Stable, machine-readable error codes. Every error a client can see carries one of these
  * in the `code` field of its problem+json body. Adding a code means adding its HTTP status
- * in the API's exhaustive mapping; removing one is a breaking change.
+ * and its title in the API's exhaustive mappings; removing one is a breaking change.
  */
 export const ERROR_CODES = [
   'validation_failed',
   'malformed_request',
+  'unsupported_media_type',
+  'method_not_allowed',
   'unauthorized',
   'forbidden',
   'not_found',

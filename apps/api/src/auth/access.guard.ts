@@ -1,6 +1,7 @@
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiKeysService, KEY_PATTERN, TokensService } from '@docconv/accounts';
+import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { DomainError } from '@docconv/contracts';
 import type { FastifyReply } from 'fastify';
 import { SlidingWindowLimiter } from '../rate-limit/sliding-window.limiter';
@@ -14,8 +15,9 @@ const USE_SESSION =
   'This endpoint takes a session token (Authorization: Bearer <JWT>) from POST /api/v1/auth/login, not an API key.';
 
 /**
- * Enforces each route's declared access rule: the credential, the scope, the key's rate
- * limit, and request accounting. A route without a declaration is never served.
+ * Enforces each route's declared access rule: the credential, the scope, the rate limit (each
+ * key's own; one shared by all of a user's session tokens), and request accounting. A route
+ * without a declaration is never served.
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
@@ -28,6 +30,7 @@ export class AccessGuard implements CanActivate {
     private readonly tokens: TokensService,
     private readonly limiter: SlidingWindowLimiter,
     private readonly counter: RequestCounter,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -66,7 +69,7 @@ export class AccessGuard implements CanActivate {
         `This API key lacks the ${rule.scope} scope. Add it with PATCH /api/v1/keys/{key_id}.`,
       );
     }
-    if (principal.apiKey) await this.applyRateLimit(principal.apiKey.id, principal.apiKey.rateLimitRpm, response);
+    await this.applyRateLimit(principal, response);
     request.principal = principal;
     this.counter.count(principal.userId);
     return true;
@@ -100,8 +103,11 @@ export class AccessGuard implements CanActivate {
     return { userId, apiKey: null };
   }
 
-  private async applyRateLimit(keyId: string, rpm: number, reply: FastifyReply): Promise<void> {
-    const decision = await this.limiter.hit(`key:${keyId}`, rpm, 60);
+  /** A key's requests count against its own limit; a session's against its user's, whatever the token. */
+  private async applyRateLimit(principal: Principal, reply: FastifyReply): Promise<void> {
+    const { apiKey } = principal;
+    const rpm = apiKey ? apiKey.rateLimitRpm : this.config.auth.sessionRateLimitRpm;
+    const decision = await this.limiter.hit(apiKey ? `key:${apiKey.id}` : `user:${principal.userId}`, rpm, 60);
     if (!decision) return;
     reply.header('RateLimit-Limit', String(decision.limit));
     reply.header('RateLimit-Remaining', String(decision.remaining));
@@ -109,7 +115,9 @@ export class AccessGuard implements CanActivate {
     if (!decision.allowed) {
       throw new DomainError(
         'rate_limited',
-        `This key allows ${rpm} requests per minute. Wait ${decision.resetSeconds} s, or raise rate_limit_rpm with PATCH /api/v1/keys/{key_id}.`,
+        apiKey
+          ? `This key allows ${rpm} requests per minute. Wait ${decision.resetSeconds} s, or raise rate_limit_rpm with PATCH /api/v1/keys/{key_id}.`
+          : `Your session allows ${rpm} requests per minute. Wait ${decision.resetSeconds} s; for more, use an API key with its own rate_limit_rpm.`,
         { retryAfterSeconds: decision.resetSeconds },
       );
     }

@@ -1,13 +1,15 @@
 import { Body, Controller, HttpCode, Ip, Post } from '@nestjs/common';
 import {
   ApiConflictResponse,
+  ApiOkResponse,
   ApiOperation,
   ApiTags,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import { Public } from './access.decorator';
+import { Access, Public } from './access.decorator';
 import { AuthService } from './auth.service';
+import { Caller, type Principal } from './principal';
 import { CredentialsDto, SignupResponse, TokenResponse } from './dto/credentials.dto';
 
 @ApiTags('auth')
@@ -34,5 +36,18 @@ export class AuthController {
   })
   login(@Body() body: CredentialsDto, @Ip() address: string): Promise<TokenResponse> {
     return this.auth.login(body.email, body.password, address);
+  }
+
+  @Post('refresh')
+  @HttpCode(200)
+  @Access({ credential: 'jwt' })
+  @ApiOperation({
+    summary: 'Exchange a session token that still works for a new one with a full lifetime.',
+    description:
+      'Send the current token as `Authorization: Bearer <JWT>`. The old token keeps working until it expires; an expired one is refused (401) and the user logs in again.',
+  })
+  @ApiOkResponse({ type: TokenResponse })
+  refresh(@Caller() caller: Principal): TokenResponse {
+    return this.auth.refresh(caller.userId);
   }
 }

@@ -16,8 +16,12 @@ function codeForHttpStatus(status: number): ErrorCode {
       return 'forbidden';
     case 404:
       return 'not_found';
+    case 405:
+      return 'method_not_allowed';
     case 413:
       return 'payload_too_large';
+    case 415:
+      return 'unsupported_media_type';
     case 429:
       return 'rate_limited';
     case 503:
@@ -69,7 +73,7 @@ export class ProblemFilter implements ExceptionFilter {
       return {
         ...error.extensions,
         type: problemType(error.code),
-        title: titleOf(status),
+        title: titleOf(error.code),
         status,
         detail: error.message,
         code: error.code,
@@ -102,7 +106,7 @@ export class ProblemFilter implements ExceptionFilter {
     const status = HttpStatus.INTERNAL_SERVER_ERROR;
     return {
       type: problemType('internal_error'),
-      title: titleOf(status),
+      title: titleOf('internal_error'),
       status,
       detail: `Something went wrong on our side. Try again; if it keeps happening, contact support with error id ${errorId}.`,
       code: 'internal_error',
@@ -113,7 +117,7 @@ export class ProblemFilter implements ExceptionFilter {
 }
 
 function problemBase(code: ErrorCode, status: number, detail: string, instance: string | undefined): Problem {
-  return { type: problemType(code), title: titleOf(status), status, detail, code, instance };
+  return { type: problemType(code), title: titleOf(code), status, detail, code, instance };
 }
 
 function httpDetail(error: HttpException, request: FastifyRequest): string {

@@ -31,6 +31,10 @@ export function statusOf(code: ErrorCode): HttpStatus {
       return HttpStatus.CONFLICT;
     case 'payload_too_large':
       return HttpStatus.PAYLOAD_TOO_LARGE;
+    case 'method_not_allowed':
+      return HttpStatus.METHOD_NOT_ALLOWED;
+    case 'unsupported_media_type':
+      return HttpStatus.UNSUPPORTED_MEDIA_TYPE;
     case 'idempotency_conflict':
       return HttpStatus.UNPROCESSABLE_ENTITY;
     case 'rate_limited':
@@ -46,23 +50,70 @@ export function statusOf(code: ErrorCode): HttpStatus {
   }
 }
 
-/** Titles are the standard reason phrases, so a person reading a body knows the class at once. */
-export function titleOf(status: number): string {
-  const titles: Record<number, string> = {
-    400: 'Bad Request',
-    401: 'Unauthorized',
-    402: 'Payment Required',
-    403: 'Forbidden',
-    404: 'Not Found',
-    405: 'Method Not Allowed',
-    409: 'Conflict',
-    413: 'Content Too Large',
-    415: 'Unsupported Media Type',
-    422: 'Unprocessable Content',
-    429: 'Too Many Requests',
-    500: 'Internal Server Error',
-    502: 'Bad Gateway',
-    503: 'Service Unavailable',
-  };
-  return titles[status] ?? (status >= 500 ? 'Server Error' : 'Client Error');
+/**
+ * The one place where a code becomes its problem's title: a few words saying what happened
+ * ("Not enough credits", not "Payment Required"), the same for every problem of that code;
+ * the detail says what to do. Exhaustive by construction.
+ */
+export function titleOf(code: ErrorCode): string {
+  switch (code) {
+    case 'validation_failed':
+      return 'Invalid request';
+    case 'malformed_request':
+      return 'Malformed request';
+    case 'unsupported_media_type':
+      return 'Unsupported media type';
+    case 'method_not_allowed':
+      return 'Method not allowed';
+    case 'unauthorized':
+      return 'Not authenticated';
+    case 'forbidden':
+      return 'Not allowed';
+    case 'not_found':
+      return 'Not found';
+    case 'job_not_found':
+      return 'Job not found';
+    case 'key_not_found':
+      return 'API key not found';
+    case 'user_not_found':
+      return 'User not found';
+    case 'email_taken':
+      return 'Email already registered';
+    case 'invalid_credentials':
+      return 'Wrong email or password';
+    case 'invalid_state':
+      return 'Not possible in this state';
+    case 'insufficient_credits':
+      return 'Not enough credits';
+    case 'unsupported_format':
+      return 'Unsupported format';
+    case 'encrypted_document':
+      return 'Encrypted document';
+    case 'payload_too_large':
+      return 'File too large';
+    case 'engine_unavailable':
+      return 'Engine unavailable';
+    case 'transcription_unavailable':
+      return 'Transcription unavailable';
+    case 'refinement_unavailable':
+      return 'Refinement unavailable';
+    case 'rate_limited':
+      return 'Too many requests';
+    case 'daily_quota_exceeded':
+      return 'Daily quota reached';
+    case 'idempotency_conflict':
+      return 'Idempotency key reused';
+    case 'conversion_failed':
+      return 'Conversion failed';
+    case 'file_processing_failed':
+      return 'File processing failed';
+    case 'invalid_signature':
+      return 'Invalid signature';
+    case 'signed_url_invalid':
+      return 'Download link invalid or expired';
+    case 'service_unavailable':
+      return 'Service unavailable';
+    case 'internal_error':
+      return 'Internal error';
+  }
 }

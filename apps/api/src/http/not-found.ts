@@ -35,7 +35,7 @@ export function notFound(consoleServed: boolean): (request: FastifyRequest, repl
     }
     const problem: Problem = {
       type: problemType('not_found'),
-      title: titleOf(404),
+      title: titleOf('not_found'),
       status: 404,
       detail: `There is no endpoint ${request.method} ${path}. See /api/docs.`,
       code: 'not_found',

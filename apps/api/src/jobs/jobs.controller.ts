@@ -59,8 +59,8 @@ import { JobsViewService } from './jobs-view.service';
 import { UploadService } from './upload.service';
 
 const JOB_ID = idParam('job_not_found', 'job of yours');
-const READ = { credential: 'api_key', scope: 'jobs:read' } as const;
-const WRITE = { credential: 'api_key', scope: 'jobs:write' } as const;
+const READ = { credential: 'api_key_or_jwt', scope: 'jobs:read' } as const;
+const WRITE = { credential: 'api_key_or_jwt', scope: 'jobs:write' } as const;
 
 @ApiTags('jobs')
 @ApiExtraModels(RetryResponse, RefundResponse, ConversionRetryResponse)
@@ -119,7 +119,9 @@ export class JobsController {
   @ApiPaymentRequiredResponse({
     description: 'Insufficient credits; the detail gives the amount needed and the balance.',
   })
-  @ApiTooManyRequestsResponse({ description: 'The key’s daily quota would be passed.' })
+  @ApiTooManyRequestsResponse({
+    description: 'The API key’s daily quota would be passed (a session token has no daily quota), or the rate limit.',
+  })
   @ApiNotFoundResponse()
   confirm(@Caller() caller: Principal, @Param('job_id', JOB_ID) jobId: string): Promise<ConfirmResponse> {
     return this.jobs.confirm(caller, jobId);

@@ -62,7 +62,7 @@ const CODES = { 401: 'unauthorized', 404: 'not_found', 503: 'service_unavailable
 function problem(reply: FastifyReply, request: FastifyRequest, status: 401 | 404 | 503, detail: string): FastifyReply {
   const body: Problem = {
     type: problemType(CODES[status]),
-    title: titleOf(status),
+    title: titleOf(CODES[status]),
     status,
     detail,
     code: CODES[status],

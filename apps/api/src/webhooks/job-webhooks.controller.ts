@@ -14,7 +14,7 @@ export class JobWebhooksController {
   constructor(private readonly view: WebhooksViewService) {}
 
   @Get(':job_id/webhooks')
-  @Access({ credential: 'api_key', scope: 'jobs:read' })
+  @Access({ credential: 'api_key_or_jwt', scope: 'jobs:read' })
   @ApiOperation({
     summary: 'The webhook deliveries of a job, with their attempts and outcome.',
     description: WEBHOOK_DOCUMENTATION,

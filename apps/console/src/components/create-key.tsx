@@ -2,13 +2,10 @@ import { useState } from 'preact/hooks';
 import { createKey, type IssuedKey, type Scope } from '@docconv/client';
 import { accountClient } from '../api';
 import { t } from '../i18n';
-import { getSession, setConsoleKey } from '../session';
+import { getSession } from '../session';
 import { Problem } from './problem';
 
-/**
- * Creates an API key with the session token. When this tab has no key for jobs yet, the new
- * key becomes it, so a new user can upload right after creating their first key.
- */
+/** Creates an API key with the session token, for the user's programs (the console needs none). */
 export function CreateKeyForm({ onCreated }: { onCreated: (issued: IssuedKey) => void }) {
   const [name, setName] = useState(t('keys.defaultName'));
   const [read, setRead] = useState(true);
@@ -24,7 +21,6 @@ export function CreateKeyForm({ onCreated }: { onCreated: (issued: IssuedKey) =>
     setError(undefined);
     try {
       const issued = await createKey(accountClient(session), session.token, { name: name.trim(), scopes });
-      if (!session.apiKey && read && write) setConsoleKey(issued.key);
       onCreated(issued);
     } catch (e) {
       setError(e);

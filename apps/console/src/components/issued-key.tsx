@@ -1,12 +1,10 @@
 import { useState } from 'preact/hooks';
 import type { IssuedKey } from '@docconv/client';
 import { t } from '../i18n';
-import { getSession, setConsoleKey } from '../session';
 
 /** A new key's secret, shown this once, with a copy button and the warning that goes with it. */
 export function IssuedKeySecret({ issued }: { issued: IssuedKey }) {
   const [copied, setCopied] = useState(false);
-  const inUse = getSession()?.apiKey === issued.key;
   const copy = async () => {
     await navigator.clipboard.writeText(issued.key).catch(() => undefined);
     setCopied(true);
@@ -32,13 +30,6 @@ export function IssuedKeySecret({ issued }: { issued: IssuedKey }) {
           {copied ? t('keys.copied') : t('keys.copy')}
         </button>
       </div>
-      {inUse ? (
-        <p class="note">{t('keys.inUse')}</p>
-      ) : (
-        <button type="button" class="secondary" onClick={() => setConsoleKey(issued.key)}>
-          {t('keys.useHere')}
-        </button>
-      )}
     </section>
   );
 }

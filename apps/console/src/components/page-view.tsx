@@ -166,7 +166,7 @@ function blockHtml(block: Block, characters: string[]): string {
   return renderMarkdown(characters.slice(block.markdown[0], block.markdown[1]).join(''));
 }
 
-/** The page's preview as an object URL (fetched with the key, which an <img> cannot send), freed when it changes. */
+/** The page's preview as an object URL (fetched with the session token, which an <img> cannot send), freed when it changes. */
 function usePageImage(client: DocconvClient, jobId: string, file: number, page: number) {
   const [state, setState] = useState<{ url?: string; error?: unknown }>({});
   useEffect(() => {

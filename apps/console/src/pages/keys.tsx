@@ -6,7 +6,7 @@ import { IssuedKeySecret } from '../components/issued-key';
 import { Problem } from '../components/problem';
 import { count, dateTime } from '../format';
 import { t } from '../i18n';
-import { forgetKey, getSession, isConsoleKey, setConsoleKey, type Session } from '../session';
+import type { Session } from '../session';
 import { useAsync } from '../use-async';
 
 export function KeysPage({ session }: { session: Session }) {
@@ -16,19 +16,15 @@ export function KeysPage({ session }: { session: Session }) {
   const [confirming, setConfirming] = useState<string>();
   const [error, setError] = useState<unknown>();
 
-  const act = async (keyId: string, kind: 'rotate' | 'deactivate', prefix: string) => {
+  const act = async (keyId: string, kind: 'rotate' | 'deactivate') => {
     setConfirming(undefined);
     setError(undefined);
-    const usedHere = isConsoleKey(getSession(), prefix);
     try {
       const path = { path: { key_id: keyId } };
       if (kind === 'rotate') {
-        const next = await unwrap(client.api.POST('/api/v1/keys/{key_id}/rotate', { params: path }));
-        if (usedHere) setConsoleKey(next.key);
-        setIssued(next);
+        setIssued(await unwrap(client.api.POST('/api/v1/keys/{key_id}/rotate', { params: path })));
       } else {
         await unwrap(client.api.DELETE('/api/v1/keys/{key_id}', { params: path }));
-        if (usedHere) forgetKey();
       }
       keys.reload();
     } catch (e) {
@@ -38,6 +34,7 @@ export function KeysPage({ session }: { session: Session }) {
 
   return (
     <div>
+      <p class="lead">{t('keys.explain')}</p>
       {issued && <IssuedKeySecret issued={issued} />}
       <CreateKeyForm
         onCreated={(key) => {
@@ -70,7 +67,6 @@ export function KeysPage({ session }: { session: Session }) {
                   <td>{key.name || '—'}</td>
                   <td>
                     <code>{key.prefix}…</code>
-                    {isConsoleKey(session, key.prefix) && <span class="badge badge-done">{t('keys.thisConsole')}</span>}
                   </td>
                   <td>{key.scopes.join(', ')}</td>
                   <td>{t('keys.perMinute', { n: count(key.rate_limit_rpm) })}</td>
@@ -86,10 +82,10 @@ export function KeysPage({ session }: { session: Session }) {
                         (confirming === key.id ? (
                           <>
                             <span>{t('keys.sure')}</span>
-                            <button type="button" onClick={() => act(key.id, 'rotate', key.prefix)}>
+                            <button type="button" onClick={() => act(key.id, 'rotate')}>
                               {t('keys.rotate')}
                             </button>
-                            <button type="button" class="danger" onClick={() => act(key.id, 'deactivate', key.prefix)}>
+                            <button type="button" class="danger" onClick={() => act(key.id, 'deactivate')}>
                               {t('keys.deactivate')}
                             </button>
                             <button type="button" class="secondary" onClick={() => setConfirming(undefined)}>
