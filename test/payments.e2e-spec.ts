@@ -1,31 +1,13 @@
-import Stripe from 'stripe';
 import { DataSource } from 'typeorm';
 import { createKey, signup } from './support/accounts';
-import { checkoutCompletedEvent, deliverStripeEvent, startStripeMock, type StripeMock } from './support/stripe';
+import {
+  checkoutCompletedEvent,
+  deliverStripeEvent,
+  signStripePayload,
+  startStripeMock,
+  type StripeMock,
+} from './support/stripe';
 import { createTestApp, type TestApp } from './support/test-app';
-
-const stripe = new Stripe('sk_test_unused');
-
-function checkoutCompleted(userId: string, cents: number, sessionId: string): string {
-  return JSON.stringify({
-    id: `evt_${sessionId}`,
-    object: 'event',
-    type: 'checkout.session.completed',
-    created: 1_795_000_000,
-    data: {
-      object: {
-        id: sessionId,
-        object: 'checkout.session',
-        client_reference_id: userId,
-        amount_total: cents,
-        currency: 'usd',
-        payment_status: 'paid',
-        payment_intent: `pi_${sessionId}`,
-        created: 1_795_000_000,
-      },
-    },
-  });
-}
 
 describe('Stripe top-ups', () => {
   let t: TestApp;
@@ -36,19 +18,12 @@ describe('Stripe top-ups', () => {
   });
   afterAll(() => t.close());
 
-  const deliver = (payload: string, signature: string) =>
-    t.http
-      .post('/api/v1/payments/stripe/webhook')
-      .set('Content-Type', 'application/json')
-      .set('Stripe-Signature', signature)
-      .send(payload);
-
-  const sign = (payload: string) =>
-    stripe.webhooks.generateTestHeaderString({ payload, secret: process.env.STRIPE_WEBHOOK_SECRET! });
+  const deliver = (payload: string, signature: string) => deliverStripeEvent(t.http, payload, signature);
+  const sign = (payload: string) => signStripePayload(payload);
 
   it('the same signed event twice (and ten times at once) credits once', async () => {
     const user = await signup(t.http, 'payer');
-    const payload = checkoutCompleted(user.userId, 1250, `cs_${user.userId.slice(0, 8)}`);
+    const payload = checkoutCompletedEvent(user.userId, 1250, `cs_${user.userId.slice(0, 8)}`);
     const first = await deliver(payload, sign(payload)).expect(200);
     expect(first.body).toMatchObject({ received: true, outcome: 'recorded' });
     const again = await deliver(payload, sign(payload)).expect(200);
@@ -87,7 +62,7 @@ describe('Stripe top-ups', () => {
 
   it('a tampered payload or signature is 400 and records nothing', async () => {
     const user = await signup(t.http, 'tamper');
-    const payload = checkoutCompleted(user.userId, 5000, `cs_t_${user.userId.slice(0, 8)}`);
+    const payload = checkoutCompletedEvent(user.userId, 5000, `cs_t_${user.userId.slice(0, 8)}`);
     const signature = sign(payload);
     const tampered = payload.replace('5000', '500000');
     const res = await deliver(tampered, signature);
