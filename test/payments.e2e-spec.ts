@@ -178,6 +178,20 @@ describe('buying credits through Stripe Checkout (against stripe-mock)', () => {
     expect(Object.fromEntries(stripeMock.calls.at(-1)!.form)).toMatchObject({ client_reference_id: user.userId });
   });
 
+  it('a retry with the same Idempotency-Key answers the same checkout and opens no second one', async () => {
+    const user = await signup(t.http, 'retry');
+    const before = stripeMock.calls.length;
+    const send = (usd: number) =>
+      checkout(['Authorization', `Bearer ${user.jwt}`], { usd }).set('Idempotency-Key', `buy-${user.userId}`);
+    const first = await send(20).expect(200);
+    const again = await send(20).expect(200);
+    expect(again.headers['idempotency-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(stripeMock.calls.length - before).toBe(1);
+    const other = await send(30);
+    expect([other.status, other.body.code]).toEqual([422, 'idempotency_conflict']);
+  });
+
   it('refuses amounts outside the bounds, fractions and a missing amount with 400 naming usd, and asks Stripe nothing', async () => {
     const user = await signup(t.http, 'bounds');
     const before = stripeMock.calls.length;
