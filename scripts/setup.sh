@@ -92,5 +92,14 @@ if [ "$(cat .tools/crds/keda.version 2>/dev/null)" != "$keda_version" ]; then
   echo "$keda_version" > .tools/crds/keda.version
 fi
 
+# stripe-mock, Stripe's own mock of its API, built from its Go module at a pinned version into
+# .tools/bin: the payment tests open Checkout Sessions against it.
+stripe_mock_version=v0.203.0
+if [ "$(cat .tools/stripe-mock.version 2>/dev/null)" != "$stripe_mock_version" ]; then
+  echo "[docconv] building stripe-mock $stripe_mock_version from its Go module"
+  GOBIN="$PWD/.tools/bin" go install "github.com/stripe/stripe-mock@$stripe_mock_version"
+  echo "$stripe_mock_version" > .tools/stripe-mock.version
+fi
+
 echo "[docconv] building"
 npm run --silent build

@@ -6,6 +6,7 @@ import { REPO_ROOT, stopProcess } from '@docconv/testing';
 import request from 'supertest';
 import { createKey, signup, type TestKey, type TestUser } from '../test/support/accounts';
 import { upload, waitForJob } from '../test/support/jobs';
+import { startStripeMock, type StripeMock } from '../test/support/stripe';
 import { isGone, spawnApi, type ApiProcess } from './support/api-process';
 import { ms, printFigures } from './support/figures';
 
@@ -93,10 +94,13 @@ describe('fuzzing every operation of the OpenAPI document', () => {
   let api: ApiProcess;
   let user: TestUser;
   let key: TestKey;
+  let stripeMock: StripeMock;
 
   beforeAll(async () => {
     if (!existsSync(SCHEMATHESIS)) throw new Error(`${SCHEMATHESIS} is missing: run ./scripts/setup.sh`);
-    api = await spawnApi({ ...process.env, LOG_LEVEL: 'fatal' }, 'api-fuzz');
+    // Payments configured (against stripe-mock), so a valid checkout is answered, not refused with a 503.
+    stripeMock = await startStripeMock();
+    api = await spawnApi({ ...process.env, ...stripeMock.env, LOG_LEVEL: 'fatal' }, 'api-fuzz');
     const http = request(api.url);
     user = await signup(http, 'fuzz');
     key = await createKey(http, user, { rate_limit_rpm: 100_000 });
@@ -104,6 +108,7 @@ describe('fuzzing every operation of the OpenAPI document', () => {
 
   afterAll(async () => {
     if (api) await stopProcess(api.child);
+    await stripeMock?.close();
   });
 
   it('answers every generated request with a 2xx, 3xx or 4xx', async () => {

@@ -66,6 +66,12 @@ describe('accounts and access', () => {
         daily_spent_points: 0,
       },
       today_usage: { points_spent: 0, requests: expect.any(Number) },
+      free_pages: {
+        monthly: 100,
+        used: 0,
+        left: 100,
+        resets_at: expect.stringMatching(/^\d{4}-\d\d-01T00:00:00$/),
+      },
     });
     const byJwt = await t.http.get('/api/v1/account').set('Authorization', `Bearer ${user.jwt}`).expect(200);
     expect(byJwt.body).toMatchObject({ user_id: user.userId, api_key: null });

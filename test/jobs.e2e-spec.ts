@@ -532,14 +532,21 @@ describe('job lifecycle', () => {
   it('free pages: basic uploads share 100 per month, reserved at upload and given back on cancel', async () => {
     const thrifty = await signup(t.http, 'free');
     const thriftyKey = await createKey(t.http, thrifty, { rate_limit_rpm: 1000 });
+    const freePages = async () =>
+      (await t.http.get('/api/v1/account').set('X-API-Key', thriftyKey.key).expect(200)).body.free_pages;
+    const now = new Date();
+    const resetsAt = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString().slice(0, 19);
+    await expect(freePages()).resolves.toEqual({ monthly: 100, used: 0, left: 100, resets_at: resetsAt });
     const pdf = await makePdf(Array.from({ length: 60 }, (_, i) => `page ${i}`));
     const [a, b] = await Promise.all(
       [1, 2].map(() => upload(t.http, thriftyKey.key, [{ name: 'sixty.pdf', content: pdf }], { ocr_model: 'basic' })),
     );
     const used = [a.body.cost.free_pages_used, b.body.cost.free_pages_used].sort((x: number, y: number) => x - y);
     expect(used).toEqual([40, 60]);
+    await expect(freePages()).resolves.toMatchObject({ used: 100, left: 0 });
     const first = a.body.cost.free_pages_used === 60 ? a.body : b.body;
     await t.http.post(`/api/v1/jobs/${first.job_id}/cancel`).set('X-API-Key', thriftyKey.key).expect(200);
+    await expect(freePages()).resolves.toMatchObject({ used: 40, left: 60 });
     const c = await upload(t.http, thriftyKey.key, [{ name: 'sixty.pdf', content: pdf }], { ocr_model: 'basic' });
     expect(c.body.cost).toMatchObject({ free_pages_used: 60, points: 0 });
     const premium = await upload(t.http, thriftyKey.key, [{ name: 'sixty.pdf', content: pdf }]);
@@ -563,6 +570,14 @@ describe('job lifecycle', () => {
         expect.stringMatching(/^Audio/),
         expect.stringMatching(/^A conversion unit/),
       ],
+      payments: {
+        available: false,
+        provider: 'stripe',
+        currency: 'USD',
+        min_usd: 5,
+        max_usd: 500,
+        points_per_usd: 1000,
+      },
     });
   });
 });

@@ -20,6 +20,7 @@ import { JobsViewService } from './jobs/jobs-view.service';
 import { JobsController } from './jobs/jobs.controller';
 import { UploadService } from './jobs/upload.service';
 import { KeysController } from './keys/keys.controller';
+import { PaymentCheckoutService } from './payments/payment-checkout.service';
 import { PaymentWebhookService } from './payments/payment-webhook.service';
 import { PaymentsController } from './payments/payments.controller';
 import { CapabilitiesController } from './capabilities/capabilities.controller';
@@ -72,6 +73,7 @@ export class ApiModule {
         AuthService,
         AccountViewService,
         PaymentWebhookService,
+        PaymentCheckoutService,
         UploadService,
         CapabilitiesService,
         IdempotencyService,

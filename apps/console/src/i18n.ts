@@ -198,7 +198,8 @@ const en = {
 
   'account.balance': 'Balance',
   'account.today': 'today: {requests} requests, {points} points spent',
-  'account.topUp': 'Credits are added by payment; each payment is listed below.',
+  'account.freePages': 'Free basic pages left this month: {left} of {monthly} (renews {date})',
+  'account.noPurchase': 'Credits cannot be bought on this server; the operator adds them.',
   'account.usage': 'Usage, last 30 days',
   'account.usageCaption': 'Requests (bars) and points spent (line) per UTC day.',
   'account.usageTable': 'Usage as a table',
@@ -217,6 +218,21 @@ const en = {
   'account.provider': 'Provider',
   'account.pointsAdded': 'Points added',
   'account.state': 'State',
+
+  'buy.open': 'Buy credits',
+  'buy.title': 'Buy credits',
+  'buy.amount': 'Amount (US dollars)',
+  'buy.other': 'Other amount',
+  'buy.customLabel': 'Whole dollars, {min} to {max}',
+  'buy.adds': '{usd} adds {points} points ({value} of conversions).',
+  'buy.outOfRange': 'Enter a whole number of dollars from {min} to {max}.',
+  'buy.stripe': 'You pay on Stripe’s secure page, then come back here. Nothing is charged before you pay there.',
+  'buy.continue': 'Continue to payment',
+  'buy.confirming': 'Thank you! Your payment is being confirmed; the new balance appears here in a moment.',
+  'buy.confirmed': 'Payment received: {points} points were added to your balance.',
+  'buy.unconfirmed':
+    'The payment is not confirmed yet. The points are added as soon as Stripe confirms it; refresh this page in a few minutes.',
+  'buy.cancelled': 'The payment was cancelled; nothing was charged.',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -415,7 +431,8 @@ const ko: Record<MessageKey, string> = {
 
   'account.balance': '잔액',
   'account.today': '오늘: 요청 {requests}회, {points}포인트 사용',
-  'account.topUp': '크레딧은 결제로 충전되며, 결제 내역은 아래에 있습니다.',
+  'account.freePages': '이번 달 남은 basic 무료 쪽수: {monthly}쪽 중 {left}쪽 ({date} 갱신)',
+  'account.noPurchase': '이 서버에서는 크레딧을 구매할 수 없습니다. 운영자가 충전해 드립니다.',
   'account.usage': '최근 30일 사용량',
   'account.usageCaption': 'UTC 날짜별 요청 수(막대)와 사용 포인트(선).',
   'account.usageTable': '사용량 표로 보기',
@@ -434,6 +451,22 @@ const ko: Record<MessageKey, string> = {
   'account.provider': '결제 수단',
   'account.pointsAdded': '충전 포인트',
   'account.state': '상태',
+
+  'buy.open': '크레딧 구매',
+  'buy.title': '크레딧 구매',
+  'buy.amount': '금액(미국 달러)',
+  'buy.other': '다른 금액',
+  'buy.customLabel': '{min}~{max}달러, 1달러 단위',
+  'buy.adds': '{usd}로 {points}포인트가 충전됩니다(변환 {value}어치).',
+  'buy.outOfRange': '{min}~{max} 사이의 정수 달러 금액을 입력하세요.',
+  'buy.stripe':
+    'Stripe의 보안 결제 페이지에서 결제한 뒤 이곳으로 돌아옵니다. 그곳에서 결제하기 전에는 아무것도 청구되지 않습니다.',
+  'buy.continue': '결제 계속하기',
+  'buy.confirming': '감사합니다! 결제를 확인하고 있습니다. 잠시 후 새 잔액이 여기에 표시됩니다.',
+  'buy.confirmed': '결제가 완료되어 {points}포인트가 잔액에 추가되었습니다.',
+  'buy.unconfirmed':
+    '아직 결제가 확인되지 않았습니다. Stripe가 확인하는 즉시 포인트가 추가되니 몇 분 뒤에 이 페이지를 새로 고쳐 주세요.',
+  'buy.cancelled': '결제가 취소되었습니다. 청구된 금액은 없습니다.',
 };
 
 export type Language = 'en' | 'ko';

@@ -37,6 +37,8 @@ export type {
 } from './jobs';
 export { streamJobEvents } from './events';
 export type { JobEvent, JobEventSnapshot, StreamJobEventsOptions } from './events';
+export { checkoutPoints, startCheckout } from './payments';
+export type { Checkout, CheckoutOptions, Payment, PaymentOffer } from './payments';
 export { conversionPrice, getPricing } from './pricing';
 export type { Pricing } from './pricing';
 export { DocconvError } from './errors';

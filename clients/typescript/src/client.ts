@@ -53,6 +53,10 @@ export interface DocconvClient {
   getAccount(): Promise<Account>;
   getUsage(days?: number): Promise<UsageRow[]>;
   getTransactions(limit?: number): Promise<Transaction[]>;
+  /** Payments, newest first: the credits bought (`startCheckout`) once Stripe reported them paid. */
+  getPayments(limit?: number): Promise<Schemas['PaymentResponse'][]>;
+  /** The price table, the free pages per month and whether credits can be bought (`payments`). */
+  getPricing(): Promise<Schemas['PricingResponse']>;
 }
 
 /** What an openapi-fetch call resolves to, reduced to what {@link unwrap} reads. */
@@ -143,5 +147,7 @@ export function createClient(options: ClientOptions): DocconvClient {
     getAccount: () => unwrap(api.GET('/api/v1/account')),
     getUsage: (days) => unwrap(api.GET('/api/v1/account/usage', { params: { query: { days } } })),
     getTransactions: (limit) => unwrap(api.GET('/api/v1/account/transactions', { params: { query: { limit } } })),
+    getPayments: (limit) => unwrap(api.GET('/api/v1/account/payments', { params: { query: { limit } } })),
+    getPricing: () => unwrap(api.GET('/api/v1/pricing')),
   };
 }

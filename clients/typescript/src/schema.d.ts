@@ -118,7 +118,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Balance, the calling key and today’s usage. */
+    /** Balance, the calling key, today’s usage and the free basic pages left this month. */
     get: operations['Account_account'];
     put?: never;
     post?: never;
@@ -173,6 +173,23 @@ export interface paths {
     get: operations['Account_payments'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/payments/checkout': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Buy credits: opens a Stripe Checkout page for `usd` dollars and returns its URL. The points are credited when Stripe reports the payment paid (the webhook); the buyer comes back to the console’s account page. */
+    post: operations['Payments_checkout'];
     delete?: never;
     options?: never;
     head?: never;
@@ -441,7 +458,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The price table in points (1 point = 1 milli-USD). */
+    /** The price table in points (1 point = 1 milli-USD), and whether credits can be bought here. */
     get: operations['Pricing_pricing'];
     put?: never;
     post?: never;
@@ -670,6 +687,25 @@ export interface components {
       /** @description Authenticated API calls today (UTC), updated every few seconds. */
       requests: number;
     };
+    FreePagesResponse: {
+      /**
+       * @description Free basic-model pages each user has per UTC calendar month.
+       * @example 100
+       */
+      monthly: number;
+      /**
+       * @description Taken this month by jobs that still hold them (pending jobs included).
+       * @example 12
+       */
+      used: number;
+      /**
+       * @description Still free this month.
+       * @example 88
+       */
+      left: number;
+      /** @description When `used` starts again from 0: 00:00 UTC on the first of next month. */
+      resets_at: string;
+    };
     AccountResponse: {
       /** Format: uuid */
       user_id: string;
@@ -679,6 +715,8 @@ export interface components {
       /** @description The key of this request; null with a session token. */
       api_key: components['schemas']['AccountKeyResponse'] | null;
       today_usage: components['schemas']['TodayUsageResponse'];
+      /** @description The free basic pages of this UTC calendar month. */
+      free_pages: components['schemas']['FreePagesResponse'];
     };
     TransactionResponse: {
       /** Format: uuid */
@@ -712,6 +750,48 @@ export interface components {
       external_id: string;
       paid_at: string | null;
       created_at: string;
+    };
+    CheckoutDto: {
+      /**
+       * @description Whole US dollars to pay, within `payments.min_usd` and `payments.max_usd` of GET /pricing; each dollar adds `payments.points_per_usd` points.
+       * @example 10
+       */
+      usd: number;
+    };
+    CheckoutResponse: {
+      /**
+       * @description Stripe's Checkout Session id.
+       * @example cs_test_a1b2c3
+       */
+      id: string;
+      /**
+       * @description Stripe's hosted payment page: send the buyer there.
+       * @example https://checkout.stripe.com/c/pay/cs_test_a1b2c3
+       */
+      url: string;
+      /** @enum {string} */
+      provider: 'stripe';
+      /** @enum {string} */
+      currency: 'USD';
+      /**
+       * @description Whole US dollars.
+       * @example 10
+       */
+      usd: number;
+      /**
+       * @description The amount as payments show it, two fraction digits.
+       * @example 10.00
+       */
+      amount: string;
+      /**
+       * @description Points the payment adds once Stripe reports it paid.
+       * @example 10000
+       */
+      points: number;
+      /** @description Where Stripe sends the buyer after paying: the console’s account page. */
+      success_url: string;
+      /** @description Where Stripe sends a buyer who gives up. */
+      cancel_url: string;
     };
     RetryResponse: {
       /** Format: uuid */
@@ -962,6 +1042,29 @@ export interface components {
        */
       hwpx: number;
     };
+    PaymentOfferResponse: {
+      /** @description true when this server sells credits through Stripe Checkout; false when payments are not configured (then POST /payments/checkout is 503 and credits come only from the operator). */
+      available: boolean;
+      /** @enum {string} */
+      provider: 'stripe';
+      /** @enum {string} */
+      currency: 'USD';
+      /**
+       * @description The smallest checkout, in whole US dollars.
+       * @example 5
+       */
+      min_usd: number;
+      /**
+       * @description The largest checkout, in whole US dollars.
+       * @example 500
+       */
+      max_usd: number;
+      /**
+       * @description Points one US dollar buys.
+       * @example 1000
+       */
+      points_per_usd: number;
+    };
     PricingResponse: {
       /**
        * @description Every price is in points: 1 point = 1 milli-USD.
@@ -994,6 +1097,7 @@ export interface components {
       markdown_file: number;
       conversions: components['schemas']['ConversionPricesResponse'];
       notes: string[];
+      payments: components['schemas']['PaymentOfferResponse'];
     };
     InputFormat: {
       /**
@@ -1609,6 +1713,53 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or deactivated credential. */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  Payments_checkout: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CheckoutDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CheckoutResponse'];
+        };
+      };
+      /** @description `usd` is not a whole number within the bounds GET /pricing lists. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing, malformed, unknown or deactivated credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Payments are not configured here (GET /pricing says `payments.available: false`), or Stripe failed. */
+      503: {
         headers: {
           [name: string]: unknown;
         };

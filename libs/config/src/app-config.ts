@@ -132,7 +132,7 @@ export interface AppConfig {
     /** An OpenAI-compatible chat-completions service for layout refinement. */
     llm: { baseUrl: string; apiKey: string; model: string } | null;
   };
-  payments: { stripeWebhookSecret: string | null; stripePointsPerUsd: number };
+  payments: PaymentSettings;
   usage: { flushIntervalMs: number };
   login: {
     /** Failed logins for one email from one client before each further attempt has to wait. */
@@ -147,6 +147,20 @@ export interface AppConfig {
   webhooks: WebhookSettings;
   /** The web console's static build, served at `/` beside the API when it holds an index.html. */
   console: { dir: string };
+}
+
+/** Buying credits through Stripe Checkout, and crediting the payments Stripe reports. */
+export interface PaymentSettings {
+  /** Verifies `POST /payments/stripe/webhook`; null: the webhook answers 503. */
+  stripeWebhookSecret: string | null;
+  stripePointsPerUsd: number;
+  /** Creates Checkout Sessions; null: `POST /payments/checkout` answers 503. */
+  stripeSecretKey: string | null;
+  /** Where Stripe's API is reached instead of api.stripe.com (stripe-mock in tests); null: Stripe itself. */
+  stripeApiBase: { protocol: 'http' | 'https'; host: string; port: number } | null;
+  /** The whole-dollar amounts a checkout may be for, inclusive. */
+  checkoutMinUsd: number;
+  checkoutMaxUsd: number;
 }
 
 /** A `host` or `host:port` entry of an allow-list; `port` null matches every port of the host. */

@@ -291,6 +291,29 @@ export class Environment {
   STRIPE_POINTS_PER_USD?: number;
 
   @IsOptional()
+  @IsString()
+  @Matches(/^(sk|rk)_[A-Za-z0-9_]+$/, { message: 'must be a Stripe secret or restricted key (sk_… or rk_…)' })
+  STRIPE_SECRET_KEY?: string;
+
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  STRIPE_API_BASE?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  CHECKOUT_MIN_USD?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  CHECKOUT_MAX_USD?: number;
+
+  @IsOptional()
   @Transform(toInt)
   @IsInt()
   @Min(100)

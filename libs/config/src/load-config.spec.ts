@@ -224,3 +224,46 @@ describe('loadConfig: fair queueing', () => {
     expect(() => loadConfig({ ...valid, FANOUT_MIN_PAGES: '-1' })).toThrow(/FANOUT_MIN_PAGES/);
   });
 });
+
+describe('loadConfig: payments', () => {
+  it('sells nothing by default; checkouts of $5 to $500 at 1000 points a dollar', () => {
+    expect(loadConfig(valid).payments).toEqual({
+      stripeWebhookSecret: null,
+      stripePointsPerUsd: 1000,
+      stripeSecretKey: null,
+      stripeApiBase: null,
+      checkoutMinUsd: 5,
+      checkoutMaxUsd: 500,
+    });
+  });
+
+  it('reads the secret key, an API base such as stripe-mock, and the bounds', () => {
+    const payments = loadConfig({
+      ...valid,
+      STRIPE_SECRET_KEY: 'sk_test_abc',
+      STRIPE_API_BASE: 'http://127.0.0.1:12111',
+      CHECKOUT_MIN_USD: '1',
+      CHECKOUT_MAX_USD: '1000',
+    }).payments;
+    expect(payments).toMatchObject({
+      stripeSecretKey: 'sk_test_abc',
+      stripeApiBase: { protocol: 'http', host: '127.0.0.1', port: 12111 },
+      checkoutMinUsd: 1,
+      checkoutMaxUsd: 1000,
+    });
+    expect(loadConfig({ ...valid, STRIPE_API_BASE: 'https://stripe.internal' }).payments.stripeApiBase).toEqual({
+      protocol: 'https',
+      host: 'stripe.internal',
+      port: 443,
+    });
+  });
+
+  it('refuses a key that is not a secret key, bounds out of order and a base that is not a URL', () => {
+    expect(() => loadConfig({ ...valid, STRIPE_SECRET_KEY: 'pk_test_abc' })).toThrow(/STRIPE_SECRET_KEY/);
+    expect(() => loadConfig({ ...valid, CHECKOUT_MIN_USD: '50', CHECKOUT_MAX_USD: '10' })).toThrow(
+      /CHECKOUT_MAX_USD must be at least CHECKOUT_MIN_USD \(50\)/,
+    );
+    expect(() => loadConfig({ ...valid, CHECKOUT_MIN_USD: '0' })).toThrow(/CHECKOUT_MIN_USD/);
+    expect(() => loadConfig({ ...valid, STRIPE_API_BASE: 'stripe-mock' })).toThrow(/STRIPE_API_BASE/);
+  });
+});

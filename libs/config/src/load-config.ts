@@ -10,6 +10,7 @@ import {
   DEFAULT_STORAGE_DIR,
   type AppConfig,
   type HostRule,
+  type PaymentSettings,
   type S3Settings,
   type StorageSettings,
 } from './app-config';
@@ -115,10 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
           ? { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY ?? '', model: e.LLM_MODEL }
           : null,
     },
-    payments: {
-      stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET ?? null,
-      stripePointsPerUsd: e.STRIPE_POINTS_PER_USD ?? 1000,
-    },
+    payments: paymentSettings(e),
     usage: { flushIntervalMs: e.USAGE_FLUSH_INTERVAL_MS ?? 5_000 },
     login: {
       freeFailures: e.LOGIN_FREE_FAILURES ?? 5,
@@ -154,6 +152,31 @@ export function hostRules(variable: string, list: string | undefined): HostRule[
       }
       return { hostname: new URL(`http://${host}`).hostname, port: portNumber };
     });
+}
+
+/** Stripe's keys and where its API is, and the amounts a checkout may be for. */
+function paymentSettings(e: Environment): PaymentSettings {
+  const checkoutMinUsd = e.CHECKOUT_MIN_USD ?? 5;
+  const checkoutMaxUsd = e.CHECKOUT_MAX_USD ?? 500;
+  if (checkoutMaxUsd < checkoutMinUsd) {
+    throw new ConfigError([
+      { variable: 'CHECKOUT_MAX_USD', message: `must be at least CHECKOUT_MIN_USD (${checkoutMinUsd})` },
+    ]);
+  }
+  const base = e.STRIPE_API_BASE ? new URL(e.STRIPE_API_BASE) : null;
+  const protocol = base?.protocol === 'http:' ? 'http' : 'https';
+  return {
+    stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET ?? null,
+    stripePointsPerUsd: e.STRIPE_POINTS_PER_USD ?? 1000,
+    stripeSecretKey: e.STRIPE_SECRET_KEY ?? null,
+    stripeApiBase: base && {
+      protocol,
+      host: base.hostname.replace(/^\[(.*)\]$/, '$1'),
+      port: base.port ? Number(base.port) : protocol === 'http' ? 80 : 443,
+    },
+    checkoutMinUsd,
+    checkoutMaxUsd,
+  };
 }
 
 /** The storage part of the configuration; the S3 settings only when the driver is `s3`. */

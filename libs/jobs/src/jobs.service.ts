@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { LedgerService, quote } from '@docconv/billing';
+import { FreePagesService, LedgerService, quote } from '@docconv/billing';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { DomainError } from '@docconv/contracts';
 import { JobEntity, JobFileEntity, type JobStatus } from '@docconv/db';
@@ -49,6 +49,7 @@ export class JobsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly ledger: LedgerService,
+    private readonly freePages: FreePagesService,
     private readonly storage: Storage,
     private readonly lifecycle: JobLifecycle,
     private readonly intakeService: IntakeService,
@@ -126,8 +127,7 @@ export class JobsService {
           [caller.userId],
         );
         if (!user) throw new DomainError('user_not_found', 'This account no longer exists.');
-        const freePagesLeft =
-          this.config.pricing.freePagesPerMonth - (await this.freePagesUsedThisMonth(m, caller.userId));
+        const freePagesLeft = (await this.freePages.allowance(caller.userId, m)).left;
         const q = quote(
           {
             measured: { pages, images, audioSeconds, videoSeconds },
@@ -319,16 +319,6 @@ export class JobsService {
       .getOne();
     if (!job) throw jobNotFound();
     return job;
-  }
-
-  private async freePagesUsedThisMonth(m: EntityManager, userId: string): Promise<number> {
-    const [row] = await m.query<{ used: string }[]>(
-      `SELECT coalesce(sum(free_pages_used), 0) AS used FROM jobs
-        WHERE user_id = $1 AND status <> 'cancelled' AND refunded_at IS NULL
-          AND created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`,
-      [userId],
-    );
-    return Number(row.used);
   }
 }
 

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { AccountService } from '@docconv/accounts';
+import { FreePagesService } from '@docconv/billing';
 import type { Principal } from '../auth/principal';
 import { keySettings } from '../keys/keys.dto';
 import {
+  toFreePagesResponse,
   toPaymentResponse,
   toTransactionResponse,
   toUsageRow,
@@ -15,17 +17,24 @@ import {
 /** Builds the account endpoints' responses from the accounts library. */
 @Injectable()
 export class AccountViewService {
-  constructor(private readonly accounts: AccountService) {}
+  constructor(
+    private readonly accounts: AccountService,
+    private readonly freePages: FreePagesService,
+  ) {}
 
   async account(caller: Principal): Promise<AccountResponse> {
     const key = caller.apiKey;
-    const summary = await this.accounts.summary(caller.userId, key?.id ?? null);
+    const [summary, freePages] = await Promise.all([
+      this.accounts.summary(caller.userId, key?.id ?? null),
+      this.freePages.allowance(caller.userId),
+    ]);
     return {
       user_id: summary.userId,
       email: summary.email,
       points_balance: summary.pointsBalance,
       api_key: key && { ...keySettings(key), daily_spent_points: summary.keySpentToday ?? 0 },
       today_usage: { points_spent: summary.today.pointsSpent, requests: summary.today.requests },
+      free_pages: toFreePagesResponse(freePages),
     };
   }
 

@@ -19,7 +19,7 @@ export class AccountController {
   constructor(private readonly view: AccountViewService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Balance, the calling key and today’s usage.' })
+  @ApiOperation({ summary: 'Balance, the calling key, today’s usage and the free basic pages left this month.' })
   @ApiOkResponse({ type: AccountResponse })
   account(@Caller() caller: Principal): Promise<AccountResponse> {
     return this.view.account(caller);

@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { CREDIT_TRANSACTION_TYPES, type CreditTransactionEntity, type PaymentEntity } from '@docconv/db';
 import type { DailyUsage } from '@docconv/accounts';
+import type { FreePagesAllowance } from '@docconv/billing';
 import { wireTime } from '../common/wire';
 
 export class LimitQuery {
@@ -40,6 +41,16 @@ export class TodayUsageResponse {
   @ApiProperty({ description: 'Authenticated API calls today (UTC), updated every few seconds.' }) requests!: number;
 }
 
+export class FreePagesResponse {
+  @ApiProperty({ description: 'Free basic-model pages each user has per UTC calendar month.', example: 100 })
+  monthly!: number;
+  @ApiProperty({ description: 'Taken this month by jobs that still hold them (pending jobs included).', example: 12 })
+  used!: number;
+  @ApiProperty({ description: 'Still free this month.', example: 88 }) left!: number;
+  @ApiProperty({ description: 'When `used` starts again from 0: 00:00 UTC on the first of next month.' })
+  resets_at!: string;
+}
+
 export class AccountResponse {
   @ApiProperty({ format: 'uuid' }) user_id!: string;
   @ApiProperty() email!: string;
@@ -51,6 +62,8 @@ export class AccountResponse {
   })
   api_key!: AccountKeyResponse | null;
   @ApiProperty({ type: TodayUsageResponse }) today_usage!: TodayUsageResponse;
+  @ApiProperty({ type: FreePagesResponse, description: 'The free basic pages of this UTC calendar month.' })
+  free_pages!: FreePagesResponse;
 }
 
 export class TransactionResponse {
@@ -107,4 +120,8 @@ export function toPaymentResponse(p: PaymentEntity): PaymentResponse {
     paid_at: wireTime(p.paidAt),
     created_at: wireTime(p.createdAt),
   };
+}
+
+export function toFreePagesResponse(f: FreePagesAllowance): FreePagesResponse {
+  return { monthly: f.monthly, used: f.used, left: f.left, resets_at: wireTime(f.resetsAt) };
 }

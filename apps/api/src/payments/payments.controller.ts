@@ -1,13 +1,49 @@
-import { Controller, Headers, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Headers, HttpCode, Post, Req } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { Public } from '../auth/access.decorator';
+import { Access, Public } from '../auth/access.decorator';
+import { Caller, type Principal } from '../auth/principal';
+import { RequestOrigin } from '../common/request-origin';
+import { Idempotent } from '../idempotency/idempotent.decorator';
+import { CheckoutDto, CheckoutResponse } from './checkout.dto';
+import { PaymentCheckoutService } from './payment-checkout.service';
 import { PaymentWebhookService, type WebhookOutcome } from './payment-webhook.service';
 
 @ApiTags('payments')
 @Controller('payments')
 export class PaymentsController {
-  constructor(private readonly webhooks: PaymentWebhookService) {}
+  constructor(
+    private readonly webhooks: PaymentWebhookService,
+    private readonly checkouts: PaymentCheckoutService,
+  ) {}
+
+  @Post('checkout')
+  @HttpCode(200)
+  @Access({ credential: 'api_key_or_jwt' })
+  @Idempotent()
+  @ApiOperation({
+    summary:
+      'Buy credits: opens a Stripe Checkout page for `usd` dollars and returns its URL. The points are credited ' +
+      'when Stripe reports the payment paid (the webhook); the buyer comes back to the console’s account page.',
+  })
+  @ApiOkResponse({ type: CheckoutResponse })
+  @ApiBadRequestResponse({ description: '`usd` is not a whole number within the bounds GET /pricing lists.' })
+  @ApiServiceUnavailableResponse({
+    description: 'Payments are not configured here (GET /pricing says `payments.available: false`), or Stripe failed.',
+  })
+  checkout(
+    @Caller() caller: Principal,
+    @Body() body: CheckoutDto,
+    @RequestOrigin() origin: string,
+  ): Promise<CheckoutResponse> {
+    return this.checkouts.start(caller, body.usd, origin);
+  }
 
   /** Stripe calls this; the signature over the raw body is the credential. */
   @Post('stripe/webhook')

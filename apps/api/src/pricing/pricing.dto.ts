@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import type { PaymentOffer } from '@docconv/billing';
 import type { AppConfig } from '@docconv/config';
 
 /** What one OCR model charges, in points (milli-USD). */
@@ -16,6 +17,21 @@ export class ConversionPricesResponse {
   @ApiProperty({ description: 'HWPX (Hancom Office) is free.', example: 0 }) hwpx!: number;
 }
 
+/** Whether credits can be bought here (POST /payments/checkout), and for what. */
+export class PaymentOfferResponse {
+  @ApiProperty({
+    description:
+      'true when this server sells credits through Stripe Checkout; false when payments are not configured ' +
+      '(then POST /payments/checkout is 503 and credits come only from the operator).',
+  })
+  available!: boolean;
+  @ApiProperty({ enum: ['stripe'] }) provider!: 'stripe';
+  @ApiProperty({ enum: ['USD'] }) currency!: 'USD';
+  @ApiProperty({ description: 'The smallest checkout, in whole US dollars.', example: 5 }) min_usd!: number;
+  @ApiProperty({ description: 'The largest checkout, in whole US dollars.', example: 500 }) max_usd!: number;
+  @ApiProperty({ description: 'Points one US dollar buys.', example: 1000 }) points_per_usd!: number;
+}
+
 export class PricingResponse {
   @ApiProperty({ enum: ['milli-USD'], description: 'Every price is in points: 1 point = 1 milli-USD.' })
   currency!: 'milli-USD';
@@ -29,10 +45,11 @@ export class PricingResponse {
   @ApiProperty({ description: 'Markdown files are passed through free.', example: 0 }) markdown_file!: number;
   @ApiProperty({ type: ConversionPricesResponse }) conversions!: ConversionPricesResponse;
   @ApiProperty({ type: [String] }) notes!: string[];
+  @ApiProperty({ type: PaymentOfferResponse }) payments!: PaymentOfferResponse;
 }
 
 /** The configured prices as the API shows them. */
-export function toPricingResponse(pricing: AppConfig['pricing']): PricingResponse {
+export function toPricingResponse(pricing: AppConfig['pricing'], offer: PaymentOffer): PricingResponse {
   const p = pricing.prices;
   return {
     currency: 'milli-USD',
@@ -55,5 +72,13 @@ export function toPricingResponse(pricing: AppConfig['pricing']): PricingRespons
       'Audio and video are priced per second, rounded up per file.',
       'A conversion unit is one source page (pages plus images, at least 1); only the first conversion of each format is charged.',
     ],
+    payments: {
+      available: offer.available,
+      provider: offer.provider,
+      currency: offer.currency,
+      min_usd: offer.minUsd,
+      max_usd: offer.maxUsd,
+      points_per_usd: offer.pointsPerUsd,
+    },
   };
 }

@@ -1,18 +1,123 @@
-import { formatUsd, unwrap } from '@docconv/client';
-import { accountClient } from '../api';
+import { formatUsd, type DocconvClient, type Payment } from '@docconv/client';
+import { useEffect, useState } from 'preact/hooks';
+import { accountClient, publicClient } from '../api';
+import { BuyCredits, PENDING_CHECKOUT_KEY, type PendingCheckout } from '../components/buy-credits';
 import { Problem } from '../components/problem';
 import { UsageChart } from '../components/usage-chart';
 import { count, dateTime } from '../format';
-import { t } from '../i18n';
+import { currentLanguage, t } from '../i18n';
 import type { Session } from '../session';
 import { useAsync } from '../use-async';
+
+/** Where a trip to Stripe's checkout page stands once the buyer is back. */
+type CheckoutReturn =
+  { state: 'confirming' } | { state: 'confirmed'; points: number } | { state: 'unconfirmed' } | { state: 'cancelled' };
+
+const POLLS = 15;
+const POLL_INTERVAL_MS = 2000;
+
+/** `?checkout=success|cancelled`, which Stripe's page sends the buyer back with, read once and removed from the address. */
+function readCheckoutReturn(): CheckoutReturn | null {
+  const value = new URLSearchParams(window.location.search).get('checkout');
+  if (value !== 'success' && value !== 'cancelled') return null;
+  window.history.replaceState(null, '', `${window.location.pathname}${window.location.hash}`);
+  if (value === 'cancelled') sessionStorage.removeItem(PENDING_CHECKOUT_KEY);
+  return value === 'success' ? { state: 'confirming' } : { state: 'cancelled' };
+}
+
+function readPending(): PendingCheckout | null {
+  try {
+    return JSON.parse(sessionStorage.getItem(PENDING_CHECKOUT_KEY) ?? 'null') as PendingCheckout | null;
+  } catch {
+    return null;
+  }
+}
+
+/** The purchase among `payments`: one not listed before leaving for Stripe (or, without that list, one made in the last half hour). */
+function purchaseIn(payments: Payment[], pending: PendingCheckout | null): Payment | undefined {
+  return payments.find((p) =>
+    pending
+      ? p.status === 'done' && !pending.paymentIds.includes(p.id)
+      : p.status === 'done' && Date.now() - Date.parse(`${p.created_at}Z`) < 30 * 60_000,
+  );
+}
+
+/** A wire timestamp (UTC without an offset) as a date in UTC, e.g. "Jan 1, 2027". */
+function utcDate(iso: string): string {
+  return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'medium', timeZone: 'UTC' }).format(
+    new Date(`${iso}Z`),
+  );
+}
+
+/** After Stripe's page: polls the payments a few times until the webhook has credited the purchase. */
+function useCheckoutReturn(client: DocconvClient, onCredited: () => void): CheckoutReturn | null {
+  const [returned, setReturned] = useState(readCheckoutReturn);
+  const confirming = returned?.state === 'confirming';
+  useEffect(() => {
+    if (!confirming) return;
+    const pending = readPending();
+    let polls = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let live = true;
+    const poll = async () => {
+      polls += 1;
+      const purchase = await client.getPayments(20).then(
+        (payments) => purchaseIn(payments, pending),
+        () => undefined,
+      );
+      if (!live) return;
+      if (purchase) {
+        sessionStorage.removeItem(PENDING_CHECKOUT_KEY);
+        setReturned({ state: 'confirmed', points: purchase.points_added });
+        onCredited();
+      } else if (polls >= POLLS) {
+        setReturned({ state: 'unconfirmed' });
+      } else {
+        timer = setTimeout(() => void poll(), POLL_INTERVAL_MS);
+      }
+    };
+    void poll();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [client, confirming]);
+  return returned;
+}
+
+function CheckoutNotice({ returned }: { returned: CheckoutReturn | null }) {
+  if (!returned) return null;
+  const text = {
+    confirming: t('buy.confirming'),
+    confirmed: returned.state === 'confirmed' ? t('buy.confirmed', { points: count(returned.points) }) : '',
+    unconfirmed: t('buy.unconfirmed'),
+    cancelled: t('buy.cancelled'),
+  }[returned.state];
+  return (
+    <p
+      class={returned.state === 'confirmed' ? 'notice positive' : 'notice'}
+      role="status"
+      data-testid="checkout-status"
+      data-state={returned.state}
+    >
+      {text}
+    </p>
+  );
+}
 
 export function AccountPage({ session }: { session: Session }) {
   const client = accountClient(session);
   const account = useAsync(() => client.getAccount(), [client]);
   const usage = useAsync(() => client.getUsage(30), [client]);
   const transactions = useAsync(() => client.getTransactions(50), [client]);
-  const payments = useAsync(() => unwrap(client.api.GET('/api/v1/account/payments')), [client]);
+  const payments = useAsync(() => client.getPayments(100), [client]);
+  const pricing = useAsync(() => publicClient.getPricing(), []);
+  const returned = useCheckoutReturn(client, () => {
+    account.reload();
+    transactions.reload();
+    payments.reload();
+  });
+  const offer = pricing.data?.payments;
 
   return (
     <div class="account">
@@ -31,7 +136,18 @@ export function AccountPage({ session }: { session: Session }) {
               points: count(account.data.today_usage.points_spent),
             })}
           </p>
-          <p class="hint">{t('account.topUp')}</p>
+          <p data-testid="free-pages" data-left={account.data.free_pages.left}>
+            {t('account.freePages', {
+              left: count(account.data.free_pages.left),
+              monthly: count(account.data.free_pages.monthly),
+              date: utcDate(account.data.free_pages.resets_at),
+            })}
+          </p>
+          <CheckoutNotice returned={returned} />
+          {offer?.available && payments.data && (
+            <BuyCredits client={client} offer={offer} paymentIds={payments.data.map((p) => p.id)} />
+          )}
+          {offer && !offer.available && <p class="hint">{t('account.noPurchase')}</p>}
         </section>
       )}
       <section class="card" aria-labelledby="usage-title">
@@ -91,7 +207,7 @@ export function AccountPage({ session }: { session: Session }) {
               </thead>
               <tbody>
                 {payments.data.map((p) => (
-                  <tr key={p.id}>
+                  <tr key={p.id} data-testid="payment-row" data-points={p.points_added}>
                     <td>{dateTime(p.paid_at ?? p.created_at)}</td>
                     <td>{p.provider}</td>
                     <td>

@@ -9,6 +9,7 @@ import {
   USAGE_USAGE,
   usageCommand,
 } from './commands/account';
+import { BUY_USAGE, buyCommand } from './commands/buy';
 import { CONVERT_USAGE, convertCommand } from './commands/convert';
 import { DOWNLOAD_USAGE, downloadCommand } from './commands/download';
 import { ENGINES_USAGE, enginesCommand } from './commands/engines';
@@ -40,6 +41,7 @@ const COMMANDS: Record<string, Command> = {
   jobs: { summary: 'list your jobs', usage: JOBS_USAGE, run: jobsCommand },
   job: { summary: 'show one job', usage: JOB_USAGE, run: jobCommand },
   balance: { summary: 'print your balance', usage: BALANCE_USAGE, run: balanceCommand },
+  buy: { summary: 'buy credits: prints the Stripe page to pay on', usage: BUY_USAGE, run: buyCommand },
   usage: { summary: 'show usage per day', usage: USAGE_USAGE, run: usageCommand },
   engines: {
     summary: 'show the input formats, OCR engines and speech model the service runs',

@@ -1,0 +1,88 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '@docconv/testing';
+import { createKey, signup } from './support/accounts';
+import { checkoutCompletedEvent, deliverStripeEvent, startStripeMock, type StripeMock } from './support/stripe';
+import { createTestApp, type TestApp } from './support/test-app';
+
+const CLI = join(REPO_ROOT, 'clients', 'typescript', 'dist', 'cli.js');
+
+/** Runs `docconv` as a child process, asynchronously: the API answering it runs in this process. */
+function docconv(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` before the tests`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function listening(env: NodeJS.ProcessEnv): Promise<{ t: TestApp; url: string }> {
+  const t = await createTestApp({}, env);
+  await t.app.listen(0, '127.0.0.1');
+  return { t, url: (await t.app.getUrl()).replace('[::1]', '127.0.0.1') };
+}
+
+describe('docconv buy', () => {
+  let stripeMock: StripeMock;
+  let paid: { t: TestApp; url: string };
+  let unpaid: { t: TestApp; url: string };
+  beforeAll(async () => {
+    stripeMock = await startStripeMock();
+    paid = await listening({ ...process.env, ...stripeMock.env });
+    unpaid = await listening({ ...process.env, STRIPE_SECRET_KEY: '' });
+  });
+  afterAll(async () => {
+    await paid?.t.close();
+    await unpaid?.t.close();
+    await stripeMock?.close();
+  });
+
+  async function userOf(service: { t: TestApp; url: string }) {
+    const user = await signup(service.t.http, 'cli-buyer');
+    const key = await createKey(service.t.http, user);
+    return { user, env: { ...process.env, DOCCONV_URL: service.url, DOCCONV_API_KEY: key.key } };
+  }
+
+  it('prints the Stripe page to pay on and what it buys; the paid checkout shows in the balance', async () => {
+    const { user, env } = await userOf(paid);
+    const result = await docconv(['buy', '15'], env);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^https:\/\/checkout\.stripe\.com\/\S+\n$/);
+    expect(result.stderr).toContain('$15.00 buys 15000 points ($15.00)');
+    const sent = Object.fromEntries(stripeMock.calls.at(-1)!.form);
+    expect(sent).toMatchObject({ client_reference_id: user.userId, 'line_items[0][price_data][unit_amount]': '1500' });
+
+    await deliverStripeEvent(paid.t.http, checkoutCompletedEvent(user.userId, 1500, `cs_cli_${user.userId}`)).expect(
+      200,
+    );
+    const balance = await docconv(['balance'], env);
+    expect(balance.stdout).toBe('15000 points ($15.00)\n');
+  });
+
+  it('an amount out of bounds fails naming the bounds; a word is wrong usage', async () => {
+    const { env } = await userOf(paid);
+    const low = await docconv(['buy', '2'], env);
+    expect(low.code).toBe(1);
+    expect(low.stderr).toContain('from 5 to 500');
+    const word = await docconv(['buy', 'ten'], env);
+    expect(word.code).toBe(2);
+    expect(word.stderr).toContain('<usd> must be a whole number');
+  });
+
+  it('fails saying payments are not configured where they are not', async () => {
+    const { env } = await userOf(unpaid);
+    const result = await docconv(['buy', '10'], env);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('Payments are not configured on this server');
+  });
+});

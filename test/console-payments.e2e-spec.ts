@@ -1,0 +1,159 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { DataSource } from 'typeorm';
+import { REPO_ROOT, TEST_OUTPUT } from '@docconv/testing';
+import { checkoutCompletedEvent, deliverStripeEvent, startStripeMock, type StripeMock } from './support/stripe';
+import { createTestApp, uniqueEmail, type TestApp } from './support/test-app';
+
+const CONSOLE_DIST = join(REPO_ROOT, 'dist', 'console');
+const SHOTS = join(TEST_OUTPUT, 'console');
+
+/** Debian's chromium, installed by scripts/setup.sh; flags for a closed network and a root user. */
+function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+      '--no-first-run',
+    ],
+  });
+}
+
+/** The API serving the built console on a port of its own, with the environment given. */
+async function serveConsole(env: NodeJS.ProcessEnv): Promise<{ t: TestApp; url: string }> {
+  const t = await createTestApp({}, { ...env, CONSOLE_DIR: CONSOLE_DIST });
+  await t.app.listen(0, '127.0.0.1');
+  return { t, url: (await t.app.getUrl()).replace('[::1]', '127.0.0.1') };
+}
+
+describe('buying credits in the web console', () => {
+  let browser: Browser;
+  let stripeMock: StripeMock;
+  let paid: { t: TestApp; url: string };
+  let unpaid: { t: TestApp; url: string };
+
+  beforeAll(async () => {
+    if (!existsSync(join(CONSOLE_DIST, 'index.html'))) {
+      throw new Error(`${CONSOLE_DIST} has no index.html: run \`npm run build\`, which builds the console.`);
+    }
+    stripeMock = await startStripeMock();
+    paid = await serveConsole({ ...process.env, ...stripeMock.env });
+    unpaid = await serveConsole({ ...process.env, STRIPE_SECRET_KEY: '' });
+    browser = await launchChromium();
+    await mkdir(SHOTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await paid?.t.close();
+    await unpaid?.t.close();
+    await stripeMock?.close();
+  });
+
+  async function open(url: string, options: BrowserContextOptions): Promise<Page & { problems: string[] }> {
+    const context = await browser.newContext(options);
+    const page = Object.assign(await context.newPage(), { problems: [] as string[] });
+    page.on('pageerror', (error) => page.problems.push(error.message));
+    await page.goto(`${url}/`);
+    return page;
+  }
+
+  /** Signs up in the console and opens the account page; returns the new user's id. */
+  async function signUpAndOpenAccount(page: Page, t: TestApp): Promise<string> {
+    const email = uniqueEmail('console-buyer');
+    await page.getByTestId('mode-signup').click();
+    await page.locator('#email').fill(email);
+    await page.locator('#password').fill('a long enough password');
+    await page.locator('form button[type=submit]').click();
+    await page.locator('a[href="#/account"]').click();
+    await page.getByTestId('balance').waitFor();
+    const [user] = await t.app
+      .get(DataSource)
+      .query<{ id: string }[]>('SELECT id FROM users WHERE email = $1', [email]);
+    return user.id;
+  }
+
+  it('shows the balance and free pages, sells credits through Stripe Checkout, and shows them once the webhook credits the payment', async () => {
+    const page = await open(paid.url, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    const userId = await signUpAndOpenAccount(page, paid.t);
+    await expect(page.getByTestId('balance').getAttribute('data-points')).resolves.toBe('0');
+    await expect(page.getByTestId('free-pages').getAttribute('data-left')).resolves.toBe('100');
+    await expect(page.getByTestId('free-pages').innerText()).resolves.toContain('100 of 100');
+    await page.getByText('No payments yet.').waitFor();
+
+    // Stripe's hosted page is out of reach here: a small page stands in for it.
+    const stripePages: string[] = [];
+    await page.route('https://checkout.stripe.com/**', async (route) => {
+      stripePages.push(route.request().url());
+      await route.fulfill({
+        contentType: 'text/html',
+        body: '<!doctype html><title>Stripe Checkout</title><h1>Stripe Checkout (stand-in)</h1><p>Pay $12.00</p>',
+      });
+    });
+
+    await page.getByTestId('buy-credits').click();
+    await page.getByTestId('buy-amount-25').check();
+    await expect(page.getByTestId('buy-points').getAttribute('data-points')).resolves.toBe('25000');
+    await page.getByTestId('buy-amount-custom').check();
+    await page.locator('#buy-custom').fill('3');
+    await expect(page.getByTestId('buy-continue').isDisabled()).resolves.toBe(true);
+    await expect(page.locator('.buy .warning').innerText()).resolves.toContain('from 5 to 500');
+    await page.locator('#buy-custom').fill('12');
+    await expect(page.getByTestId('buy-points').getAttribute('data-points')).resolves.toBe('12000');
+    await expect(page.getByTestId('buy-points').innerText()).resolves.toContain('12,000 points');
+    await page.screenshot({ path: join(SHOTS, 'buy-credits.png'), fullPage: true });
+
+    // The API's answer passes through unchanged; the test keeps a copy to know the session it opened.
+    const answers: { id: string; url: string; points: number; success_url: string }[] = [];
+    await page.route('**/api/v1/payments/checkout', async (route) => {
+      const response = await route.fetch();
+      answers.push((await response.json()) as (typeof answers)[number]);
+      await route.fulfill({ response });
+    });
+    await page.getByTestId('buy-continue').click();
+    await page.waitForURL(/^https:\/\/checkout\.stripe\.com\//);
+    expect(answers).toHaveLength(1);
+    const [checkout] = answers;
+    expect(stripePages).toEqual([checkout.url]);
+    expect(checkout).toMatchObject({ points: 12_000, success_url: `${paid.url}/?checkout=success#/account` });
+    await page.screenshot({ path: join(SHOTS, 'buy-credits-stripe.png'), fullPage: true });
+
+    // The buyer comes back before Stripe's webhook has arrived: the page says it is confirming.
+    await page.goto(checkout.success_url);
+    const status = page.getByTestId('checkout-status');
+    await page.locator('[data-testid=checkout-status][data-state=confirming]').waitFor();
+    expect(new URL(page.url()).search).toBe('');
+    await page.screenshot({ path: join(SHOTS, 'buy-credits-confirming.png'), fullPage: true });
+
+    const event = checkoutCompletedEvent(userId, 1200, checkout.id, checkout.points);
+    const delivered = await deliverStripeEvent(paid.t.http, event).expect(200);
+    expect(delivered.body.outcome).toBe('recorded');
+
+    await page.locator('[data-testid=checkout-status][data-state=confirmed]').waitFor({ timeout: 30_000 });
+    await expect(status.innerText()).resolves.toContain('12,000 points were added');
+    await page.locator('[data-testid=balance][data-points="12000"]').waitFor();
+    const row = page.getByTestId('payment-row');
+    await expect(row.count()).resolves.toBe(1);
+    await expect(row.getAttribute('data-points')).resolves.toBe('12000');
+    await expect(row.innerText()).resolves.toContain('12.00 USD');
+    await page.screenshot({ path: join(SHOTS, 'buy-credits-confirmed.png'), fullPage: true });
+    expect(page.problems).toEqual([]);
+  });
+
+  it('offers no purchase where Stripe is not configured, in Korean too', async () => {
+    const page = await open(unpaid.url, { viewport: { width: 390, height: 844 }, locale: 'ko-KR' });
+    await signUpAndOpenAccount(page, unpaid.t);
+    await page.getByText('이 서버에서는 크레딧을 구매할 수 없습니다').waitFor();
+    await expect(page.getByTestId('buy-credits').count()).resolves.toBe(0);
+    await expect(page.getByTestId('free-pages').innerText()).resolves.toContain('100쪽 중 100쪽');
+    await page.screenshot({ path: join(SHOTS, 'account-no-payments-ko.png'), fullPage: true });
+    expect(page.problems).toEqual([]);
+  });
+});
