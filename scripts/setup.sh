@@ -92,5 +92,9 @@ if [ "$(cat .tools/crds/keda.version 2>/dev/null)" != "$keda_version" ]; then
   echo "$keda_version" > .tools/crds/keda.version
 fi
 
-echo "[docconv] building"
-npm run --silent build
+# The build, skipped when nothing it reads (sources, the SDK, the console, package.json, the lock
+# file, the compiler settings) changed since the last complete one: tools/stack/build-freshness.ts.
+if ! node dist/tools/stack/build-freshness.js check >/dev/null 2>&1; then
+  echo "[docconv] building"
+  npm run --silent build
+fi
