@@ -198,6 +198,8 @@ function refuseStaleBuild(): void {
 }
 
 async function main(): Promise<void> {
+  // A terminal or pipe that went away (a Ctrl-C that also ended `| tee`) must not stop the stop.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
   const [command, ...rest] = process.argv.slice(2);
   refuseStaleBuild();
   let code: number;

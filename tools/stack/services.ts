@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync, statSync } from 'node:fs';
@@ -118,10 +118,9 @@ export async function startPostgresServer(options: {
     password: options.password,
     binaries,
   };
-  const child = spawn(process.execPath, [POSTGRES_SERVER, JSON.stringify(settings)], {
+  const child = spawnInOwnGroup(process.execPath, [POSTGRES_SERVER, JSON.stringify(settings)], {
     // initdb and postgres run as the postgres user when root starts them: they start in a folder it can enter
     cwd: dirname(options.databaseDir),
-    detached: true,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let errors = '';
@@ -211,7 +210,7 @@ function redisServerPath(): string {
 
 async function startRedis(say: Say): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
-  const child: ChildProcess = spawn(
+  const child = spawnInOwnGroup(
     redisServerPath(),
     [
       '--port',
@@ -227,7 +226,7 @@ async function startRedis(say: Say): Promise<{ url: string; stop: () => Promise<
       '--loglevel',
       'warning',
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
+    { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   child.stderr?.on('data', (chunk: Buffer) => {
     for (const line of chunk.toString().split('\n').filter(Boolean)) say(`redis-server: ${line}`);
@@ -246,9 +245,8 @@ async function startS3(say: Say): Promise<{ url: string; stop: () => Promise<voi
     );
   }
   const port = await freePort();
-  const child: ChildProcess = spawn(program, ['-H', '127.0.0.1', '-p', String(port)], {
+  const child = spawnInOwnGroup(program, ['-H', '127.0.0.1', '-p', String(port)], {
     stdio: ['ignore', 'ignore', 'ignore'],
-    detached: true,
   });
   await waitForPort(port, child, 'moto_server');
   say(`Private S3 server (moto) on 127.0.0.1:${port}`);
@@ -275,18 +273,52 @@ export async function waitForPort(port: number, child: ChildProcess, name: strin
   throw new Error(`${name} did not open port ${port} within 10 s`);
 }
 
-/** Sends SIGTERM, waits, then SIGKILL; resolves once the process is gone. */
-export function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((done) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      done();
+/**
+ * Sends SIGTERM, waits, then SIGKILL; resolves once the process is gone. For a process started
+ * in its own process group (`detached`), waits also for what it started itself (e.g. the worker's
+ * engine servers), which leave as it does: the group is empty, or SIGKILLed, once `graceMs` is over.
+ */
+export async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
+  const deadline = Date.now() + graceMs;
+  if (child.exitCode === null && child.signalCode === null) {
+    await new Promise<void>((done) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        done();
+      });
+      child.kill('SIGTERM');
     });
-    child.kill('SIGTERM');
-  });
+  }
+  const group = child.pid;
+  if (group === undefined || !leadsItsGroup(child)) return;
+  while (groupRuns(group)) {
+    if (Date.now() > deadline) {
+      signalGroup(group, 'SIGKILL');
+      if (!groupRuns(group)) break;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
+
+/** Children spawned with `detached: true` lead a process group of their own. */
+const groupLeaders = new WeakSet<ChildProcess>();
+export function spawnInOwnGroup(command: string, args: string[], options: SpawnOptions): ChildProcess {
+  const child = spawn(command, args, { ...options, detached: true });
+  groupLeaders.add(child);
+  return child;
+}
+const leadsItsGroup = (child: ChildProcess): boolean => groupLeaders.has(child);
+
+function signalGroup(group: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-group, signal);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+const groupRuns = (group: number): boolean => signalGroup(group, 0);
 
 async function persistedSecrets(): Promise<Record<string, string>> {
   const file = join(DATA_DIR, 'secrets.json');

@@ -1,6 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { writeSync } from 'node:fs';
-import { stopChild } from './services';
+import { spawnInOwnGroup, stopChild } from './services';
 
 /** A configuration error (EX_CONFIG): starting again cannot help. */
 const EX_CONFIG = 78;
@@ -37,10 +37,9 @@ export class Supervised {
    */
   start(): void {
     const started = Date.now();
-    const child = spawn(process.execPath, [this.entry], {
+    const child = spawnInOwnGroup(process.execPath, [this.entry], {
       env: this.env,
       stdio: ['ignore', this.output, 'pipe', 'ipc'],
-      detached: true,
     });
     this.child = child;
     let errors = '';
