@@ -119,7 +119,9 @@ async function start(showLogs: boolean): Promise<number> {
   const { port, movedFrom } = chosen;
   const log = openFreshLog();
   const follower = showLogs ? followLog(LOG_FILE, 0, (text) => process.stdout.write(text)) : undefined;
-  const toLog = (line: string): void => void writeSync(log, `${line}\n`);
+  // the launcher's and its servers' lines, in the shape of the API's and the worker's (pino's JSON)
+  const toLog = (line: string): void =>
+    void writeSync(log, `${JSON.stringify({ level: 30, time: new Date().toISOString(), name: 'stack', msg: line })}\n`);
   const starting = ensureServices({ ephemeral: false, say, log: toLog });
   const first = await Promise.race([starting, signalled]);
   if (typeof first === 'string') {

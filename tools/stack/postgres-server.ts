@@ -44,7 +44,14 @@ async function main(): Promise<void> {
     onError: (message: unknown) => process.stderr.write(`${String(message).trim()}\n`),
   });
   if (!existsSync(join(options.databaseDir, 'PG_VERSION'))) await cluster.initialise();
-  await cluster.start();
+  // the package rejects without a reason when the server stops before it accepts connections
+  await cluster.start().catch((error: unknown) => {
+    throw error instanceof Error
+      ? error
+      : new Error(
+          `PostgreSQL stopped before it accepted connections (does another server use ${options.databaseDir}?)`,
+        );
+  });
   process.stdout.write('ready\n');
 }
 

@@ -46,17 +46,21 @@ export async function ensureServices(options: { ephemeral: boolean; say: Say; lo
     for (const s of stops.reverse()) await s().catch(() => undefined);
   };
   try {
-    if (!process.env.DATABASE_URL) {
-      const pg = await startEmbeddedPostgres({ ephemeral: options.ephemeral, say: options.say, log });
-      env.DATABASE_URL = pg.url;
-      databaseDir = pg.databaseDir;
-      stops.push(pg.stop);
+    // PostgreSQL and Redis start side by side; whichever started is stopped if the other fails
+    const [pg, redis] = await Promise.allSettled([
+      process.env.DATABASE_URL
+        ? undefined
+        : startEmbeddedPostgres({ ephemeral: options.ephemeral, say: options.say, log }),
+      process.env.REDIS_URL ? undefined : startRedis(log),
+    ]);
+    for (const started of [pg, redis])
+      if (started.status === 'fulfilled' && started.value) stops.push(started.value.stop);
+    for (const started of [pg, redis]) if (started.status === 'rejected') throw started.reason;
+    if (pg.status === 'fulfilled' && pg.value) {
+      env.DATABASE_URL = pg.value.url;
+      databaseDir = pg.value.databaseDir;
     }
-    if (!process.env.REDIS_URL) {
-      const redis = await startRedis(log);
-      env.REDIS_URL = redis.url;
-      stops.push(redis.stop);
-    }
+    if (redis.status === 'fulfilled' && redis.value) env.REDIS_URL = redis.value.url;
     if (options.ephemeral && !process.env[TEST_S3_ENDPOINT]) {
       const s3 = await startS3(log);
       env[TEST_S3_ENDPOINT] = s3.url;
@@ -275,11 +279,11 @@ export async function waitForPort(port: number, child: ChildProcess, name: strin
 
 /**
  * Sends SIGTERM, waits, then SIGKILL; resolves once the process is gone. For a process started
- * in its own process group (`detached`), waits also for what it started itself (e.g. the worker's
- * engine servers), which leave as it does: the group is empty, or SIGKILLed, once `graceMs` is over.
+ * in its own process group (spawnInOwnGroup), then also stops what it started itself and left
+ * behind (e.g. the worker's engine servers, still loading their models): SIGTERM to the group
+ * once it has had 2 s to empty, SIGKILL 3 s later.
  */
 export async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
-  const deadline = Date.now() + graceMs;
   if (child.exitCode === null && child.signalCode === null) {
     await new Promise<void>((done) => {
       const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
@@ -291,13 +295,16 @@ export async function stopChild(child: ChildProcess, graceMs: number): Promise<v
     });
   }
   const group = child.pid;
-  if (group === undefined || !leadsItsGroup(child)) return;
-  while (groupRuns(group)) {
-    if (Date.now() > deadline) {
-      signalGroup(group, 'SIGKILL');
-      if (!groupRuns(group)) break;
-    }
-    await new Promise((r) => setTimeout(r, 50));
+  if (group === undefined || !groupLeaders.has(child)) return;
+  for (const [signal, waitMs] of [
+    [undefined, 2_000],
+    ['SIGTERM', 3_000],
+    ['SIGKILL', 2_000],
+  ] as const) {
+    if (signal) signalGroup(group, signal);
+    const deadline = Date.now() + waitMs;
+    while (groupRuns(group) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    if (!groupRuns(group)) return;
   }
 }
 
@@ -308,7 +315,6 @@ export function spawnInOwnGroup(command: string, args: string[], options: SpawnO
   groupLeaders.add(child);
   return child;
 }
-const leadsItsGroup = (child: ChildProcess): boolean => groupLeaders.has(child);
 
 function signalGroup(group: number, signal: NodeJS.Signals | 0): boolean {
   try {
