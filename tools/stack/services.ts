@@ -308,10 +308,23 @@ export async function stopChild(child: ChildProcess, graceMs: number): Promise<v
   }
 }
 
-/** Children spawned with `detached: true` lead a process group of their own. */
+/**
+ * util-linux's `setpriv`, which starts a program that gets SIGTERM when its parent dies, so that
+ * the servers do not outlive a launcher killed outright (SIGKILL), redis-server included (the
+ * Node children also notice that their IPC channel closed).
+ */
+const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((path) => existsSync(path));
+
+/** Children spawned here lead a process group of their own (`detached`). */
 const groupLeaders = new WeakSet<ChildProcess>();
+
+/**
+ * Starts a server or an app of the stack in a process group of its own: a Ctrl-C at the terminal
+ * reaches only the launcher, which stops it in its turn (stopChild).
+ */
 export function spawnInOwnGroup(command: string, args: string[], options: SpawnOptions): ChildProcess {
-  const child = spawn(command, args, { ...options, detached: true });
+  const [program, argv] = SETPRIV ? [SETPRIV, ['--pdeathsig', 'TERM', '--', command, ...args]] : [command, args];
+  const child = spawn(program, argv, { ...options, detached: true });
   groupLeaders.add(child);
   return child;
 }
