@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { get } from 'node:http';
 import { writeFile, rm } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { LOCAL_STACK_FILE } from '@docconv/config';
+import { LOCAL_STACK_FILE, runningLauncher } from '@docconv/config';
 import { staleSource } from './build-freshness';
 import { followLog, LOG_FILE, openFreshLog } from './logs';
 import { choosePort, isPortFree } from './port';
@@ -111,6 +111,13 @@ function banner(port: number, movedFrom: number | undefined, services: RunningSe
 
 async function start(showLogs: boolean): Promise<number> {
   const signalled = firstSignal();
+  const running = runningLauncher();
+  if (running !== undefined) {
+    say(
+      `docconv already runs from this folder (launcher pid ${running}): stop it first (Ctrl-C where it runs, or kill ${running}).`,
+    );
+    return 1;
+  }
   const chosen = await apiPort();
   if ('refusal' in chosen) {
     say(chosen.refusal);

@@ -37,6 +37,16 @@ export function localStackEnv(): Record<string, string> {
   }
 }
 
+/** The process id of the launcher of the local stack running from this folder, if one runs. */
+export function runningLauncher(): number | undefined {
+  try {
+    const { pid } = JSON.parse(readFileSync(LOCAL_STACK_FILE, 'utf8')) as Partial<LocalStackState>;
+    return typeof pid === 'number' && isRunning(pid) ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * For a process the local stack started (over an IPC channel): stops it as SIGTERM does when
  * the launcher goes away without stopping it, so that nothing it started outlives it.
