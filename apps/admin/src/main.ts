@@ -12,7 +12,13 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return argv.length === 0 ? 2 : 0;
   }
-  const config = loadConfig({ ...localStackEnv(), ...process.env });
+  const stack = localStackEnv();
+  if (Object.keys(stack).length === 0 && (!process.env.DATABASE_URL || !process.env.REDIS_URL)) {
+    throw new Error(
+      'the local stack is not running: start it with ./scripts/start.sh (or npm start), or set DATABASE_URL and REDIS_URL to your servers.',
+    );
+  }
+  const config = loadConfig({ ...stack, ...process.env });
   const app = await NestFactory.createApplicationContext(AdminModule.forRoot(config), { logger: ['error'] });
   try {
     process.stdout.write(`${await runCommand(app, argv)}\n`);

@@ -24,7 +24,7 @@ export interface ApiAppOptions {
 
 /** Builds and initialises the HTTP application exactly as production runs it; tests and main.ts share it. */
 export async function createApiApp(config: AppConfig, options: ApiAppOptions = {}): Promise<INestApplication> {
-  const root = createRootLogger(config.logLevel, 'api');
+  const root = createRootLogger(config.logLevel, 'api', config.logFormat);
   const adapter = new ApiHttpAdapter(config.http);
   const app = await NestFactory.create<NestFastifyApplication>(
     ApiModule.forRoot(config, options.extraModules),

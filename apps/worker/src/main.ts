@@ -1,13 +1,13 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { claimScratchFolder, closeOnSignals, ConfigError, loadConfig } from '@docconv/config';
+import { claimScratchFolder, closeOnSignals, ConfigError, loadConfig, stopWithLauncher } from '@docconv/config';
 import { createRootLogger, PinoNestLogger } from '@docconv/logging';
 import { WorkerModule } from './worker.module';
 
 /**
  * The worker serves no API, only its metrics (on WORKER_METRICS_PORT when set). On SIGTERM or
- * SIGINT it stops taking jobs, lets the ones in flight finish, and exits; a job it could not
- * finish is picked up again by another worker.
+ * SIGINT (or when the local stack's launcher that started it goes away) it stops taking jobs,
+ * lets the ones in flight finish, and exits; a job it could not finish is picked up again by another worker.
  */
 async function main(): Promise<void> {
   let config;
@@ -20,8 +20,9 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  stopWithLauncher();
   claimScratchFolder(config.scratchDir, 'worker');
-  const logger = new PinoNestLogger(createRootLogger(config.logLevel, 'worker'));
+  const logger = new PinoNestLogger(createRootLogger(config.logLevel, 'worker', config.logFormat));
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger, abortOnError: false });
   closeOnSignals(app, (error) => logger.error(`Stopping failed: ${String(error)}`, 'Worker'));
   await app.init();

@@ -50,6 +50,8 @@ export interface S3Settings {
 export interface AppConfig {
   env: 'development' | 'test' | 'production';
   logLevel: string;
+  /** One JSON object a line (the default off a terminal: files, Docker, Kubernetes), or coloured lines for a person. */
+  logFormat: 'json' | 'pretty';
   http: {
     port: number;
     /**

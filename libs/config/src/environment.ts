@@ -66,6 +66,10 @@ export class Environment {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
 
+  @IsOptional()
+  @IsIn(['json', 'pretty'])
+  LOG_FORMAT?: string;
+
   @IsUrl({ protocols: ['postgres', 'postgresql'], require_tld: false, require_protocol: true })
   DATABASE_URL!: string;
 

@@ -49,6 +49,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     env: (e.NODE_ENV as AppConfig['env'] | undefined) ?? 'development',
     logLevel: e.LOG_LEVEL ?? 'info',
+    logFormat: (e.LOG_FORMAT as AppConfig['logFormat'] | undefined) ?? (process.stdout.isTTY ? 'pretty' : 'json'),
     http: {
       port: e.PORT ?? 3000,
       trustedProxies: (e.TRUSTED_PROXIES ?? 'loopback').split(',').map((entry) => entry.trim()),

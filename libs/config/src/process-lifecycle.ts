@@ -5,7 +5,7 @@ import { join } from 'node:path';
 const OWNED = /^[a-z]+-(\d+)-[A-Za-z0-9]{6}$/;
 
 /** Whether a process with this id runs on this machine. */
-function isRunning(pid: number): boolean {
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -1,12 +1,25 @@
 import type { LoggerService } from '@nestjs/common';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pino, { type Logger } from 'pino';
+import { build as prettyStream } from 'pino-pretty';
 
 /** The request (or job) a log line belongs to, carried across awaits. */
 export const logContext = new AsyncLocalStorage<{ requestId?: string; jobId?: string }>();
 
-export function createRootLogger(level: string, name: string): Logger {
-  return pino({
+/** How log lines are written: JSON objects (for machines and files) or pretty, coloured lines (for a person). */
+export type LogFormat = 'json' | 'pretty';
+
+/** The options that print pino's JSON lines for a person: here, and in `npm run logs` (tools/stack/logs.ts). */
+export const PRETTY_OPTIONS = {
+  translateTime: 'SYS:HH:MM:ss.l',
+  ignore: 'pid,hostname,context',
+  messageFormat: '{if context}[{context}] {end}{msg}',
+  singleLine: true,
+} as const;
+
+export function createRootLogger(level: string, name: string, format: LogFormat = 'json'): Logger {
+  const destination = format === 'pretty' ? prettyStream({ ...PRETTY_OPTIONS, sync: true }) : undefined;
+  const options: pino.LoggerOptions = {
     name,
     level,
     base: { pid: process.pid },
@@ -19,7 +32,8 @@ export function createRootLogger(level: string, name: string): Logger {
       paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** Nest's logger interface on top of pino, so framework messages are JSON lines too. */
