@@ -103,7 +103,7 @@ fi
 
 # The build, skipped when nothing it reads (sources, the SDK, the console, package.json, the lock
 # file, the compiler settings) changed since the last complete one: tools/stack/build-freshness.ts.
-if ! node dist/tools/stack/build-freshness.js check >/dev/null 2>&1; then
+if [ "$(node dist/tools/stack/build-freshness.js check 2>/dev/null)" != current ]; then
   echo "[docconv] building"
   npm run --silent build
 fi

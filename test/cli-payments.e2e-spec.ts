@@ -1,29 +1,7 @@
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { REPO_ROOT } from '@docconv/testing';
 import { createKey, signup } from './support/accounts';
+import { docconv } from './support/cli';
 import { checkoutCompletedEvent, deliverStripeEvent, startStripeMock, type StripeMock } from './support/stripe';
 import { createTestApp, type TestApp } from './support/test-app';
-
-const CLI = join(REPO_ROOT, 'clients', 'typescript', 'dist', 'cli.js');
-
-/** Runs `docconv` as a child process, asynchronously: the API answering it runs in this process. */
-function docconv(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` before the tests`);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 async function listening(env: NodeJS.ProcessEnv): Promise<{ t: TestApp; url: string }> {
   const t = await createTestApp({}, env);

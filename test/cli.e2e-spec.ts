@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,41 +11,16 @@ import { REPO_ROOT } from '@docconv/testing';
 import { localName, shellWord } from '../clients/typescript/src/cli/output';
 import { dispositionFilename } from '../clients/typescript/src/content-disposition';
 import { createKey, signup, type TestKey } from './support/accounts';
+import { docconv, type CliRun } from './support/cli';
 import { makeZip } from './support/archives';
 import { makeMixedPdf } from './support/fixtures';
 import { checkStructuredResult } from './support/structured-result-check';
 import { createTestApp, uniqueEmail, type TestApp } from './support/test-app';
 
-/** The compiled CLI; `npm run build` compiles it with the rest. */
-const CLI = join(REPO_ROOT, 'clients', 'typescript', 'dist', 'cli.js');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Runs `docconv` as a child process, asynchronously: the API answering it runs in this
- * process, so a blocking spawn would stall the very server the CLI is calling.
- */
-function docconv(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Run> {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` before the tests`);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 const execFileAsync = promisify(execFile);
 
 /** Runs a command the way a person would in a shell at `cwd`, asynchronously (the API runs in this process). */
-async function shell(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<Run> {
+async function shell(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<CliRun> {
   try {
     const { stdout, stderr } = await execFileAsync(file, args, { cwd, env, maxBuffer: 16 * 1024 * 1024 });
     return { code: 0, stdout, stderr };

@@ -1,31 +1,15 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { REPO_ROOT, TEST_OUTPUT } from '@docconv/testing';
 import { checkoutCompletedEvent, deliverStripeEvent, startStripeMock, type StripeMock } from './support/stripe';
+import { launchChromium } from './support/chromium';
 import { createTestApp, uniqueEmail, type TestApp } from './support/test-app';
 
 const CONSOLE_DIST = join(REPO_ROOT, 'dist', 'console');
 const SHOTS = join(TEST_OUTPUT, 'console');
-
-/** Debian's chromium, installed by scripts/setup.sh; flags for a closed network and a root user. */
-function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-quic',
-      '--no-first-run',
-    ],
-  });
-}
 
 /** The API serving the built console on a port of its own, with the environment given. */
 async function serveConsole(env: NodeJS.ProcessEnv): Promise<{ t: TestApp; url: string }> {

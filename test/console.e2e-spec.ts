@@ -3,11 +3,12 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import mammoth from 'mammoth';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { LedgerService } from '@docconv/billing';
 import { REPO_ROOT, TEST_OUTPUT } from '@docconv/testing';
 import { makePdf } from './support/fixtures';
+import { launchChromium } from './support/chromium';
 import { createTestApp, uniqueEmail, type TestApp } from './support/test-app';
 
 const CONSOLE_DIST = join(REPO_ROOT, 'dist', 'console');
@@ -16,23 +17,6 @@ const FUNDS = 100_000;
 const TOKEN_SECONDS = 60;
 const PASSWORD = 'a long enough password';
 const PAGES = ['Quarterly report', 'Revenue grew in every region', 'Costs', 'Outlook', 'Risks', 'Appendix'];
-
-/** Debian's chromium, installed by scripts/setup.sh; flags for a closed network and a root user. */
-function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-quic',
-      '--no-first-run',
-    ],
-  });
-}
 
 describe('web console in a real browser', () => {
   let t: TestApp;

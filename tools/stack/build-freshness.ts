@@ -59,8 +59,9 @@ export function staleSource(repoRoot: string, scope: 'server' | 'complete' = 'se
 }
 
 /**
- * `node dist/tools/stack/build-freshness.js check`: exits 0 when the complete build is current,
- * 1 (naming the newer file) when it is not; `stamp`: records that the complete build just finished.
+ * `node dist/tools/stack/build-freshness.js check`: prints `current` and exits 0 when the complete
+ * build is current, prints the newer file and exits 1 when it is not (a build from before this
+ * command existed prints nothing, and so counts as stale); `stamp`: records that the complete build just finished.
  */
 if (require.main === module) {
   const repoRoot = resolve(__dirname, '..', '..', '..');
@@ -69,7 +70,7 @@ if (require.main === module) {
     writeFileSync(join(repoRoot, COMPLETE_BUILD_STAMP), new Date().toISOString());
   } else if (command === 'check') {
     const changed = staleSource(repoRoot, 'complete');
-    if (changed) process.stdout.write(`${changed}\n`);
+    process.stdout.write(changed ? `${changed}\n` : 'current\n');
     process.exitCode = changed ? 1 : 0;
   } else {
     process.stderr.write('usage: build-freshness check | stamp\n');
