@@ -39,7 +39,7 @@ export { streamJobEvents } from './events';
 export type { JobEvent, JobEventSnapshot, StreamJobEventsOptions } from './events';
 export { checkoutPoints, startCheckout } from './payments';
 export type { Checkout, CheckoutOptions, Payment, PaymentOffer } from './payments';
-export { conversionPrice, getPricing } from './pricing';
+export { conversionPrice } from './pricing';
 export type { Pricing } from './pricing';
 export { DocconvError } from './errors';
 export type { ClientErrorCode, FieldError, Problem } from './errors';

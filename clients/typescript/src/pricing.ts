@@ -1,15 +1,9 @@
-import { unwrap, type DocconvClient } from './client';
 import type { ConversionFormat } from './jobs';
 import type { Job } from './normalize';
 import type { components } from './schema';
 
 /** The price table of GET /api/v1/pricing, in points (1 point = 1 milli-USD). */
 export type Pricing = components['schemas']['PricingResponse'];
-
-/** The service's price table (GET /api/v1/pricing); public, no key needed. */
-export function getPricing(client: DocconvClient): Promise<Pricing> {
-  return unwrap(client.api.GET('/api/v1/pricing'));
-}
 
 /** `units` × a unit price, rounded up to whole points the way the service charges it (prices have at most three decimals). */
 function charge(units: number, unitPrice: number): number {

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { DocconvClient } from '../../client';
 import { convert, downloadConvertedFile, type ConversionFormat } from '../../jobs';
-import { conversionPrice, getPricing } from '../../pricing';
+import { conversionPrice } from '../../pricing';
 import { oneOf, parseCommandLine, single } from '../args';
 import { formatPoints } from '../format';
 import { FORMAT_EXTENSIONS, fetchResult, saveResult } from '../output';
@@ -68,7 +68,7 @@ async function approveConversion(
   }
   const job = await client.getJob(jobId);
   if (job.status !== 'done') return;
-  const points = conversionPrice(await getPricing(client), job, format);
+  const points = conversionPrice(await client.getPricing(), job, format);
   if (points === 0) {
     const converted = format === 'xlsx_basic' ? job.xlsx_basic_converted : job.xlsx_advanced_converted;
     term.stdout.write(
