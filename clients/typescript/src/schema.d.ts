@@ -606,11 +606,27 @@ export interface components {
       /** @example correct horse battery staple */
       password: string;
     };
+    SignupResponse: {
+      access_token: string;
+      /** @enum {string} */
+      token_type: 'Bearer';
+      /**
+       * Format: int64
+       * @description Seconds until the token expires.
+       */
+      expires_in: number;
+      /** Format: uuid */
+      user_id: string;
+      email: string;
+    };
     TokenResponse: {
       access_token: string;
       /** @enum {string} */
       token_type: 'Bearer';
-      /** @description Seconds until the token expires. */
+      /**
+       * Format: int64
+       * @description Seconds until the token expires.
+       */
       expires_in: number;
     };
     CreateKeyDto: {
@@ -623,10 +639,16 @@ export interface components {
        *     ]
        */
       scopes?: ('jobs:read' | 'jobs:write')[];
-      /** @default 60 */
+      /**
+       * Format: int64
+       * @default 60
+       */
       rate_limit_rpm?: number;
-      /** @description Points per UTC day; null means unlimited. */
-      daily_quota?: Record<string, never> | null;
+      /**
+       * Format: int64
+       * @description Points per UTC day; null means unlimited.
+       */
+      daily_quota?: number | null;
     };
     IssuedKeyResponse: {
       /** Format: uuid */
@@ -635,7 +657,9 @@ export interface components {
       /** @example dcv_Xy3k9Qa1 */
       prefix: string;
       scopes: ('jobs:read' | 'jobs:write')[];
+      /** Format: int64 */
       rate_limit_rpm: number;
+      /** Format: int64 */
       daily_quota: number | null;
       is_active: boolean;
       /** @example 2026-11-22T08:04:11 */
@@ -650,7 +674,9 @@ export interface components {
       /** @example dcv_Xy3k9Qa1 */
       prefix: string;
       scopes: ('jobs:read' | 'jobs:write')[];
+      /** Format: int64 */
       rate_limit_rpm: number;
+      /** Format: int64 */
       daily_quota: number | null;
       is_active: boolean;
       /** @example 2026-11-22T08:04:11 */
@@ -666,10 +692,16 @@ export interface components {
        *     ]
        */
       scopes?: ('jobs:read' | 'jobs:write')[];
-      /** @default 60 */
+      /**
+       * Format: int64
+       * @default 60
+       */
       rate_limit_rpm?: number;
-      /** @description Points per UTC day; null means unlimited. */
-      daily_quota?: Record<string, never> | null;
+      /**
+       * Format: int64
+       * @description Points per UTC day; null means unlimited.
+       */
+      daily_quota?: number | null;
     };
     AccountKeyResponse: {
       /** Format: uuid */
@@ -677,28 +709,40 @@ export interface components {
       name: string;
       prefix: string;
       scopes: string[];
+      /** Format: int64 */
       rate_limit_rpm: number;
+      /** Format: int64 */
       daily_quota: number | null;
-      /** @description Points spent with this key since 00:00 UTC. */
+      /**
+       * Format: int64
+       * @description Points spent with this key since 00:00 UTC.
+       */
       daily_spent_points: number;
     };
     TodayUsageResponse: {
+      /** Format: int64 */
       points_spent: number;
-      /** @description Authenticated API calls today (UTC), updated every few seconds. */
+      /**
+       * Format: int64
+       * @description Authenticated API calls today (UTC), updated every few seconds.
+       */
       requests: number;
     };
     FreePagesResponse: {
       /**
+       * Format: int64
        * @description Free basic-model pages each user has per UTC calendar month.
        * @example 100
        */
       monthly: number;
       /**
+       * Format: int64
        * @description Taken this month by jobs that still hold them (pending jobs included).
        * @example 12
        */
       used: number;
       /**
+       * Format: int64
        * @description Still free this month.
        * @example 88
        */
@@ -710,7 +754,10 @@ export interface components {
       /** Format: uuid */
       user_id: string;
       email: string;
-      /** @description Milli-USD. */
+      /**
+       * Format: int64
+       * @description Milli-USD.
+       */
       points_balance: number;
       /** @description The key of this request; null with a session token. */
       api_key: components['schemas']['AccountKeyResponse'] | null;
@@ -723,8 +770,12 @@ export interface components {
       id: string;
       /** @enum {string} */
       type: 'charge' | 'spend' | 'refund' | 'grant';
-      /** @description Signed: negative for a spend. */
+      /**
+       * Format: int64
+       * @description Signed: negative for a spend.
+       */
       amount: number;
+      /** Format: int64 */
       balance_after: number;
       description: string;
       created_at: string;
@@ -732,7 +783,9 @@ export interface components {
     UsageRowResponse: {
       /** @example 2026-11-22 */
       day: string;
+      /** Format: int64 */
       requests: number;
+      /** Format: int64 */
       points_spent: number;
     };
     PaymentResponse: {
@@ -744,6 +797,7 @@ export interface components {
       currency: string;
       /** @example 10.00 */
       amount: string;
+      /** Format: int64 */
       points_added: number;
       /** @enum {string} */
       status: 'pending' | 'done' | 'failed' | 'refunded';
@@ -753,6 +807,7 @@ export interface components {
     };
     CheckoutDto: {
       /**
+       * Format: int64
        * @description Whole US dollars to pay, within `payments.min_usd` and `payments.max_usd` of GET /pricing; each dollar adds `payments.points_per_usd` points.
        * @example 10
        */
@@ -774,6 +829,7 @@ export interface components {
       /** @enum {string} */
       currency: 'USD';
       /**
+       * Format: int64
        * @description Whole US dollars.
        * @example 10
        */
@@ -784,6 +840,7 @@ export interface components {
        */
       amount: string;
       /**
+       * Format: int64
        * @description Points the payment adds once Stripe reports it paid.
        * @example 10000
        */
@@ -792,6 +849,20 @@ export interface components {
       success_url: string;
       /** @description Where Stripe sends a buyer who gives up. */
       cancel_url: string;
+    };
+    WebhookOutcome: {
+      /** @enum {boolean} */
+      received: true;
+      /**
+       * @description What the event did: a new payment, a repeat of one already recorded, or nothing.
+       * @enum {string}
+       */
+      outcome: 'recorded' | 'duplicate' | 'ignored';
+      /**
+       * Format: uuid
+       * @description The payment the event recorded or repeated.
+       */
+      payment_id?: string;
     };
     RetryResponse: {
       /** Format: uuid */
@@ -802,6 +873,7 @@ export interface components {
     RefundResponse: {
       /** @enum {boolean} */
       refunded: true;
+      /** Format: int64 */
       points: number;
     };
     ConversionRetryResponse: {
@@ -811,14 +883,22 @@ export interface components {
       status: 'processing';
     };
     CostResponse: {
+      /** Format: int64 */
       pages: number;
+      /** Format: int64 */
       image_count: number;
+      /** Format: int64 */
       audio_seconds: number;
+      /** Format: int64 */
       video_seconds: number;
       /** @enum {string} */
       ocr_model: 'basic' | 'premium';
+      /** Format: int64 */
       free_pages_used: number;
-      /** @description Points deducted on confirm (milli-USD). */
+      /**
+       * Format: int64
+       * @description Points deducted on confirm (milli-USD).
+       */
       points: number;
       /** @example $1.234 */
       usd: string;
@@ -859,11 +939,19 @@ export interface components {
       mime_type: string;
       /** @description The contract's file_type the format counts as (DOC, ODT and RTF count as docx; CSV as xlsx; …) */
       file_type: string;
+      /** Format: int64 */
       bytes: number;
-      /** @description Pages priced: PDF, office and HWP pages, slides, sheets; 3000 readable characters per page for text, HTML, EPUB and e-mail; 0 for Markdown, images and media */
+      /**
+       * Format: int64
+       * @description Pages priced: PDF, office and HWP pages, slides, sheets; 3000 readable characters per page for text, HTML, EPUB and e-mail; 0 for Markdown, images and media
+       */
       pages: number;
-      /** @description Images priced (each TIFF frame counts) */
+      /**
+       * Format: int64
+       * @description Images priced (each TIFF frame counts)
+       */
       images: number;
+      /** Format: int64 */
       duration_seconds: number;
     };
     SkippedFileEntry: {
@@ -878,10 +966,14 @@ export interface components {
       /** @enum {string} */
       status: 'pending';
       file_type: string;
+      /** Format: int64 */
       total_pages: number;
+      /** Format: int64 */
       total_files: number;
+      /** Format: int64 */
       media_duration_seconds: number;
       docling_refinement: boolean;
+      /** Format: int64 */
       docling_refinement_pages: number;
       /** @enum {string} */
       ocr_model: 'basic' | 'premium';
@@ -892,7 +984,10 @@ export interface components {
       ocr_engine: 'tesseract' | 'easyocr' | 'rapidocr';
       has_media: boolean;
       cost: components['schemas']['CostResponse'];
-      /** @description Balance before deduction (milli-USD). */
+      /**
+       * Format: int64
+       * @description Balance before deduction (milli-USD).
+       */
       balance: number;
       /** @description When this quote expires unless confirmed. */
       expires_at: string;
@@ -906,7 +1001,10 @@ export interface components {
       job_id: string;
       /** @enum {string} */
       status: 'queued';
-      /** @description Balance after deduction. */
+      /**
+       * Format: int64
+       * @description Balance after deduction.
+       */
       remaining_points: number;
     };
     JobResponse: {
@@ -918,14 +1016,25 @@ export interface components {
       ocr_engine: string;
       file_type: string;
       filename: string;
+      /** Format: int64 */
       total_pages: number;
+      /** Format: int64 */
       done_pages: number;
+      /** Format: int64 */
       total_files: number;
+      /** Format: int64 */
       done_files: number;
+      /** Format: int64 */
       media_duration_seconds: number;
-      /** @description Seconds of audio and video transcribed so far (progress of media_duration_seconds) */
+      /**
+       * Format: int64
+       * @description Seconds of audio and video transcribed so far (progress of media_duration_seconds)
+       */
       done_media_seconds: number;
-      /** @description Points actually deducted. */
+      /**
+       * Format: int64
+       * @description Points actually deducted.
+       */
       cost_points: number;
       error_log: string | null;
       created_at: string;
@@ -939,12 +1048,22 @@ export interface components {
       xlsx_advanced_refundable: boolean;
       xlsx_advanced_recovery_notes: string | null;
       refundable: boolean;
+      /** Format: int64 */
       retry_count: number;
-      /** @description Points returned by a refund or cancellation. */
+      /**
+       * Format: int64
+       * @description Points returned by a refund or cancellation.
+       */
       refunded_points: number;
-      /** @description Points confirming the job charges: the binding quote of its upload preview (cost.points), shown before a pending job is confirmed. */
+      /**
+       * Format: int64
+       * @description Points confirming the job charges: the binding quote of its upload preview (cost.points), shown before a pending job is confirmed.
+       */
       quoted_points: number;
-      /** @description Conversion units (source pages plus images, at least 1): an XLSX conversion costs this many times its unit price; only the first conversion of each format is charged. */
+      /**
+       * Format: int64
+       * @description Conversion units (source pages plus images, at least 1): an XLSX conversion costs this many times its unit price; only the first conversion of each format is charged.
+       */
       conversion_units: number;
     };
     JobListResponse: {
@@ -968,7 +1087,10 @@ export interface components {
     PageReportEntry: {
       /** @description The file (its relative path in the upload) */
       file: string;
-      /** @description Page or image frame number in the file, from 1 */
+      /**
+       * Format: int64
+       * @description Page or image frame number in the file, from 1
+       */
       page: number;
       /**
        * @description text: read from the text layer; ocr: rendered and read by OCR; text+ocr: the text layer, with areas where it is unreadable (a font without a Unicode map) read by OCR; failed: the page (or, with page 1, the whole file of a job of several files) could not be read, the reason is in notes, and its price was refunded at once; refinement: a page sent to the language model
@@ -977,11 +1099,17 @@ export interface components {
       source: 'text' | 'ocr' | 'text+ocr' | 'failed' | 'refinement';
       /** @description The OCR engine that read the page */
       engine?: string;
-      /** @description Mean OCR confidence of the page's characters, 0–100 */
+      /**
+       * Format: double
+       * @description Mean OCR confidence of the page's characters, 0–100
+       */
       confidence?: number;
       /** @description OCR only: the page was read poorly (confidence under 70) or its reading time (OCR_PAGE_BUDGET_SECONDS) ran out and the best reading so far was kept; check it against the original */
       low_confidence?: boolean;
-      /** @description OCR only: seconds the page's reading took */
+      /**
+       * Format: double
+       * @description OCR only: seconds the page's reading took
+       */
       seconds?: number;
       /** @description Refinement only: whether the language model's answer was kept */
       refined?: boolean;
@@ -996,7 +1124,11 @@ export interface components {
       format: 'xlsx_basic' | 'xlsx_advanced' | 'docx' | 'pptx' | 'hwpx';
     };
     ConversionResponse: {
-      /** @description Time-limited URL of the converted file; needs no other credential */
+      /**
+       * Format: uri
+       * @description Absolute, time-limited URL of the converted file; needs no other credential.
+       * @example http://localhost:3000/api/v1/files/results/3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27/result.docx?expires=1764660000&token=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+       */
       download_url: string;
       /** @enum {string} */
       format: 'xlsx_basic' | 'xlsx_advanced' | 'docx' | 'pptx' | 'hwpx';
@@ -1005,11 +1137,13 @@ export interface components {
     };
     ModelPricesResponse: {
       /**
+       * Format: double
        * @description Per page of a PDF, office or HWP file.
        * @example 10
        */
       page: number;
       /**
+       * Format: double
        * @description Per image.
        * @example 10
        */
@@ -1017,26 +1151,31 @@ export interface components {
     };
     ConversionPricesResponse: {
       /**
+       * Format: double
        * @description XLSX Basic, per conversion unit.
        * @example 1
        */
       xlsx_basic_unit: number;
       /**
+       * Format: double
        * @description XLSX Advanced, per conversion unit.
        * @example 3
        */
       xlsx_advanced_unit: number;
       /**
+       * Format: double
        * @description DOCX is free.
        * @example 0
        */
       docx: number;
       /**
+       * Format: double
        * @description PPTX is free.
        * @example 0
        */
       pptx: number;
       /**
+       * Format: double
        * @description HWPX (Hancom Office) is free.
        * @example 0
        */
@@ -1050,16 +1189,19 @@ export interface components {
       /** @enum {string} */
       currency: 'USD';
       /**
+       * Format: int64
        * @description The smallest checkout, in whole US dollars.
        * @example 5
        */
       min_usd: number;
       /**
+       * Format: int64
        * @description The largest checkout, in whole US dollars.
        * @example 500
        */
       max_usd: number;
       /**
+       * Format: int64
        * @description Points one US dollar buys.
        * @example 1000
        */
@@ -1071,26 +1213,33 @@ export interface components {
        * @enum {string}
        */
       currency: 'milli-USD';
-      /** @description Free basic-model pages per user and UTC calendar month. */
+      /**
+       * Format: int64
+       * @description Free basic-model pages per user and UTC calendar month.
+       */
       free_pages_per_month: number;
       basic: components['schemas']['ModelPricesResponse'];
       premium: components['schemas']['ModelPricesResponse'];
       /**
+       * Format: double
        * @description Per second of audio, rounded up per file.
        * @example 0.1
        */
       audio_second: number;
       /**
+       * Format: double
        * @description Per second of video, rounded up per file.
        * @example 0.2
        */
       video_second: number;
       /**
+       * Format: double
        * @description Per page sent to layout refinement.
        * @example 3
        */
       docling_refinement_page: number;
       /**
+       * Format: double
        * @description Markdown files are passed through free.
        * @example 0
        */
@@ -1143,6 +1292,7 @@ export interface components {
       sha256: string;
       /** @description true when the weights are byte for byte a published model (whisper.cpp's ggml files, Systran's CTranslate2 conversions) */
       official: boolean;
+      /** Format: int64 */
       size_bytes: number;
       /**
        * @description The engine that runs the model, with its version
@@ -1188,18 +1338,28 @@ export interface components {
        *     ]
        */
       weights: string[];
-      /** @description Processes started again after one ended */
+      /**
+       * Format: int64
+       * @description Processes started again after one ended
+       */
       restarts: number;
       /** @description Why it is not running, when it failed */
       detail?: string;
     };
     Limits: {
+      /** Format: int64 */
       max_upload_bytes: number;
+      /** Format: int64 */
       max_pages_per_upload: number;
+      /** Format: int64 */
       max_files_per_upload: number;
+      /** Format: int64 */
       max_uncompressed_bytes: number;
+      /** Format: int64 */
       dpi_min: number;
+      /** Format: int64 */
       dpi_max: number;
+      /** Format: int64 */
       max_job_runtime_seconds: number;
     };
     CapabilitiesResponse: {
@@ -1265,9 +1425,15 @@ export interface components {
        * @enum {string}
        */
       status: 'pending' | 'delivered' | 'failed';
-      /** @description Attempts made so far. */
+      /**
+       * Format: int64
+       * @description Attempts made so far.
+       */
       attempts: number;
-      /** @description HTTP status of the last answer; null without one. */
+      /**
+       * Format: int64
+       * @description HTTP status of the last answer; null without one.
+       */
       last_status_code: number | null;
       /** @description Why the last attempt failed. */
       last_error: string | null;
@@ -1293,14 +1459,14 @@ export interface components {
      * @description A finished job's Markdown as typed blocks in reading order. Each block's `markdown` is its [start, end) in the downloaded result.md, counted in Unicode code points; PDF pages and images give each block a page and a box ([left, top, right, bottom] from the top-left corner, in points for PDFs and pixels for images); other files give its place in the file (slide, sheet, start in seconds, block number).
      */
     StructuredResult: {
-      /** @enum {unknown} */
+      /** @constant */
       version: 1;
       markdown: {
-        /** @enum {unknown} */
+        /** @constant */
         file: 'result.md';
         /** @description result.md in Unicode code points */
         length: number;
-        /** @enum {unknown} */
+        /** @constant */
         offsets: 'code_points';
       };
       files: {
@@ -1366,6 +1532,102 @@ export interface components {
         language?: string;
       }[];
     };
+    /**
+     * @description Stable, machine-readable error code: branch on it, not on `title` or `detail`.
+     * @enum {string}
+     */
+    ErrorCode:
+      | 'validation_failed'
+      | 'malformed_request'
+      | 'unsupported_media_type'
+      | 'method_not_allowed'
+      | 'unauthorized'
+      | 'forbidden'
+      | 'not_found'
+      | 'job_not_found'
+      | 'key_not_found'
+      | 'user_not_found'
+      | 'email_taken'
+      | 'invalid_credentials'
+      | 'invalid_state'
+      | 'insufficient_credits'
+      | 'unsupported_format'
+      | 'encrypted_document'
+      | 'payload_too_large'
+      | 'engine_unavailable'
+      | 'transcription_unavailable'
+      | 'refinement_unavailable'
+      | 'rate_limited'
+      | 'daily_quota_exceeded'
+      | 'idempotency_conflict'
+      | 'conversion_failed'
+      | 'file_processing_failed'
+      | 'invalid_signature'
+      | 'signed_url_invalid'
+      | 'service_unavailable'
+      | 'internal_error';
+    FieldError: {
+      /** @example email */
+      field: string;
+      /** @example must be an email address */
+      message: string;
+    };
+    /** @description RFC 9457 problem details: every error of this API, as `application/problem+json`. Some codes add members: `insufficient_credits` gives `needed` and `balance`; `daily_quota_exceeded` gives `daily_quota`, `daily_spent_points` and `needed`; a failed or running XLSX Advanced conversion gives `xlsx_advanced_status`; readiness gives `checks`. */
+    Problem: {
+      /**
+       * Format: uri
+       * @example https://docconv.dev/problems/insufficient-credits
+       */
+      type: string;
+      /** @example Not enough credits */
+      title: string;
+      /**
+       * Format: int64
+       * @example 402
+       */
+      status: number;
+      /** @description What happened and what to do next, for a person. */
+      detail: string;
+      code: components['schemas']['ErrorCode'];
+      /** @description With `validation_failed`: each field that was refused. */
+      errors?: components['schemas']['FieldError'][];
+      /**
+       * @description The request path.
+       * @example /api/v1/jobs
+       */
+      instance?: string;
+      /** @description With `internal_error`: quote it to support. */
+      error_id?: string;
+      /**
+       * Format: int64
+       * @description Points the request needs.
+       */
+      needed?: number;
+      /**
+       * Format: int64
+       * @description Points the account holds.
+       */
+      balance?: number;
+      /**
+       * Format: int64
+       * @description The API key’s points per UTC day.
+       */
+      daily_quota?: number;
+      /**
+       * Format: int64
+       * @description Points the key spent today (UTC).
+       */
+      daily_spent_points?: number;
+      /** @enum {string} */
+      xlsx_advanced_status?: 'processing' | 'error';
+      xlsx_advanced_refundable?: boolean;
+      /** @description Readiness: the state of each dependency. */
+      checks?: {
+        [key: string]: unknown;
+      };
+    } & {
+      [key: string]: unknown;
+    };
   };
   responses: never;
   parameters: never;
@@ -1388,19 +1650,76 @@ export interface operations {
       };
     };
     responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SignupResponse'];
+        };
+      };
+      /** @description The request is invalid; `detail` says why (`validation_failed`, `malformed_request`, `invalid_state`, `unsupported_format`, `encrypted_document`, `engine_unavailable`, `transcription_unavailable`, `refinement_unavailable`, `invalid_signature`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description An account with this email already exists. */
       409: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request body is too large (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not in a media type this operation accepts (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description Too many sign-ups from this address. */
       429: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -1417,19 +1736,76 @@ export interface operations {
       };
     };
     responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenResponse'];
+        };
+      };
+      /** @description The request is invalid; `detail` says why (`validation_failed`, `malformed_request`, `invalid_state`, `unsupported_format`, `encrypted_document`, `engine_unavailable`, `transcription_unavailable`, `refinement_unavailable`, `invalid_signature`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description The email or password is wrong. */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request body is too large (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not in a media type this operation accepts (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description Too many failed logins for this email from this address (a growing wait), or from this address. */
       429: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -1455,7 +1831,45 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -1481,7 +1895,45 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -1506,12 +1958,77 @@ export interface operations {
           'application/json': components['schemas']['IssuedKeyResponse'];
         };
       };
+      /** @description The request is invalid; `detail` says why (`validation_failed`, `malformed_request`, `invalid_state`, `unsupported_format`, `encrypted_document`, `engine_unavailable`, `transcription_unavailable`, `refinement_unavailable`, `invalid_signature`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, malformed, unknown or deactivated credential. */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request body is too large (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not in a media type this operation accepts (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -1520,6 +2037,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @example 3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27 */
         key_id: string;
       };
       cookie?: never;
@@ -1534,19 +2052,59 @@ export interface operations {
           'application/json': components['schemas']['IssuedKeyResponse'];
         };
       };
+      /** @description The request is invalid; `detail` says why (`validation_failed`, `malformed_request`, `invalid_state`, `unsupported_format`, `encrypted_document`, `engine_unavailable`, `transcription_unavailable`, `refinement_unavailable`, `invalid_signature`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, malformed, unknown or deactivated credential. */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description No active key with this id is yours. */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -1555,6 +2113,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @example 3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27 */
         key_id: string;
       };
       cookie?: never;
@@ -1569,12 +2128,59 @@ export interface operations {
           'application/json': components['schemas']['KeyResponse'];
         };
       };
+      /** @description The request is invalid; `detail` says why (`validation_failed`, `malformed_request`, `invalid_state`, `unsupported_format`, `encrypted_document`, `engine_unavailable`, `transcription_unavailable`, `refinement_unavailable`, `invalid_signature`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, malformed, unknown or deactivated credential. */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -1583,6 +2189,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @example 3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27 */
         key_id: string;
       };
       cookie?: never;
@@ -1601,12 +2208,77 @@ export interface operations {
           'application/json': components['schemas']['KeyResponse'];
         };
       };
+      /** @description The request is invalid; `detail` says why (`validation_failed`, `malformed_request`, `invalid_state`, `unsupported_format`, `encrypted_document`, `engine_unavailable`, `transcription_unavailable`, `refinement_unavailable`, `invalid_signature`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, malformed, unknown or deactivated credential. */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request body is too large (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not in a media type this operation accepts (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -1632,7 +2304,45 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -1655,12 +2365,59 @@ export interface operations {
           'application/json': components['schemas']['TransactionResponse'][];
         };
       };
+      /** @description The request is invalid; `detail` says why (`validation_failed`, `malformed_request`, `invalid_state`, `unsupported_format`, `encrypted_document`, `engine_unavailable`, `transcription_unavailable`, `refinement_unavailable`, `invalid_signature`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, malformed, unknown or deactivated credential. */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -1683,12 +2440,59 @@ export interface operations {
           'application/json': components['schemas']['UsageRowResponse'][];
         };
       };
+      /** @description The request is invalid; `detail` says why (`validation_failed`, `malformed_request`, `invalid_state`, `unsupported_format`, `encrypted_document`, `engine_unavailable`, `transcription_unavailable`, `refinement_unavailable`, `invalid_signature`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, malformed, unknown or deactivated credential. */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -1711,12 +2515,59 @@ export interface operations {
           'application/json': components['schemas']['PaymentResponse'][];
         };
       };
+      /** @description The request is invalid; `detail` says why (`validation_failed`, `malformed_request`, `invalid_state`, `unsupported_format`, `encrypted_document`, `engine_unavailable`, `transcription_unavailable`, `refinement_unavailable`, `invalid_signature`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, malformed, unknown or deactivated credential. */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -1749,21 +2600,81 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description Missing, malformed, unknown or deactivated credential. */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request body is too large (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not in a media type this operation accepts (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The Idempotency-Key was used for a different request (`idempotency_conflict`) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description Payments are not configured here (GET /pricing says `payments.available: false`), or Stripe failed. */
       503: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -1776,12 +2687,40 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookOutcome'];
+        };
+      };
       /** @description The Stripe-Signature header does not verify. */
       400: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -1798,25 +2737,43 @@ export interface operations {
     requestBody: {
       content: {
         'multipart/form-data': {
+          /** @description One or more files, each a part of its own named `files`. */
           files: Blob[];
           /**
            * @default premium
            * @enum {string}
            */
           ocr_model?: 'basic' | 'premium';
-          /** @enum {string} */
-          ocr_engine?: 'tesseract' | 'easyocr' | 'rapidocr';
-          /** @description Comma-separated names or a JSON array of names. */
+          /**
+           * @description Left out or empty: easyocr, or the first engine this server has (GET /capabilities). rapidocr runs with the premium model only.
+           * @example
+           * @enum {string}
+           */
+          ocr_engine?: '' | 'tesseract' | 'easyocr' | 'rapidocr';
+          /**
+           * @description Comma-separated names or a JSON array of names.
+           * @example
+           */
           columns?: string;
           /**
-           * Format: uri
-           * @description https URL that receives a signed JSON event when the job ends (done, error, cancelled) and when an XLSX Advanced conversion ends.
+           * @description Absolute https URL (plain http only to hosts this deployment allows; empty for none) that receives a signed JSON event when the job ends (done, error, cancelled) and when an XLSX Advanced conversion ends.
+           * @example
            */
           callback_url?: string;
+          /**
+           * @description Extra instructions for the model.
+           * @example
+           */
           prompt?: string;
-          /** @default 300 */
+          /**
+           * @description PDF rendering resolution.
+           * @default 300
+           */
           dpi?: number;
-          /** @description JSON array of relative paths, one per file. */
+          /**
+           * @description JSON array of relative paths, one per file, such as `["invoices/march.pdf"]`.
+           * @example
+           */
           relative_paths?: string;
           /** @default false */
           docling_refinement?: boolean;
@@ -1837,28 +2794,90 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description Missing, malformed, unknown or deactivated credential. */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description The API key lacks the `jobs:write` scope. */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description Total size or page count over the limit. */
       413: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not in a media type this operation accepts (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The Idempotency-Key was used for a different request (`idempotency_conflict`) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -1870,6 +2889,10 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
+        /**
+         * @description The `job_id` of the upload’s answer.
+         * @example 3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27
+         */
         job_id: string;
       };
       cookie?: never;
@@ -1884,39 +2907,85 @@ export interface operations {
           'application/json': components['schemas']['ConfirmResponse'];
         };
       };
+      /** @description The job is not pending: it was confirmed, cancelled or has expired (`invalid_state`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, malformed, unknown or deactivated credential. */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description Insufficient credits; the detail gives the amount needed and the balance. */
       402: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description The API key lacks the `jobs:write` scope. */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The Idempotency-Key was used for a different request (`idempotency_conflict`) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description The API key’s daily quota would be passed (a session token has no daily quota), or the rate limit. */
       429: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -1942,19 +3011,68 @@ export interface operations {
           'application/json': components['schemas']['JobListResponse'];
         };
       };
+      /** @description The request is invalid; `detail` says why (`validation_failed`, `malformed_request`, `invalid_state`, `unsupported_format`, `encrypted_document`, `engine_unavailable`, `transcription_unavailable`, `refinement_unavailable`, `invalid_signature`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, malformed, unknown or deactivated credential. */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description The API key lacks the `jobs:read` scope. */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -1963,6 +3081,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /**
+         * @description The `job_id` of the upload’s answer.
+         * @example 3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27
+         */
         job_id: string;
       };
       cookie?: never;
@@ -1977,25 +3099,67 @@ export interface operations {
           'application/json': components['schemas']['JobResponse'];
         };
       };
+      /** @description The request is invalid; `detail` says why (`validation_failed`, `malformed_request`, `invalid_state`, `unsupported_format`, `encrypted_document`, `engine_unavailable`, `transcription_unavailable`, `refinement_unavailable`, `invalid_signature`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, malformed, unknown or deactivated credential. */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description The API key lacks the `jobs:read` scope. */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -2004,6 +3168,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @example 3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27 */
         job_id: string;
       };
       cookie?: never;
@@ -2022,19 +3187,86 @@ export interface operations {
           'application/json': components['schemas']['JobResponse'];
         };
       };
+      /** @description The request is invalid; `detail` says why (`validation_failed`, `malformed_request`, `invalid_state`, `unsupported_format`, `encrypted_document`, `engine_unavailable`, `transcription_unavailable`, `refinement_unavailable`, `invalid_signature`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, malformed, unknown or deactivated credential. */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description The API key lacks the `jobs:write` scope. */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request body is too large (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not in a media type this operation accepts (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -2046,6 +3278,7 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
+        /** @example 3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27 */
         job_id: string;
       };
       cookie?: never;
@@ -2064,19 +3297,95 @@ export interface operations {
           'application/json': components['schemas']['RetryResponse'] | components['schemas']['RefundResponse'];
         };
       };
+      /** @description The request is invalid; `detail` says why (`validation_failed`, `malformed_request`, `invalid_state`, `unsupported_format`, `encrypted_document`, `engine_unavailable`, `transcription_unavailable`, `refinement_unavailable`, `invalid_signature`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, malformed, unknown or deactivated credential. */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description The API key lacks the `jobs:write` scope. */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request body is too large (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not in a media type this operation accepts (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The Idempotency-Key was used for a different request (`idempotency_conflict`) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -2088,6 +3397,7 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
+        /** @example 3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27 */
         job_id: string;
       };
       cookie?: never;
@@ -2112,19 +3422,77 @@ export interface operations {
           'application/json': components['schemas']['JobResponse'];
         };
       };
+      /** @description The request is invalid; `detail` says why (`validation_failed`, `malformed_request`, `invalid_state`, `unsupported_format`, `encrypted_document`, `engine_unavailable`, `transcription_unavailable`, `refinement_unavailable`, `invalid_signature`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, malformed, unknown or deactivated credential. */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description The API key lacks the `jobs:write` scope. */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The Idempotency-Key was used for a different request (`idempotency_conflict`) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -2133,6 +3501,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @example 3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27 */
         job_id: string;
       };
       cookie?: never;
@@ -2144,21 +3513,76 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          /**
+           * @example event: status
+           *     data: {"job_id":"3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27","status":"processing"}
+           */
+          'text/event-stream': string;
+        };
+      };
+      /** @description The request is invalid; `detail` says why (`validation_failed`, `malformed_request`, `invalid_state`, `unsupported_format`, `encrypted_document`, `engine_unavailable`, `transcription_unavailable`, `refinement_unavailable`, `invalid_signature`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description Missing, malformed, unknown or deactivated credential. */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description The API key lacks the `jobs:read` scope. */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -2167,6 +3591,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @example 3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27 */
         job_id: string;
       };
       cookie?: never;
@@ -2181,25 +3606,67 @@ export interface operations {
           'application/json': components['schemas']['JobFilesResponse'];
         };
       };
+      /** @description The request is invalid; `detail` says why (`validation_failed`, `malformed_request`, `invalid_state`, `unsupported_format`, `encrypted_document`, `engine_unavailable`, `transcription_unavailable`, `refinement_unavailable`, `invalid_signature`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, malformed, unknown or deactivated credential. */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description The API key lacks the `jobs:read` scope. */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -2208,6 +3675,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @example 3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27 */
         job_id: string;
       };
       cookie?: never;
@@ -2222,19 +3690,68 @@ export interface operations {
           'application/json': components['schemas']['PageReportResponse'];
         };
       };
+      /** @description The request is invalid; `detail` says why (`validation_failed`, `malformed_request`, `invalid_state`, `unsupported_format`, `encrypted_document`, `engine_unavailable`, `transcription_unavailable`, `refinement_unavailable`, `invalid_signature`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, malformed, unknown or deactivated credential. */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description The API key lacks the `jobs:read` scope. */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -2246,8 +3763,10 @@ export interface operations {
       };
       header?: never;
       path: {
+        /** @example 3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27 */
         job_id: string;
-        page: string;
+        /** @description Page of the file, from 1. */
+        page: number;
       };
       cookie?: never;
     };
@@ -2262,19 +3781,68 @@ export interface operations {
           'image/png': Blob;
         };
       };
+      /** @description The request is invalid; `detail` says why (`validation_failed`, `malformed_request`, `invalid_state`, `unsupported_format`, `encrypted_document`, `engine_unavailable`, `transcription_unavailable`, `refinement_unavailable`, `invalid_signature`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, malformed, unknown or deactivated credential. */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description The API key lacks the `jobs:read` scope. */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -2286,6 +3854,7 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
+        /** @example 3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27 */
         job_id: string;
       };
       cookie?: never;
@@ -2304,19 +3873,113 @@ export interface operations {
           'application/json': components['schemas']['ConversionResponse'];
         };
       };
+      /** @description The job is not done (`invalid_state`), or `format` is not one of the list. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, malformed, unknown or deactivated credential. */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not enough credits for the first XLSX conversion; the problem gives `needed` and `balance`. */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description The API key lacks the `jobs:write` scope. */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request body is too large (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not in a media type this operation accepts (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The Idempotency-Key was used for a different request (`idempotency_conflict`) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The conversion failed (`conversion_failed`): `detail` says whether to try again or download the Markdown. */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -2328,6 +3991,7 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
+        /** @example 3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27 */
         job_id: string;
       };
       cookie?: never;
@@ -2347,19 +4011,95 @@ export interface operations {
             components['schemas']['ConversionRetryResponse'] | components['schemas']['RefundResponse'];
         };
       };
+      /** @description The request is invalid; `detail` says why (`validation_failed`, `malformed_request`, `invalid_state`, `unsupported_format`, `encrypted_document`, `engine_unavailable`, `transcription_unavailable`, `refinement_unavailable`, `invalid_signature`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, malformed, unknown or deactivated credential. */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description The API key lacks the `jobs:write` scope. */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request body is too large (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not in a media type this operation accepts (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The Idempotency-Key was used for a different request (`idempotency_conflict`) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -2371,6 +4111,10 @@ export interface operations {
       };
       header?: never;
       path: {
+        /**
+         * @description The `job_id` of the upload’s answer.
+         * @example 3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27
+         */
         job_id: string;
       };
       cookie?: never;
@@ -2383,10 +4127,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'text/markdown': string;
+          'text/markdown': Blob;
           'application/json': components['schemas']['StructuredResult'];
           'application/zip': Blob;
-          'application/octet-stream': Blob;
+          'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': Blob;
+          'application/vnd.openxmlformats-officedocument.wordprocessingml.document': Blob;
+          'application/vnd.openxmlformats-officedocument.presentationml.presentation': Blob;
+          'application/hwp+zip': Blob;
+        };
+      };
+      /** @description The request is invalid; `detail` says why (`validation_failed`, `malformed_request`, `invalid_state`, `unsupported_format`, `encrypted_document`, `engine_unavailable`, `transcription_unavailable`, `refinement_unavailable`, `invalid_signature`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
         };
       };
       /** @description Missing, malformed, unknown or deactivated credential. */
@@ -2394,14 +4150,54 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description The API key lacks the `jobs:read` scope. */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -2423,6 +4219,24 @@ export interface operations {
           'application/json': components['schemas']['PricingResponse'];
         };
       };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   Capabilities_get: {
@@ -2442,6 +4256,24 @@ export interface operations {
           'application/json': components['schemas']['CapabilitiesResponse'];
         };
       };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   Health_alive: {
@@ -2459,6 +4291,24 @@ export interface operations {
         };
         content: {
           'application/json': unknown;
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
         };
       };
     };
@@ -2534,6 +4384,15 @@ export interface operations {
           };
         };
       };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /**
        * @description A dependency is down; `checks` says which.
        *
@@ -2544,73 +4403,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            /**
-             * @example error
-             * @enum {string}
-             */
-            status?: 'error' | 'shutting_down';
-            /**
-             * @example {
-             *       "database": {
-             *         "status": "up",
-             *         "responseTime": 12
-             *       }
-             *     }
-             */
-            info?: {
-              [key: string]: {
-                /** @enum {string} */
-                status: 'up' | 'degraded' | 'down';
-                /** @description Time the health indicator took to respond, in ms */
-                responseTime?: number;
-              } & {
-                [key: string]: unknown;
-              };
-            } | null;
-            /**
-             * @example {
-             *       "redis": {
-             *         "status": "down",
-             *         "message": "Could not connect",
-             *         "responseTime": 3005
-             *       }
-             *     }
-             */
-            error?: {
-              [key: string]: {
-                /** @enum {string} */
-                status: 'up' | 'degraded' | 'down';
-                /** @description Time the health indicator took to respond, in ms */
-                responseTime?: number;
-              } & {
-                [key: string]: unknown;
-              };
-            } | null;
-            /**
-             * @example {
-             *       "database": {
-             *         "status": "up",
-             *         "responseTime": 12
-             *       },
-             *       "redis": {
-             *         "status": "down",
-             *         "message": "Could not connect",
-             *         "responseTime": 3005
-             *       }
-             *     }
-             */
-            details?: {
-              [key: string]: {
-                /** @enum {string} */
-                status: 'up' | 'degraded' | 'down';
-                /** @description Time the health indicator took to respond, in ms */
-                responseTime?: number;
-              } & {
-                [key: string]: unknown;
-              };
-            };
-          };
+          'application/problem+json': components['schemas']['Problem'];
         };
       };
     };
@@ -2627,7 +4420,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description Storage path of the file, e.g. `results/{job_id}/result.md`. */
+        /** @description Storage path of the file, as the signed link gives it. */
         path: string;
       };
       cookie?: never;
@@ -2645,7 +4438,17 @@ export interface operations {
           'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': Blob;
           'application/vnd.openxmlformats-officedocument.wordprocessingml.document': Blob;
           'application/vnd.openxmlformats-officedocument.presentationml.presentation': Blob;
+          'application/hwp+zip': Blob;
           'application/octet-stream': Blob;
+        };
+      };
+      /** @description The request is invalid; `detail` says why (`validation_failed`, `malformed_request`, `invalid_state`, `unsupported_format`, `encrypted_document`, `engine_unavailable`, `transcription_unavailable`, `refinement_unavailable`, `invalid_signature`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
         };
       };
       /** @description Missing, altered or expired link, or a path outside results and inputs (`signed_url_invalid`). */
@@ -2653,14 +4456,36 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description The link is valid but the file no longer exists. */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -2686,14 +4511,54 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description The API key lacks the `jobs:write` scope. */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -2719,14 +4584,54 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description The API key lacks the `jobs:write` scope. */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };
@@ -2735,6 +4640,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @example 3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27 */
         job_id: string;
       };
       cookie?: never;
@@ -2749,25 +4655,67 @@ export interface operations {
           'application/json': components['schemas']['JobWebhooksResponse'];
         };
       };
+      /** @description The request is invalid; `detail` says why (`validation_failed`, `malformed_request`, `invalid_state`, `unsupported_format`, `encrypted_document`, `engine_unavailable`, `transcription_unavailable`, `refinement_unavailable`, `invalid_signature`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, malformed, unknown or deactivated credential. */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description The API key lacks the `jobs:read` scope. */
       403: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
     };
   };

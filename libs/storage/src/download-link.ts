@@ -120,6 +120,11 @@ const CONTENT_TYPES: Record<string, string> = {
   hwpx: 'application/hwp+zip',
 };
 
+/** Every media type `contentTypeOf` gives, without parameters: what a stored file can be served as. */
+export const SERVED_MEDIA_TYPES: readonly string[] = [
+  ...new Set([...Object.values(CONTENT_TYPES), 'application/octet-stream'].map((type) => type.split(';')[0])),
+];
+
 /** The media type a stored file is served with, by its extension; unknown ones are plain bytes. */
 export function contentTypeOf(path: string): string {
   const extension = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase() ?? '';

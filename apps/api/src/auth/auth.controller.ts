@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Ip, Post } from '@nestjs/common';
 import {
   ApiConflictResponse,
+  ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -20,6 +21,7 @@ export class AuthController {
   @Post('signup')
   @Public()
   @ApiOperation({ summary: 'Create an account and receive a session token.' })
+  @ApiCreatedResponse({ type: SignupResponse })
   @ApiConflictResponse({ description: 'An account with this email already exists.' })
   @ApiTooManyRequestsResponse({ description: 'Too many sign-ups from this address.' })
   signup(@Body() body: CredentialsDto, @Ip() address: string): Promise<SignupResponse> {
@@ -30,6 +32,7 @@ export class AuthController {
   @HttpCode(200)
   @Public()
   @ApiOperation({ summary: 'Exchange email and password for a session token (JWT).' })
+  @ApiOkResponse({ type: TokenResponse })
   @ApiUnauthorizedResponse({ description: 'The email or password is wrong.' })
   @ApiTooManyRequestsResponse({
     description: 'Too many failed logins for this email from this address (a growing wait), or from this address.',

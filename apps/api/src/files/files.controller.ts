@@ -9,19 +9,9 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { attachmentDisposition } from '@docconv/storage';
+import { attachmentDisposition, SERVED_MEDIA_TYPES } from '@docconv/storage';
 import { Public } from '../auth/access.decorator';
 import { FilesService } from './files.service';
-
-/** What the route may answer with, by extension (see `contentTypeOf`). */
-const SERVED_TYPES = [
-  'text/markdown',
-  'application/json',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  'application/octet-stream',
-];
 
 @ApiTags('files')
 @Controller('files')
@@ -42,7 +32,12 @@ export class FilesController {
       'Links come from the API (e.g. a result download URL) and last SIGNED_URL_TTL_SECONDS, 15 minutes by default. ' +
       'Only results and inputs can be downloaded.',
   })
-  @ApiParam({ name: 'path', type: String, description: 'Storage path of the file, e.g. `results/{job_id}/result.md`.' })
+  @ApiParam({
+    name: 'path',
+    type: String,
+    description: 'Storage path of the file, as the signed link gives it.',
+    example: 'results/3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27/result.docx',
+  })
   @ApiQuery({
     name: 'expires',
     schema: { type: 'integer', example: 1795334400 },
@@ -56,7 +51,9 @@ export class FilesController {
   @ApiQuery({ name: 'filename', required: false, type: String, description: 'Name the file is saved under.' })
   @ApiOkResponse({
     description: 'The file, as an attachment when the link names it; its media type follows its extension.',
-    content: Object.fromEntries(SERVED_TYPES.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+    content: Object.fromEntries(
+      SERVED_MEDIA_TYPES.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+    ),
   })
   @ApiForbiddenResponse({
     description: 'Missing, altered or expired link, or a path outside results and inputs (`signed_url_invalid`).',

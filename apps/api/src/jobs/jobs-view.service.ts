@@ -180,12 +180,14 @@ export class JobsViewService {
     }
   }
 
-  async convert(p: Principal, jobId: string, format: ConversionFormat): Promise<ConversionResponse> {
+  /** `origin` is where the API was reached: a link the storage makes relative resolves there. */
+  async convert(p: Principal, jobId: string, format: ConversionFormat, origin: string): Promise<ConversionResponse> {
     const result = await this.conversions.convert(caller(p), jobId, format);
+    const link = await this.storage.signedUrl(result.storagePath, {
+      filename: downloadName(result.title, CONVERSION_EXTENSIONS[format]),
+    });
     return {
-      download_url: await this.storage.signedUrl(result.storagePath, {
-        filename: downloadName(result.title, CONVERSION_EXTENSIONS[format]),
-      }),
+      download_url: new URL(link, origin).href,
       format,
       storage_path: result.storagePath,
     };

@@ -14,6 +14,7 @@ import {
 } from '@nestjs/common';
 import type { Observable } from 'rxjs';
 import {
+  ApiBadGatewayResponse,
   ApiBadRequestResponse,
   ApiBody,
   ApiConsumes,
@@ -22,6 +23,7 @@ import {
   ApiOkResponse,
   ApiAcceptedResponse,
   ApiOperation,
+  ApiParam,
   ApiPayloadTooLargeResponse,
   ApiPaymentRequiredResponse,
   ApiProduces,
@@ -30,11 +32,14 @@ import {
   getSchemaPath,
   ApiExtraModels,
 } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { FastifyReply } from 'fastify';
-import { attachmentDisposition } from '@docconv/storage';
+import { CONVERSION_EXTENSIONS } from '@docconv/jobs';
+import { attachmentDisposition, contentTypeOf } from '@docconv/storage';
 import { JobStreamService } from './job-stream.service';
 import { IDEMPOTENCY_HEADER, Idempotent } from '../idempotency/idempotent.decorator';
 import { Access } from '../auth/access.decorator';
+import { ServedOrigin } from '../common/request-origin';
 import { Caller, type AuthenticatedRequest, type Principal } from '../auth/principal';
 import { idParam } from '../common/id-param';
 import {
@@ -62,6 +67,73 @@ const JOB_ID = idParam('job_not_found', 'job of yours');
 const READ = { credential: 'api_key_or_jwt', scope: 'jobs:read' } as const;
 const WRITE = { credential: 'api_key_or_jwt', scope: 'jobs:write' } as const;
 
+/**
+ * The upload form (spec 4.3). Every optional field shows a value the API accepts, so Swagger
+ * UI's "Try it out" succeeds with only a file picked: a default where the API has one, and an
+ * empty example elsewhere, as Swagger UI sends a field it leaves empty as an empty value and
+ * the API takes an empty field as not given.
+ */
+const UPLOAD_FORM = {
+  type: 'object',
+  required: ['files'],
+  properties: {
+    files: {
+      type: 'array',
+      items: { type: 'string', format: 'binary' },
+      minItems: 1,
+      description: 'One or more files, each a part of its own named `files`.',
+    },
+    ocr_model: { type: 'string', enum: ['basic', 'premium'], default: 'premium' },
+    ocr_engine: {
+      type: 'string',
+      // '' is what a form sends for a field left alone (Swagger UI's "Send empty value").
+      enum: ['', 'tesseract', 'easyocr', 'rapidocr'],
+      example: '',
+      description:
+        'Left out or empty: easyocr, or the first engine this server has (GET /capabilities). rapidocr runs with the premium model only.',
+    },
+    columns: { type: 'string', example: '', description: 'Comma-separated names or a JSON array of names.' },
+    callback_url: {
+      type: 'string',
+      pattern: '^(https?://\\S+)?$',
+      maxLength: 2048,
+      example: '',
+      description:
+        'Absolute https URL (plain http only to hosts this deployment allows; empty for none) that receives a signed JSON event when the job ends (done, error, cancelled) and when an XLSX Advanced conversion ends.',
+    },
+    prompt: { type: 'string', maxLength: 4000, example: '', description: 'Extra instructions for the model.' },
+    dpi: { type: 'integer', minimum: 72, maximum: 600, default: 300, description: 'PDF rendering resolution.' },
+    relative_paths: {
+      type: 'string',
+      example: '',
+      description: 'JSON array of relative paths, one per file, such as `["invoices/march.pdf"]`.',
+    },
+    docling_refinement: { type: 'boolean', default: false },
+  },
+} satisfies SchemaObject;
+
+/** The job id of a path, as the upload answered it. */
+const JOB_ID_PARAM = ApiParam({
+  name: 'job_id',
+  description: 'The `job_id` of the upload’s answer.',
+  schema: { type: 'string', format: 'uuid' },
+});
+
+/**
+ * What GET /jobs/{job_id}/download serves, by `format`: the Markdown, its structured result, or
+ * a file to save. The Markdown is declared as bytes (UTF-8), as the attachment it is, so that a
+ * generated client saves it rather than parsing it as JSON.
+ */
+const BINARY = { schema: { type: 'string', format: 'binary' } } as const;
+const DOWNLOAD_CONTENT = {
+  'text/markdown': BINARY,
+  'application/json': { schema: { $ref: '#/components/schemas/StructuredResult' } },
+  'application/zip': BINARY,
+  ...Object.fromEntries(
+    Object.values(CONVERSION_EXTENSIONS).map((extension) => [contentTypeOf(`result.${extension}`), BINARY]),
+  ),
+};
+
 @ApiTags('jobs')
 @ApiExtraModels(RetryResponse, RefundResponse, ConversionRetryResponse)
 @Controller('jobs')
@@ -77,28 +149,7 @@ export class JobsController {
   @IDEMPOTENCY_HEADER
   @ApiOperation({ summary: 'Upload files and get a binding cost preview. Nothing is charged until confirm.' })
   @ApiConsumes('multipart/form-data')
-  @ApiBody({
-    schema: {
-      type: 'object',
-      required: ['files'],
-      properties: {
-        files: { type: 'array', items: { type: 'string', format: 'binary' } },
-        ocr_model: { type: 'string', enum: ['basic', 'premium'], default: 'premium' },
-        ocr_engine: { type: 'string', enum: ['tesseract', 'easyocr', 'rapidocr'] },
-        columns: { type: 'string', description: 'Comma-separated names or a JSON array of names.' },
-        callback_url: {
-          type: 'string',
-          format: 'uri',
-          description:
-            'https URL that receives a signed JSON event when the job ends (done, error, cancelled) and when an XLSX Advanced conversion ends.',
-        },
-        prompt: { type: 'string', maxLength: 4000 },
-        dpi: { type: 'integer', minimum: 72, maximum: 600, default: 300 },
-        relative_paths: { type: 'string', description: 'JSON array of relative paths, one per file.' },
-        docling_refinement: { type: 'boolean', default: false },
-      },
-    },
-  })
+  @ApiBody({ schema: UPLOAD_FORM })
   @ApiCreatedResponse({ type: PreviewResponse })
   @ApiBadRequestResponse({ description: 'No files, an unsupported or unreadable file, or an invalid field.' })
   @ApiPayloadTooLargeResponse({ description: 'Total size or page count over the limit.' })
@@ -114,8 +165,12 @@ export class JobsController {
   @Idempotent()
   @HttpCode(200)
   @Access(WRITE)
+  @JOB_ID_PARAM
   @ApiOperation({ summary: 'Confirm a pending job: deduct the quoted points and queue it.' })
   @ApiOkResponse({ type: ConfirmResponse })
+  @ApiBadRequestResponse({
+    description: 'The job is not pending: it was confirmed, cancelled or has expired (`invalid_state`).',
+  })
   @ApiPaymentRequiredResponse({
     description: 'Insufficient credits; the detail gives the amount needed and the balance.',
   })
@@ -137,6 +192,7 @@ export class JobsController {
 
   @Get(':job_id')
   @Access(READ)
+  @JOB_ID_PARAM
   @ApiOperation({ summary: 'The job record.' })
   @ApiOkResponse({ type: JobResponse })
   @ApiNotFoundResponse()
@@ -202,8 +258,15 @@ export class JobsController {
     summary:
       'Server-Sent Events of a job: `status` (first the current state, then each change) and `progress` (done_pages/total_pages, done_files/total_files, done_media_seconds/media_duration_seconds) until the job is done, failed or cancelled; then the stream ends.',
   })
-  @ApiProduces('text/event-stream')
-  @ApiOkResponse({ description: "An event stream; each event's data is the job's snapshot as JSON." })
+  @ApiOkResponse({
+    description: "An event stream; each event's data is the job's snapshot as JSON.",
+    content: {
+      'text/event-stream': {
+        schema: { type: 'string' },
+        example: 'event: status\ndata: {"job_id":"3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27","status":"processing"}\n\n',
+      },
+    },
+  })
   async events(
     @Caller() caller: Principal,
     @Param('job_id', JOB_ID) jobId: string,
@@ -242,6 +305,12 @@ export class JobsController {
       'A PNG preview of one page of a finished job (a PDF page or an image frame, at most 1200 px on its longer side), to set beside its blocks.',
   })
   @ApiProduces('image/png')
+  @ApiParam({
+    name: 'page',
+    schema: { type: 'integer', minimum: 1 },
+    example: 1,
+    description: 'Page of the file, from 1.',
+  })
   @ApiOkResponse({
     description: 'The page as a PNG.',
     content: { 'image/png': { schema: { type: 'string', format: 'binary' } } },
@@ -268,12 +337,21 @@ export class JobsController {
       'Convert a finished job to XLSX (basic or advanced), DOCX, PPTX or HWPX (Hancom Office). Only the first conversion of each format is charged (XLSX Basic 1, XLSX Advanced 3 per source page; DOCX, PPTX and HWPX free); asking again returns the same file.',
   })
   @ApiOkResponse({ type: ConversionResponse })
+  @ApiBadRequestResponse({ description: 'The job is not done (`invalid_state`), or `format` is not one of the list.' })
+  @ApiPaymentRequiredResponse({
+    description: 'Not enough credits for the first XLSX conversion; the problem gives `needed` and `balance`.',
+  })
+  @ApiBadGatewayResponse({
+    description:
+      'The conversion failed (`conversion_failed`): `detail` says whether to try again or download the Markdown.',
+  })
   convert(
     @Caller() caller: Principal,
     @Param('job_id', JOB_ID) jobId: string,
     @Body() body: ConvertDto,
+    @ServedOrigin() origin: string,
   ): Promise<ConversionResponse> {
-    return this.jobs.convert(caller, jobId, body.format);
+    return this.jobs.convert(caller, jobId, body.format, origin);
   }
 
   @Post(':job_id/xlsx-advanced-action')
@@ -294,19 +372,12 @@ export class JobsController {
 
   @Get(':job_id/download')
   @Access(READ)
+  @JOB_ID_PARAM
   @ApiOperation({
     summary:
       'The Markdown result of a finished job; with ?format=json its structured result, with ?format=zip both and the images; or a file a conversion produced.',
   })
-  @ApiOkResponse({
-    description: 'The file, as an attachment named after the job title.',
-    content: {
-      'text/markdown': { schema: { type: 'string' } },
-      'application/json': { schema: { $ref: '#/components/schemas/StructuredResult' } },
-      'application/zip': { schema: { type: 'string', format: 'binary' } },
-      'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
-    },
-  })
+  @ApiOkResponse({ description: 'The file, as an attachment named after the job title.', content: DOWNLOAD_CONTENT })
   async download(
     @Caller() caller: Principal,
     @Param('job_id', JOB_ID) jobId: string,

@@ -33,6 +33,7 @@ export type ResultFormat = (typeof RESULT_FORMATS)[number];
 export class DownloadQuery {
   @ApiPropertyOptional({
     enum: [...RESULT_FORMATS, ...CONVERSION_FORMATS],
+    default: 'md',
     description:
       'md (default): the Markdown. json: the structured result (typed blocks with their [start, end) in the Markdown, page and box; ' +
       'schema StructuredResult). zip: result.md, result.json and the images they link. Otherwise a format already produced by ' +
@@ -159,13 +160,14 @@ export class PageReportEntry {
   })
   source!: string;
   @ApiPropertyOptional({ description: 'The OCR engine that read the page' }) engine?: string;
-  @ApiPropertyOptional({ description: "Mean OCR confidence of the page's characters, 0–100" }) confidence?: number;
+  @ApiPropertyOptional({ format: 'double', description: "Mean OCR confidence of the page's characters, 0–100" })
+  confidence?: number;
   @ApiPropertyOptional({
     description:
       'OCR only: the page was read poorly (confidence under 70) or its reading time (OCR_PAGE_BUDGET_SECONDS) ran out and the best reading so far was kept; check it against the original',
   })
   low_confidence?: boolean;
-  @ApiPropertyOptional({ description: "OCR only: seconds the page's reading took" }) seconds?: number;
+  @ApiPropertyOptional({ format: 'double', description: "OCR only: seconds the page's reading took" }) seconds?: number;
   @ApiPropertyOptional({ description: "Refinement only: whether the language model's answer was kept" })
   refined?: boolean;
   @ApiPropertyOptional({ type: [String] }) notes?: string[];
@@ -236,7 +238,12 @@ export class RetryResponse {
 }
 
 export class ConversionResponse {
-  @ApiProperty({ description: 'Time-limited URL of the converted file; needs no other credential' })
+  @ApiProperty({
+    format: 'uri',
+    description: 'Absolute, time-limited URL of the converted file; needs no other credential.',
+    example:
+      'http://localhost:3000/api/v1/files/results/3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27/result.docx?expires=1764660000&token=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+  })
   download_url!: string;
   @ApiProperty({ enum: CONVERSION_FORMATS }) format!: ConversionFormat;
   @ApiProperty({ example: 'results/8b0c…/result.docx' }) storage_path!: string;

@@ -45,17 +45,20 @@ export function parseUploadOptions(
   const nulName = files.find((f) => f.filename.includes('\0'));
   if (nulName) bad('files', `the file name ${JSON.stringify(nulName.filename)} contains a NUL character`);
 
-  const model = (fields.ocr_model ?? 'premium') as OcrModel;
+  // A form that sends every field, as Swagger UI and HTML forms do, sends the ones left alone
+  // empty: an empty choice means the default, as an empty text field already does below.
+  const model = (given(fields.ocr_model) ?? 'premium') as OcrModel;
   if (!MODELS.includes(model)) bad('ocr_model', `must be one of ${MODELS.join(', ')}`);
 
-  let engine = fields.ocr_engine as OcrEngine | undefined;
+  let engine = given(fields.ocr_engine) as OcrEngine | undefined;
   if (engine !== undefined && !ENGINES.includes(engine)) bad('ocr_engine', `must be one of ${ENGINES.join(', ')}`);
   else if (engine === 'rapidocr' && model === 'basic') bad('ocr_engine', 'rapidocr runs with the premium model only');
 
   let dpi = 300;
-  if (fields.dpi !== undefined) {
-    dpi = Number(fields.dpi);
-    if (!/^\d+$/.test(fields.dpi) || dpi < 72 || dpi > 600) bad('dpi', 'must be a whole number from 72 to 600');
+  const dpiField = given(fields.dpi);
+  if (dpiField !== undefined) {
+    dpi = Number(dpiField);
+    if (!/^\d+$/.test(dpiField) || dpi < 72 || dpi > 600) bad('dpi', 'must be a whole number from 72 to 600');
   }
 
   const columns =
@@ -97,6 +100,11 @@ export function parseUploadOptions(
     );
   }
   return { model, engine, columns, prompt, dpi, refinement, transcription: capabilities.transcription, callbackUrl };
+}
+
+/** A form field's value, or undefined when it was left out or sent empty. */
+function given(raw: string | undefined): string | undefined {
+  return raw === undefined || raw.trim() === '' ? undefined : raw;
 }
 
 /** The optional webhook URL in its stored form; whether this deployment will send to it is checked when the job is created. */

@@ -32,6 +32,7 @@ export class CreateKeyDto {
   rate_limit_rpm?: number;
 
   @ApiPropertyOptional({
+    type: 'integer',
     nullable: true,
     minimum: 0,
     maximum: MAX_DAILY_QUOTA,

@@ -2,18 +2,40 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { STRUCTURED_RESULT_SCHEMA } from '@docconv/documents';
+import type { FastifyRequest } from 'fastify';
 import { API_KEY_SCHEME, JWT_SCHEME } from '../auth/access.decorator';
+import { servedOrigin } from '../common/request-origin';
+import { applyDocumentRules } from './document-rules';
 
 export const API_PREFIX = 'api/v1';
 
-export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+/** Where the committed document says the API is: a local docconv, as `./scripts/start.sh` starts it. */
+export const DEFAULT_SERVER_URL = 'http://localhost:3000';
+
+/**
+ * The API's OpenAPI 3.1 document. `serverUrl` is the origin it is served at (paths carry the
+ * `/api/v1` prefix); the served copy names the public URL, or the origin the reader reached.
+ */
+export function buildOpenApiDocument(app: INestApplication, serverUrl = DEFAULT_SERVER_URL): OpenAPIObject {
   const config = new DocumentBuilder()
+    .setOpenAPIVersion('3.1.0')
     .setTitle('docconv API')
     .setDescription(
       'Upload documents, get an exact price, confirm, and receive faithful Markdown; convert it to XLSX, DOCX, PPTX or HWPX. ' +
-        'Every error is RFC 9457 `application/problem+json` with a stable `code`.',
+        'Every error is RFC 9457 `application/problem+json` (schema `Problem`) with a stable `code`.',
     )
     .setVersion('1')
+    .setContact('docconv', 'https://docconv.dev', 'support@docconv.dev')
+    .addServer(serverUrl)
+    .addTag('auth', 'Accounts and session tokens (JWT).')
+    .addTag('keys', 'API keys: scopes, rate limits and daily quotas. Managed with a session token.')
+    .addTag('jobs', 'Upload, price, confirm, follow, download and convert.')
+    .addTag('account', 'Balance, transactions, usage, payments and the webhook signing secret.')
+    .addTag('payments', 'Buying credits.')
+    .addTag('pricing', 'The price table.')
+    .addTag('capabilities', 'Accepted formats, engines and limits of this deployment.')
+    .addTag('files', 'Signed download links.')
+    .addTag('health', 'Liveness and readiness.')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, JWT_SCHEME)
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key' }, API_KEY_SCHEME)
     .build();
@@ -23,44 +45,36 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   document.components ??= {};
   document.components.schemas = {
     ...document.components.schemas,
-    StructuredResult: asOpenApi30(STRUCTURED_RESULT_SCHEMA) as SchemaObject,
+    StructuredResult: withoutDialect(STRUCTURED_RESULT_SCHEMA) as SchemaObject,
   };
+  applyDocumentRules(document);
   return document;
 }
 
-/**
- * A JSON Schema (2020-12) in the dialect of OpenAPI 3.0: `const` as a one-value `enum`, a
- * `oneOf` with null as `nullable`, a numeric `exclusiveMinimum` as `minimum` with the flag.
- */
-export function asOpenApi30(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(asOpenApi30);
-  if (typeof schema !== 'object' || schema === null) return schema;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === '$schema') continue;
-    if (key === 'const') out.enum = [value];
-    else if (key === 'exclusiveMinimum' && typeof value === 'number') {
-      out.minimum = value;
-      out.exclusiveMinimum = true;
-    } else if (key === 'oneOf' && Array.isArray(value) && value.some(isNull)) {
-      const rest = value.filter((v) => !isNull(v));
-      Object.assign(out, rest.length === 1 ? (asOpenApi30(rest[0]) as object) : { oneOf: rest.map(asOpenApi30) });
-      out.nullable = true;
-    } else out[key] = asOpenApi30(value);
-  }
-  return out;
+/** A JSON Schema 2020-12 document as an OpenAPI 3.1 schema: the same dialect, without `$schema`. */
+function withoutDialect(schema: object): object {
+  return Object.fromEntries(Object.entries(schema).filter(([key]) => key !== '$schema'));
 }
 
-const isNull = (schema: unknown) => (schema as { type?: unknown } | null)?.type === 'null';
-
 /** Swagger UI at `/api/docs`, the document at `/api/v1/openapi.json`. */
-export function mountOpenApi(app: INestApplication): void {
-  const document = buildOpenApiDocument(app);
+export function mountOpenApi(app: INestApplication, publicBaseUrl: string | null): void {
+  const document = buildOpenApiDocument(app, publicBaseUrl ?? DEFAULT_SERVER_URL);
   SwaggerModule.setup('api/docs', app, document, {
+    // Try-it-out calls the server the reader reached, unless a public URL is configured.
+    patchDocumentOnRequest: (request, _reply, served) => {
+      if (publicBaseUrl) return served;
+      return { ...served, servers: [{ url: servedOrigin(request as FastifyRequest) }] };
+    },
     jsonDocumentUrl: `${API_PREFIX}/openapi.json`,
     yamlDocumentUrl: `${API_PREFIX}/openapi.yaml`,
     customSiteTitle: 'docconv API',
-    // No validator badge: it would send the document to validator.swagger.io from the reader's browser.
-    swaggerOptions: { validatorUrl: null },
+    swaggerOptions: {
+      // No validator badge: it would send the document to validator.swagger.io from the reader's browser.
+      validatorUrl: null,
+      // The key or token given in Authorize stays through a reload of the page.
+      persistAuthorization: true,
+      displayRequestDuration: true,
+      filter: true,
+    },
   });
 }

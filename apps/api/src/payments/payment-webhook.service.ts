@@ -1,10 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PaymentsService } from '@docconv/billing';
 
-export interface WebhookOutcome {
-  received: true;
-  /** What the event did: a new payment, a repeat of one already recorded, or nothing. */
-  outcome: 'recorded' | 'duplicate' | 'ignored';
+export class WebhookOutcome {
+  @ApiProperty({ enum: [true] }) received!: true;
+  @ApiProperty({
+    enum: ['recorded', 'duplicate', 'ignored'],
+    description: 'What the event did: a new payment, a repeat of one already recorded, or nothing.',
+  })
+  outcome!: 'recorded' | 'duplicate' | 'ignored';
+  @ApiPropertyOptional({ format: 'uuid', description: 'The payment the event recorded or repeated.' })
   payment_id?: string;
 }
 

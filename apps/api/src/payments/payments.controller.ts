@@ -13,7 +13,7 @@ import { RequestOrigin } from '../common/request-origin';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { CheckoutDto, CheckoutResponse } from './checkout.dto';
 import { PaymentCheckoutService } from './payment-checkout.service';
-import { PaymentWebhookService, type WebhookOutcome } from './payment-webhook.service';
+import { PaymentWebhookService, WebhookOutcome } from './payment-webhook.service';
 
 @ApiTags('payments')
 @Controller('payments')
@@ -52,6 +52,7 @@ export class PaymentsController {
   @ApiOperation({
     summary: 'Stripe webhook: a paid Checkout Session (client_reference_id = user id) credits points once.',
   })
+  @ApiOkResponse({ type: WebhookOutcome })
   @ApiBadRequestResponse({ description: 'The Stripe-Signature header does not verify.' })
   stripe(
     @Req() request: FastifyRequest & { rawBody?: Buffer },

@@ -4,17 +4,19 @@ import type { AppConfig } from '@docconv/config';
 
 /** What one OCR model charges, in points (milli-USD). */
 export class ModelPricesResponse {
-  @ApiProperty({ description: 'Per page of a PDF, office or HWP file.', example: 10 }) page!: number;
-  @ApiProperty({ description: 'Per image.', example: 10 }) image!: number;
+  @ApiProperty({ format: 'double', description: 'Per page of a PDF, office or HWP file.', example: 10 }) page!: number;
+  @ApiProperty({ format: 'double', description: 'Per image.', example: 10 }) image!: number;
 }
 
 /** What conversions of a finished job charge, in points (milli-USD) per conversion unit. */
 export class ConversionPricesResponse {
-  @ApiProperty({ description: 'XLSX Basic, per conversion unit.', example: 1 }) xlsx_basic_unit!: number;
-  @ApiProperty({ description: 'XLSX Advanced, per conversion unit.', example: 3 }) xlsx_advanced_unit!: number;
-  @ApiProperty({ description: 'DOCX is free.', example: 0 }) docx!: number;
-  @ApiProperty({ description: 'PPTX is free.', example: 0 }) pptx!: number;
-  @ApiProperty({ description: 'HWPX (Hancom Office) is free.', example: 0 }) hwpx!: number;
+  @ApiProperty({ format: 'double', description: 'XLSX Basic, per conversion unit.', example: 1 })
+  xlsx_basic_unit!: number;
+  @ApiProperty({ format: 'double', description: 'XLSX Advanced, per conversion unit.', example: 3 })
+  xlsx_advanced_unit!: number;
+  @ApiProperty({ format: 'double', description: 'DOCX is free.', example: 0 }) docx!: number;
+  @ApiProperty({ format: 'double', description: 'PPTX is free.', example: 0 }) pptx!: number;
+  @ApiProperty({ format: 'double', description: 'HWPX (Hancom Office) is free.', example: 0 }) hwpx!: number;
 }
 
 /** Whether credits can be bought here (POST /payments/checkout), and for what. */
@@ -39,10 +41,14 @@ export class PricingResponse {
   free_pages_per_month!: number;
   @ApiProperty({ type: ModelPricesResponse }) basic!: ModelPricesResponse;
   @ApiProperty({ type: ModelPricesResponse }) premium!: ModelPricesResponse;
-  @ApiProperty({ description: 'Per second of audio, rounded up per file.', example: 0.1 }) audio_second!: number;
-  @ApiProperty({ description: 'Per second of video, rounded up per file.', example: 0.2 }) video_second!: number;
-  @ApiProperty({ description: 'Per page sent to layout refinement.', example: 3 }) docling_refinement_page!: number;
-  @ApiProperty({ description: 'Markdown files are passed through free.', example: 0 }) markdown_file!: number;
+  @ApiProperty({ format: 'double', description: 'Per second of audio, rounded up per file.', example: 0.1 })
+  audio_second!: number;
+  @ApiProperty({ format: 'double', description: 'Per second of video, rounded up per file.', example: 0.2 })
+  video_second!: number;
+  @ApiProperty({ format: 'double', description: 'Per page sent to layout refinement.', example: 3 })
+  docling_refinement_page!: number;
+  @ApiProperty({ format: 'double', description: 'Markdown files are passed through free.', example: 0 })
+  markdown_file!: number;
   @ApiProperty({ type: ConversionPricesResponse }) conversions!: ConversionPricesResponse;
   @ApiProperty({ type: [String] }) notes!: string[];
   @ApiProperty({ type: PaymentOfferResponse }) payments!: PaymentOfferResponse;

@@ -175,7 +175,7 @@ function usePageImage(client: DocconvClient, jobId: string, file: number, page: 
     setState({});
     client.api
       .GET('/api/v1/jobs/{job_id}/pages/{page}/preview', {
-        params: { path: { job_id: jobId, page: String(page) }, query: { file } },
+        params: { path: { job_id: jobId, page }, query: { file } },
         parseAs: 'blob',
       })
       .then(({ data, error, response }) => {
