@@ -10,4 +10,6 @@ module.exports = {
     '<rootDir>/tools/**/*.spec.ts',
     '<rootDir>/test/**/*.e2e-spec.ts',
   ],
+  // Every response of the in-process API is checked against openapi.json (test/support/contract.ts).
+  setupFilesAfterEnv: ['<rootDir>/test/support/contract-setup.ts'],
 };

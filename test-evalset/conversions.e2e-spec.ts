@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { zipEntries } from '../libs/render/src/testing/zip-entries';
 import { parseMarkdownTables } from '../tools/eval/tables';
 import type { TestKey } from '../test/support/accounts';
-import { binary, upload, waitForJob } from '../test/support/jobs';
+import { binary, pathOf, upload, waitForJob } from '../test/support/jobs';
 import { createTestApp, type TestApp } from '../test/support/test-app';
 import { evalsetPath, fundedKey } from './evalset';
 
@@ -140,7 +140,7 @@ describe('conversions of evalset documents, read back by independent readers', (
         expect({ format, status: converted.status }).toEqual({ format, status: 200 });
         const file = (
           await t.http
-            .get(converted.body.download_url as string)
+            .get(pathOf(converted.body.download_url as string))
             .buffer(true)
             .parse(binary)
             .expect(200)

@@ -1,7 +1,7 @@
 import { Storage } from '@docconv/storage';
 import { DataSource } from 'typeorm';
 import { createKey, signup, type TestKey, type TestUser } from '../test/support/accounts';
-import { upload } from '../test/support/jobs';
+import { pathOf, upload } from '../test/support/jobs';
 import { createTestApp, type TestApp } from '../test/support/test-app';
 import { convertMarkdown, grant, serve } from './support/api';
 import { formatHistogram, histogram, printFigures } from './support/figures';
@@ -176,12 +176,6 @@ async function snapshot(db: DataSource, jobIds: string[], userIds: string[]): Pr
       userIds,
     ]),
   };
-}
-
-/** The path and query of a link, absolute or not (PUBLIC_BASE_URL decides). */
-function pathOf(link: string): string {
-  const url = new URL(link, 'http://localhost');
-  return `${url.pathname}${url.search}`;
 }
 
 /** Resolves once the clock has passed `unixSeconds`. */

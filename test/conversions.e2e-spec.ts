@@ -4,7 +4,7 @@ import { Workbook } from 'exceljs';
 import { DataSource } from 'typeorm';
 import { createKey, signup, type TestKey } from './support/accounts';
 import { makePdf } from './support/fixtures';
-import { binary, upload, waitForJob } from './support/jobs';
+import { binary, pathOf, upload, waitForJob } from './support/jobs';
 import { createTestApp, type TestApp } from './support/test-app';
 
 interface Conversion {
@@ -60,7 +60,10 @@ describe('conversions of a finished job (spec 4.8, 4.9)', () => {
     expect(first.status).toBe(200);
     const body = first.body as Conversion;
     expect(body).toMatchObject({ format: 'xlsx_basic', storage_path: `results/${jobId}/result.basic.xlsx` });
-    expect(body.download_url).toMatch(/[?&]token=/);
+    // An absolute link on the origin the API was reached at, carrying its own credential.
+    const link = new URL(body.download_url);
+    expect(link.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(link.searchParams.get('token')).toBeTruthy();
     expect(await balance()).toBe(before - 12);
 
     const second = await convert(jobId, 'xlsx_basic');
@@ -71,7 +74,7 @@ describe('conversions of a finished job (spec 4.8, 4.9)', () => {
     expect(await job(jobId)).toMatchObject({ xlsx_basic_converted: true, xlsx_advanced_converted: false });
 
     // The signed URL serves the workbook with no other credential; the API key route serves it too.
-    const file = await t.http.get(body.download_url).buffer(true).parse(binary).expect(200);
+    const file = await t.http.get(pathOf(body.download_url)).buffer(true).parse(binary).expect(200);
     expect(file.body.subarray(0, 2).toString()).toBe('PK');
     const viaKey = await t.http
       .get(`/api/v1/jobs/${jobId}/download?format=xlsx_basic`)

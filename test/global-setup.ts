@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { createDataSource, migrate } from '@docconv/db';
-import { spawnWorker, TEST_OUTPUT, waitForWorkerHeartbeat } from '@docconv/testing';
+import { resetContractOutput, spawnWorker, TEST_OUTPUT, waitForWorkerHeartbeat } from '@docconv/testing';
 
 /**
  * One run = one fresh database on the given PostgreSQL, one Redis key prefix, one storage
@@ -52,6 +52,7 @@ export default async function globalSetup(): Promise<void> {
   const worker = spawnWorker(process.env, 'worker-main');
   (globalThis as { __docconvWorker?: unknown }).__docconvWorker = worker;
   mkdirSync(TEST_OUTPUT, { recursive: true });
+  resetContractOutput();
   writeFileSync(join(TEST_OUTPUT, 'run.json'), JSON.stringify({ database, prefix: process.env.REDIS_PREFIX }));
   await waitForWorkerHeartbeat(process.env, since);
 }

@@ -3,9 +3,12 @@ import type { ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
-import { stopProcess } from '@docconv/testing';
+import { stopProcess, summariseContract } from '@docconv/testing';
 
-/** Stops the run's worker and removes its database, Redis keys and storage folder. */
+/**
+ * Stops the run's worker and removes its database, Redis keys and storage folder, then prints
+ * how the run's responses matched openapi.json (test-output/contract/summary.json).
+ */
 export default async function globalTeardown(): Promise<void> {
   const worker = (globalThis as { __docconvWorker?: ChildProcess }).__docconvWorker;
   if (worker) await stopProcess(worker);
@@ -26,4 +29,6 @@ export default async function globalTeardown(): Promise<void> {
   await admin.end();
   if (process.env.STORAGE_DIR) await rm(process.env.STORAGE_DIR, { recursive: true, force: true });
   if (process.env.SCRATCH_DIR) await rm(process.env.SCRATCH_DIR, { recursive: true, force: true });
+  const contract = summariseContract();
+  if (contract) console.log(contract);
 }

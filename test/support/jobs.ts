@@ -50,3 +50,9 @@ export function binary(res: Response, done: (error: Error | null, body: Buffer) 
   stream.on('data', (chunk: Buffer) => chunks.push(chunk));
   stream.on('end', () => done(null, Buffer.concat(chunks)));
 }
+
+/** The path and query of a link, absolute or not: what a client bound to the in-process server requests. */
+export function pathOf(link: string): string {
+  const url = new URL(link, 'http://localhost');
+  return `${url.pathname}${url.search}`;
+}

@@ -4,6 +4,7 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { randomUUID } from 'node:crypto';
 import { createApiApp, type ApiAppOptions } from '../../apps/api/src/api.factory';
+import { responseRecorder } from './contract';
 
 export interface TestApp {
   app: INestApplication;
@@ -12,13 +13,20 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real API application on the test database and Redis prefix, served in-process. */
+/**
+ * The real API application on the test database and Redis prefix, served in-process. In the
+ * main suite, every response it sends is checked against openapi.json (test/support/contract.ts).
+ */
 export async function createTestApp(
   options: ApiAppOptions = {},
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<TestApp> {
   const config = loadConfig(env);
-  const app = await createApiApp(config, options);
+  const extraModules = options.extraModules ?? [];
+  const app = await createApiApp(config, {
+    ...options,
+    extraModules: [...extraModules, responseRecorder(extraModules)],
+  });
   await app.init();
   return { app, config, http: request(app.getHttpServer()), close: () => app.close() };
 }

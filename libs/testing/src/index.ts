@@ -1,1 +1,3 @@
 export * from './test-stack';
+export * from './contract/response-contract';
+export * from './contract/contract-coverage';
