@@ -101,6 +101,33 @@ if [ "$(cat .tools/stripe-mock.version 2>/dev/null)" != "$stripe_mock_version" ]
   echo "$stripe_mock_version" > .tools/stripe-mock.version
 fi
 
+# openapi-generator-cli from Maven Central, under .tools/openapi-generator: `npm run sdks` generates the
+# Python, Go and Java SDKs (clients/python, clients/go, clients/java) with it, and a test checks that the
+# committed ones are what it makes of openapi.json.
+openapi_generator_version=7.25.0
+if [ ! -f ".tools/openapi-generator/openapi-generator-cli-$openapi_generator_version.jar" ]; then
+  echo "[docconv] installing openapi-generator-cli $openapi_generator_version"
+  mvn -q dependency:copy "-Dartifact=org.openapitools:openapi-generator-cli:$openapi_generator_version" \
+    -DoutputDirectory=.tools/openapi-generator
+fi
+
+# What the generated SDKs build with, fetched here so that their smoke tests build offline: the Go
+# module's dependencies (clients/go/go.sum) into Go's module cache; the Java library's and the Maven
+# plugins that compile it (clients/java/pom.xml) into ~/.m2, by compiling it once. Each again only when
+# its file changes. The Python SDK's dependencies are pinned with the test tools (.venv).
+go_sdk_stamp=$(sha256sum clients/go/go.mod clients/go/go.sum | sha256sum | cut -d' ' -f1)
+if [ "$(cat .tools/sdk-go.sha256 2>/dev/null)" != "$go_sdk_stamp" ]; then
+  echo "[docconv] downloading the Go SDK's modules"
+  (cd clients/go && go mod download)
+  echo "$go_sdk_stamp" > .tools/sdk-go.sha256
+fi
+java_sdk_stamp=$(sha256sum clients/java/pom.xml | cut -d' ' -f1)
+if [ "$(cat .tools/sdk-java.sha256 2>/dev/null)" != "$java_sdk_stamp" ]; then
+  echo "[docconv] fetching the Java SDK's Maven dependencies"
+  mvn -q -f clients/java/pom.xml dependency:go-offline compile
+  echo "$java_sdk_stamp" > .tools/sdk-java.sha256
+fi
+
 # The build, skipped when nothing it reads (sources, the SDK, the console, package.json, the lock
 # file, the compiler settings) changed since the last complete one: tools/stack/build-freshness.ts.
 if [ "$(node dist/tools/stack/build-freshness.js check 2>/dev/null)" != current ]; then

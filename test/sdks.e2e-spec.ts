@@ -1,0 +1,149 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { REPO_ROOT } from '@docconv/testing';
+import { createTestApp, type TestApp } from './support/test-app';
+
+/**
+ * The Python, Go and Java SDKs under clients/: generated from openapi.json and committed, each with a
+ * smoke program that runs the whole flow (sign-up, key, upload, confirm, wait, download, convert,
+ * balance, a problem+json error) against this API, listening on a real port, and the suite's worker.
+ */
+const CLIENTS = join(REPO_ROOT, 'clients');
+const LANGUAGES = ['python', 'go', 'java'] as const;
+
+function filesUnder(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(folder, join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+interface Outcome {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command without blocking the event loop: the API under test answers in this process. */
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/** Fails with everything the program printed, so a broken step is visible in the test report. */
+function expectSuccess(outcome: Outcome): void {
+  if (outcome.status !== 0) throw new Error(`exit ${outcome.status}\n${outcome.stdout}\n${outcome.stderr}`);
+}
+
+/** The lines every smoke program prints, one per step of the flow, in order. */
+function expectTheFlow(output: string, language: string): void {
+  const steps = [
+    /^signed up smoke-/m,
+    /^wrong password refused: 401 invalid_credentials$/m,
+    /^created key dcv_/m,
+    /^uploaded job [0-9a-f-]{36}: \d+ page\(s\), quote [\d.]+ points$/m,
+    /^confirmed: [\d.]+ points left$/m,
+    /^job done: (\d+)\/\1 pages$/m,
+    /^downloaded Markdown: \d+ characters$/m,
+    /^converted to DOCX: \d+ bytes$/m,
+    /^balance: [\d.]+ points$/m,
+    new RegExp(`^${language} smoke: ok$`, 'm'),
+  ];
+  let position = 0;
+  for (const step of steps) {
+    const rest = output.slice(position);
+    const found = step.exec(rest);
+    expect({ step: String(step), found: found !== null, output }).toMatchObject({ found: true });
+    position += found!.index + found![0].length;
+  }
+}
+
+describe('generated SDKs', () => {
+  it('clients/python, clients/go and clients/java are what openapi-generator makes of openapi.json (run `npm run sdks` when this fails)', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'docconv-sdks-'));
+    try {
+      const generated = spawnSync(process.execPath, [join(CLIENTS, 'generate-sdks.mjs'), '--out', out], {
+        encoding: 'utf8',
+        timeout: 150_000,
+      });
+      expect(generated.stderr).toBe('');
+      expect(generated.status).toBe(0);
+      for (const language of LANGUAGES) {
+        const fresh = join(out, language);
+        const committed = join(CLIENTS, language);
+        // The generator's list of what it wrote, so a file it no longer writes fails here too.
+        const list = '.openapi-generator/FILES';
+        expect({ language, files: readFileSync(join(committed, list), 'utf8') }).toEqual({
+          language,
+          files: readFileSync(join(fresh, list), 'utf8'),
+        });
+        for (const file of filesUnder(fresh)) {
+          expect({ file: `clients/${language}/${file}`, text: readFileSync(join(committed, file), 'utf8') }).toEqual({
+            file: `clients/${language}/${file}`,
+            text: readFileSync(join(fresh, file), 'utf8'),
+          });
+        }
+      }
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
+
+describe('SDK smoke programs against the running API', () => {
+  let t: TestApp;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    await t.app.listen(0, '127.0.0.1');
+    env = { DOCCONV_URL: (await t.app.getUrl()).replace('[::1]', '127.0.0.1') };
+  });
+  afterAll(() => t.close());
+
+  it('Python: the generated package runs the whole flow', async () => {
+    const outcome = await run(
+      join(REPO_ROOT, '.venv', 'bin', 'python'),
+      [join(CLIENTS, 'python', 'smoke', 'smoke.py')],
+      join(CLIENTS, 'python'),
+      { ...env, PYTHONPATH: join(CLIENTS, 'python'), PYTHONDONTWRITEBYTECODE: '1' },
+    );
+    expectSuccess(outcome);
+    expectTheFlow(outcome.stdout, 'python');
+  }, 120_000);
+
+  it('Go: the generated module builds offline and runs the whole flow', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'docconv-go-smoke-'));
+    try {
+      const binary = join(folder, 'smoke');
+      // Offline: the module's dependencies are in Go's module cache since setup.
+      const offline = { GOFLAGS: '-mod=mod', GOPROXY: 'off' };
+      expectSuccess(await run('go', ['build', '-o', binary, './smoke'], join(CLIENTS, 'go'), offline));
+      const outcome = await run(binary, [], folder, env);
+      expectSuccess(outcome);
+      expectTheFlow(outcome.stdout, 'go');
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }, 150_000);
+
+  it('Java: the generated library compiles offline and runs the whole flow', async () => {
+    const project = join(CLIENTS, 'java');
+    // Offline: the dependencies and Maven's plugins are in ~/.m2 since setup.
+    expectSuccess(await run('mvn', ['-o', '-q', 'compile'], project));
+    const classPath = `${join(project, 'target', 'classes')}:${readFileSync(join(project, 'target', 'classpath.txt'), 'utf8').trim()}`;
+    const outcome = await run('java', ['-cp', classPath, join(project, 'smoke', 'Smoke.java')], project, env);
+    expectSuccess(outcome);
+    expectTheFlow(outcome.stdout, 'java');
+  }, 150_000);
+});
