@@ -6,7 +6,18 @@ import { hancomReference } from '../tools/eval/hancom';
 import { hygiene, type HygieneCounts } from '../tools/eval/hygiene';
 import { nid, similarity, wordSpacing } from '../tools/eval/metrics';
 import { parseChecks, parseTests, runChecks, runTests } from '../tools/eval/olmocr';
-import { matchTables, parseDoclingTables, parseMarkdownTables } from '../tools/eval/tables';
+import {
+  isTablesOnlyReference,
+  matchTables,
+  parseDoclingTables,
+  parseHtmlTables,
+  parseMarkdownTables,
+  poolTableScores,
+  scoreTables,
+  tableHasText,
+  type PooledTableScores,
+  type TableScores,
+} from '../tools/eval/tables';
 import type { TestKey } from '../test/support/accounts';
 import { binary, upload, waitForJob } from '../test/support/jobs';
 import { checkStructuredResult } from '../test/support/structured-result-check';
@@ -94,6 +105,8 @@ interface Scored {
   /** Unit tests and string checks: passed and counted (skipped ones are not counted). */
   tests?: { passed: number; counted: number };
   checks?: { passed: number; counted: number };
+  /** The output's tables against a tables-only reference (the ICDAR 2013 structure annotations). */
+  tables?: TableScores;
   hygiene: HygieneCounts;
 }
 
@@ -106,7 +119,11 @@ function score(path: string, markdown: string): Omit<Scored, 'run' | 'format' | 
     hygiene: hygiene(markdown).counts,
   };
   // Hancom Office's own export, where there is one, read as the scorer reads it: in the order the pages are drawn.
+  // A tables-only reference holds no page text: its tables are scored as a reader meets them, never text similarity.
   const html = read('.ref.html');
+  if (html !== undefined && isTablesOnlyReference(html)) {
+    scored.tables = scoreTables(parseMarkdownTables(markdown), parseHtmlTables(html));
+  }
   const text = (html === undefined ? undefined : hancomReference(html)?.text) ?? read('.ref.txt') ?? read('.ref.md');
   if (text !== undefined) {
     const spacing = wordSpacing(markdown, text);
@@ -200,11 +217,15 @@ describe('evalset through the running worker: upload → confirm → done → do
         blocks: structured.blocks,
         estimated: (json.body.blocks as { box_estimated?: boolean }[]).filter((b) => b.box_estimated).length,
       });
-      if (!withTables.has(relative) && parseMarkdownTables(whole).length > 0) {
+      const result = score(path, markdown);
+      // The table documents (tables-only references) are scored by their tables above; their office outputs are
+      // not read here, where each job costs five conversions and a LibreOffice pass.
+      if (!withTables.has(relative) && !result.tables && parseMarkdownTables(whole).length > 0) {
         withTables.set(relative, { jobId: res.body.job_id as string, markdown: whole });
       }
-      const result = score(path, markdown);
-      expect(Object.keys(result.metrics).length + (result.tests ? 1 : 0) + (result.checks ? 1 : 0)).toBeGreaterThan(0);
+      expect(
+        Object.keys(result.metrics).length + (result.tests ? 1 : 0) + (result.checks ? 1 : 0) + (result.tables ? 1 : 0),
+      ).toBeGreaterThan(0);
       // No output may carry a control character, a replacement character or an emphasis marker a
       // CommonMark parser leaves as text.
       const found = hygiene(markdown);
@@ -349,6 +370,41 @@ describe('evalset through the running worker: upload → confirm → done → do
     process.stdout.write(`\nOCR items (tesseract), premium mean ${premiumMean.toFixed(3)}\n${lines.join('\n')}\n`);
     if (premiumMean < OCR_ACCEPTANCE.premiumMean) failures.push(`premium mean ${premiumMean.toFixed(3)}`);
     expect(failures).toEqual([]);
+  });
+
+  it('tables against the tables-only references: cell content, adjacency, TEDS, exact grid and detection, per document and pooled', () => {
+    const tablesOnly = runs.filter(([relative]) => {
+      const reference = evalsetPath(relative).replace(/\.[^.]+$/, '.ref.html');
+      return existsSync(reference) && isTablesOnlyReference(readFileSync(reference, 'utf8'));
+    });
+    expect(tablesOnly.length).toBeGreaterThan(0);
+    const withTables = scored.filter((s) => s.tables !== undefined);
+    // Every input with a tables-only reference was read and scored, each of its reference tables with text once.
+    expect(withTables.map((s) => s.run).sort()).toEqual(tablesOnly.map(([r, e, m]) => `${r} (${e}, ${m})`).sort());
+    for (const s of withTables) {
+      const reference = parseHtmlTables(readFileSync(evalsetPath(s.path).replace(/\.[^.]+$/, '.ref.html'), 'utf8'));
+      expect({ run: s.run, tables: s.tables!.tables.length }).toEqual({
+        run: s.run,
+        tables: reference.filter(tableHasText).length,
+      });
+    }
+    const line = (name: string, p: PooledTableScores) =>
+      `  ${name.padEnd(36)} ${String(p.references).padStart(4)} ${String(p.predicted).padStart(4)}  ` +
+      [p.cellF1, p.adjacencyF1, p.teds, p.exactGrid, p.recall, p.precision].map((v) => v.toFixed(3)).join('  ');
+    const lines = withTables.map((s) => line(s.path, poolTableScores([s.tables!])!));
+    const formats = [...new Set(withTables.map((s) => s.format))].sort();
+    const pooled = formats.map((format) => {
+      const p = poolTableScores(withTables.filter((s) => s.format === format).map((s) => s.tables!))!;
+      for (const value of [p.cellF1, p.adjacencyF1, p.teds, p.exactGrid, p.recall, p.precision]) {
+        expect(value).toBeGreaterThanOrEqual(0);
+        expect(value).toBeLessThanOrEqual(1);
+      }
+      return line(`${format} (${p.documents} documents)`, p);
+    });
+    process.stdout.write(
+      `\nTables against the tables-only references (reference tables, output tables; cell F1, adjacency F1, TEDS, ` +
+        `exact grid, detection recall, precision)\n${lines.join('\n')}\npooled over every reference table\n${pooled.join('\n')}\n`,
+    );
   });
 
   it('each format holds its floors; private-use characters are counted per format', () => {

@@ -29,6 +29,16 @@ beforeAll(async () => {
     'docx/letter.docx': 'not a zip',
     'docx/letter.ref.md': '# Letter',
     'docx/letter.ref.txt': 'Letter',
+    // A tables-only reference (as the ICDAR 2013 structure annotations are given): two tables, no page text.
+    'markdown/tables.md':
+      'Retail in Europe, a report with much more text than its tables.\n\n' +
+      '| | GNP | Outlets |\n|---|---|---|\n| Germany | 27.5 | 415.3 |\n| France | 25.0 | 343.4 |\n\n' +
+      '| Names | Share |\n|---|---|\n| Casino 24.8 | |\n',
+    'markdown/tables.ref.html':
+      '<!DOCTYPE html><html><head><meta charset="utf-8"><meta name="reference-scope" content="tables"></head><body>' +
+      '<table><tr><td></td><td>GNP</td><td>Outlets</td></tr><tr><td>Germany</td><td>27.5</td><td>415.3</td></tr>' +
+      '<tr><td>France</td><td>25.0</td><td>343.4</td></tr></table>' +
+      '<table><tr><td>Names</td><td>Share</td></tr><tr><td>Casino</td><td>24.8</td></tr></table></body></html>',
   };
   for (const [name, content] of Object.entries(files)) await writeFile(join(set, name), content);
 });
@@ -77,6 +87,7 @@ describe('findInputs', () => {
       'docx/letter.docx',
       'markdown/broken.md',
       'markdown/report.md',
+      'markdown/tables.md',
     ]);
     expect(inputs[3].stem).toBe(join(set, 'markdown', 'report'));
   });
@@ -90,7 +101,17 @@ describe('evaluate', () => {
     expect(item.errors).toEqual([]);
     expect(item.references).toHaveLength(4);
     // The output's `# Report` is a heading the reference does not have: heading structure 0.
-    expect(item.metrics.docling).toEqual({ similarity: 1, nid: 1, headings: 0, teds: 1, tableExact: 1 });
+    expect(item.metrics.docling).toEqual({
+      similarity: 1,
+      nid: 1,
+      headings: 0,
+      teds: 1,
+      tableExact: 1,
+      cellF1: 1,
+      adjacencyF1: 1,
+      tableRecall: 1,
+      tablePrecision: 1,
+    });
     expect(item.details?.headings).toMatchObject({ predicted: 1, reference: 0, precision: 0 });
     expect(item.metrics.independent).toEqual({ tests: 1, checks: 1 });
     expect(item.details?.tests?.map((t) => t.status)).toEqual(['passed', 'passed', 'skipped']);
@@ -122,6 +143,23 @@ describe('evaluate', () => {
       independent: { similarity: 0, nid: 0 },
     });
     expect(item.hygiene).toBeUndefined();
+  });
+
+  it('scores the tables of a tables-only reference, and no text similarity against it', async () => {
+    const tables = (await findInputs(set))[4];
+    const item = await evaluate(tables, set);
+    expect(item.status).toBe('scored');
+    expect(item.metrics.docling).toEqual({});
+    const { independent } = item.metrics;
+    expect(Object.keys(independent).sort()).toEqual(
+      ['adjacencyF1', 'cellF1', 'tableExact', 'tablePrecision', 'tableRecall', 'teds'].sort(),
+    );
+    // The first table is read exactly; the second merges two cells into one: half its cells and a third of its adjacencies found.
+    expect(item.details?.tables?.independent?.read?.tables.map((t) => t.exact)).toEqual([true, false]);
+    expect(independent.tableExact).toBe(0.5);
+    expect(independent.cellF1).toBeCloseTo((1 + (2 * 2) / (3 + 4)) / 2, 10);
+    expect(independent.tableRecall).toBe(1);
+    expect(independent.tablePrecision).toBe(1);
   });
 
   it('skips audio, which this worker cannot transcribe, instead of scoring it 0', async () => {

@@ -9,6 +9,7 @@
  * format and writes a JSON report. A low score never fails the run: it exits 0 unless the
  * arguments are wrong (2) or the scorer itself breaks (1).
  */
+import { DEFAULT_OCR_PAGE_DEADLINE_SECONDS } from '@docconv/config';
 import { DomainError } from '@docconv/contracts';
 import type { OcrEngine, OcrModel } from '@docconv/db';
 import {
@@ -16,7 +17,6 @@ import {
   extractToMarkdown,
   inspect,
   mapPrivateUse,
-  PAGE_BUDGET_SECONDS,
   type OcrOptions,
   type PageReport,
 } from '@docconv/documents';
@@ -43,6 +43,7 @@ import {
   formatOcr,
   formatPairs,
   formatSummary,
+  formatTables,
   hwpPairs,
   summarise,
   summariseHygiene,
@@ -53,10 +54,12 @@ import {
 } from './report';
 import {
   htmlToText,
+  isTablesOnlyReference,
   matchTables,
   parseDoclingTables,
   parseHtmlTables,
   parseMarkdownTables,
+  scoreTables,
   structureExactness,
   tableHasText,
   type Table,
@@ -73,7 +76,7 @@ const DEFAULT_OCR: OcrOptions = {
   dpi: 300,
   languages: ['eng', 'kor'],
   settings: { enginesPython: process.env.ENGINES_PYTHON || undefined },
-  pageBudgetSeconds: Number(process.env.OCR_PAGE_BUDGET_SECONDS) || PAGE_BUDGET_SECONDS,
+  pageDeadlineSeconds: Number(process.env.OCR_PAGE_DEADLINE_SECONDS) || DEFAULT_OCR_PAGE_DEADLINE_SECONDS,
 };
 
 const UNAVAILABLE = new Set<string>(['transcription_unavailable', 'engine_unavailable']);
@@ -287,10 +290,12 @@ async function loadReferences(input: Input, set: string): Promise<References> {
     });
   } else if (html !== undefined) {
     const group: ReferenceGroup = /<meta[^>]+generator[^>]+docling/i.test(html) ? 'docling' : 'independent';
+    // A tables-only reference (the ICDAR 2013 structure annotations) holds no page text: its tables are scored, never text similarity.
+    const tablesOnly = isTablesOnlyReference(html);
     attempt('.ref.html', () => {
       const tables = parseHtmlTables(html);
       if (tables.length > 0 && refs.tables[group] === undefined) refs.tables[group] = tables;
-      if (refs.text[group] === undefined) refs.text[group] = htmlToText(html);
+      if (!tablesOnly && refs.text[group] === undefined) refs.text[group] = htmlToText(html);
     });
   }
 
@@ -369,11 +374,19 @@ function score(markdown: string, refs: References, transcript: boolean): Scored 
     metrics[group].teds = match.mean;
     const structure = structureExactness(predicted, reference!, match);
     if (structure) metrics[group].tableExact = structure.matched / structure.counted;
+    const read = scoreTables(predicted, reference!);
+    if (read) {
+      metrics[group].cellF1 = read.cellF1;
+      metrics[group].adjacencyF1 = read.adjacencyF1;
+      metrics[group].tableRecall = read.recall;
+      metrics[group].tablePrecision = read.precision;
+    }
     (details.tables ??= {})[group] = {
       scores: match.scores,
       predicted: predicted.length,
       exact: match.exact,
       structure,
+      read,
     };
   }
   if (refs.tests) {
@@ -601,6 +614,8 @@ async function main(): Promise<number> {
       formatPairs(pairs),
       '',
       formatOcr(items),
+      '',
+      formatTables(items),
       '',
       `Total wall time ${wallSeconds.toFixed(2)}s (extraction ${extraction.toFixed(2)}s, ` +
         `scoring ${(items.reduce((s, i) => s + i.seconds, 0) - extraction).toFixed(2)}s).`,

@@ -1,8 +1,10 @@
 import type { HygieneCounts } from './hygiene';
+import { scoreTables, type Table } from './tables';
 import {
   formatItems,
   formatPairs,
   formatSummary,
+  formatTables,
   hwpPairs,
   summarise,
   summariseHygiene,
@@ -148,6 +150,41 @@ describe('table structure exactness in the summary', () => {
     const [row] = summarise([withTables('hwp/a.hwp', 4, 3), withTables('hwp/b.hwp', 1, 0)]);
     expect(row).toMatchObject({ format: 'hwp', metric: 'tableExact', items: 2, min: 0, max: 0.75 });
     expect(row.mean).toBeCloseTo(3 / 5);
+  });
+});
+
+describe('formatTables', () => {
+  const cells = (...rows: string[][]): Table => ({
+    rows: rows.map((row) => row.map((text) => ({ text, rowspan: 1, colspan: 1, header: false }))),
+  });
+  const withRead = (path: string, predicted: Table[], references: Table[]): ItemReport => ({
+    ...item(path, 'scored', {}),
+    details: {
+      tables: {
+        independent: { scores: [], predicted: predicted.length, exact: true, read: scoreTables(predicted, references) },
+      },
+    },
+  });
+
+  it('prints each document and each format pooled over its reference tables', () => {
+    const a = cells(['', 'A'], ['x', '1']);
+    const b = cells(['', 'B'], ['y', '2']);
+    const text = formatTables([
+      withRead('pdf/one.pdf', [a], [a]),
+      withRead('pdf/two.pdf', [], [b]),
+      item('pdf/x.pdf', 'scored', {}),
+    ]);
+    const lines = text.split('\n');
+    expect(lines.find((l) => l.includes('pdf/one.pdf'))).toMatch(
+      /independent\s+1\s+1\s+1\.000\s+1\.000\s+1\.000\s+1\.000\s+1\.000\s+1\.000$/,
+    );
+    expect(lines.find((l) => l.includes('pdf/two.pdf'))).toMatch(/independent\s+1\s+0\s+0\.000/);
+    // Pooled: two reference tables, one found exactly; one output table, and it found one.
+    expect(lines.find((l) => l.includes('pdf (2 inputs)'))).toMatch(
+      /independent\s+2\s+1\s+0\.500\s+0\.500\s+0\.500\s+0\.500\s+0\.500\s+1\.000$/,
+    );
+    expect(text).not.toContain('pdf/x.pdf');
+    expect(formatTables([item('pdf/x.pdf', 'scored', {})])).toBe('Tables: no input has reference tables.');
   });
 });
 

@@ -9,7 +9,7 @@ import { HYGIENE_KINDS, type Hygiene, type HygieneKind } from './hygiene';
 import { similarity, spearman } from './metrics';
 import type { NumberingScore } from './numbering';
 import type { CheckOutcome, TestOutcome } from './olmocr';
-import type { StructureExactness } from './tables';
+import { poolTableScores, type StructureExactness, type TableScores } from './tables';
 
 /** Where a reference comes from: a peer tool's snapshot, or something nobody tuned a converter to. */
 export type ReferenceGroup = 'docling' | 'independent';
@@ -24,6 +24,10 @@ export const METRICS = [
   'headings',
   'teds',
   'tableExact',
+  'cellF1',
+  'adjacencyF1',
+  'tableRecall',
+  'tablePrecision',
   'numbering',
   'tests',
   'checks',
@@ -61,7 +65,17 @@ export interface ItemReport {
      * computed exactly (not by row alignment), and which reference tables the output matches exactly.
      */
     tables?: Partial<
-      Record<ReferenceGroup, { scores: number[]; predicted: number; exact: boolean; structure?: StructureExactness }>
+      Record<
+        ReferenceGroup,
+        {
+          scores: number[];
+          predicted: number;
+          exact: boolean;
+          structure?: StructureExactness;
+          /** The tables as a reader meets them: cell content, adjacency, TEDS, grid and detection (scoreTables). */
+          read?: TableScores;
+        }
+      >
     >;
     /** The outline and list labels of the reference and of the output, per group. */
     numbering?: Partial<Record<ReferenceGroup, NumberingScore>>;
@@ -160,6 +174,10 @@ export const METRIC_LABELS: Record<ReferenceGroup, Record<MetricName, string>> =
     headings: 'heading structure (.ref.md)',
     teds: 'TEDS (.ref.json / .ref.html)',
     tableExact: 'table structure exact (.ref.json / .ref.html)',
+    cellF1: 'table cell-content F1 (.ref.json / .ref.html)',
+    adjacencyF1: 'table cell-adjacency F1 (.ref.json / .ref.html)',
+    tableRecall: 'table detection recall (.ref.json / .ref.html)',
+    tablePrecision: 'table detection precision (.ref.json / .ref.html)',
     numbering: 'numbering F1 (.ref.md)',
     tests: 'unit tests pass rate',
     checks: 'string checks pass rate',
@@ -174,8 +192,12 @@ export const METRIC_LABELS: Record<ReferenceGroup, Record<MetricName, string>> =
     visualSpacing: 'Korean word spacing F1 (Hancom .ref.html, visual order)',
     visualNid: 'reading order NID (Hancom .ref.html, visual order)',
     headings: 'heading structure',
-    teds: 'TEDS (Hancom .ref.html)',
-    tableExact: 'table structure exact (Hancom .ref.html)',
+    teds: 'TEDS (Hancom or tables-only .ref.html)',
+    tableExact: 'table structure exact (Hancom or tables-only .ref.html)',
+    cellF1: 'table cell-content F1 (Hancom or tables-only .ref.html)',
+    adjacencyF1: 'table cell-adjacency F1 (Hancom or tables-only .ref.html)',
+    tableRecall: 'table detection recall (Hancom or tables-only .ref.html)',
+    tablePrecision: 'table detection precision (Hancom or tables-only .ref.html)',
     numbering: 'numbering F1 (Hancom visual order, else .ref.txt)',
     tests: 'olmOCR tests pass rate',
     checks: 'string checks pass rate',
@@ -342,6 +364,10 @@ const SHORT: Record<MetricName, string> = {
   headings: 'head',
   teds: 'teds',
   tableExact: 'texact',
+  cellF1: 'cellf1',
+  adjacencyF1: 'adjf1',
+  tableRecall: 'trecall',
+  tablePrecision: 'tprec',
   numbering: 'num',
   tests: 'tests',
   checks: 'checks',
@@ -388,6 +414,71 @@ export function formatItems(items: ItemReport[]): string {
 function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tables
+
+/** Each scored item's tables as a reader meets them (scoreTables), per reference group. */
+export function tableItems(items: ItemReport[]): { item: ItemReport; group: ReferenceGroup; read: TableScores }[] {
+  return items.flatMap((item) =>
+    GROUPS.flatMap((group) => {
+      const read = item.details?.tables?.[group]?.read;
+      return read ? [{ item, group, read }] : [];
+    }),
+  );
+}
+
+/**
+ * The tables section: one line per document with reference tables (cell-content F1, cell-adjacency
+ * F1, TEDS and exact grid as means over its reference tables; detection as found/references and
+ * found/output tables), then per format and group the same pooled over every reference table.
+ */
+export function formatTables(items: ItemReport[]): string {
+  const scored = tableItems(items);
+  if (scored.length === 0) return 'Tables: no input has reference tables.';
+  const row = (name: string, group: string, s: NonNullable<ReturnType<typeof poolTableScores>>): string[] => [
+    name,
+    group,
+    String(s.references),
+    String(s.predicted),
+    fixed(s.cellF1),
+    fixed(s.adjacencyF1),
+    fixed(s.teds),
+    fixed(s.exactGrid),
+    fixed(s.recall),
+    fixed(s.precision),
+  ];
+  const header = [
+    'input',
+    'reference',
+    'tables',
+    'output',
+    'cell F1',
+    'adjacency F1',
+    'TEDS',
+    'exact grid',
+    'recall',
+    'precision',
+  ];
+  const numeric = [false, false, true, true, true, true, true, true, true, true];
+  const perDocument = scored.map(({ item, group, read }) => row(item.path, group, poolTableScores([read])!));
+  const formats = [...new Set(scored.map((s) => s.item.format))];
+  const perFormat = formats.flatMap((format) =>
+    GROUPS.flatMap((group) => {
+      const pooled = poolTableScores(
+        scored.filter((s) => s.item.format === format && s.group === group).map((s) => s.read),
+      );
+      return pooled ? [row(`${format} (${pooled.documents} inputs)`, group, pooled)] : [];
+    }),
+  );
+  return [
+    'Tables per document: means over its reference tables; detection as found over reference tables and over output tables',
+    grid(header, perDocument, numeric).replace(/^/gm, '  '),
+    '',
+    'Tables per format, pooled over every reference table',
+    grid(header, perFormat, numeric).replace(/^/gm, '  '),
+  ].join('\n');
 }
 
 // ---------------------------------------------------------------------------------------------

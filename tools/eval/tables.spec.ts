@@ -1,11 +1,17 @@
 import {
+  adjacencyF1,
+  adjacencyRelations,
+  cellContentF1,
   htmlToText,
+  isTablesOnlyReference,
   matchTables,
   parseDoclingTables,
   parseGfmTables,
   parseHtmlTables,
   parseMarkdownTables,
+  poolTableScores,
   sameTable,
+  scoreTables,
   splitGfmRow,
   structureExactness,
   tableHasText,
@@ -283,5 +289,105 @@ describe('structureExactness', () => {
       matched: 1,
     });
     expect(structureExactness([], [empty])).toBeUndefined();
+  });
+});
+
+describe('cellContentF1', () => {
+  it('is 1 for the same cells in another grid and drops when a value is split or merged', () => {
+    const reference = table(['Country', 'GNP'], ['Germany', '27.5'], ['France', '25.0']);
+    expect(cellContentF1(table(['Country', 'GNP', 'Germany', '27.5', 'France', '25.0']), reference)).toBe(1);
+    // Two cells merged into one: 4 of 6 reference cells found, 5 predicted.
+    const merged = table(['Country', 'GNP'], ['Germany 27.5'], ['France', '25.0']);
+    expect(cellContentF1(merged, reference)).toBeCloseTo((2 * 4) / (5 + 6), 10);
+  });
+
+  it('ignores empty cells, case and punctuation, and counts a repeated value as often as it appears', () => {
+    expect(cellContentF1(table(['a', '', 'B.'], ['b', 'b']), table(['A', 'b'], ['b', 'b']))).toBe(1);
+    // One "b" too many: 4 of 5 predicted cells are in the reference's 4.
+    expect(cellContentF1(table(['a', '', 'B.'], ['b', 'b', 'b']), table(['A', 'b'], ['b', 'b']))).toBeCloseTo(
+      8 / 9,
+      10,
+    );
+  });
+});
+
+describe('adjacencyRelations', () => {
+  it('relates each non-empty cell to its next non-empty neighbour right and below, skipping empty cells', () => {
+    const relations = adjacencyRelations(table(['', 'x', 'y'], ['a', '', '1']));
+    expect(relations.sort()).toEqual(['below\u0000y\u00001', 'right\u0000a\u00001', 'right\u0000x\u0000y'].sort());
+  });
+
+  it('relates a spanning cell to every neighbour along its span, once each', () => {
+    // A header spanning two columns over two values, and a row label spanning both rows.
+    const relations = adjacencyRelations(table(['', ['Sales', 1, 2]], [['EU', 2, 1], '1', '2'], ['3', '4']));
+    expect(relations.filter((r) => r.startsWith('below\u0000sales')).sort()).toEqual([
+      'below\u0000sales\u00001',
+      'below\u0000sales\u00002',
+    ]);
+    expect(relations.filter((r) => r.startsWith('right\u0000eu')).sort()).toEqual([
+      'right\u0000eu\u00001',
+      'right\u0000eu\u00003',
+    ]);
+  });
+});
+
+describe('adjacencyF1', () => {
+  it('is 1 for the same grid and sees a column merged into its neighbour', () => {
+    const reference = table(['', 'A', 'B'], ['x', '1', '2'], ['y', '3', '4']);
+    expect(adjacencyF1(reference, reference)).toBe(1);
+    const merged = table(['', 'A B'], ['x', '1 2'], ['y', '3 4']);
+    expect(adjacencyF1(merged, reference)).toBeLessThan(0.5);
+  });
+});
+
+describe('scoreTables', () => {
+  const first = table(['', 'A', 'B'], ['x', '1', '2'], ['y', '3', '4']);
+  const second = table(['Name', 'Share'], ['Casino', '24.8'], ['Géant', '20.0']);
+
+  it('pairs each reference table with the output table of the best cell content and scores it four ways', () => {
+    const scores = scoreTables([second, first], [first, second])!;
+    expect(scores.tables.map((t) => t.paired)).toEqual([1, 0]);
+    expect(scores).toMatchObject({ cellF1: 1, adjacencyF1: 1, teds: 1, exactGrid: 1, recall: 1, precision: 1 });
+  });
+
+  it('scores a missed table 0 and lowers recall; an extra or split table lowers precision', () => {
+    const missed = scoreTables([first], [first, second])!;
+    expect(missed.tables[1]).toMatchObject({ paired: -1, cellF1: 0, detected: false });
+    expect(missed).toMatchObject({ recall: 0.5, precision: 1, cellF1: 0.5, exactGrid: 0.5 });
+    const split = scoreTables([table(['', 'A', 'B'], ['x', '1', '2']), table(['y', '3', '4'])], [first])!;
+    expect(split.tables[0].detected).toBe(true);
+    expect(split.tables[0].exact).toBe(false);
+    expect(split).toMatchObject({ recall: 1, precision: 0.5 });
+  });
+
+  it('takes one output table for one reference only, and leaves out tables without text', () => {
+    const both = table(['', 'A', 'B', 'Name', 'Share'], ['x', '1', '2', 'Casino', '24.8']);
+    const scores = scoreTables([both, table(['', ''])], [first, second, table(['', ''])])!;
+    expect(scores.tables).toHaveLength(2);
+    expect(scores.tables.filter((t) => t.paired === 0)).toHaveLength(1);
+    expect(scores.predicted).toBe(1);
+    expect(scoreTables([first], [table([''])])).toBeUndefined();
+  });
+});
+
+describe('isTablesOnlyReference', () => {
+  it('reads the reference-scope meta of a tables-only export', () => {
+    expect(isTablesOnlyReference('<head><meta name="reference-scope" content="tables"></head>')).toBe(true);
+    expect(isTablesOnlyReference('<head><meta name="generator" content="docling"></head><table></table>')).toBe(false);
+  });
+});
+
+describe('poolTableScores', () => {
+  it('weighs every reference table alike and pools detection over documents', () => {
+    const a = table(['', 'A'], ['x', '1']);
+    const b = table(['', 'B'], ['y', '2']);
+    const c = table(['', 'C'], ['z', '3']);
+    const one = scoreTables([a], [a])!;
+    const two = scoreTables([b, table(['q', 'r'])], [b, c])!;
+    const pooled = poolTableScores([one, two])!;
+    expect(pooled).toMatchObject({ documents: 2, references: 3, predicted: 3, exactGrid: 2 / 3 });
+    expect(pooled.recall).toBeCloseTo(2 / 3, 10);
+    expect(pooled.precision).toBeCloseTo(2 / 3, 10);
+    expect(poolTableScores([])).toBeUndefined();
   });
 });
