@@ -118,6 +118,16 @@ describe('hygiene', () => {
       expect(emphasis(table('\\*not emphasis\\*'))).toBe(2);
       expect(emphasis(`${table('plain')}\n\nAfter **bold** text.`)).toBe(0);
     });
+
+    it("leaves the document's own marks in an HTML table alone: a lone ** before a figure is printed as it stands", () => {
+      const table = (cell: string) => `<table>\n<tr><td>${cell}</td></tr>\n</table>`;
+      expect(emphasis(table('**12,760'))).toBe(0);
+      expect(emphasis(table('*2,247 and 1,102'))).toBe(0);
+      // Paired, they are markers nothing renders.
+      expect(emphasis(table('**12,760**'))).toBe(2);
+      // In Markdown text an unread ** is a broken marker, alone or not.
+      expect(emphasis('Growth of **12,760 units')).toBe(1);
+    });
   });
 
   describe('page-number lines', () => {

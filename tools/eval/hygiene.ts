@@ -125,18 +125,23 @@ interface Run {
  *   that touches a word is two markers run together (`발사체****(KSLV-2)`);
  * - `_` between letters or digits is part of a word (`snake_case_name`), `*` between digits is
  *   arithmetic (`2*3`);
- * - a run of two or more (`**`, `__`, `***`) is a broken marker;
+ * - in Markdown text, a run of two or more (`**`, `__`, `***`) is a broken marker;
  * - a single `*` or `_` is one only when it pairs with another in the same paragraph, heading or
  *   cell, an opener touching the text after it and a closer touching the text before it
- *   (`*“누리”*가`); a lone one is a footnote mark or a wildcard (`Revenue*`, `*.pdf`).
+ *   (`*“누리”*가`); a lone one is a footnote mark or a wildcard (`Revenue*`, `*.pdf`). In raw HTML
+ *   the same holds for runs of two or more: `**Total**` is a marker nothing renders, a lone
+ *   `**12,760` the document's own significance mark, shown as printed.
  */
 function literalEmphasis(markdown: string, tree: Nodes): Occurrence[] {
   const math = matches(markdown, MATH);
   const inMath = (run: Run): boolean => math.some((m) => run.offset >= m.offset && run.offset < m.offset + m.length);
   const found: Occurrence[] = [];
-  const judge = (runs: Run[]): void => {
-    for (const run of runs) if (run.length >= 2) found.push(run);
-    for (const char of ['*', '_']) found.push(...pairedSingles(runs.filter((r) => r.length === 1 && r.char === char)));
+  const judge = (runs: Run[], html: boolean): void => {
+    // In Markdown text an unread run of two or more is a broken marker; in raw HTML, which never reads
+    // them, it is one only when it pairs (`**Total**`): alone it is the document's own mark (`**12,760`).
+    if (!html) for (const run of runs) if (run.length >= 2) found.push(run);
+    const kinds = new Set(runs.filter((r) => html || r.length === 1).map((r) => `${r.char}${r.length}`));
+    for (const kind of kinds) found.push(...pairedRuns(runs.filter((r) => `${r.char}${r.length}` === kind)));
   };
   const visit = (node: Nodes): void => {
     if (INLINE_BLOCKS.has(node.type)) {
@@ -144,13 +149,17 @@ function literalEmphasis(markdown: string, tree: Nodes): Occurrence[] {
         textNodes(markdown, node)
           .flatMap((text) => delimiterRuns(markdown, text.position?.start.offset, text.position?.end.offset))
           .filter((run) => !inMath(run)),
+        false,
       );
       return;
     }
     if (node.type === 'html') {
       for (const cell of htmlTextStretches(markdown, node)) {
         found.push(...htmlEscapes(markdown, cell));
-        judge(delimiterRuns(markdown, cell.offset, cell.offset + cell.length).filter((run) => !inMath(run)));
+        judge(
+          delimiterRuns(markdown, cell.offset, cell.offset + cell.length).filter((run) => !inMath(run)),
+          true,
+        );
       }
       return;
     }
@@ -259,8 +268,8 @@ function powerOperator(text: string, from: number, to: number, start: number, en
   return isWordChar(before?.codePointAt(0)) && isWordChar(after?.codePointAt(0));
 }
 
-/** Single-character runs that pair up as an opener followed by a closer, left to right. */
-function pairedSingles(runs: Run[]): Run[] {
+/** Runs of one character and length that pair up as an opener followed by a closer, left to right. */
+function pairedRuns(runs: Run[]): Run[] {
   const paired: Run[] = [];
   let opener: Run | undefined;
   for (const run of runs) {
