@@ -6,7 +6,6 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { MAX_RANGE_PAGES } from '@docconv/pipeline';
 
 const CHART = join(REPO_ROOT, 'deploy', 'helm', 'docconv');
 const HELM = join(REPO_ROOT, '.tools', 'bin', 'helm');
@@ -116,9 +115,9 @@ describe('the Helm chart', () => {
       });
       expect(config.worker.queues).toEqual(env.WORKER_QUEUES.split(','));
       expect(config.operator.workerMetricsPort).toBe(9464);
-      // A stopping worker finishes its page range in hand: the longest at every page's OCR budget.
+      // A stopping worker finishes the page in hand, even one that runs into its safety valve.
       expect(pool.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThan(
-        MAX_RANGE_PAGES * config.engines.ocrPageBudgetSeconds,
+        config.engines.ocrPageDeadlineSeconds,
       );
       expect(containerOf(pool).envFrom).toEqual([
         { configMapRef: { name: 'docconv' } },

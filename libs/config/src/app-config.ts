@@ -126,11 +126,15 @@ export interface AppConfig {
   engines: {
     /** A Python that has `easyocr` and its weights. */
     enginesPython: string | null;
-    /** Seconds OCR may spend on one page before it keeps the best reading so far. */
-    ocrPageBudgetSeconds: number;
+    /** The safety valve of an OCR'd page: one still being read after this many seconds is stopped and fails, not charged. */
+    ocrPageDeadlineSeconds: number;
     /** A whisper.cpp (ggml) model file, loaded once when the worker starts. */
     whisperModelPath: string | null;
-    whisperThreads: number;
+    /**
+     * Threads each engine call may use (ONNX Runtime's for EasyOCR and RapidOCR, the speech model's):
+     * the worker's cores over its concurrency (engineThreads), unless ENGINE_THREADS says otherwise.
+     */
+    threads: number;
     /** An OpenAI-compatible chat-completions service for layout refinement. */
     llm: { baseUrl: string; apiKey: string; model: string } | null;
   };

@@ -410,8 +410,8 @@ export class Environment {
   @Transform(toInt)
   @IsInt()
   @Min(1)
-  @Max(600)
-  OCR_PAGE_BUDGET_SECONDS?: number;
+  @Max(3600)
+  OCR_PAGE_DEADLINE_SECONDS?: number;
 
   @IsOptional()
   @IsString()
@@ -422,8 +422,8 @@ export class Environment {
   @Transform(toInt)
   @IsInt()
   @Min(1)
-  @Max(16)
-  WHISPER_THREADS?: number;
+  @Max(64)
+  ENGINE_THREADS?: number;
 
   @IsOptional()
   @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })

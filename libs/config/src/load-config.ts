@@ -39,6 +39,21 @@ function describe(error: ValidationError): { variable: string; message: string }
 }
 
 /** Reads and validates the environment once. Throws ConfigError naming every bad variable. */
+/**
+ * The safety valve of an OCR'd page (OCR_PAGE_DEADLINE_SECONDS): a page still being read after this
+ * is stopped and fails, not charged. Pages take seconds; this is for the pathological one.
+ */
+export const DEFAULT_OCR_PAGE_DEADLINE_SECONDS = 180;
+
+/**
+ * Threads each engine call of a worker may use (EasyOCR's and RapidOCR's ONNX Runtime, the speech
+ * model): the worker's cores shared among its concurrent jobs, so that `concurrency` jobs at once
+ * never start more threads than there are cores (two slots on two cores: one thread each).
+ */
+export function engineThreads(cores: number, concurrency: number): number {
+  return Math.max(1, Math.floor(cores / concurrency));
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = plainToInstance(Environment, present, { excludeExtraneousValues: false });
@@ -46,6 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (errors.length > 0) throw new ConfigError(errors.map(describe));
 
   const e = parsed;
+  const concurrency = e.WORKER_CONCURRENCY ?? availableParallelism();
   return {
     env: (e.NODE_ENV as AppConfig['env'] | undefined) ?? 'development',
     logLevel: e.LOG_LEVEL ?? 'info',
@@ -93,7 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       freePagesPerMonth: e.FREE_PAGES_PER_MONTH ?? 100,
     },
     worker: {
-      concurrency: e.WORKER_CONCURRENCY ?? availableParallelism(),
+      concurrency,
       fairness: (e.FAIR_QUEUEING as AppConfig['worker']['fairness'] | undefined) ?? 'per-user',
       fanOutMinPages: e.FANOUT_MIN_PAGES ?? 20,
       queues: e.WORKER_QUEUES
@@ -109,9 +125,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     conversions: { xlsxAdvancedWaitSeconds: e.XLSX_ADVANCED_WAIT_SECONDS ?? 60 },
     engines: {
       enginesPython: e.ENGINES_PYTHON ?? null,
-      ocrPageBudgetSeconds: e.OCR_PAGE_BUDGET_SECONDS ?? 10,
+      ocrPageDeadlineSeconds: e.OCR_PAGE_DEADLINE_SECONDS ?? DEFAULT_OCR_PAGE_DEADLINE_SECONDS,
       whisperModelPath: e.WHISPER_MODEL_PATH ? resolve(e.WHISPER_MODEL_PATH) : null,
-      whisperThreads: e.WHISPER_THREADS ?? 2,
+      threads: e.ENGINE_THREADS ?? engineThreads(availableParallelism(), concurrency),
       llm:
         e.LLM_BASE_URL && e.LLM_MODEL
           ? { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY ?? '', model: e.LLM_MODEL }

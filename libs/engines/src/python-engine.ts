@@ -32,6 +32,8 @@ export interface PythonEngineOptions extends Omit<EngineProcessOptions, 'readyTi
 export interface DeadlineCallOptions extends CallOptions {
   /** A call not answered by then fails, and the process, in no known state, is killed. */
   timeoutMs?: number;
+  /** Once aborted, the call fails as one past its deadline: the process is killed and the next call starts a new one. */
+  signal?: AbortSignal;
 }
 
 /** Loading torch and a model on a CPU takes seconds to tens of seconds. */
@@ -76,23 +78,31 @@ export class PythonEngine {
   }
 
   private async callOnce<T>(request: Record<string, unknown>, options: DeadlineCallOptions): Promise<T> {
+    const { timeoutMs, signal } = options;
+    if (signal?.aborted) throw new EngineTimeoutError(`${this.options.label} was stopped before the call`);
     const process = await this.running();
     const answer = process.call<T>(request, options);
-    if (!options.timeoutMs) return answer;
+    if (!timeoutMs && !signal) return answer;
     let timer: NodeJS.Timeout | undefined;
+    let stop: (() => void) | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const error = new EngineTimeoutError(
-          `${this.options.label} gave no answer within ${options.timeoutMs! / 1000} s`,
-        );
+      const give = (message: string) => {
+        const error = new EngineTimeoutError(message);
         reject(error); // first, so that the call fails with this error and not with the kill's
         void process.kill(error.message);
-      }, options.timeoutMs);
+      };
+      if (timeoutMs)
+        timer = setTimeout(() => give(`${this.options.label} gave no answer within ${timeoutMs / 1000} s`), timeoutMs);
+      if (signal) {
+        stop = () => give(`${this.options.label} was stopped while reading`);
+        signal.addEventListener('abort', stop, { once: true });
+      }
     });
     try {
       return await Promise.race([answer, late]);
     } finally {
       clearTimeout(timer);
+      if (stop) signal?.removeEventListener('abort', stop);
     }
   }
 

@@ -2,8 +2,9 @@ import { DomainError } from '@docconv/contracts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { EasyOcrEngine, easyOcrLanguages, toLines } from './easyocr';
-import type { GreyImage, OcrRequest } from './engine';
+import { EasyOcrEngine, easyOcrLanguages, reconcile, toLines } from './easyocr';
+import type { GreyImage, OcrLine, OcrRequest } from './engine';
+import { lineFromText } from './reading-order';
 import { TesseractEngine } from './tesseract';
 
 /** The engines' Python that scripts/setup.sh installs, with easyocr and its English weights. */
@@ -81,22 +82,64 @@ describe('EasyOcrEngine with the real EasyOCR and its packaged weights', () => {
   }, 180_000);
 });
 
-describe('EasyOcrEngine on a page asked in Korean, without Korean weights', () => {
-  it('hands the lines its English model cannot read to the Korean engine, and the page notes say so', async () => {
-    const engine = await EasyOcrEngine.create({ python: PYTHON, korean: await TesseractEngine.create() });
-    try {
+describe('EasyOcrEngine with Tesseract beside it', () => {
+  let engine: EasyOcrEngine;
+  beforeAll(async () => {
+    engine = await EasyOcrEngine.create({ python: PYTHON, tesseract: await TesseractEngine.create() });
+  }, 180_000);
+  afterAll(() => engine.close());
+
+  it('on a page whose language the probes could not tell, hands the lines its English model cannot read to Tesseract', async () => {
+    {
       const image = await textImage(['Annual review 2026', '한국어 문서 변환 서비스']);
-      const result = await engine.recognize(request(image, ['eng', 'kor']));
+      const result = await engine.recognize({ ...request(image, ['eng', 'kor']), model: 'basic' });
       expect(result.notes).toEqual([
         'Korean text read by tesseract (kor): EasyOCR has no Korean weights on this worker',
       ]);
       const text = result.lines.map((l) => l.text).join('\n');
       expect(text).toMatch(/annual review 2026/i);
       expect(text).toContain('한국어 문서 변환 서비스');
-    } finally {
-      await engine.close();
     }
   }, 180_000);
+
+  it("premium reads every line again with Tesseract in one call and keeps the better reading of each; basic keeps EasyOCR's", async () => {
+    const image = await textImage(['Annual review 2026', 'Revenue rose by twelve percent', 'Costs stayed flat']);
+    const basic = await engine.recognize({ ...request(image, ['eng']), model: 'basic', pageLanguage: 'eng' });
+    const premium = await engine.recognize({ ...request(image, ['eng']), model: 'premium', pageLanguage: 'eng' });
+    expect(premium.calls).toBe(basic.calls + 1); // one Tesseract call reads all its lines again
+    expect(premium.lines).toHaveLength(basic.lines.length);
+    premium.lines.forEach((line, i) => {
+      expect(line.text.toLowerCase()).toBe(basic.lines[i].text.toLowerCase());
+      expect(line.confidence).toBeGreaterThanOrEqual(basic.lines[i].confidence);
+    });
+    const replaced = premium.lines.filter((line, i) => line.confidence > basic.lines[i].confidence).length;
+    expect(premium.notes).toEqual(
+      replaced > 0 ? [`${replaced} ${replaced === 1 ? 'line' : 'lines'} read better by tesseract`] : [],
+    );
+  }, 120_000);
+});
+
+describe('reconciling two readings of a line', () => {
+  const line = (text: string, confidence: number): OcrLine =>
+    lineFromText(text, { x: 10, y: 10, width: 20 * text.length, height: 30 }, confidence);
+
+  it("takes Tesseract's reading when it is the more confident", () => {
+    const tesseract = line('Revenue rose by 12%', 93);
+    expect(reconcile(line('Revenue rose by l2%', 71), tesseract)).toBe(tesseract);
+  });
+
+  it("keeps EasyOCR's surer reading, spelled with the accents and ß its model cannot write where Tesseract read them", () => {
+    const merged = reconcile(line('GroBe Ubergange in Zurich', 90), line('Größe Übergänge in Zlrich', 70));
+    expect(merged.text).toBe('Größe Übergänge in Zurich');
+    expect(merged.confidence).toBe(90);
+    expect(merged.words.map((w) => w.text)).toEqual(['Größe', 'Übergänge', 'in', 'Zurich']);
+  });
+
+  it("keeps EasyOCR's reading as it is when the words do not pair or are other words", () => {
+    const easy = line('Deja vu a Zurich', 88);
+    expect(reconcile(easy, line('Déjà vu à Zürich today', 80))).toBe(easy);
+    expect(reconcile(easy, line('Dejo vo e Zorich', 60))).toBe(easy);
+  });
 });
 
 describe('EasyOcrEngine start-up', () => {
@@ -106,9 +149,9 @@ describe('EasyOcrEngine start-up', () => {
     await expect(failure).rejects.toThrow(/EasyOCR did not start: could not be run \(\/nonexistent\/python3\)/);
   });
 
-  it('fails with engine_unavailable, quoting its error, when the Python has no easyocr', async () => {
+  it("fails with engine_unavailable, quoting its error, when the Python has not the engine's runtime", async () => {
     await expect(EasyOcrEngine.create({ python: 'python3' })).rejects.toThrow(
-      /EasyOCR did not start: exited with code 2: easyocr_server: cannot import easyocr/,
+      /EasyOCR did not start: exited with code 2: easyocr_server: cannot load the runtime with \S*python3/,
     );
   });
 
@@ -146,6 +189,24 @@ describe('EasyOCR results', () => {
     expect(lines.map((l) => l.text)).toEqual(['& duck/goose, as 12.5% of E-mail', 'second row', 'next column']);
     expect(lines[0].box).toEqual({ x: 100, y: 10, width: 490, height: 34 });
     expect(lines[0].words.map((w) => w.text)).toEqual(['&', 'duck/goose,', 'as', '12.5%', 'of', 'E-mail']);
+  });
+
+  it('does not join the lines of two columns across a narrow gutter that the rows around it leave blank', () => {
+    const box = (x: number, y: number, width: number): [number, number][] => [
+      [x, y],
+      [x + width, y],
+      [x + width, y + 30],
+      [x, y + 30],
+    ];
+    // Two columns 30 px apart (under one line height), four rows each.
+    const rows = [0, 1, 2, 3].flatMap((r): [[number, number][], string, number][] => [
+      [box(100, 10 + r * 40, 400), `left ${r}`, 0.9],
+      [box(530, 10 + r * 40, 400), `right ${r}`, 0.9],
+    ]);
+    const lines = toLines(rows, { width: 1000, height: 200 });
+    expect(lines.map((l) => l.text).sort()).toEqual(
+      ['left 0', 'left 1', 'left 2', 'left 3', 'right 0', 'right 1', 'right 2', 'right 3'].sort(),
+    );
   });
 
   it('turns boxes into lines within the image, dropping empty texts', () => {

@@ -2,15 +2,18 @@ import { DomainError } from '@docconv/contracts';
 import { findAbove, PythonEngine, type EngineState } from '@docconv/engines';
 import { join } from 'node:path';
 import {
+  countCall,
   readingResult,
-  ReadingBudget,
+  ReadingTimeout,
   type GreyImage,
   type OcrEngine,
   type OcrLine,
   type OcrRequest,
   type OcrResult,
+  type ReadingPass,
 } from './engine';
-import { koreanRegions, readRegions, rereadNote } from './rapidocr';
+import { koreanRegions, readRegions } from './rapidocr';
+import type { TesseractEngine } from './tesseract';
 import { boxAround, lineFromText, orderLines, type Corner } from './reading-order';
 
 /** Where the server script lives below the repository root (and below `dist` when copied there). */
@@ -26,13 +29,15 @@ export interface EasyOcrOptions {
   script?: string;
   /** Variables added to the process's environment (e.g. EASYOCR_MODEL_DIR). */
   env?: Record<string, string>;
+  /** Threads the models may use per reading (ENGINE_THREADS of the process); 1 by default. */
+  threads?: number;
   /** How long the process may take to load its models before it counts as failed. */
   readyTimeoutMs?: number;
   /**
-   * The engine that reads Korean lines when EasyOCR has no Korean weights here and the page asks
-   * for Korean; without it such lines are left as the English model read them.
+   * Tesseract, opened beside it: it reads Korean (EasyOCR has no Korean weights here) and, for
+   * premium, reads again the lines EasyOCR read doubtfully. Without it, EasyOCR's reading stands.
    */
-  korean?: OcrEngine;
+  tesseract?: TesseractEngine;
 }
 
 /** One result of EasyOCR's `readtext(detail=1)`: the box's four corners, the text, confidence 0…1. */
@@ -41,9 +46,14 @@ export type EasyOcrResult = [corners: Corner[], text: string, confidence: number
 /**
  * EasyOCR in an engine process (`easyocr_server.py`, libs/engines) that loads its models once
  * and reads image after image. If the process dies, the pages it was reading fail and the next
- * page starts a new process. Without Korean weights, the lines of a page asked in Korean that
- * the English model cannot have read are read again by the `korean` engine, and the page's notes
- * say so.
+ * page starts a new process. Without Korean weights, a page in Korean is read by Tesseract, and
+ * so are the lines the English model cannot have read on a page whose language the probes could
+ * not tell; the page's notes say so.
+ *
+ * `basic` is EasyOCR's reading. `premium` is both engines' readings reconciled line by line: every
+ * line EasyOCR found is read again on its own by Tesseract's best model (the lines stacked into one
+ * image, one call), and each keeps the better reading (see reconcile). Lines are put in reading
+ * order (orderLines) either way.
  */
 export class EasyOcrEngine implements OcrEngine {
   readonly name = 'easyocr';
@@ -52,13 +62,13 @@ export class EasyOcrEngine implements OcrEngine {
 
   private constructor(
     private readonly engine: PythonEngine,
-    private readonly korean: OcrEngine | undefined,
+    private readonly tesseract: TesseractEngine | undefined,
   ) {}
 
   /** Starts the process and waits until its models are loaded; `engine_unavailable` when it cannot. */
   static async create(options: EasyOcrOptions): Promise<EasyOcrEngine> {
     try {
-      return new EasyOcrEngine(await PythonEngine.create(engineOptions(options)), options.korean);
+      return new EasyOcrEngine(await PythonEngine.create(engineOptions(options)), options.tesseract);
     } catch (error) {
       throw new DomainError('engine_unavailable', (error as Error).message, { cause: error });
     }
@@ -103,44 +113,57 @@ export class EasyOcrEngine implements OcrEngine {
   }
 
   async recognize(request: OcrRequest): Promise<OcrResult> {
-    const { image, model, languages } = request;
+    const { image, model, languages, pageLanguage } = request;
     const wanted = easyOcrLanguages(languages);
     const installed = new Set(this.languages);
     const missing = wanted.filter((code) => !installed.has(code));
     const read = wanted.filter((code) => installed.has(code));
-    const koreanNote = `Korean text read by ${this.korean?.name} (kor): EasyOCR has no Korean weights on this worker`;
-    if (this.korean && missing.includes('ko') && request.pageLanguage === 'kor') {
-      // A page in Korean: the English model reads none of it, the Korean engine reads it whole.
-      const whole = await this.korean.recognize(request);
+    const tesseract = this.tesseract;
+    const koreanNote = `Korean text read by ${tesseract?.name} (kor): EasyOCR has no Korean weights on this worker`;
+    if (tesseract && missing.includes('ko') && pageLanguage === 'kor') {
+      // A page in Korean: the English model reads none of it, Tesseract reads it whole.
+      const whole = await tesseract.recognize(request);
       return { ...whole, engine: 'easyocr', notes: [koreanNote, ...whole.notes] };
     }
-    const budget = new ReadingBudget(request.deadline);
-    const results = await budget.call(() =>
-      this.engine.call<EasyOcrResult[]>({
-        width: image.width,
-        height: image.height,
-        languages: read.length > 0 ? read : ['en'],
-        image: image.data.toString('base64'),
-      }),
+    const pass: ReadingPass = { signal: request.signal, calls: 0 };
+    const results = await countCall(pass, () =>
+      this.engine
+        .call<EasyOcrResult[]>(
+          {
+            width: image.width,
+            height: image.height,
+            languages: read.length > 0 ? read : ['en'],
+            image: image.data.toString('base64'),
+          },
+          { signal: pass.signal },
+        )
+        .catch((error: unknown) => {
+          throw pass.signal?.aborted ? new ReadingTimeout() : error;
+        }),
     );
     let lines = toLines(results, image);
     const notes: string[] = [];
-    if (missing.includes('ko') && this.korean) {
-      // Lines the English model cannot have read (Korean on an area of a page, or what it read
-      // poorly on a page in English) are read again by Tesseract, in the page's language when known.
+    if (tesseract && missing.includes('ko') && pageLanguage === undefined) {
+      // The probes could not tell the page's language: lines the English model cannot have read
+      // (Korean on an area of the page) are read again by Tesseract in the job's languages.
       const regions = koreanRegions(lines, image.width, image.height);
       if (regions.length > 0) {
-        const again = request.pageLanguage ? [request.pageLanguage] : languages;
-        lines = await readRegions(this.korean, image, regions, model, lines, again, budget);
-        notes.push(request.pageLanguage ? rereadNote(this.korean.name, regions.length, again) : koreanNote);
+        lines = await readRegions(tesseract, image, regions, model, lines, languages, pass);
+        notes.push(koreanNote);
       }
-    } else if (missing.length > 0) {
+    } else if (missing.length > 0 && !missing.every((code) => code === 'ko' && tesseract)) {
       notes.push(
         `EasyOCR has no weights for ${missing.join(', ')} on this worker: read with ${read.join(', ') || 'en'} only`,
       );
     }
+    if (tesseract && model === 'premium') {
+      const reread = await rereadLines(tesseract, image, lines, pageLanguage ? [pageLanguage] : languages, pass);
+      lines = reread.lines;
+      if (reread.replaced > 0)
+        notes.push(`${reread.replaced} ${reread.replaced === 1 ? 'line' : 'lines'} read better by tesseract`);
+    }
     lines = orderLines(lines.filter((line) => line.text !== ''));
-    return readingResult('easyocr', image, lines, notes, budget);
+    return readingResult('easyocr', image, lines, notes, pass.calls);
   }
 
   /** The engine's state, as the capabilities report it. */
@@ -155,7 +178,7 @@ export class EasyOcrEngine implements OcrEngine {
 
   async close(): Promise<void> {
     await this.engine.close();
-    await this.korean?.close();
+    await this.tesseract?.close();
   }
 }
 
@@ -165,7 +188,7 @@ function engineOptions(options: EasyOcrOptions) {
     label: 'EasyOCR',
     python: options.python,
     script: options.script ?? easyOcrServerScript(),
-    env: options.env ?? {},
+    env: { ENGINE_THREADS: String(options.threads ?? 1), ...options.env },
     readyTimeoutMs: options.readyTimeoutMs,
   };
 }
@@ -184,7 +207,7 @@ export function easyOcrLanguages(languages: readonly string[]): string[] {
  * EasyOCR's results as lines in the image's pixels, empty texts dropped. EasyOCR cuts a line
  * wherever a gap between words exceeds half its height (`& duck/goose,` `as` `12.5% of E-mail`):
  * pieces of one row closer than MAX_JOIN_GAP heights are joined back into one line, so that the
- * reading order does not take them for columns.
+ * reading order does not take them for columns; never across a gutter (acrossGutter).
  */
 export function toLines(results: readonly EasyOcrResult[], image: Pick<GreyImage, 'width' | 'height'>): OcrLine[] {
   const pieces = results
@@ -195,11 +218,39 @@ export function toLines(results: readonly EasyOcrResult[], image: Pick<GreyImage
     .sort((a, b) => a.box.x - b.box.x);
   const lines: OcrLine[] = [];
   for (const piece of pieces) {
-    const row = lines.find((line) => sameRow(line, piece));
+    const row = lines.find((line) => sameRow(line, piece) && !acrossGutter(line, piece, pieces));
     if (row) lines[lines.indexOf(row)] = joined(row, piece);
     else lines.push(piece);
   }
   return lines;
+}
+
+/** How far above and below a gap (in line heights) rows are looked at to tell a gutter. */
+const GUTTER_REACH = 3.5;
+
+/**
+ * Whether the gap between `line` and `piece` (further right on its row) is a gutter between columns
+ * rather than a space between words: at least two other rows within GUTTER_REACH line heights above
+ * and below have text, and none of it covers the gap's middle. Words of one column leave no such
+ * blank band (one short row, a paragraph's last line, is not enough to tell).
+ */
+function acrossGutter(line: OcrLine, piece: OcrLine, pieces: readonly OcrLine[]): boolean {
+  const gap = (line.box.x + line.box.width + piece.box.x) / 2;
+  const middle = line.box.y + line.box.height / 2;
+  const reach = GUTTER_REACH * Math.max(line.box.height, piece.box.height);
+  const neighbours = pieces.filter((other) => {
+    const centre = other.box.y + other.box.height / 2;
+    return Math.abs(centre - middle) <= reach && !levelWith(line, other) && !levelWith(piece, other);
+  });
+  // Rows, not pieces: two pieces side by side are one row.
+  const rows = neighbours.filter((other, i) => !neighbours.slice(0, i).some((earlier) => levelWith(earlier, other)));
+  return rows.length >= 2 && !neighbours.some((other) => other.box.x <= gap && gap <= other.box.x + other.box.width);
+}
+
+/** Whether two lines share most of their height (at least half the smaller one's): they stand on one row. */
+function levelWith(a: OcrLine, b: OcrLine): boolean {
+  const overlap = Math.min(a.box.y + a.box.height, b.box.y + b.box.height) - Math.max(a.box.y, b.box.y);
+  return overlap >= Math.min(a.box.height, b.box.height) * 0.5;
 }
 
 /** How far apart (in line heights) two pieces of one row may be and still be one line. */
@@ -226,4 +277,89 @@ function joined(line: OcrLine, piece: OcrLine): OcrLine {
     confidence: words.reduce((sum, word) => sum + word.confidence, 0) / words.length,
     words,
   };
+}
+
+/** The characters EasyOCR's English model can write (easyocr/config.py, english_g2). */
+const ENGLISH_G2 = new Set(
+  '0123456789!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~ €ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz',
+);
+
+/**
+ * Premium's second reading: every line read again by Tesseract's best model (each on its own, one
+ * call for them all), and each line made from the better of the two readings (reconcile).
+ */
+async function rereadLines(
+  tesseract: TesseractEngine,
+  image: GreyImage,
+  lines: readonly OcrLine[],
+  languages: string[],
+  pass: ReadingPass,
+): Promise<{ lines: OcrLine[]; replaced: number }> {
+  if (lines.length === 0) return { lines: [], replaced: 0 };
+  const again = await countCall(pass, () =>
+    tesseract.readBoxes(
+      image,
+      lines.map((line) => line.box),
+      'premium',
+      languages,
+      pass.signal,
+    ),
+  );
+  let replaced = 0;
+  const out = lines.map((line, i) => {
+    const other = again[i];
+    const better = other ? reconcile(line, other) : line;
+    if (better === line) return line;
+    replaced++;
+    return { ...better, paragraph: line.paragraph };
+  });
+  return { lines: out, replaced };
+}
+
+/**
+ * The better of EasyOCR's and Tesseract's readings of one line: Tesseract's when it is the more
+ * confident; else EasyOCR's, where each word whose Tesseract reading holds letters EasyOCR's model
+ * cannot write (accents, ß) and is the same word once those are set aside takes Tesseract's
+ * spelling (EasyOCR wrote the nearest letters it has: `Größe` as `GroBe`). Words are paired only
+ * when both readings have as many.
+ */
+export function reconcile(easy: OcrLine, tesseract: OcrLine): OcrLine {
+  if (tesseract.confidence > easy.confidence) return tesseract;
+  if (tesseract.words.length !== easy.words.length) return easy;
+  let changed = false;
+  const words = easy.words.map((word, i) => {
+    const other = tesseract.words[i];
+    const foreign = [...other.text].some((char) => /\p{L}/u.test(char) && !ENGLISH_G2.has(char));
+    if (!foreign || !sameOnceFolded(word.text, other.text)) return word;
+    changed = true;
+    return { ...word, text: other.text };
+  });
+  return changed ? { ...easy, words, text: words.map((word) => word.text).join(' ') } : easy;
+}
+
+/** Whether two readings agree once both are written with EasyOCR's letters only (accents dropped, case aside). */
+function sameOnceFolded(a: string, b: string): boolean {
+  const fold = (text: string) =>
+    text
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .replace(/ß/g, 'b')
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '');
+  const [x, y] = [fold(a), fold(b)];
+  const longest = Math.max(x.length, y.length);
+  return longest > 0 && levenshtein(x, y) <= longest * 0.1;
+}
+
+/** Unit-cost edit distance of two short strings. */
+function levenshtein(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
 }

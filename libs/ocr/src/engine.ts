@@ -63,11 +63,12 @@ export interface OcrRequest {
    */
   pageLanguage?: string;
   /**
-   * When the reading should be done (milliseconds since the epoch, as `Date.now()`). An engine
-   * always makes its first reading; a further pass (another segmentation mode, a cleaned-up image,
-   * Korean lines read again) starts only before this moment. Unset: no limit.
+   * The page's safety valve: aborted when the page has taken longer than any page should, whatever
+   * the machine's load. The call in hand is stopped (its process killed) and the reading rejects
+   * with ReadingTimeout. No reading decision depends on it: an engine makes the same passes with
+   * or without it, and a reading is either whole or not delivered.
    */
-  deadline?: number;
+  signal?: AbortSignal;
   /**
    * The page is read on a guess (the previous page's way up and language): below this confidence
    * (0…100) the first reading says the guess was wrong, and the engine returns it marked `unsure`
@@ -88,8 +89,6 @@ export interface OcrResult {
   notes: string[];
   /** Recognition calls made (page readings, regions read again). */
   calls: number;
-  /** A further pass was left out because the request's deadline had passed. */
-  cut: boolean;
   /** The first reading fell below the request's `giveUpBelow`: no further pass was made. */
   unsure?: boolean;
 }
@@ -116,27 +115,34 @@ export function characterConfidence(words: readonly OcrWord[]): number {
   return words.reduce((sum, w) => sum + w.confidence * [...w.text].length, 0) / characters;
 }
 
-/**
- * How long one recognition call may run past its reading's deadline before it is stopped. A page
- * thus takes at most its budget and one call, and no call runs away (a page of handwriting once
- * kept Tesseract busy for minutes).
- */
-export const CALL_GRACE_MS = 10_000;
-
-/** A recognition call stopped because it ran past its reading's deadline and CALL_GRACE_MS. */
+/** A reading stopped because its page's safety deadline passed (the request's `signal`). */
 export class ReadingTimeout extends Error {
-  constructor(seconds: number) {
-    super(`the recognition call was stopped after ${seconds.toFixed(1)} s`);
+  constructor(reason = 'the page took longer than a page may take') {
+    super(reason);
+    this.name = 'ReadingTimeout';
   }
 }
 
-/** A finished reading of `image`: its lines and their mean confidence, with the budget's calls and cut. */
+/** The recognition calls of one page's reading, and the request's safety valve they all obey. */
+export interface ReadingPass {
+  signal?: AbortSignal;
+  calls: number;
+}
+
+/** One recognition call of a reading, counted; it rejects with ReadingTimeout once the page's safety valve has fired. */
+export async function countCall<T>(pass: ReadingPass, call: () => Promise<T>): Promise<T> {
+  if (pass.signal?.aborted) throw new ReadingTimeout();
+  pass.calls++;
+  return call();
+}
+
+/** A finished reading of `image`: its lines, their mean confidence, and the recognition calls it took. */
 export function readingResult(
   engine: OcrEngineName,
   image: { width: number; height: number },
   lines: OcrLine[],
   notes: string[],
-  budget: ReadingBudget,
+  calls: number,
 ): OcrResult {
   return {
     engine,
@@ -145,35 +151,8 @@ export function readingResult(
     lines,
     confidence: meanConfidence(lines),
     notes,
-    calls: budget.calls,
-    cut: budget.cut,
+    calls,
   };
-}
-
-/** Tracks a reading's passes against its request's deadline. */
-export class ReadingBudget {
-  calls = 0;
-  cut = false;
-
-  constructor(private readonly deadline: number | undefined) {}
-
-  /** How long the next call may run (milliseconds), or undefined without a deadline. */
-  callLimit(): number | undefined {
-    return this.deadline === undefined ? undefined : Math.max(0, this.deadline - Date.now()) + CALL_GRACE_MS;
-  }
-
-  /** Whether a further pass may start now; when not, the reading is marked as cut short. */
-  allows(): boolean {
-    if (this.deadline === undefined || Date.now() < this.deadline) return true;
-    this.cut = true;
-    return false;
-  }
-
-  /** Counts one recognition call. */
-  async call<T>(work: () => Promise<T>): Promise<T> {
-    this.calls++;
-    return work();
-  }
 }
 
 /** The box enclosing `boxes`. */

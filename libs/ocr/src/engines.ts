@@ -6,8 +6,10 @@ import { TesseractEngine } from './tesseract';
 
 /** Where the engines that live outside this process are, from the worker's configuration. */
 export interface OcrSettings {
-  /** A Python with `easyocr` and its weights; unset when EasyOCR is not installed. */
+  /** The engines' Python, with EasyOCR's models; unset when EasyOCR is not installed. */
   enginesPython?: string;
+  /** Threads one reading may use in the engines that run models (EasyOCR, RapidOCR); 1 when unset. */
+  threads?: number;
 }
 
 /**
@@ -30,7 +32,7 @@ export async function openOcrEngine(name: OcrEngineName, settings: OcrSettings):
     case 'tesseract':
       return TesseractEngine.create();
     case 'rapidocr':
-      return withKorean((korean) => RapidOcrEngine.create({ korean }));
+      return withKorean((korean) => RapidOcrEngine.create({ korean, threads: settings.threads }));
     case 'easyocr': {
       const python = settings.enginesPython;
       if (!python)
@@ -38,7 +40,7 @@ export async function openOcrEngine(name: OcrEngineName, settings: OcrSettings):
           'engine_unavailable',
           'The easyocr engine is not configured on this worker (ENGINES_PYTHON).',
         );
-      return withKorean((korean) => EasyOcrEngine.create({ python, korean }));
+      return withKorean((tesseract) => EasyOcrEngine.create({ python, tesseract, threads: settings.threads }));
     }
   }
 }

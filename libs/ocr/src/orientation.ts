@@ -63,8 +63,12 @@ export interface PageOrientation {
   confidence: number;
 }
 
-/** How a probe strip is read: the native program's fast model (probeConfidence). */
-export type ProbeReader = typeof probeConfidence;
+/** How a probe strip is read: the native program's fast model (probeConfidence); `signal` is the page's safety valve. */
+export type ProbeReader = (
+  image: GreyImage,
+  language: string,
+  signal?: AbortSignal,
+) => Promise<{ confidence: number; characters: number }>;
 
 /**
  * The page's way up and language, from probe readings (see the module's comment), or undefined
@@ -75,6 +79,7 @@ export async function detectOrientation(
   image: GreyImage,
   languages: readonly string[],
   read: ProbeReader = probeConfidence,
+  signal?: AbortSignal,
 ): Promise<PageOrientation | undefined> {
   if (!(await nativeAvailable()) || languages.length === 0) return undefined;
   const page = await shrunk(image, PROBE_WIDTH);
@@ -96,7 +101,14 @@ export async function detectOrientation(
     for (const size of sizes) {
       const strip = densestStrip(across, size);
       if (!strip) continue;
-      const found = await probeBothWays(strip, { base, skew, languages, fewest: size.characters, best, read });
+      const found = await probeBothWays(strip, {
+        base,
+        skew,
+        languages,
+        fewest: size.characters,
+        best,
+        read: (probe, language) => read(probe, language, signal),
+      });
       if (found.settled) return found.best;
       if (size === PROBE) best = found.best;
     }
@@ -143,7 +155,7 @@ async function probeBothWays(
     languages: readonly string[];
     fewest: number;
     best?: PageOrientation;
-    read: ProbeReader;
+    read: (image: GreyImage, language: string) => ReturnType<ProbeReader>;
   },
 ): Promise<{ best?: PageOrientation; settled: boolean }> {
   const ways: Map<string, number>[] = [];
@@ -360,6 +372,33 @@ function densestStrip(image: GreyImage, size: { share: number; least: number }):
     image.data.copy(data, row * width, start, start + width);
   }
   return { width, height, data };
+}
+
+/** The share of a page's pixels that must be ink for it to be more than blank paper: a line or two of text. */
+const INK_SHARE = 0.001;
+
+/**
+ * Whether an image holds ink, not just paper (with its specks and shading): at least INK_SHARE of
+ * the pixels of a copy about ANALYSIS_WIDTH pixels wide are darker than half the paper's
+ * brightness (its 90th-percentile grey level). A page that has ink and gives no text was not read.
+ */
+export async function hasInk(image: GreyImage): Promise<boolean> {
+  if (image.width === 0 || image.height === 0) return false;
+  const small = await shrunk(image, ANALYSIS_WIDTH);
+  const counts = new Uint32Array(256);
+  for (let i = 0; i < small.data.length; i++) counts[small.data[i]]++;
+  let seen = 0;
+  let paper = 255;
+  for (let grey = 0; grey < 256; grey++) {
+    seen += counts[grey];
+    if (seen >= small.data.length * 0.9) {
+      paper = grey;
+      break;
+    }
+  }
+  let ink = 0;
+  for (let grey = 0; grey < paper / 2; grey++) ink += counts[grey];
+  return ink >= small.data.length * INK_SHARE;
 }
 
 /** The image scaled down to at most `width` pixels across (itself when it is no wider). */

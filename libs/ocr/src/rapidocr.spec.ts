@@ -58,7 +58,7 @@ class RegionEngine implements OcrEngine {
     this.requests.push(request);
     const { width, height } = request.image;
     const line = lineFromText('한국어 문장', { x: 0, y: 0, width, height }, 88);
-    return { engine: 'tesseract', width, height, lines: [line], confidence: 88, notes: [], calls: 1, cut: false };
+    return { engine: 'tesseract', width, height, lines: [line], confidence: 88, notes: [], calls: 1 };
   }
 
   async close(): Promise<void> {}

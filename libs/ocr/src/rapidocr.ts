@@ -2,8 +2,9 @@ import { DomainError } from '@docconv/contracts';
 import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 import {
+  countCall,
   readingResult,
-  ReadingBudget,
+  ReadingTimeout,
   unionBox,
   type Box,
   type GreyImage,
@@ -11,6 +12,7 @@ import {
   type OcrLine,
   type OcrRequest,
   type OcrResult,
+  type ReadingPass,
 } from './engine';
 import { boxAround, lineFromText, orderLines, type Corner } from './reading-order';
 
@@ -42,6 +44,8 @@ export interface RapidOcrOptions {
    * asks for Korean; without it such lines are left as PaddleOCR read them.
    */
   korean?: OcrEngine;
+  /** Threads onnxruntime may use per reading; 1 by default. */
+  threads?: number;
 }
 
 /**
@@ -63,7 +67,7 @@ export class RapidOcrEngine implements OcrEngine {
 
   /** Loads the models (≈ 0.5–1 s). Fails with `engine_unavailable` when onnxruntime or the models do not load. */
   static async create(options: RapidOcrOptions = {}): Promise<RapidOcrEngine> {
-    const models = new ModelThread();
+    const models = new ModelThread(options.threads ?? 1);
     try {
       await models.start();
     } catch (error) {
@@ -93,8 +97,9 @@ export class RapidOcrEngine implements OcrEngine {
       const whole = await this.korean.recognize(request);
       return { ...whole, engine: 'rapidocr', notes: [`Korean text read by ${this.korean.name} (kor)`, ...whole.notes] };
     }
-    const budget = new ReadingBudget(request.deadline);
-    let lines = image.width > 0 && image.height > 0 ? await budget.call(() => this.detectLines(image)) : [];
+    const pass: ReadingPass = { signal: request.signal, calls: 0 };
+    let lines =
+      image.width > 0 && image.height > 0 ? await countCall(pass, () => this.detectLines(image, pass.signal)) : [];
     const notes: string[] = [];
     if (this.korean && languages.includes('kor')) {
       // Lines the models cannot have read (Korean on an area of a page, or what they read poorly on
@@ -102,7 +107,7 @@ export class RapidOcrEngine implements OcrEngine {
       const regions = koreanRegions(lines, image.width, image.height);
       if (regions.length > 0) {
         const again = request.pageLanguage ? [request.pageLanguage] : languages;
-        lines = await readRegions(this.korean, image, regions, model, lines, again, budget);
+        lines = await readRegions(this.korean, image, regions, model, lines, again, pass);
         notes.push(
           request.pageLanguage
             ? rereadNote(this.korean.name, regions.length, again)
@@ -111,7 +116,7 @@ export class RapidOcrEngine implements OcrEngine {
       }
     }
     const read = orderLines(lines.filter((line) => line.text !== ''));
-    return readingResult('rapidocr', image, read, notes, budget);
+    return readingResult('rapidocr', image, read, notes, pass.calls);
   }
 
   /** Closes the models and the Korean engine, which this engine owns. */
@@ -124,9 +129,9 @@ export class RapidOcrEngine implements OcrEngine {
    * Every text line the detector found, in the original image's pixels. Lines the recogniser
    * could not read (confidence under one half) have an empty text and confidence 0.
    */
-  private async detectLines(image: GreyImage): Promise<OcrLine[]> {
+  private async detectLines(image: GreyImage, signal?: AbortSignal): Promise<OcrLine[]> {
     const input = await detectionInput(image);
-    const detected = await this.models.read(input.png);
+    const detected = await this.models.read(input.png, signal);
     return detected.map(({ corners, text, mean }) => {
       const page = corners.map(([x, y]) => [x / input.scaleX, y / input.scaleY]);
       const read = text.trim();
@@ -221,8 +226,7 @@ function continuesRegion(region: Box, next: Box): boolean {
 /**
  * Reads each region with the Korean engine, in the page's languages (a region may hold English
  * lines beside Korean ones), and puts its lines, in page pixels, in place of the lines whose
- * middle lies inside the region. Regions are read while the budget allows; the rest keep the
- * lines as they were read.
+ * middle lies inside the region. Every region is read: which ones depends on the page alone.
  */
 export async function readRegions(
   korean: OcrEngine,
@@ -231,14 +235,13 @@ export async function readRegions(
   model: OcrRequest['model'],
   lines: readonly OcrLine[],
   languages: readonly string[],
-  budget: ReadingBudget,
+  pass: ReadingPass,
 ): Promise<OcrLine[]> {
   const replaced: Box[] = [];
   const read: OcrLine[] = [];
   for (const [index, region] of regions.entries()) {
-    if (!budget.allows()) break;
-    const result = await budget.call(() =>
-      korean.recognize({ image: crop(image, region), model, languages: [...languages] }),
+    const result = await countCall(pass, () =>
+      korean.recognize({ image: crop(image, region), model, languages: [...languages], signal: pass.signal }),
     );
     replaced.push(region);
     read.push(...result.lines.map((line) => moveLine(line, region.x, region.y, `korean-${index}`)));
@@ -339,8 +342,11 @@ async function load() {
   await import(pathToFileURL(workerData.packageEntry).href);
   const common = createRequire(workerData.packageEntry).resolve('@gutenye/ocr-common');
   const models = await import(pathToFileURL(path.join(path.dirname(common), 'models', 'index.js')).href);
-  // Without onnxruntime's memory arena a page peaks at half the memory, in the same time.
-  const options = { onnxOptions: { enableCpuMemArena: false } };
+  // Without onnxruntime's memory arena a page peaks at half the memory, in the same time. Its
+  // threads are the worker slot's: concurrent slots must not each start one per core.
+  const options = {
+    onnxOptions: { enableCpuMemArena: false, intraOpNumThreads: workerData.threads, interOpNumThreads: 1 },
+  };
   return { detection: await models.Detection.create(options), recognition: await models.Recognition.create(options) };
 }
 
@@ -384,6 +390,8 @@ interface Pending {
  * next read starts a new thread.
  */
 class ModelThread {
+  constructor(private readonly threads: number) {}
+
   private worker?: Worker;
   private starting?: Promise<void>;
   private readonly pending = new Map<number, Pending>();
@@ -395,7 +403,7 @@ class ModelThread {
     this.starting ??= new Promise<void>((resolve, reject) => {
       const worker = new Worker(THREAD_SOURCE, {
         eval: true,
-        workerData: { packageEntry: require.resolve('@gutenye/ocr-node') },
+        workerData: { packageEntry: require.resolve('@gutenye/ocr-node'), threads: this.threads },
       });
       this.worker = worker;
       worker.on('message', (message: ThreadMessage) => {
@@ -424,16 +432,31 @@ class ModelThread {
     return this.starting;
   }
 
-  async read(png: Buffer): Promise<DetectedLine[]> {
+  /**
+   * The lines of one page. Once `signal` aborts (the page's safety valve), the thread is ended, the
+   * read rejects with ReadingTimeout and the next read starts a new thread.
+   */
+  async read(png: Buffer, signal?: AbortSignal): Promise<DetectedLine[]> {
     await this.start();
     const worker = this.worker;
     if (!worker) throw new Error('the rapidocr model thread is not running');
+    if (signal?.aborted) throw new ReadingTimeout();
     const id = this.nextId++;
     const lines = new Promise<DetectedLine[]>((resolve, reject) => this.pending.set(id, { resolve, reject }));
     // Keep the process alive only while a page is being read.
     if (this.pending.size === 1) worker.ref();
     worker.postMessage({ id, png });
-    return lines;
+    if (!signal) return lines;
+    const stop = () => {
+      this.stopped(worker, new ReadingTimeout());
+      void worker.terminate();
+    };
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+      return await lines;
+    } finally {
+      signal.removeEventListener('abort', stop);
+    }
   }
 
   async close(): Promise<void> {

@@ -42,6 +42,71 @@ export function lineFromText(text: string, box: Box, confidence: number): OcrLin
 }
 
 /**
+ * Lines in reading order. The page is cut recursively along its widest blank band (XY-cut): a
+ * blank stretch across the whole region, between rows of text (at least CUT_ACROSS line heights
+ * tall), or down its whole height between columns (at least CUT_DOWN line heights wide), whichever
+ * is wider relative to those sizes; the parts are read top to bottom, or left to right. A region
+ * with no such band is read by orderBands. Line heights are the page's median, so the cuts do not
+ * depend on which region a line ends up in.
+ */
+export function orderLines(lines: readonly OcrLine[]): OcrLine[] {
+  const heights = lines.map((line) => line.box.height).sort((a, b) => a - b);
+  const height = heights[Math.floor(heights.length / 2)] ?? 0;
+  return height > 0 ? xyCut(lines, height) : orderBands(lines);
+}
+
+/** Blank bands this many line heights tall split a region into parts read top to bottom. */
+const CUT_ACROSS = 0.8;
+/** Blank bands this many line heights wide split a region into columns read left to right. */
+const CUT_DOWN = 1.0;
+
+function xyCut(lines: readonly OcrLine[], height: number): OcrLine[] {
+  if (lines.length <= 1) return [...lines];
+  const across = widestGap(
+    lines.map((line) => [line.box.y, bottom(line.box)]),
+    CUT_ACROSS * height,
+  );
+  const down = widestGap(
+    lines.map((line) => [line.box.x, rightEdge(line.box)]),
+    CUT_DOWN * height,
+  );
+  const acrossStrength = across ? across.size / CUT_ACROSS : 0;
+  const downStrength = down ? down.size / CUT_DOWN : 0;
+  if (!across && !down) return orderBands(lines);
+  // The first part: left of a cut down the region, or above a cut across it.
+  const first =
+    downStrength > acrossStrength
+      ? (line: OcrLine) => line.box.x < down!.at
+      : (line: OcrLine) => line.box.y < across!.at;
+  return [
+    ...xyCut(
+      lines.filter((line) => first(line)),
+      height,
+    ),
+    ...xyCut(
+      lines.filter((line) => !first(line)),
+      height,
+    ),
+  ];
+}
+
+/**
+ * The widest blank stretch between the intervals (`[start, end)`) at least `least` long: where it
+ * ends (the first interval after it starts there) and how long it is; undefined when none is.
+ */
+function widestGap(intervals: [number, number][], least: number): { at: number; size: number } | undefined {
+  const sorted = [...intervals].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let reach = sorted[0][1];
+  let best: { at: number; size: number } | undefined;
+  for (const [start, end] of sorted.slice(1)) {
+    const size = start - reach;
+    if (size >= least && (!best || size > best.size)) best = { at: start, size };
+    reach = Math.max(reach, end);
+  }
+  return best;
+}
+
+/**
  * Lines in reading order: columns top to bottom, left to right, within bands of the page.
  *
  * Lines are taken row by row from the top. A line that reaches across a gutter right above or
@@ -56,7 +121,7 @@ export function lineFromText(text: string, box: Box, confidence: number): OcrLin
  * The result depends only on the lines' boxes, not on the order they come in. Cells of a table
  * are read down each column, like the columns of a page.
  */
-export function orderLines(lines: readonly OcrLine[]): OcrLine[] {
+function orderBands(lines: readonly OcrLine[]): OcrLine[] {
   const spanning = linesCrossingGutters(lines);
   const ordered: OcrLine[] = [];
   let band: OcrLine[][] = [];

@@ -1,4 +1,4 @@
-import { ReadingBudget, type OcrLine } from './engine';
+import { countCall, ReadingTimeout, type OcrLine, type ReadingPass } from './engine';
 import {
   doubtfulRuns,
   foreignLine,
@@ -221,17 +221,25 @@ describe('lines of a Korean reading that are another script', () => {
   });
 });
 
-describe('a reading budget', () => {
-  it('allows passes before its deadline and marks the reading cut when one is refused', async () => {
-    const open = new ReadingBudget(undefined);
-    expect(open.allows()).toBe(true);
-    expect(open.callLimit()).toBeUndefined();
-    const spent = new ReadingBudget(Date.now() - 1);
-    expect(await spent.call(() => Promise.resolve(7))).toBe(7);
-    expect(spent.calls).toBe(1);
-    expect(spent.allows()).toBe(false);
-    expect(spent.cut).toBe(true);
-    expect(spent.callLimit()).toBe(10_000);
+describe('a reading pass', () => {
+  it("counts its calls and refuses one once the page's safety valve has fired", async () => {
+    const stop = new AbortController();
+    const pass: ReadingPass = { signal: stop.signal, calls: 0 };
+    expect(await countCall(pass, () => Promise.resolve(7))).toBe(7);
+    expect(pass.calls).toBe(1);
+    stop.abort();
+    await expect(countCall(pass, () => Promise.resolve(8))).rejects.toBeInstanceOf(ReadingTimeout);
+    expect(pass.calls).toBe(1);
+  });
+
+  it('kills a native reading in hand when the valve fires, and says so', async () => {
+    const engine = await TesseractEngine.create({ runtime: 'native' });
+    const stop = new AbortController();
+    const image = { width: 2400, height: 3300, data: Buffer.alloc(2400 * 3300, 255) };
+    const reading = engine.recognize({ image, model: 'premium', languages: ['eng', 'kor'], signal: stop.signal });
+    setTimeout(() => stop.abort(), 50);
+    await expect(reading).rejects.toBeInstanceOf(ReadingTimeout);
+    await engine.close();
   });
 });
 

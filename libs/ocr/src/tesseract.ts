@@ -7,8 +7,8 @@ import sharp from 'sharp';
 import {
   characterConfidence,
   meanConfidence,
+  countCall,
   readingResult,
-  ReadingBudget,
   ReadingTimeout,
   unionBox,
   type Box,
@@ -18,6 +18,7 @@ import {
   type OcrRequest,
   type OcrResult,
   type OcrWord,
+  type ReadingPass,
 } from './engine';
 import { tessdataFolder } from './tessdata';
 
@@ -37,7 +38,7 @@ type Reader = (
   psm: number,
   model: OcrRequest['model'],
   languages: string[],
-  timeoutMs?: number,
+  signal?: AbortSignal,
 ) => Promise<OcrLine[]>;
 
 interface Reading {
@@ -55,8 +56,8 @@ interface Reading {
  * mode 3 first; below a mean confidence of 90 the page is read again in mode 4 (one column of
  * text of varying sizes) and the better reading kept. `basic` uses Debian's fast models;
  * `premium` the `best_int` models from the npm data packages, and retries a low-confidence page
- * on a binarised copy. Each further pass starts only before the request's deadline. Lines of
- * marks rather than text (NOISE_BELOW) are left out. Without the native program, tesseract.js
+ * on a binarised copy. Which passes are made depends on the readings alone, never on time. Lines
+ * of marks rather than text (NOISE_BELOW) are left out. Without the native program, tesseract.js
  * reads with the same models.
  */
 export class TesseractEngine implements OcrEngine {
@@ -74,32 +75,32 @@ export class TesseractEngine implements OcrEngine {
     if (runtime === 'native') return new TesseractEngine(readNative, () => Promise.resolve(), 'native');
     const wasm = new WasmReader();
     return new TesseractEngine(
-      (pgm, psm, model, languages) => wasm.read(pgm, psm, model, languages),
+      (pgm, psm, model, languages, signal) => wasm.read(pgm, psm, model, languages, signal),
       () => wasm.close(),
       'wasm',
     );
   }
 
-  async recognize({ image, model, languages, pageLanguage, deadline, giveUpBelow }: OcrRequest): Promise<OcrResult> {
+  async recognize({ image, model, languages, pageLanguage, signal, giveUpBelow }: OcrRequest): Promise<OcrResult> {
     const langs = languages.length > 0 ? languages : ['eng'];
     const main = pageLanguage && langs.includes(pageLanguage) ? [pageLanguage] : langs;
-    const budget = new ReadingBudget(deadline);
+    const pass: ReadingPass = { signal, calls: 0 };
     const pgm = toPgm(image);
-    const first = reading(await this.readWithin(budget, pgm, 3, model, main), 3);
+    const first = reading(await this.readOnce(pass, pgm, 3, model, main), 3);
     if (giveUpBelow !== undefined && !sureReading(first.lines, giveUpBelow)) {
-      return { ...readingResult('tesseract', image, textLines(first.lines), [], budget), unsure: true };
+      return { ...readingResult('tesseract', image, textLines(first.lines), [], pass.calls), unsure: true };
     }
-    let best = await this.readBest(first, pgm, model, main, budget);
-    if (model === 'premium' && best.confidence < PREPROCESS_BELOW && best.lines.length > 0 && budget.allows()) {
+    let best = await this.readBest(first, pgm, model, main, pass);
+    if (model === 'premium' && best.confidence < PREPROCESS_BELOW && best.lines.length > 0) {
       // Binarising rescues faded or uneven scans and can hurt clean pages: keep the better.
       const binarised = await binarise(image);
       const cleanedPgm = toPgm(binarised);
       const cleaned = await this.readBest(
-        reading(await this.readWithin(budget, cleanedPgm, 3, model, main), 3),
+        reading(await this.readOnce(pass, cleanedPgm, 3, model, main), 3),
         cleanedPgm,
         model,
         main,
-        budget,
+        pass,
       );
       if (cleaned.confidence > best.confidence) best = { ...cleaned, source: binarised };
     }
@@ -111,16 +112,14 @@ export class TesseractEngine implements OcrEngine {
       // and figure pieces inside Korean lines are read again alone.
       const page = best.source ?? image;
       for (const other of langs.filter((code) => code !== 'kor')) {
-        if (!budget.allows()) break;
         const korean = new Set(best.lines);
         if (best.lines.some(foreignLine)) {
-          const second = await this.readWithin(budget, toPgm(page), best.psm, model, [other]);
+          const second = await this.readOnce(pass, toPgm(page), best.psm, model, [other]);
           const { lines, replaced } = surerLines(best.lines, second);
           best = { ...best, lines };
           if (replaced > 0) notes.push(`${replaced} ${replaced === 1 ? 'line' : 'lines'} read better in ${other}`);
-          if (!budget.allows()) break;
         }
-        const mended = await this.mendPieces(page, best.lines, korean, model, other, budget);
+        const mended = await this.mendPieces(page, best.lines, korean, model, other, pass);
         best = { ...best, lines: mended.lines };
         if (mended.count > 0)
           notes.push(
@@ -131,7 +130,7 @@ export class TesseractEngine implements OcrEngine {
     const text = textLines(best.lines);
     const marks = best.lines.length - text.length;
     if (marks > 0) notes.push(`${marks} ${marks === 1 ? 'line' : 'lines'} of marks that are not text left out`);
-    return readingResult('tesseract', image, text, notes, budget);
+    return readingResult('tesseract', image, text, notes, pass.calls);
   }
 
   close(): Promise<void> {
@@ -144,10 +143,10 @@ export class TesseractEngine implements OcrEngine {
     pgm: Buffer,
     model: OcrRequest['model'],
     languages: string[],
-    budget: ReadingBudget,
+    pass: ReadingPass,
   ): Promise<Reading> {
-    if (first.confidence >= RETRY_BELOW || !budget.allows()) return first;
-    const second = reading(await this.readWithin(budget, pgm, 4, model, languages), 4);
+    if (first.confidence >= RETRY_BELOW) return first;
+    const second = reading(await this.readOnce(pass, pgm, 4, model, languages), 4);
     return second.confidence > first.confidence ? second : first;
   }
 
@@ -163,7 +162,7 @@ export class TesseractEngine implements OcrEngine {
     korean: ReadonlySet<OcrLine>,
     model: OcrRequest['model'],
     language: string,
-    budget: ReadingBudget,
+    pass: ReadingPass,
   ): Promise<{ lines: OcrLine[]; count: number }> {
     const runs = lines.flatMap((line, l) =>
       korean.has(line) ? line.words.flatMap((word, w) => doubtfulRuns(word).map((run) => ({ l, w, ...run }))) : [],
@@ -178,7 +177,7 @@ export class TesseractEngine implements OcrEngine {
         width: Math.min(image.width, box.x + box.width + 2) - Math.max(0, box.x - 2),
       })),
     );
-    const read = await this.readWithin(budget, toPgm(stack.image), 6, model, [language]);
+    const read = await this.readOnce(pass, toPgm(stack.image), 6, model, [language]);
     const mended = lines.map((line) => ({ ...line, words: [...line.words] }));
     let count = 0;
     for (const [i, run] of runs.entries()) {
@@ -213,21 +212,53 @@ export class TesseractEngine implements OcrEngine {
     };
   }
 
-  /** One reading within the budget: a call that runs past its limit is stopped and reads nothing. */
-  private async readWithin(
-    budget: ReadingBudget,
+  /**
+   * Each box of `image` read on its own as a block of text (mode 6): the boxes stacked one under
+   * another in a single image and read in one call, the words of each slot moved back to the page
+   * and joined into one line; null where nothing was read. Lines of marks (NOISE_BELOW) are left
+   * out, as in a page's reading.
+   */
+  async readBoxes(
+    image: GreyImage,
+    boxes: readonly Box[],
+    model: OcrRequest['model'],
+    languages: string[],
+    signal?: AbortSignal,
+  ): Promise<(OcrLine | null)[]> {
+    if (boxes.length === 0) return [];
+    const stack = stackPieces(image, boxes);
+    const pass: ReadingPass = { signal, calls: 0 };
+    const read = textLines(await this.readOnce(pass, toPgm(stack.image), 6, model, languages));
+    return boxes.map((box, i) => {
+      const slot = stack.slots[i];
+      const found = read.filter((line) => {
+        const middle = line.box.y + line.box.height / 2;
+        return middle >= slot.top && middle < slot.bottom;
+      });
+      if (found.length === 0) return null;
+      const dx = box.x - PIECE_MARGIN;
+      const dy = box.y - slot.top - PIECE_MARGIN;
+      const words = found.flatMap((line) =>
+        line.words.map((word) => ({ ...word, box: { ...word.box, x: word.box.x + dx, y: word.box.y + dy } })),
+      );
+      return {
+        text: words.map((word) => word.text).join(' '),
+        box: unionBox(words.map((word) => word.box)),
+        confidence: characterConfidence(words),
+        words,
+      };
+    });
+  }
+
+  /** One recognition call of the page's reading (see countCall). */
+  private readOnce(
+    pass: ReadingPass,
     pgm: Buffer,
     psm: number,
     model: OcrRequest['model'],
     languages: string[],
   ): Promise<OcrLine[]> {
-    try {
-      return await budget.call(() => this.read(pgm, psm, model, languages, budget.callLimit()));
-    } catch (error) {
-      if (!(error instanceof ReadingTimeout)) throw error;
-      budget.cut = true;
-      return [];
-    }
+    return countCall(pass, () => this.read(pgm, psm, model, languages, pass.signal));
   }
 }
 
@@ -398,7 +429,7 @@ async function readNative(
   psm: number,
   model: OcrRequest['model'],
   languages: string[],
-  timeoutMs?: number,
+  signal?: AbortSignal,
 ): Promise<OcrLine[]> {
   const folder = await mkdtemp(join(tmpdir(), 'docconv-tesseract-'));
   try {
@@ -406,7 +437,7 @@ async function readNative(
     const args = ['stdin', base, '-l', languages.join('+'), '--psm', String(psm)];
     if (model === 'premium') args.push('--tessdata-dir', await tessdataFolder('best', 'plain'));
     args.push('-c', 'preserve_interword_spaces=1', '-c', 'tessedit_create_tsv=1', '-c', 'tessedit_create_txt=1');
-    await run(args, pgm, timeoutMs);
+    await run(args, pgm, signal);
     const [tsv, text] = await Promise.all([readFile(`${base}.tsv`, 'utf8'), readFile(`${base}.txt`, 'utf8')]);
     return parseTsv(tsv, text);
   } finally {
@@ -422,18 +453,13 @@ async function readNative(
 export async function probeConfidence(
   image: GreyImage,
   language: string,
+  signal?: AbortSignal,
 ): Promise<{ confidence: number; characters: number }> {
-  let tsv: string;
-  try {
-    tsv = await run(
-      ['stdin', 'stdout', '-l', language, '--psm', '6', '-c', 'tessedit_create_tsv=1'],
-      toPgm(image),
-      PROBE_TIMEOUT_MS,
-    );
-  } catch (error) {
-    if (error instanceof ReadingTimeout) return { confidence: 0, characters: 0 };
-    throw error;
-  }
+  const tsv = await run(
+    ['stdin', 'stdout', '-l', language, '--psm', '6', '-c', 'tessedit_create_tsv=1'],
+    toPgm(image),
+    signal,
+  );
   const words = parseTsv(tsv).flatMap((line) => line.words);
   return {
     confidence: characterConfidence(words),
@@ -441,28 +467,23 @@ export async function probeConfidence(
   };
 }
 
-/** A probe reading that takes longer than this reads nothing: the strip is not plain text. */
-const PROBE_TIMEOUT_MS = 5_000;
-
-/** Runs the native program on `input`, killing it after `timeoutMs` (a ReadingTimeout). */
-function run(args: string[], input: Buffer, timeoutMs?: number): Promise<string> {
+/** Runs the native program on `input`; once `signal` aborts, the program is killed and the run rejects with ReadingTimeout. */
+function run(args: string[], input: Buffer, signal?: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
-    const started = Date.now();
+    if (signal?.aborted) return reject(new ReadingTimeout());
     const child = spawn('tesseract', args, { env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
-    let timedOut = false;
-    const timer =
-      timeoutMs === undefined
-        ? undefined
-        : setTimeout(() => {
-            timedOut = true;
-            child.kill('SIGKILL');
-          }, timeoutMs);
+    let stopped = false;
+    const stop = () => {
+      stopped = true;
+      child.kill('SIGKILL');
+    };
+    signal?.addEventListener('abort', stop, { once: true });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));
     child.stderr.on('data', (c: Buffer) => err.push(c));
     child.on('error', (error: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
+      signal?.removeEventListener('abort', stop);
       reject(
         error.code === 'ENOENT'
           ? new DomainError('engine_unavailable', 'The tesseract program is not installed on this worker.')
@@ -470,8 +491,8 @@ function run(args: string[], input: Buffer, timeoutMs?: number): Promise<string>
       );
     });
     child.on('close', (code) => {
-      clearTimeout(timer);
-      if (timedOut) reject(new ReadingTimeout((Date.now() - started) / 1000));
+      signal?.removeEventListener('abort', stop);
+      if (stopped) reject(new ReadingTimeout());
       else if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
       else
         reject(new Error(`tesseract exited with ${code}: ${Buffer.concat(err).toString('utf8').trim().slice(0, 200)}`));
@@ -633,10 +654,21 @@ interface WasmWorker {
 class WasmReader {
   private readonly workers = new Map<string, Promise<WasmWorker>>();
 
-  async read(pgm: Buffer, psm: number, model: OcrRequest['model'], languages: string[]): Promise<OcrLine[]> {
-    const worker = await this.worker(model, languages);
+  async read(
+    pgm: Buffer,
+    psm: number,
+    model: OcrRequest['model'],
+    languages: string[],
+    signal?: AbortSignal,
+  ): Promise<OcrLine[]> {
+    const key = `${model}:${languages.join('+')}`;
+    const worker = await this.worker(key, model, languages);
     await worker.setParameters({ tessedit_pageseg_mode: String(psm), preserve_interword_spaces: '1' });
-    const { data } = await worker.recognize(pgm, {}, { blocks: true, text: false });
+    // A reading stopped by the page's safety valve ends its worker, which cannot be interrupted otherwise.
+    const { data } = await untilAborted(worker.recognize(pgm, {}, { blocks: true, text: false }), signal, () => {
+      this.workers.delete(key);
+      void worker.terminate();
+    });
     const out: OcrLine[] = [];
     (data.blocks ?? []).forEach((block, b) =>
       block.paragraphs.forEach((paragraph, p) =>
@@ -655,8 +687,7 @@ class WasmReader {
     return out;
   }
 
-  private worker(model: OcrRequest['model'], languages: string[]): Promise<WasmWorker> {
-    const key = `${model}:${languages.join('+')}`;
+  private worker(key: string, model: OcrRequest['model'], languages: string[]): Promise<WasmWorker> {
     let worker = this.workers.get(key);
     if (!worker) {
       worker = (async () => {
@@ -679,4 +710,30 @@ class WasmReader {
     this.workers.clear();
     for (const worker of workers) await (await worker).terminate();
   }
+}
+
+/** `work`, or a ReadingTimeout as soon as `signal` aborts (after `stop` has been called). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined, stop: () => void): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) {
+    stop();
+    return Promise.reject(new ReadingTimeout());
+  }
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => {
+      stop();
+      reject(new ReadingTimeout());
+    };
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', abort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
 }

@@ -18,15 +18,15 @@ import { createWhisperTranscriber, EngineTranscriber, type Transcriber } from '@
       inject: [APP_CONFIG],
       useFactory: async (config: AppConfig): Promise<Transcriber | null> => {
         const logger = new Logger('Engines');
-        const { whisperModelPath, enginesPython, whisperThreads } = config.engines;
+        const { whisperModelPath, enginesPython, threads } = config.engines;
         if (whisperModelPath) {
-          const transcriber = await createWhisperTranscriber({ modelPath: whisperModelPath, threads: whisperThreads });
+          const transcriber = await createWhisperTranscriber({ modelPath: whisperModelPath, threads });
           logger.log(`Speech model ${whisperModelPath} loaded (whisper.cpp)`);
           return transcriber;
         }
         if (!enginesPython) return null;
         try {
-          const transcriber = await EngineTranscriber.create({ python: enginesPython, threads: whisperThreads });
+          const transcriber = await EngineTranscriber.create({ python: enginesPython, threads });
           logger.log(
             `Speech model ${transcriber.model.name} loaded (${transcriber.model.engine} ${transcriber.model.version})`,
           );

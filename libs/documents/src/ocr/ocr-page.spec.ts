@@ -22,7 +22,6 @@ const result = (lines: OcrLine[]): OcrResult => ({
   confidence: 90,
   notes: [],
   calls: 1,
-  cut: false,
 });
 
 describe('OCR pages', () => {

@@ -1,6 +1,7 @@
 import type { OcrLine, OcrModelName, OcrResult } from '@docconv/ocr';
 import { escapeLineStart, escapeText } from '../markdown/escape';
 import { buildLines, type Line, type PageLines, type TextRun } from '../pdf/layout';
+import type { PageFailure } from '@docconv/contracts';
 import type { PageReading } from './page-reader';
 
 /** Below this confidence an OCR line keeps the body's size whatever its height (see ocrRuns). */
@@ -14,10 +15,12 @@ export interface PageReport {
    * `failed`: the page could not be read (its reason in `notes`); it is not charged.
    */
   source: 'text' | 'ocr' | 'text+ocr' | 'failed';
+  /** Why a `failed` page was not read (the sentence is the first of `notes`). */
+  failure?: PageFailure;
   engine?: string;
   /** Mean OCR confidence of the page's characters, 0…100. */
   confidence?: number;
-  /** The page was read poorly or its reading time ran out (see PageReader.readPage). */
+  /** The page was read poorly, though well enough to deliver (see PageReader.readPage). */
   low_confidence?: boolean;
   /** Seconds the page's OCR took (orientation, every pass). */
   seconds?: number;

@@ -1,5 +1,6 @@
 import { turn, type GreyImage } from '@docconv/ocr';
 import sharp from 'sharp';
+import { PageNotRead } from '../page-failure';
 import { PageReader, type OcrOptions } from './page-reader';
 
 const LINES = [
@@ -21,30 +22,46 @@ async function koreanPage(): Promise<GreyImage> {
   return { width: info.width, height: info.height, data };
 }
 
-/** A page budget no machine running these tests runs out of: what they check must not depend on its speed. */
-const UNHURRIED_SECONDS = 600;
-
-const options = (pageBudgetSeconds = UNHURRIED_SECONDS): OcrOptions => ({
+const options = (pageDeadlineSeconds = 600): OcrOptions => ({
   engine: 'tesseract',
   model: 'premium',
   dpi: 300,
   languages: ['eng', 'kor'],
   settings: {},
-  pageBudgetSeconds,
+  pageDeadlineSeconds,
 });
+
+/** A picture without text: discs of several greys, as a photograph is shades without letters. */
+async function picture(): Promise<GreyImage> {
+  const discs = Array.from({ length: 25 }, (_, i) => {
+    const grey = (i * 40) % 200;
+    return `<circle cx="${(i * 137) % 1000}" cy="${(i * 211) % 700}" r="${30 + ((i * 17) % 60)}" fill="rgb(${grey},${grey},${grey})"/>`;
+  }).join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="700"><rect width="100%" height="100%" fill="white"/>${discs}</svg>`;
+  const { data, info } = await sharp(Buffer.from(svg)).greyscale().raw().toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data };
+}
+
+const rejection = async (reading: Promise<unknown>): Promise<PageNotRead> => {
+  const error = await reading.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(PageNotRead);
+  return error as PageNotRead;
+};
 
 describe('reading a whole page', () => {
   it('reads a Korean page in Korean, and a line in English in English', async () => {
     const reader = new PageReader(options());
     try {
-      const reading = await reader.readPage(await koreanPage());
+      const reading = await reader.readPage(await koreanPage(), 1);
       const text = reading.lines.map((l) => l.text).join('\n');
       expect(text).toContain('과학기술정보통신부는 우리나라 최초로');
       // The Korean model makes lookalikes of a line in English; the English reading of it is surer.
       expect(text).toContain('Korea Space Launch Vehicle II, first flight 2021');
       expect(reading.notes).toContain('1 line read better in eng');
       expect(reading.calls).toBeGreaterThanOrEqual(2); // the Korean reading, then the English one
-      expect(reading.cut).toBe(false);
       expect(reading.lowConfidence).toBe(false);
       expect(reading.seconds).toBeGreaterThan(0);
     } finally {
@@ -52,7 +69,7 @@ describe('reading a whole page', () => {
     }
   }, 60_000);
 
-  it('reads a later page the way the last one was read, and probes a page that lies otherwise', async () => {
+  it('reads the next page of a block the way the last one was read, and probes a page that lies otherwise or opens a block', async () => {
     const reader = new PageReader(options());
     // The probes are Tesseract readings of a strip written to standard output (see probeConfidence).
     const spawn = jest.spyOn(jest.requireActual<typeof import('node:child_process')>('node:child_process'), 'spawn');
@@ -60,35 +77,64 @@ describe('reading a whole page', () => {
       spawn.mock.calls.filter(([command, args]) => command === 'tesseract' && args?.[1] === 'stdout').length;
     try {
       const page = await koreanPage();
-      const first = await reader.readPage(page);
+      const first = await reader.readPage(page, 1);
       expect(probes()).toBeGreaterThan(0);
       spawn.mockClear();
       // The same way up and in the same language: read straight away, no probe.
-      const second = await reader.readPage(page);
+      const second = await reader.readPage(page, 2);
       expect(probes()).toBe(0);
       expect(second.lines.map((l) => l.text)).toEqual(first.lines.map((l) => l.text));
       expect(second.calls).toBe(first.calls);
       // Upside down, the Korean reading of it is poor: the probes find its way up and it is read again.
-      const third = await reader.readPage(await turn(page, 180));
+      const third = await reader.readPage(await turn(page, 180), 3);
       expect(probes()).toBeGreaterThan(0);
       expect(third.notes).toContain('turned 180° clockwise to read it upright');
       expect(third.lines.map((l) => l.text).join('\n')).toContain('과학기술정보통신부는 우리나라 최초로');
       expect(third.calls).toBe(first.calls + 1); // the abandoned reading counts
+      await reader.readPage(page, 5);
+      spawn.mockClear();
+      // Page 6 opens the next block: probed whatever page 5 said, as if the file had been cut there.
+      const sixth = await reader.readPage(page, 6);
+      expect(probes()).toBeGreaterThan(0);
+      expect(sixth.lines.map((l) => l.text)).toEqual(first.lines.map((l) => l.text));
     } finally {
       spawn.mockRestore();
       await reader.close();
     }
-  }, 90_000);
+  }, 120_000);
 
-  it('keeps the first reading when the time is used up, marked low-confidence, and says why', async () => {
-    const reader = new PageReader(options(0.001));
+  it('fails a page whose reading reaches the safety valve, and reads the next one afresh', async () => {
+    const reader = new PageReader(options(0.05));
     try {
-      const reading = await reader.readPage(await koreanPage());
-      expect(reading.calls).toBe(1);
-      expect(reading.cut).toBe(true);
-      expect(reading.lowConfidence).toBe(true);
-      expect(reading.notes).toContain('its 0.001 s reading time ran out: the best reading so far is kept');
-      expect(reading.lines.map((l) => l.text).join('\n')).toContain('한국형발사체');
+      const failed = await rejection(reader.readPage(await koreanPage(), 1));
+      expect(failed.failure).toBe('deadline');
+      expect(failed.message).toBe('its reading was stopped after 0.05 s, the most a page may take');
+    } finally {
+      await reader.close();
+    }
+  }, 60_000);
+
+  it('fails a picture that yields no text, and delivers a blank page as empty', async () => {
+    const reader = new PageReader(options());
+    try {
+      const failed = await rejection(reader.readPage(await picture(), 1));
+      expect(failed.failure).toBe('no_text');
+      const blank = { width: 800, height: 1000, data: Buffer.alloc(800 * 1000, 250) };
+      expect((await reader.readPage(blank, 2)).lines).toEqual([]);
+    } finally {
+      await reader.close();
+    }
+  }, 60_000);
+
+  it('fails a page the engine cannot read, naming the engine and its error', async () => {
+    const reader = new PageReader(options());
+    try {
+      // Tesseract refuses images over 32,767 pixels wide.
+      const banner = { width: 40_000, height: 60, data: Buffer.alloc(40_000 * 60, 255) };
+      banner.data.fill(0, 30 * 40_000, 31 * 40_000);
+      const failed = await rejection(reader.readPage(banner, 1));
+      expect(failed.failure).toBe('engine_error');
+      expect(failed.message).toMatch(/^the tesseract engine failed on it \(tesseract exited with 1: .*Image too large/);
     } finally {
       await reader.close();
     }

@@ -1,6 +1,10 @@
+import { DomainError } from '@docconv/contracts';
 import {
   detectOrientation,
+  hasInk,
   openOcrEngine,
+  probeConfidence,
+  ReadingTimeout,
   rotate,
   skewWhenTurned,
   turn,
@@ -12,6 +16,7 @@ import {
   type OcrSettings,
   type PageOrientation,
 } from '@docconv/ocr';
+import { PageNotRead } from '../page-failure';
 
 /** How a job reads what has no text layer. */
 export interface OcrOptions {
@@ -23,17 +28,21 @@ export interface OcrOptions {
   languages: string[];
   settings: OcrSettings;
   /**
-   * Seconds a page may take: further passes start only within it, and a page that used it up
-   * keeps the best reading so far, marked low-confidence. Default PAGE_BUDGET_SECONDS.
+   * The safety valve (OCR_PAGE_DEADLINE_SECONDS): a page still being read after this many seconds
+   * is stopped and fails (it is not charged, and the Markdown says so). It never shapes a reading.
    */
-  pageBudgetSeconds?: number;
+  pageDeadlineSeconds: number;
 }
 
-/** The default time a page may take (OCR_PAGE_BUDGET_SECONDS). */
-export const PAGE_BUDGET_SECONDS = 10;
-
-/** Below this confidence a page's reading is marked low-confidence. */
+/** Below this confidence a page's reading is marked low-confidence (it is delivered). */
 export const LOW_CONFIDENCE_BELOW = 70;
+
+/**
+ * Below this confidence (0…100, the characters' mean) a page's reading is not delivered: the page
+ * fails as read too poorly, and is not charged. Far under what a readable page reads at (the dev
+ * set's scans: 80–96); Tesseract leaves lines under 50 out as marks already.
+ */
+export const UNREADABLE_BELOW = 30;
 
 /**
  * A page read with at least this confidence settles which way up the file's pages lie and what
@@ -42,18 +51,25 @@ export const LOW_CONFIDENCE_BELOW = 70;
  */
 export const SURE_READING = 85;
 
+/**
+ * A page's way up and language carry over only within a block of this many pages (1–5, 6–10, …),
+ * so that how a page is read never depends on where the file was cut into page ranges: ranges
+ * start at a block's first page (see rangePagesFor).
+ */
+export const ORIENTATION_BLOCK_PAGES = 5;
+
 /** A whole page's reading: the engine's result, turned upright first, with how long it took. */
 export interface PageReading extends OcrResult {
   seconds: number;
-  /** The reading is poor (confidence under LOW_CONFIDENCE_BELOW) or the page's time ran out. */
+  /** The reading is poor (confidence under LOW_CONFIDENCE_BELOW), though delivered. */
   lowConfidence: boolean;
 }
 
 /** Reads images with the job's engine, opened on the first image and kept for the rest of the file. */
 export class PageReader {
   private engine?: Promise<OcrEngine>;
-  /** The way up and language of the last page, when it was read surely (SURE_READING). */
-  private settled?: Pick<PageOrientation, 'turn' | 'language'>;
+  /** The last page read surely (SURE_READING): its number, way up and language. */
+  private settled?: { page: number } & Pick<PageOrientation, 'turn' | 'language'>;
 
   constructor(readonly options: OcrOptions) {}
 
@@ -63,28 +79,78 @@ export class PageReader {
   }
 
   /**
-   * Reads a whole page: turned upright when it lies sideways or upside down, straightened when
-   * its lines are skewed (libs/ocr MIN_SKEW_DEGREES or more), read in the language its probe read best
-   * (libs/ocr orientation.ts), within the page's time budget. Once a page of the file has been read
-   * surely (SURE_READING), Tesseract reads the next one the same way up and in the same language
-   * without probing it first; a first reading below SURE_READING sends the page through the probes.
-   * Orientation counts against the budget; the engine makes at least its first reading, and no
-   * call runs past the deadline by more than CALL_GRACE_MS.
+   * Reads page `page` of a file whole: turned upright when it lies sideways or upside down,
+   * straightened when its lines are skewed (libs/ocr MIN_SKEW_DEGREES or more), read in the language
+   * its probe read best (libs/ocr orientation.ts). When the page before it, in the same block of
+   * ORIENTATION_BLOCK_PAGES, was read surely (SURE_READING), Tesseract reads it the same way up and in
+   * the same language without probing it first; a first reading below SURE_READING sends it through
+   * the probes. Nothing here depends on time: the same page gives the same reading on any machine
+   * load. The page fails (PageNotRead: not charged) when its reading is stopped by the safety valve
+   * (pageDeadlineSeconds), when the engine fails on it, when it yields no text though it has ink, or
+   * when it reads under UNREADABLE_BELOW.
    */
-  async readPage(image: GreyImage): Promise<PageReading> {
-    // The page's time starts once its engine is up: starting one (EasyOCR loads torch) is the file's cost.
+  async readPage(image: GreyImage, page: number): Promise<PageReading> {
+    // The page's time starts once its engine is up: starting one (loading its models) is the file's cost.
     const engine = await this.open();
     const started = Date.now();
-    const budget = (this.options.pageBudgetSeconds ?? PAGE_BUDGET_SECONDS) * 1000;
-    const request = {
-      model: this.options.model,
-      languages: this.options.languages,
-      deadline: started + budget,
+    const deadline = this.options.pageDeadlineSeconds;
+    const stop = new AbortController();
+    const valve = setTimeout(() => stop.abort(), deadline * 1000);
+    let reading: { result: OcrResult; notes: string[] };
+    try {
+      reading = await this.readUpright(engine, image, page, stop.signal);
+    } catch (error) {
+      if (error instanceof ReadingTimeout || stop.signal.aborted) {
+        throw new PageNotRead('deadline', `its reading was stopped after ${deadline} s, the most a page may take`);
+      }
+      if (error instanceof DomainError) throw error;
+      const why = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
+      throw new PageNotRead('engine_error', `the ${this.options.engine} engine failed on it (${why})`);
+    } finally {
+      clearTimeout(valve);
+    }
+    const { result, notes } = reading;
+    const characters = result.lines.reduce((n, line) => n + line.text.replace(/\s/g, '').length, 0);
+    if (characters === 0 && (await hasInk(image))) {
+      throw new PageNotRead('no_text', 'no text was found on it, though it is not blank');
+    }
+    if (characters > 0 && result.confidence < UNREADABLE_BELOW) {
+      throw new PageNotRead(
+        'low_confidence',
+        `it was read too poorly to deliver (confidence ${Math.round(result.confidence)} of 100, under ${UNREADABLE_BELOW})`,
+      );
+    }
+    return {
+      ...result,
+      notes: [...notes, ...result.notes],
+      seconds: (Date.now() - started) / 1000,
+      lowConfidence: result.confidence < LOW_CONFIDENCE_BELOW,
     };
+  }
+
+  async close(): Promise<void> {
+    const engine = this.engine;
+    this.engine = undefined;
+    if (engine) await (await engine).close();
+  }
+
+  /** The page read upright (see readPage), with the notes on how it was turned. */
+  private async readUpright(
+    engine: OcrEngine,
+    image: GreyImage,
+    page: number,
+    signal: AbortSignal,
+  ): Promise<{ result: OcrResult; notes: string[] }> {
+    const request = { model: this.options.model, languages: this.options.languages, signal };
     let orientation: Pick<PageOrientation, 'turn' | 'skew' | 'language'> | undefined;
     let result: OcrResult | undefined;
     let abandoned = 0;
-    const guess = this.options.engine === 'tesseract' ? this.settled : undefined;
+    const last = this.settled;
+    this.settled = undefined;
+    const guess =
+      this.options.engine === 'tesseract' && last && last.page === page - 1 && sameBlock(last.page, page)
+        ? last
+        : undefined;
     if (guess) {
       orientation = { ...guess, skew: await skewWhenTurned(image, guess.turn) };
       result = await engine.recognize({
@@ -101,40 +167,31 @@ export class PageReader {
     }
     if (!result) {
       // A page whose way up the probes cannot tell (handwriting, a picture) is read as it is.
-      orientation = await detectOrientation(image, this.options.languages);
+      orientation = await detectOrientation(image, this.options.languages, probeConfidence, signal);
       result = await engine.recognize({
         ...request,
         image: orientation ? await upright(image, orientation) : image,
         pageLanguage: orientation?.language,
       });
     }
-    this.settled =
-      orientation && !result.cut && result.confidence >= SURE_READING
-        ? { turn: orientation.turn, language: orientation.language }
-        : undefined;
+    if (orientation && result.confidence >= SURE_READING) {
+      this.settled = { page, turn: orientation.turn, language: orientation.language };
+    }
     const notes: string[] = [];
     if (orientation && orientation.turn !== 0) notes.push(`turned ${orientation.turn}° clockwise to read it upright`);
     if (orientation && orientation.skew !== 0) notes.push(`straightened by ${Math.abs(orientation.skew).toFixed(1)}°`);
-    if (result.cut) notes.push(`its ${budget / 1000} s reading time ran out: the best reading so far is kept`);
-    return {
-      ...result,
-      calls: result.calls + abandoned,
-      notes: [...notes, ...result.notes],
-      seconds: (Date.now() - started) / 1000,
-      lowConfidence: result.cut || result.confidence < LOW_CONFIDENCE_BELOW,
-    };
-  }
-
-  async close(): Promise<void> {
-    const engine = this.engine;
-    this.engine = undefined;
-    if (engine) await (await engine).close();
+    return { result: { ...result, calls: result.calls + abandoned }, notes };
   }
 
   private open(): Promise<OcrEngine> {
     this.engine ??= openOcrEngine(this.options.engine, this.options.settings);
     return this.engine;
   }
+}
+
+/** Whether two pages are in the same block of ORIENTATION_BLOCK_PAGES (pages count from 1). */
+function sameBlock(a: number, b: number): boolean {
+  return Math.floor((a - 1) / ORIENTATION_BLOCK_PAGES) === Math.floor((b - 1) / ORIENTATION_BLOCK_PAGES);
 }
 
 /** The page turned by `turn` and straightened by its `skew`. */
