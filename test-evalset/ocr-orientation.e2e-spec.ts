@@ -1,3 +1,4 @@
+import { DEFAULT_OCR_PAGE_DEADLINE_SECONDS } from '@docconv/config';
 import { extractToMarkdown, type PageReport } from '@docconv/documents';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,9 +9,6 @@ import { evalsetPath } from './evalset';
 
 /** Dev pages read by OCR, one per script: a Korean press release and a European text sample. */
 const PAGES = ['image/noori-1page.jpg', 'image/tess_eurotext.tif'];
-
-/** A page budget no reading here comes near, however busy the machine. */
-const UNHURRIED_SECONDS = 600;
 
 /** How much a turned copy's similarity may fall below the upright page's. */
 const TOLERANCE = 0.02;
@@ -23,15 +21,13 @@ async function read(path: string): Promise<{ markdown: string; page: PageReport 
       mime: 'image/png',
       displayName: 'page.png',
       units: 1,
-      // What is compared is the reading of a turned page with the upright one's, so no page is cut
-      // short by the worker's time budget when the machine is busy (a cut page reads less of itself).
       ocr: {
         engine: 'tesseract',
         model: 'premium',
         dpi: 300,
         languages: ['eng', 'kor'],
         settings: {},
-        pageBudgetSeconds: UNHURRIED_SECONDS,
+        pageDeadlineSeconds: DEFAULT_OCR_PAGE_DEADLINE_SECONDS,
       },
     },
     () => {},

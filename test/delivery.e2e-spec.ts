@@ -1,7 +1,17 @@
 import { LedgerService } from '@docconv/billing';
 import { DataSource } from 'typeorm';
 import { createKey, signup, type TestKey, type TestUser } from './support/accounts';
-import { makePdf, makeTextPng, makeTiffWithUnreadableFrame } from './support/fixtures';
+import {
+  greyTiff,
+  makeBannerPng,
+  makeDensePng,
+  makePdf,
+  makePicturePng,
+  makeTextPng,
+  makeTiffWithUnreadableFrame,
+} from './support/fixtures';
+import { privateStack } from './support/private-stack';
+import sharp from 'sharp';
 import { upload, waitForJob } from './support/jobs';
 import { createTestApp, type TestApp } from './support/test-app';
 
@@ -43,8 +53,114 @@ describe('pay only for pages delivered', () => {
 
   async function pagesOf(jobId: string) {
     const res = await t.http.get(`/api/v1/jobs/${jobId}/pages`).set(auth()).expect(200);
-    return res.body.pages as { file: string; page: number; source: string; notes?: string[] }[];
+    return res.body.pages as { file: string; page: number; source: string; failure?: string; notes?: string[] }[];
   }
+
+  /** Uploads and confirms `files` with the job's Tesseract, then waits for the job to end. */
+  async function run(files: { name: string; content: Buffer }[]) {
+    const res = await upload(t.http, key.key, files, { ocr_engine: 'tesseract', ocr_model: 'basic' });
+    if (res.status !== 201) throw new Error(`upload refused: ${JSON.stringify(res.body)}`);
+    const preview = res.body;
+    await t.http.post(`/api/v1/jobs/${preview.job_id}/confirm`).set(auth()).expect(200);
+    return { preview, job: await waitForJob(t.http, key.key, preview.job_id, ['done', 'error'], 120_000) };
+  }
+
+  it('a page the engine fails on or finds no text on though it has ink is refunded, listed with why, and marked', async () => {
+    // Frames of one size (1400 by 700), each picture set on white at its top left.
+    const grey = async (png: Buffer) => {
+      const { data, info } = await sharp(png)
+        .extend({
+          right: 1400 - (await sharp(png).metadata()).width!,
+          bottom: 700 - (await sharp(png).metadata()).height!,
+          background: 'white',
+        })
+        .greyscale()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      return { width: info.width, height: info.height, strip: data, deflated: false };
+    };
+    // A scan of three frames, the second a photograph without text; and a banner Tesseract cannot take.
+    const tiff = greyTiff([
+      await grey(await makeTextPng('First frame of the scan')),
+      await grey(await makePicturePng()),
+      await grey(await makeTextPng('Third frame of the scan')),
+    ]);
+    const { preview, job } = await run([
+      { name: 'scan.tiff', content: tiff },
+      { name: 'banner.png', content: await makeBannerPng() },
+    ]);
+    const imagePrice = preview.cost.points / 4;
+    expect(job).toMatchObject({
+      status: 'done',
+      refunded_points: 2 * imagePrice,
+      delivered_pages: 2,
+      failed_pages: 2,
+      refunded_pages: 2,
+    });
+
+    const pages = await pagesOf(preview.job_id);
+    expect(pages.map((p) => [p.file, p.page, p.source, p.failure])).toEqual([
+      ['scan.tiff', 1, 'ocr', undefined],
+      ['scan.tiff', 2, 'failed', 'no_text'],
+      ['scan.tiff', 3, 'ocr', undefined],
+      ['banner.png', 1, 'failed', 'engine_error'],
+    ]);
+    expect(pages[1].notes).toEqual([
+      'Page 2 of scan.tiff was not read: no text was found on it, though it is not blank.',
+    ]);
+    expect(pages[3].notes?.[0]).toMatch(/^Page 1 of banner\.png was not read: the tesseract engine failed on it \(/);
+
+    // Marked where they would have been, in words a reader understands.
+    const markdown = (await t.http.get(`/api/v1/jobs/${preview.job_id}/download`).set(auth()).expect(200)).text;
+    const first = markdown.indexOf('First frame');
+    const marked = markdown.indexOf(
+      '> **Frame 2 was not read:** no text was found on it, though it is not blank. It is not charged.',
+    );
+    const third = markdown.indexOf('Third frame');
+    expect([first, marked, third].every((at) => at >= 0)).toBe(true);
+    expect(first < marked && marked < third).toBe(true);
+    expect(markdown).toMatch(
+      /## banner\.png\n\n> \*\*This file was not read:\*\* Page 1 of banner\.png was not read: the tesseract engine failed on it .*It is not charged\./,
+    );
+
+    // The structured result lists both with their reasons.
+    const result = (await t.http.get(`/api/v1/jobs/${preview.job_id}/download?format=json`).set(auth()).expect(200))
+      .body as { pages: { file: string; page: number; source: string; failure?: string; reason?: string }[] };
+    expect(result.pages.filter((p) => p.source === 'failed').map((p) => [p.file, p.page, p.failure])).toEqual([
+      ['scan.tiff', 2, 'no_text'],
+      ['banner.png', 1, 'engine_error'],
+    ]);
+    expect(result.pages.every((p) => p.source !== 'failed' || (p.reason ?? '').length > 0)).toBe(true);
+
+    // Refunded in the move that finished the job: one row naming what was not delivered.
+    const ledger = await ledgerOf(preview.job_id);
+    expect(ledger.rows.map((r) => [r.type, r.amount])).toEqual([
+      ['spend', -preview.cost.points],
+      ['refund', 2 * imagePrice],
+    ]);
+    expect(ledger.rows[1].description).toMatch(/not delivered: scan\.tiff page 2; banner\.png \(whole file\)/);
+  });
+
+  it('a job none of whose pages was read ends in error, refundable, and its refund gives every page back', async () => {
+    const { preview, job } = await run([{ name: 'photo.png', content: await makePicturePng() }]);
+    expect(job).toMatchObject({
+      status: 'error',
+      refundable: true,
+      refunded_points: 0,
+      delivered_pages: 0,
+      failed_pages: 1,
+      refunded_pages: 0,
+      error_log: 'Page 1 of photo.png was not read: no text was found on it, though it is not blank.',
+    });
+    await t.http.post(`/api/v1/jobs/${preview.job_id}/action`).set(auth()).send({ action: 'refund' }).expect(200);
+    const refunded = (await t.http.get(`/api/v1/jobs/${preview.job_id}`).set(auth()).expect(200)).body;
+    expect(refunded).toMatchObject({ refunded_points: preview.cost.points, refunded_pages: 1, refundable: false });
+    const ledger = await ledgerOf(preview.job_id);
+    expect(ledger.rows.map((r) => [r.type, r.amount])).toEqual([
+      ['spend', -preview.cost.points],
+      ['refund', preview.cost.points],
+    ]);
+  });
 
   it('a frame that cannot be read is refunded at once; the other frames are delivered', async () => {
     const tiff = await makeTiffWithUnreadableFrame(
@@ -155,4 +271,58 @@ describe('pay only for pages delivered', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
   }
+});
+
+/**
+ * The per-page deadline is a safety valve: a page still being read when it passes fails, is
+ * refunded and marked, and is never delivered as a partial reading. A worker whose valve is one
+ * second meets a dense A4 page read by Tesseract's best model, seconds of work on any machine.
+ */
+describe('a page that reaches the safety valve', () => {
+  const { stack, start } = privateStack('valve', { OCR_PAGE_DEADLINE_SECONDS: '1' });
+  beforeAll(() => start(), 60_000);
+
+  it('fails, is refunded and marked; a job of only such a page ends in error, refundable', async () => {
+    const auth = { 'X-API-Key': stack.key.key };
+    const files = [
+      { name: 'dense.png', content: await makeDensePng() },
+      { name: 'short.png', content: await makeTextPng('Short note 4417') },
+    ];
+    const preview = (
+      await upload(stack.t.http, stack.key.key, files, { ocr_engine: 'tesseract', ocr_model: 'premium' })
+    ).body;
+    await stack.t.http.post(`/api/v1/jobs/${preview.job_id}/confirm`).set(auth).expect(200);
+    const job = await waitForJob(stack.t.http, stack.key.key, preview.job_id, ['done', 'error'], 120_000);
+    // The short note reads well within a second; the dense page cannot.
+    expect(job).toMatchObject({
+      status: 'done',
+      delivered_pages: 1,
+      failed_pages: 1,
+      refunded_points: preview.cost.points / 2,
+    });
+    const pages = (await stack.t.http.get(`/api/v1/jobs/${preview.job_id}/pages`).set(auth).expect(200)).body.pages as {
+      file: string;
+      source: string;
+      failure?: string;
+      notes?: string[];
+    }[];
+    expect(pages.map((p) => [p.file, p.source, p.failure])).toEqual([
+      ['dense.png', 'failed', 'deadline'],
+      ['short.png', 'ocr', undefined],
+    ]);
+    expect(pages[0].notes).toEqual([
+      'Page 1 of dense.png was not read: its reading was stopped after 1 s, the most a page may take.',
+    ]);
+    const markdown = (await stack.t.http.get(`/api/v1/jobs/${preview.job_id}/download`).set(auth).expect(200)).text;
+    expect(markdown).toMatch(/> \*\*This file was not read:\*\* .*stopped after 1 s.*It is not charged\./);
+    expect(markdown).toMatch(/Short note 4417/);
+
+    const alone = (
+      await upload(stack.t.http, stack.key.key, [files[0]], { ocr_engine: 'tesseract', ocr_model: 'premium' })
+    ).body;
+    await stack.t.http.post(`/api/v1/jobs/${alone.job_id}/confirm`).set(auth).expect(200);
+    const failed = await waitForJob(stack.t.http, stack.key.key, alone.job_id, ['done', 'error'], 120_000);
+    expect(failed).toMatchObject({ status: 'error', refundable: true, failed_pages: 1, delivered_pages: 0 });
+    expect(failed.error_log).toMatch(/stopped after 1 s/);
+  }, 240_000);
 });

@@ -58,7 +58,7 @@ describe('structured results: GET /jobs/{id}/download?format=json|zip', () => {
     expect(res.headers['content-disposition']).toContain('report.json');
     const result = res.body as StructuredResult;
     expect(checkStructuredResult(markdown, result)).toMatchObject({ problems: [], coverage: 1 });
-    expect(result.pages.map((p) => [p.page, Math.round(p.width), Math.round(p.height), p.unit])).toEqual([
+    expect(result.pages.map((p) => [p.page, Math.round(p.width!), Math.round(p.height!), p.unit])).toEqual([
       [1, 595, 842, 'pt'],
       [2, 595, 842, 'pt'],
       [3, 595, 842, 'pt'],

@@ -50,6 +50,12 @@ type JobResponse struct {
 	RetryCount int64 `json:"retry_count"`
 	// Points returned by a refund or cancellation.
 	RefundedPoints int64 `json:"refunded_points"`
+	// Pages and images delivered in the result; 0 until the job ends. GET /jobs/{id}/pages has each page with how it was read.
+	DeliveredPages int64 `json:"delivered_pages"`
+	// Pages and images that were not read (source failed in GET /jobs/{id}/pages, with the reason): never charged, their price refunded when the job ends.
+	FailedPages int64 `json:"failed_pages"`
+	// Pages and images whose price was given back: those not read, those a cancel kept from being read, and all of them when the job is refunded.
+	RefundedPages int64 `json:"refunded_pages"`
 	// Points confirming the job charges: the binding quote of its upload preview (cost.points), shown before a pending job is confirmed.
 	QuotedPoints int64 `json:"quoted_points"`
 	// Conversion units (source pages plus images, at least 1): an XLSX conversion costs this many times its unit price; only the first conversion of each format is charged.
@@ -63,7 +69,7 @@ type _JobResponse JobResponse
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewJobResponse(jobId string, status string, ocrModel string, ocrEngine string, fileType string, filename string, totalPages int64, donePages int64, totalFiles int64, doneFiles int64, mediaDurationSeconds int64, doneMediaSeconds int64, costPoints int64, errorLog NullableString, createdAt string, finishedAt NullableString, downloadable bool, xlsxBasicConverted bool, xlsxAdvancedConverted bool, xlsxAdvancedStatus NullableString, xlsxAdvancedJobId NullableString, xlsxAdvancedRefundable bool, xlsxAdvancedRecoveryNotes NullableString, refundable bool, retryCount int64, refundedPoints int64, quotedPoints int64, conversionUnits int64) *JobResponse {
+func NewJobResponse(jobId string, status string, ocrModel string, ocrEngine string, fileType string, filename string, totalPages int64, donePages int64, totalFiles int64, doneFiles int64, mediaDurationSeconds int64, doneMediaSeconds int64, costPoints int64, errorLog NullableString, createdAt string, finishedAt NullableString, downloadable bool, xlsxBasicConverted bool, xlsxAdvancedConverted bool, xlsxAdvancedStatus NullableString, xlsxAdvancedJobId NullableString, xlsxAdvancedRefundable bool, xlsxAdvancedRecoveryNotes NullableString, refundable bool, retryCount int64, refundedPoints int64, deliveredPages int64, failedPages int64, refundedPages int64, quotedPoints int64, conversionUnits int64) *JobResponse {
 	this := JobResponse{}
 	this.JobId = jobId
 	this.Status = status
@@ -91,6 +97,9 @@ func NewJobResponse(jobId string, status string, ocrModel string, ocrEngine stri
 	this.Refundable = refundable
 	this.RetryCount = retryCount
 	this.RefundedPoints = refundedPoints
+	this.DeliveredPages = deliveredPages
+	this.FailedPages = failedPages
+	this.RefundedPages = refundedPages
 	this.QuotedPoints = quotedPoints
 	this.ConversionUnits = conversionUnits
 	return &this
@@ -738,6 +747,78 @@ func (o *JobResponse) SetRefundedPoints(v int64) {
 	o.RefundedPoints = v
 }
 
+// GetDeliveredPages returns the DeliveredPages field value
+func (o *JobResponse) GetDeliveredPages() int64 {
+	if o == nil {
+		var ret int64
+		return ret
+	}
+
+	return o.DeliveredPages
+}
+
+// GetDeliveredPagesOk returns a tuple with the DeliveredPages field value
+// and a boolean to check if the value has been set.
+func (o *JobResponse) GetDeliveredPagesOk() (*int64, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return &o.DeliveredPages, true
+}
+
+// SetDeliveredPages sets field value
+func (o *JobResponse) SetDeliveredPages(v int64) {
+	o.DeliveredPages = v
+}
+
+// GetFailedPages returns the FailedPages field value
+func (o *JobResponse) GetFailedPages() int64 {
+	if o == nil {
+		var ret int64
+		return ret
+	}
+
+	return o.FailedPages
+}
+
+// GetFailedPagesOk returns a tuple with the FailedPages field value
+// and a boolean to check if the value has been set.
+func (o *JobResponse) GetFailedPagesOk() (*int64, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return &o.FailedPages, true
+}
+
+// SetFailedPages sets field value
+func (o *JobResponse) SetFailedPages(v int64) {
+	o.FailedPages = v
+}
+
+// GetRefundedPages returns the RefundedPages field value
+func (o *JobResponse) GetRefundedPages() int64 {
+	if o == nil {
+		var ret int64
+		return ret
+	}
+
+	return o.RefundedPages
+}
+
+// GetRefundedPagesOk returns a tuple with the RefundedPages field value
+// and a boolean to check if the value has been set.
+func (o *JobResponse) GetRefundedPagesOk() (*int64, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return &o.RefundedPages, true
+}
+
+// SetRefundedPages sets field value
+func (o *JobResponse) SetRefundedPages(v int64) {
+	o.RefundedPages = v
+}
+
 // GetQuotedPoints returns the QuotedPoints field value
 func (o *JobResponse) GetQuotedPoints() int64 {
 	if o == nil {
@@ -822,6 +903,9 @@ func (o JobResponse) ToMap() (map[string]interface{}, error) {
 	toSerialize["refundable"] = o.Refundable
 	toSerialize["retry_count"] = o.RetryCount
 	toSerialize["refunded_points"] = o.RefundedPoints
+	toSerialize["delivered_pages"] = o.DeliveredPages
+	toSerialize["failed_pages"] = o.FailedPages
+	toSerialize["refunded_pages"] = o.RefundedPages
 	toSerialize["quoted_points"] = o.QuotedPoints
 	toSerialize["conversion_units"] = o.ConversionUnits
 
@@ -863,6 +947,9 @@ func (o *JobResponse) UnmarshalJSON(data []byte) (err error) {
 		"refundable",
 		"retry_count",
 		"refunded_points",
+		"delivered_pages",
+		"failed_pages",
+		"refunded_pages",
 		"quoted_points",
 		"conversion_units",
 	}
@@ -920,6 +1007,9 @@ func (o *JobResponse) UnmarshalJSON(data []byte) (err error) {
 		delete(additionalProperties, "refundable")
 		delete(additionalProperties, "retry_count")
 		delete(additionalProperties, "refunded_points")
+		delete(additionalProperties, "delivered_pages")
+		delete(additionalProperties, "failed_pages")
+		delete(additionalProperties, "refunded_pages")
 		delete(additionalProperties, "quoted_points")
 		delete(additionalProperties, "conversion_units")
 		o.AdditionalProperties = additionalProperties

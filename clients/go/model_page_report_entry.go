@@ -27,11 +27,13 @@ type PageReportEntry struct {
 	Page int64 `json:"page"`
 	// text: read from the text layer; ocr: rendered and read by OCR; text+ocr: the text layer, with areas where it is unreadable (a font without a Unicode map) read by OCR; failed: the page (or, with page 1, the whole file of a job of several files) could not be read, the reason is in notes, and its price was refunded at once; refinement: a page sent to the language model
 	Source string `json:"source"`
+	// failed only, why the page was not read: deadline (its reading was stopped by the safety valve, OCR_PAGE_DEADLINE_SECONDS), engine_error (the OCR engine failed on it), no_text (no text was found though the page is not blank), low_confidence (read under confidence 30 of 100: too poorly to deliver), unreadable (the page itself could not be read); the sentence is the first of notes
+	Failure *string `json:"failure,omitempty"`
 	// The OCR engine that read the page
 	Engine *string `json:"engine,omitempty"`
 	// Mean OCR confidence of the page's characters, 0–100
 	Confidence *float64 `json:"confidence,omitempty"`
-	// OCR only: the page was read poorly (confidence under 70) or its reading time (OCR_PAGE_BUDGET_SECONDS) ran out and the best reading so far was kept; check it against the original
+	// OCR only: the page was read poorly (confidence under 70), though well enough to deliver; check it against the original
 	LowConfidence *bool `json:"low_confidence,omitempty"`
 	// OCR only: seconds the page's reading took
 	Seconds *float64 `json:"seconds,omitempty"`
@@ -133,6 +135,38 @@ func (o *PageReportEntry) GetSourceOk() (*string, bool) {
 // SetSource sets field value
 func (o *PageReportEntry) SetSource(v string) {
 	o.Source = v
+}
+
+// GetFailure returns the Failure field value if set, zero value otherwise.
+func (o *PageReportEntry) GetFailure() string {
+	if o == nil || IsNil(o.Failure) {
+		var ret string
+		return ret
+	}
+	return *o.Failure
+}
+
+// GetFailureOk returns a tuple with the Failure field value if set, nil otherwise
+// and a boolean to check if the value has been set.
+func (o *PageReportEntry) GetFailureOk() (*string, bool) {
+	if o == nil || IsNil(o.Failure) {
+		return nil, false
+	}
+	return o.Failure, true
+}
+
+// HasFailure returns a boolean if a field has been set.
+func (o *PageReportEntry) HasFailure() bool {
+	if o != nil && !IsNil(o.Failure) {
+		return true
+	}
+
+	return false
+}
+
+// SetFailure gets a reference to the given string and assigns it to the Failure field.
+func (o *PageReportEntry) SetFailure(v string) {
+	o.Failure = &v
 }
 
 // GetEngine returns the Engine field value if set, zero value otherwise.
@@ -340,6 +374,9 @@ func (o PageReportEntry) ToMap() (map[string]interface{}, error) {
 	toSerialize["file"] = o.File
 	toSerialize["page"] = o.Page
 	toSerialize["source"] = o.Source
+	if !IsNil(o.Failure) {
+		toSerialize["failure"] = o.Failure
+	}
 	if !IsNil(o.Engine) {
 		toSerialize["engine"] = o.Engine
 	}
@@ -406,6 +443,7 @@ func (o *PageReportEntry) UnmarshalJSON(data []byte) (err error) {
 		delete(additionalProperties, "file")
 		delete(additionalProperties, "page")
 		delete(additionalProperties, "source")
+		delete(additionalProperties, "failure")
 		delete(additionalProperties, "engine")
 		delete(additionalProperties, "confidence")
 		delete(additionalProperties, "low_confidence")

@@ -24,10 +24,12 @@ var _ MappedNullable = &StructuredResultPagesInner{}
 type StructuredResultPagesInner struct {
 	File string `json:"file"`
 	Page int64 `json:"page"`
-	Width float64 `json:"width"`
-	Height float64 `json:"height"`
+	Width *float64 `json:"width,omitempty"`
+	Height *float64 `json:"height,omitempty"`
 	Unit string `json:"unit"`
 	Source string `json:"source"`
+	Failure *string `json:"failure,omitempty"`
+	Reason *string `json:"reason,omitempty"`
 	Engine *string `json:"engine,omitempty"`
 	Confidence *float64 `json:"confidence,omitempty"`
 	LowConfidence *bool `json:"low_confidence,omitempty"`
@@ -39,12 +41,10 @@ type _StructuredResultPagesInner StructuredResultPagesInner
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewStructuredResultPagesInner(file string, page int64, width float64, height float64, unit string, source string) *StructuredResultPagesInner {
+func NewStructuredResultPagesInner(file string, page int64, unit string, source string) *StructuredResultPagesInner {
 	this := StructuredResultPagesInner{}
 	this.File = file
 	this.Page = page
-	this.Width = width
-	this.Height = height
 	this.Unit = unit
 	this.Source = source
 	return &this
@@ -106,52 +106,68 @@ func (o *StructuredResultPagesInner) SetPage(v int64) {
 	o.Page = v
 }
 
-// GetWidth returns the Width field value
+// GetWidth returns the Width field value if set, zero value otherwise.
 func (o *StructuredResultPagesInner) GetWidth() float64 {
-	if o == nil {
+	if o == nil || IsNil(o.Width) {
 		var ret float64
 		return ret
 	}
-
-	return o.Width
+	return *o.Width
 }
 
-// GetWidthOk returns a tuple with the Width field value
+// GetWidthOk returns a tuple with the Width field value if set, nil otherwise
 // and a boolean to check if the value has been set.
 func (o *StructuredResultPagesInner) GetWidthOk() (*float64, bool) {
-	if o == nil {
+	if o == nil || IsNil(o.Width) {
 		return nil, false
 	}
-	return &o.Width, true
+	return o.Width, true
 }
 
-// SetWidth sets field value
+// HasWidth returns a boolean if a field has been set.
+func (o *StructuredResultPagesInner) HasWidth() bool {
+	if o != nil && !IsNil(o.Width) {
+		return true
+	}
+
+	return false
+}
+
+// SetWidth gets a reference to the given float64 and assigns it to the Width field.
 func (o *StructuredResultPagesInner) SetWidth(v float64) {
-	o.Width = v
+	o.Width = &v
 }
 
-// GetHeight returns the Height field value
+// GetHeight returns the Height field value if set, zero value otherwise.
 func (o *StructuredResultPagesInner) GetHeight() float64 {
-	if o == nil {
+	if o == nil || IsNil(o.Height) {
 		var ret float64
 		return ret
 	}
-
-	return o.Height
+	return *o.Height
 }
 
-// GetHeightOk returns a tuple with the Height field value
+// GetHeightOk returns a tuple with the Height field value if set, nil otherwise
 // and a boolean to check if the value has been set.
 func (o *StructuredResultPagesInner) GetHeightOk() (*float64, bool) {
-	if o == nil {
+	if o == nil || IsNil(o.Height) {
 		return nil, false
 	}
-	return &o.Height, true
+	return o.Height, true
 }
 
-// SetHeight sets field value
+// HasHeight returns a boolean if a field has been set.
+func (o *StructuredResultPagesInner) HasHeight() bool {
+	if o != nil && !IsNil(o.Height) {
+		return true
+	}
+
+	return false
+}
+
+// SetHeight gets a reference to the given float64 and assigns it to the Height field.
 func (o *StructuredResultPagesInner) SetHeight(v float64) {
-	o.Height = v
+	o.Height = &v
 }
 
 // GetUnit returns the Unit field value
@@ -200,6 +216,70 @@ func (o *StructuredResultPagesInner) GetSourceOk() (*string, bool) {
 // SetSource sets field value
 func (o *StructuredResultPagesInner) SetSource(v string) {
 	o.Source = v
+}
+
+// GetFailure returns the Failure field value if set, zero value otherwise.
+func (o *StructuredResultPagesInner) GetFailure() string {
+	if o == nil || IsNil(o.Failure) {
+		var ret string
+		return ret
+	}
+	return *o.Failure
+}
+
+// GetFailureOk returns a tuple with the Failure field value if set, nil otherwise
+// and a boolean to check if the value has been set.
+func (o *StructuredResultPagesInner) GetFailureOk() (*string, bool) {
+	if o == nil || IsNil(o.Failure) {
+		return nil, false
+	}
+	return o.Failure, true
+}
+
+// HasFailure returns a boolean if a field has been set.
+func (o *StructuredResultPagesInner) HasFailure() bool {
+	if o != nil && !IsNil(o.Failure) {
+		return true
+	}
+
+	return false
+}
+
+// SetFailure gets a reference to the given string and assigns it to the Failure field.
+func (o *StructuredResultPagesInner) SetFailure(v string) {
+	o.Failure = &v
+}
+
+// GetReason returns the Reason field value if set, zero value otherwise.
+func (o *StructuredResultPagesInner) GetReason() string {
+	if o == nil || IsNil(o.Reason) {
+		var ret string
+		return ret
+	}
+	return *o.Reason
+}
+
+// GetReasonOk returns a tuple with the Reason field value if set, nil otherwise
+// and a boolean to check if the value has been set.
+func (o *StructuredResultPagesInner) GetReasonOk() (*string, bool) {
+	if o == nil || IsNil(o.Reason) {
+		return nil, false
+	}
+	return o.Reason, true
+}
+
+// HasReason returns a boolean if a field has been set.
+func (o *StructuredResultPagesInner) HasReason() bool {
+	if o != nil && !IsNil(o.Reason) {
+		return true
+	}
+
+	return false
+}
+
+// SetReason gets a reference to the given string and assigns it to the Reason field.
+func (o *StructuredResultPagesInner) SetReason(v string) {
+	o.Reason = &v
 }
 
 // GetEngine returns the Engine field value if set, zero value otherwise.
@@ -310,10 +390,20 @@ func (o StructuredResultPagesInner) ToMap() (map[string]interface{}, error) {
 	toSerialize := map[string]interface{}{}
 	toSerialize["file"] = o.File
 	toSerialize["page"] = o.Page
-	toSerialize["width"] = o.Width
-	toSerialize["height"] = o.Height
+	if !IsNil(o.Width) {
+		toSerialize["width"] = o.Width
+	}
+	if !IsNil(o.Height) {
+		toSerialize["height"] = o.Height
+	}
 	toSerialize["unit"] = o.Unit
 	toSerialize["source"] = o.Source
+	if !IsNil(o.Failure) {
+		toSerialize["failure"] = o.Failure
+	}
+	if !IsNil(o.Reason) {
+		toSerialize["reason"] = o.Reason
+	}
 	if !IsNil(o.Engine) {
 		toSerialize["engine"] = o.Engine
 	}
@@ -333,8 +423,6 @@ func (o *StructuredResultPagesInner) UnmarshalJSON(data []byte) (err error) {
 	requiredProperties := []string{
 		"file",
 		"page",
-		"width",
-		"height",
 		"unit",
 		"source",
 	}

@@ -38,6 +38,37 @@ export function makeTextPng(text: string): Promise<Buffer> {
   return sharp(Buffer.from(svg)).flatten({ background: 'white' }).png().toBuffer();
 }
 
+/** A picture without text, as a PNG: discs of several greys, as a photograph is shades without letters. */
+export function makePicturePng(): Promise<Buffer> {
+  const discs = Array.from({ length: 25 }, (_, i) => {
+    const grey = (i * 40) % 200;
+    return `<circle cx="${(i * 137) % 1000}" cy="${(i * 211) % 700}" r="${30 + ((i * 17) % 60)}" fill="rgb(${grey},${grey},${grey})"/>`;
+  }).join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="700"><rect width="100%" height="100%" fill="white"/>${discs}</svg>`;
+  return sharp(Buffer.from(svg)).flatten({ background: 'white' }).png().toBuffer();
+}
+
+/** A strip 40,000 pixels wide with a rule across it: wider than Tesseract reads (32,767), so the engine fails on it. */
+export function makeBannerPng(): Promise<Buffer> {
+  const width = 40_000;
+  const pixels = Buffer.alloc(width * 60, 255);
+  pixels.fill(0, 30 * width, 31 * width);
+  return sharp(pixels, { raw: { width, height: 60, channels: 1 } })
+    .png()
+    .toBuffer();
+}
+
+/** A dense page of prose, 2,480 by 3,508 pixels (A4 at 300 dpi): seconds of work for any engine. */
+export function makeDensePng(): Promise<Buffer> {
+  const words = 'the quick brown fox jumps over a lazy dog while seven wizards box and quartz glyphs vex'.split(' ');
+  const rows = Array.from({ length: 70 }, (_, r) => {
+    const line = Array.from({ length: 14 }, (_, w) => words[(r * 7 + w * 3) % words.length]).join(' ');
+    return `<text x="150" y="${200 + r * 45}" font-family="DejaVu Sans, sans-serif" font-size="34">${line}</text>`;
+  }).join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="2480" height="3508"><rect width="100%" height="100%" fill="white"/>${rows}</svg>`;
+  return sharp(Buffer.from(svg)).flatten({ background: 'white' }).png().toBuffer();
+}
+
 // ---- office ---------------------------------------------------------------------------
 
 /** A DOCX with the given paragraphs; `pageBreaks` inserts a page break before each of those indexes. */

@@ -1057,6 +1057,21 @@ export interface components {
       refunded_points: number;
       /**
        * Format: int64
+       * @description Pages and images delivered in the result; 0 until the job ends. GET /jobs/{id}/pages has each page with how it was read.
+       */
+      delivered_pages: number;
+      /**
+       * Format: int64
+       * @description Pages and images that were not read (source failed in GET /jobs/{id}/pages, with the reason): never charged, their price refunded when the job ends.
+       */
+      failed_pages: number;
+      /**
+       * Format: int64
+       * @description Pages and images whose price was given back: those not read, those a cancel kept from being read, and all of them when the job is refunded.
+       */
+      refunded_pages: number;
+      /**
+       * Format: int64
        * @description Points confirming the job charges: the binding quote of its upload preview (cost.points), shown before a pending job is confirmed.
        */
       quoted_points: number;
@@ -1097,6 +1112,11 @@ export interface components {
        * @enum {string}
        */
       source: 'text' | 'ocr' | 'text+ocr' | 'failed' | 'refinement';
+      /**
+       * @description failed only, why the page was not read: deadline (its reading was stopped by the safety valve, OCR_PAGE_DEADLINE_SECONDS), engine_error (the OCR engine failed on it), no_text (no text was found though the page is not blank), low_confidence (read under confidence 30 of 100: too poorly to deliver), unreadable (the page itself could not be read); the sentence is the first of notes
+       * @enum {string}
+       */
+      failure?: 'deadline' | 'engine_error' | 'no_text' | 'low_confidence' | 'unreadable';
       /** @description The OCR engine that read the page */
       engine?: string;
       /**
@@ -1104,7 +1124,7 @@ export interface components {
        * @description Mean OCR confidence of the page's characters, 0–100
        */
       confidence?: number;
-      /** @description OCR only: the page was read poorly (confidence under 70) or its reading time (OCR_PAGE_BUDGET_SECONDS) ran out and the best reading so far was kept; check it against the original */
+      /** @description OCR only: the page was read poorly (confidence under 70), though well enough to deliver; check it against the original */
       low_confidence?: boolean;
       /**
        * Format: double
@@ -1477,12 +1497,15 @@ export interface components {
       pages: {
         file: string;
         page: number;
-        width: number;
-        height: number;
+        width?: number;
+        height?: number;
         /** @enum {unknown} */
         unit: 'pt' | 'px';
         /** @enum {unknown} */
         source: 'text' | 'ocr' | 'text+ocr' | 'failed';
+        /** @enum {unknown} */
+        failure?: 'deadline' | 'engine_error' | 'no_text' | 'low_confidence' | 'unreadable';
+        reason?: string;
         engine?: string;
         confidence?: number;
         low_confidence?: boolean;

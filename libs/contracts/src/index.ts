@@ -4,3 +4,4 @@ export * from './queues';
 export * from './scopes';
 export * from './capabilities';
 export * from './thread-entry';
+export * from './page-failures';

@@ -19,6 +19,7 @@ import { RangeProgress1764400000000 } from './migrations/1764400000000-range-pro
 import { ParseQueues1764500000000 } from './migrations/1764500000000-parse-queues';
 import { OcrSample1764600000000 } from './migrations/1764600000000-ocr-sample';
 import { HwpxConversions1764700000000 } from './migrations/1764700000000-hwpx-conversions';
+import { PageOutcomes1764800000000 } from './migrations/1764800000000-page-outcomes';
 
 export const ENTITIES = [
   UserEntity,
@@ -45,6 +46,7 @@ export const MIGRATIONS = [
   ParseQueues1764500000000,
   OcrSample1764600000000,
   HwpxConversions1764700000000,
+  PageOutcomes1764800000000,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

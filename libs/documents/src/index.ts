@@ -17,3 +17,4 @@ export * from './text-pages';
 export * from './page-loop';
 export * from './page-preview';
 export { pdfjs as loadPdfReader } from './pdf/pdfjs';
+export * from './page-failure';

@@ -1,5 +1,6 @@
 import { DomainError } from '@docconv/contracts';
 import type { PageReport } from './ocr/ocr-page';
+import { failedPageReport, NoPageRead, PageNotRead } from './page-failure';
 
 /** Asked before each page: true once the job's owner has cancelled it, so the file stops after the page in hand. */
 export type StopSignal = () => boolean;
@@ -19,8 +20,8 @@ export interface PageRange {
 
 /**
  * Reads pages 1…`pages` (or the range `pages`) with `read`, which lays out its page and returns
- * its report. A page that cannot be read is reported `failed`, with the reason, and the next one
- * is read (its price is given back). Over a whole file, when no page could be read at all, the
+ * its report. A page that cannot be read is reported `failed`, with why (see page-failure.ts), and
+ * the next one is read (its price is given back). Over a whole file, when no page could be read at all, the
  * first page's error is thrown so the file fails as a whole; over a range that rule waits for the
  * file's other ranges (`requireSomePage`). `onPage` hears how many pages are finished, read or failed.
  */
@@ -43,7 +44,7 @@ export async function readPageByPage(
       reports.push(await read(page));
     } catch (error) {
       firstError ??= error;
-      reports.push({ page, source: 'failed', notes: [failureReason(error, page, displayName)] });
+      reports.push(failedPageReport(page, error, displayName));
     }
     onPage(page - first + 1);
   }
@@ -53,17 +54,11 @@ export async function readPageByPage(
 
 /**
  * A file of which no page could be read fails as a whole: with `firstError` when it is one of
- * ours, else with the first page's reason.
+ * ours that names what failed (an engine that is not available, a damaged file), else with the
+ * first page's reason.
  */
 export function requireSomePage(reports: PageReport[], firstError?: unknown): void {
   if (reports.length === 0 || reports.some((r) => r.source !== 'failed')) return;
-  throw firstError instanceof DomainError
-    ? firstError
-    : new DomainError('file_processing_failed', reports[0].notes?.[0] ?? 'No page of the file could be read.');
-}
-
-function failureReason(error: unknown, page: number, displayName: string): string {
-  if (error instanceof DomainError) return error.message;
-  const why = error instanceof Error ? error.message : String(error);
-  return `Page ${page} of ${displayName} could not be read (${why}).`;
+  if (firstError instanceof DomainError && !(firstError instanceof PageNotRead)) throw firstError;
+  throw new NoPageRead(reports[0].failure ?? 'unreadable', reports[0].notes?.[0] ?? 'No page of the file could be read.');
 }

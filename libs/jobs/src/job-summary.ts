@@ -22,6 +22,9 @@ export type JobSummary = Pick<
   | 'quotedPoints'
   | 'costPoints'
   | 'refundedPoints'
+  | 'deliveredPages'
+  | 'failedPages'
+  | 'refundedPages'
   | 'refundable'
   | 'retryCount'
   | 'errorLog'
@@ -42,6 +45,7 @@ SELECT json_build_object('id', j.id, 'status', j.status, 'ocrModel', j.ocr_model
   'totalFiles', j.total_files, 'doneFiles', j.done_files, 'imageCount', j.image_count,
   'mediaDurationSeconds', j.media_duration_seconds, 'doneMediaSeconds', j.done_media_seconds,
   'quotedPoints', j.quoted_points::text, 'costPoints', j.cost_points::text, 'refundedPoints', j.refunded_points::text,
+  'deliveredPages', j.delivered_pages, 'failedPages', j.failed_pages, 'refundedPages', j.refunded_pages,
   'refundable', j.refundable,
   'retryCount', j.retry_count, 'errorLog', j.error_log, 'createdAt', j.created_at, 'finishedAt', j.finished_at,
   'conversions', COALESCE((SELECT json_agg(json_build_object('format', c.format, 'status', c.status,

@@ -97,7 +97,7 @@ export class Sweeper {
       const assemble = await this.queues.state('parse.assemble', { ...message, rangePages: 0 });
       if (run === 'failed' || assemble === 'failed') {
         const reason = 'Processing was interrupted too many times to finish. Retry the job, or ask for a refund.';
-        if (await this.lifecycle.move('fail', { jobId: job.id }, { reason })) parseGivenUp++;
+        if (await this.lifecycle.move('fail', { jobId: job.id }, { reason, failed: 0 })) parseGivenUp++;
       } else if (run === 'missing' && assemble === 'missing') {
         // Redis lost every message of it (restarted empty, or the spread's flow never reached it):
         // the job starts over, its progress counted again from its first page.

@@ -65,8 +65,14 @@ const runMessage = ({ job, conversion }: MoveContext): OutboxMessage => ({
 /** Who asked for a move that costs or returns money: the key the ledger row names. */
 type Caller = { apiKeyId: string | null };
 
-/** What a job did not deliver: the points its pages cost, and which pages they were (for the ledger row). */
-export type Undelivered = { points: number; pages: string };
+/**
+ * What a job did not deliver: the points its pages cost, and which pages they were (for the ledger
+ * row); and the count of its pages and images delivered, not read (failed) and given back (refunded).
+ */
+export type Undelivered = { points: number; pages: string; delivered: number; failed: number; refunded: number };
+
+/** The page counts a job's end records (see Undelivered). */
+const PAGE_OUTCOMES = { delivered_pages: ':delivered', failed_pages: ':failed', refunded_pages: ':refunded' };
 
 /** A ledger row moving `points`, or none when there are none to move. */
 const ledgerRow = (
@@ -172,6 +178,7 @@ export const TRANSITIONS = {
       done_files: 'total_files',
       done_media_seconds: 'media_duration_seconds',
       refunded_points: 'refunded_points + :points',
+      ...PAGE_OUTCOMES,
     },
     event: 'status',
     posting: ({ job, params: p }) => undeliveredRefund(job, p as Undelivered, `job:${job.id}:undelivered`),
@@ -196,16 +203,23 @@ export const TRANSITIONS = {
       result_path: ':resultPath',
       refunded_points: ':points',
       refunded_at: 'CASE WHEN :points > 0 THEN now() END',
+      ...PAGE_OUTCOMES,
     },
     event: 'status',
     posting: ({ job, params: p }) => undeliveredRefund(job, p as Undelivered, `job:${job.id}:refund`),
   }),
   /** The job could not be converted: the user may retry it or take a refund. */
-  fail: declare<{ reason: string }>({
+  fail: declare<{ reason: string; failed: number }>({
     subject: 'job',
     from: ['processing'],
     to: 'error',
-    set: { refundable: 'true', error_log: ':reason', finished_at: 'now()' },
+    set: {
+      refundable: 'true',
+      error_log: ':reason',
+      finished_at: 'now()',
+      delivered_pages: '0',
+      failed_pages: ':failed',
+    },
     event: 'status',
   }),
   /** A job still processing past the time a job may run (its worker died). */
@@ -245,7 +259,12 @@ export const TRANSITIONS = {
     from: ['error'],
     to: 'error',
     when: 'refundable',
-    set: { refundable: 'false', refunded_points: 'cost_points', refunded_at: 'now()' },
+    set: {
+      refundable: 'false',
+      refunded_points: 'cost_points',
+      refunded_at: 'now()',
+      refunded_pages: 'total_pages + image_count',
+    },
     posting: ({ job, params: p }) =>
       ledgerRow('refund', job.costPoints, (p as Caller).apiKeyId, `Refund of job ${job.id}`, `job:${job.id}:refund`),
   }),

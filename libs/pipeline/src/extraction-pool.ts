@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { DomainError, type ErrorCode } from '@docconv/contracts';
-import type { ExtractInput, Extraction, PageRange, PdfPages, ResultSource } from '@docconv/documents';
+import { NoPageRead, type ExtractInput, type Extraction, type PageRange, type PdfPages, type ResultSource } from '@docconv/documents';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -210,7 +210,11 @@ export class ExtractionPool implements OnApplicationBootstrap, OnModuleDestroy {
         running.resolve(message.extraction);
       } else {
         running.reject(
-          message.code ? new DomainError(message.code as ErrorCode, message.message) : new Error(message.message),
+          message.failure
+            ? new NoPageRead(message.failure, message.message)
+            : message.code
+              ? new DomainError(message.code as ErrorCode, message.message)
+              : new Error(message.message),
         );
       }
     });

@@ -1,8 +1,9 @@
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
-import { DomainError } from '@docconv/contracts';
+import { DomainError, type PageFailure } from '@docconv/contracts';
 import {
   extractToMarkdown,
+  NoPageRead,
   loadPdfReader,
   readPdfRange,
   type ExtractInput,
@@ -27,7 +28,7 @@ export type ThreadMessage =
   | { type: 'ready'; seconds: number }
   | { type: 'progress'; id: number; done: number }
   | { type: 'done'; id: number; extraction: Extraction | PdfPages | string; heapMb: number }
-  | { type: 'error'; id: number; code?: string; message: string };
+  | { type: 'error'; id: number; code?: string; failure?: PageFailure; message: string };
 
 /**
  * Extracts files off the worker's event loop, one at a time, for as long as the thread lives:
@@ -67,7 +68,13 @@ if (parentPort) {
       (error: unknown) =>
         post(
           error instanceof DomainError
-            ? { type: 'error', id: file.id, code: error.code, message: error.message }
+            ? {
+                type: 'error',
+                id: file.id,
+                code: error.code,
+                message: error.message,
+                ...(error instanceof NoPageRead ? { failure: error.failure } : {}),
+              }
             : { type: 'error', id: file.id, message: error instanceof Error ? error.message : String(error) },
         ),
     );

@@ -17,7 +17,8 @@ describe('page ranges of a fanned-out parse', () => {
     const scan = (pages: number) => ({ pages, needsOcr: true });
     expect(rangePagesFor(scan(40), 2)).toBe(10);
     expect(rangePagesFor(scan(40), 8)).toBe(5); // not shorter than five pages
-    expect(rangePagesFor(scan(150), 4)).toBe(19);
+    expect(rangePagesFor(scan(150), 4)).toBe(20); // 19 rounded up to whole blocks of five pages
+    expect(rangePagesFor(scan(66), 2)).toBe(20); // 17 rounded up
     expect(rangePagesFor(scan(1_000), 2)).toBe(50); // not longer than 50 pages: 20 ranges
     expect(rangePagesFor(scan(1_000), 1)).toBeUndefined();
     expect(rangePagesFor(scan(1_000), 0)).toBeUndefined();

@@ -12,6 +12,9 @@ import {
   type PageReport,
   type PdfPages,
   type ResultSource,
+  failedFileMarkdown,
+  failureOf,
+  ORIENTATION_BLOCK_PAGES,
 } from '@docconv/documents';
 import { OCR_LANGUAGES } from '@docconv/ocr';
 import { refinePage, splitIntoPages, type LanguageModel } from '@docconv/refine';
@@ -57,6 +60,8 @@ interface Converted {
   failures: string[];
   /** The pages and files not delivered, named for the ledger. */
   failedUnits: string[];
+  /** Pages and images that were not read (a page that failed, every page of a file that failed). */
+  failed: number;
   stopped: boolean;
   /** Each file's stretch of `markdown`, with its placed pages. */
   sources: ResultSource[];
@@ -79,11 +84,10 @@ const RANGES_PER_SLOT = 2;
 /** No range is shorter than this (each costs a message, a read of the file and a stored part)… */
 const MIN_RANGE_PAGES = 5;
 /**
- * …or longer, when its pages look scanned: a range read again after a crash repeats at most this
- * many pages, and a stopping worker, which finishes the range in hand, needs at most this many
- * pages' OCR budget to do so (the Helm chart's grace period is longer than that).
+ * …or longer, when its pages look scanned: a range read again after a crash, or after a stopping
+ * worker's grace period ran out, repeats at most this many pages.
  */
-export const MAX_RANGE_PAGES = 50;
+const MAX_RANGE_PAGES = 50;
 /**
  * A PDF whose sampled pages all have a text layer is read at hundreds of pages a second: ranges
  * would cost about what they save, so it is spread only from this many pages (for fairness: one
@@ -118,11 +122,12 @@ export function spreads(files: { kind: string; pages: number; needsOcr: boolean 
  * How many pages each range of a PDF gets when `slots` worker slots read it: about
  * RANGES_PER_SLOT ranges per slot, at least MIN_RANGE_PAGES, at most MAX_RANGE_PAGES when its
  * pages need OCR and MAX_TEXT_RANGE_PAGES when they have a text layer; undefined when a single
- * slot would read it all anyway.
+ * slot would read it all anyway. Always a whole number of ORIENTATION_BLOCK_PAGES, so every range
+ * starts at a block's first page and a page reads the same however many slots share the file.
  */
 export function rangePagesFor(file: { pages: number; needsOcr: boolean }, slots: number): number | undefined {
   if (slots < 2) return undefined;
-  const size = Math.ceil(file.pages / (slots * RANGES_PER_SLOT));
+  const size = Math.ceil(file.pages / (slots * RANGES_PER_SLOT) / ORIENTATION_BLOCK_PAGES) * ORIENTATION_BLOCK_PAGES;
   return Math.min(file.needsOcr ? MAX_RANGE_PAGES : MAX_TEXT_RANGE_PAGES, Math.max(MIN_RANGE_PAGES, size));
 }
 
@@ -294,7 +299,7 @@ export class ParseRunner {
         return 'cancelled';
       }
       if (converted.delivered.units === 0) {
-        await this.fail(jobId, converted.failures.join(' '), 'file_processing_failed');
+        await this.fail(jobId, converted.failures.join(' '), 'file_processing_failed', converted.failed);
         return 'error';
       }
       await this.storeResult(job, resultPath, converted);
@@ -302,7 +307,8 @@ export class ParseRunner {
       return 'done';
     } catch (error) {
       if (error instanceof DomainError) {
-        await this.fail(jobId, error.message, error.code);
+        // A file that could not be read, none of its pages: every page and image of the job was not read.
+        await this.fail(jobId, error.message, error.code, job.totalPages + job.imageCount);
         return 'error';
       }
       if (attempt.made + 1 >= attempt.max) {
@@ -357,8 +363,8 @@ export class ParseRunner {
       model: job.ocrModel,
       dpi: job.dpi,
       languages: [...OCR_LANGUAGES],
-      settings: { enginesPython: this.config.engines.enginesPython ?? undefined },
-      pageBudgetSeconds: this.config.engines.ocrPageBudgetSeconds,
+      settings: { enginesPython: this.config.engines.enginesPython ?? undefined, threads: this.config.engines.threads },
+      pageDeadlineSeconds: this.config.engines.ocrPageDeadlineSeconds,
     };
     const kind = file.kind as FileKind;
     const units = kind === 'pdf' ? file.pages : file.images;
@@ -429,6 +435,7 @@ export class ParseRunner {
     const delivered: Delivered = { units: 0, pages: 0, images: 0, audioSeconds: [], videoSeconds: [] };
     const failures: string[] = [];
     const failedUnits: string[] = [];
+    let failed = 0;
     let stopped = false;
     try {
       const parts: string[] = [];
@@ -454,7 +461,22 @@ export class ParseRunner {
             throw error;
           failures.push(error.message);
           failedUnits.push(`${file.displayPath} (whole file)`);
-          report.push({ file: file.displayPath, page: 1, source: 'failed', notes: [error.message] });
+          failed += file.pages + file.images;
+          const unread: PageReport = { page: 1, source: 'failed', failure: failureOf(error), notes: [error.message] };
+          report.push({ file: file.displayPath, ...unread });
+          // Marked where the file would have been, and listed with its reason in the structured result.
+          const part = `## ${file.displayPath}\n\n${failedFileMarkdown(error.message)}\n`;
+          parts.push(part);
+          sources.push({
+            file: file.displayPath,
+            kind: file.kind as FileKind,
+            start: offset,
+            end: offset + part.length,
+            headed: true,
+            pages: [{ page: 1, width: 0, height: 0, lines: [], furniture: [] }],
+            reports: [unread],
+          });
+          offset += part.length + 1;
           pagesBefore += file.pages;
           secondsBefore += file.durationSeconds;
           continue;
@@ -464,6 +486,7 @@ export class ParseRunner {
         }
         const failedPages = extraction.pages.filter((p) => p.source === 'failed').map((p) => p.page);
         if (failedPages.length > 0) failedUnits.push(`${file.displayPath} page ${failedPages.join(', ')}`);
+        failed += failedPages.length;
         const read = extraction.pages.length - failedPages.length;
         const pages = kind === 'pdf' ? read : extraction.stopped ? 0 : file.pages;
         const images = kind === 'image' ? read : 0;
@@ -505,7 +528,7 @@ export class ParseRunner {
       else await progress.settled();
       await this.storage.put(pageReportPath(jobId), Buffer.from(JSON.stringify(report), 'utf8'));
       const markdown = parts.length === 1 ? parts[0] : parts.join('\n');
-      return { markdown, delivered, failures, failedUnits, stopped, sources };
+      return { markdown, delivered, failures, failedUnits, failed, stopped, sources };
     } finally {
       progress.stop();
     }
@@ -535,7 +558,14 @@ export class ParseRunner {
     const what = converted.stopped
       ? `cancelled while processing; ${delivered.pages} of ${job.totalPages} pages and ${delivered.images} of ${job.imageCount} images delivered`
       : `not delivered: ${converted.failedUnits.join('; ')}`;
-    return { points, pages: what };
+    const handedOver = delivered.pages + delivered.images;
+    return {
+      points,
+      pages: what,
+      delivered: handedOver,
+      failed: converted.failed,
+      refunded: Math.max(0, job.totalPages + job.imageCount - handedOver),
+    };
   }
 
   /** Speech to timestamped text with the model loaded at boot; a job past its deadline fails. */
@@ -612,10 +642,13 @@ export class ParseRunner {
     return out.join('\n\n') + '\n';
   }
 
-  /** Ends the job in error with `reason` as its error_log; `code` names the failure in the metrics. */
-  private async fail(jobId: string, reason: string, code: string): Promise<void> {
+  /**
+   * Ends the job in error with `reason` as its error_log and `failed` pages not read; `code` names
+   * the failure in the metrics.
+   */
+  private async fail(jobId: string, reason: string, code: string, failed = 0): Promise<void> {
     this.metrics.jobFailed(code);
-    await this.lifecycle.move('fail', { jobId }, { reason });
+    await this.lifecycle.move('fail', { jobId }, { reason, failed });
   }
 }
 

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { PAGE_FAILURES } from '@docconv/contracts';
 import { conversionOf, JOB_STATUSES, type JobEntity, type JobFileEntity, type JobStatus } from '@docconv/db';
 import { ACCEPTED_FORMATS, acceptedFormat, CHARACTERS_PER_PAGE, type FileKind } from '@docconv/documents';
 import { CONVERSION_FORMATS, units, type ConversionFormat, type JobSummary } from '@docconv/jobs';
@@ -159,12 +160,18 @@ export class PageReportEntry {
       'text: read from the text layer; ocr: rendered and read by OCR; text+ocr: the text layer, with areas where it is unreadable (a font without a Unicode map) read by OCR; failed: the page (or, with page 1, the whole file of a job of several files) could not be read, the reason is in notes, and its price was refunded at once; refinement: a page sent to the language model',
   })
   source!: string;
+  @ApiPropertyOptional({
+    enum: PAGE_FAILURES,
+    description:
+      'failed only, why the page was not read: deadline (its reading was stopped by the safety valve, OCR_PAGE_DEADLINE_SECONDS), engine_error (the OCR engine failed on it), no_text (no text was found though the page is not blank), low_confidence (read under confidence 30 of 100: too poorly to deliver), unreadable (the page itself could not be read); the sentence is the first of notes',
+  })
+  failure?: string;
   @ApiPropertyOptional({ description: 'The OCR engine that read the page' }) engine?: string;
   @ApiPropertyOptional({ format: 'double', description: "Mean OCR confidence of the page's characters, 0–100" })
   confidence?: number;
   @ApiPropertyOptional({
     description:
-      'OCR only: the page was read poorly (confidence under 70) or its reading time (OCR_PAGE_BUDGET_SECONDS) ran out and the best reading so far was kept; check it against the original',
+      'OCR only: the page was read poorly (confidence under 70), though well enough to deliver; check it against the original',
   })
   low_confidence?: boolean;
   @ApiPropertyOptional({ format: 'double', description: "OCR only: seconds the page's reading took" }) seconds?: number;
@@ -207,6 +214,21 @@ export class JobResponse {
   @ApiProperty() refundable!: boolean;
   @ApiProperty() retry_count!: number;
   @ApiProperty({ description: 'Points returned by a refund or cancellation.' }) refunded_points!: number;
+  @ApiProperty({
+    description:
+      'Pages and images delivered in the result; 0 until the job ends. GET /jobs/{id}/pages has each page with how it was read.',
+  })
+  delivered_pages!: number;
+  @ApiProperty({
+    description:
+      'Pages and images that were not read (source failed in GET /jobs/{id}/pages, with the reason): never charged, their price refunded when the job ends.',
+  })
+  failed_pages!: number;
+  @ApiProperty({
+    description:
+      'Pages and images whose price was given back: those not read, those a cancel kept from being read, and all of them when the job is refunded.',
+  })
+  refunded_pages!: number;
   @ApiProperty({
     description:
       'Points confirming the job charges: the binding quote of its upload preview (cost.points), shown before a pending job is confirmed.',
@@ -289,6 +311,9 @@ export function toJobResponse(job: JobSummary): JobResponse {
     refundable: job.refundable,
     retry_count: job.retryCount,
     refunded_points: job.refundedPoints,
+    delivered_pages: job.deliveredPages,
+    failed_pages: job.failedPages,
+    refunded_pages: job.refundedPages,
     quoted_points: job.quotedPoints,
     conversion_units: units(job.totalPages, job.imageCount),
   };

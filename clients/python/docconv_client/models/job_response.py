@@ -56,9 +56,12 @@ class JobResponse(BaseModel):
     refundable: StrictBool
     retry_count: StrictInt
     refunded_points: StrictInt = Field(description="Points returned by a refund or cancellation.")
+    delivered_pages: StrictInt = Field(description="Pages and images delivered in the result; 0 until the job ends. GET /jobs/{id}/pages has each page with how it was read.")
+    failed_pages: StrictInt = Field(description="Pages and images that were not read (source failed in GET /jobs/{id}/pages, with the reason): never charged, their price refunded when the job ends.")
+    refunded_pages: StrictInt = Field(description="Pages and images whose price was given back: those not read, those a cancel kept from being read, and all of them when the job is refunded.")
     quoted_points: StrictInt = Field(description="Points confirming the job charges: the binding quote of its upload preview (cost.points), shown before a pending job is confirmed.")
     conversion_units: Annotated[int, Field(strict=True, ge=1)] = Field(description="Conversion units (source pages plus images, at least 1): an XLSX conversion costs this many times its unit price; only the first conversion of each format is charged.")
-    __properties: ClassVar[List[str]] = ["job_id", "status", "ocr_model", "ocr_engine", "file_type", "filename", "total_pages", "done_pages", "total_files", "done_files", "media_duration_seconds", "done_media_seconds", "cost_points", "error_log", "created_at", "finished_at", "downloadable", "xlsx_basic_converted", "xlsx_advanced_converted", "xlsx_advanced_status", "xlsx_advanced_job_id", "xlsx_advanced_refundable", "xlsx_advanced_recovery_notes", "refundable", "retry_count", "refunded_points", "quoted_points", "conversion_units"]
+    __properties: ClassVar[List[str]] = ["job_id", "status", "ocr_model", "ocr_engine", "file_type", "filename", "total_pages", "done_pages", "total_files", "done_files", "media_duration_seconds", "done_media_seconds", "cost_points", "error_log", "created_at", "finished_at", "downloadable", "xlsx_basic_converted", "xlsx_advanced_converted", "xlsx_advanced_status", "xlsx_advanced_job_id", "xlsx_advanced_refundable", "xlsx_advanced_recovery_notes", "refundable", "retry_count", "refunded_points", "delivered_pages", "failed_pages", "refunded_pages", "quoted_points", "conversion_units"]
 
     @field_validator('status')
     def status_validate_enum(cls, value):
@@ -179,6 +182,9 @@ class JobResponse(BaseModel):
             "refundable": obj.get("refundable"),
             "retry_count": obj.get("retry_count"),
             "refunded_points": obj.get("refunded_points"),
+            "delivered_pages": obj.get("delivered_pages"),
+            "failed_pages": obj.get("failed_pages"),
+            "refunded_pages": obj.get("refunded_pages"),
             "quoted_points": obj.get("quoted_points"),
             "conversion_units": obj.get("conversion_units")
         })

@@ -31,19 +31,30 @@ class PageReportEntry(BaseModel):
     file: StrictStr = Field(description="The file (its relative path in the upload)")
     page: StrictInt = Field(description="Page or image frame number in the file, from 1")
     source: StrictStr = Field(description="text: read from the text layer; ocr: rendered and read by OCR; text+ocr: the text layer, with areas where it is unreadable (a font without a Unicode map) read by OCR; failed: the page (or, with page 1, the whole file of a job of several files) could not be read, the reason is in notes, and its price was refunded at once; refinement: a page sent to the language model")
+    failure: Optional[StrictStr] = Field(default=None, description="failed only, why the page was not read: deadline (its reading was stopped by the safety valve, OCR_PAGE_DEADLINE_SECONDS), engine_error (the OCR engine failed on it), no_text (no text was found though the page is not blank), low_confidence (read under confidence 30 of 100: too poorly to deliver), unreadable (the page itself could not be read); the sentence is the first of notes")
     engine: Optional[StrictStr] = Field(default=None, description="The OCR engine that read the page")
     confidence: Optional[Union[StrictFloat, StrictInt]] = Field(default=None, description="Mean OCR confidence of the page's characters, 0–100")
-    low_confidence: Optional[StrictBool] = Field(default=None, description="OCR only: the page was read poorly (confidence under 70) or its reading time (OCR_PAGE_BUDGET_SECONDS) ran out and the best reading so far was kept; check it against the original")
+    low_confidence: Optional[StrictBool] = Field(default=None, description="OCR only: the page was read poorly (confidence under 70), though well enough to deliver; check it against the original")
     seconds: Optional[Union[StrictFloat, StrictInt]] = Field(default=None, description="OCR only: seconds the page's reading took")
     refined: Optional[StrictBool] = Field(default=None, description="Refinement only: whether the language model's answer was kept")
     notes: Optional[List[StrictStr]] = None
-    __properties: ClassVar[List[str]] = ["file", "page", "source", "engine", "confidence", "low_confidence", "seconds", "refined", "notes"]
+    __properties: ClassVar[List[str]] = ["file", "page", "source", "failure", "engine", "confidence", "low_confidence", "seconds", "refined", "notes"]
 
     @field_validator('source')
     def source_validate_enum(cls, value):
         """Validates the enum"""
         if value not in set(['text', 'ocr', 'text+ocr', 'failed', 'refinement']):
             raise ValueError("must be one of enum values ('text', 'ocr', 'text+ocr', 'failed', 'refinement')")
+        return value
+
+    @field_validator('failure')
+    def failure_validate_enum(cls, value):
+        """Validates the enum"""
+        if value is None:
+            return value
+
+        if value not in set(['deadline', 'engine_error', 'no_text', 'low_confidence', 'unreadable']):
+            raise ValueError("must be one of enum values ('deadline', 'engine_error', 'no_text', 'low_confidence', 'unreadable')")
         return value
 
     model_config = ConfigDict(
@@ -100,6 +111,7 @@ class PageReportEntry(BaseModel):
             "file": obj.get("file"),
             "page": obj.get("page"),
             "source": obj.get("source"),
+            "failure": obj.get("failure"),
             "engine": obj.get("engine"),
             "confidence": obj.get("confidence"),
             "low_confidence": obj.get("low_confidence"),

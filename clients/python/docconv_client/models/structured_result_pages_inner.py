@@ -31,14 +31,16 @@ class StructuredResultPagesInner(BaseModel):
     """ # noqa: E501
     file: StrictStr
     page: Annotated[int, Field(strict=True, ge=1)]
-    width: Union[Annotated[float, Field(strict=True, gt=0)], Annotated[int, Field(strict=True, gt=0)]]
-    height: Union[Annotated[float, Field(strict=True, gt=0)], Annotated[int, Field(strict=True, gt=0)]]
+    width: Optional[Union[Annotated[float, Field(strict=True, gt=0)], Annotated[int, Field(strict=True, gt=0)]]] = None
+    height: Optional[Union[Annotated[float, Field(strict=True, gt=0)], Annotated[int, Field(strict=True, gt=0)]]] = None
     unit: StrictStr
     source: StrictStr
+    failure: Optional[StrictStr] = None
+    reason: Optional[StrictStr] = None
     engine: Optional[StrictStr] = None
     confidence: Optional[Union[Annotated[float, Field(le=100, strict=True, ge=0)], Annotated[int, Field(le=100, strict=True, ge=0)]]] = None
     low_confidence: Optional[StrictBool] = None
-    __properties: ClassVar[List[str]] = ["file", "page", "width", "height", "unit", "source", "engine", "confidence", "low_confidence"]
+    __properties: ClassVar[List[str]] = ["file", "page", "width", "height", "unit", "source", "failure", "reason", "engine", "confidence", "low_confidence"]
 
     @field_validator('unit')
     def unit_validate_enum(cls, value):
@@ -52,6 +54,16 @@ class StructuredResultPagesInner(BaseModel):
         """Validates the enum"""
         if value not in set(['text', 'ocr', 'text+ocr', 'failed']):
             raise ValueError("must be one of enum values ('text', 'ocr', 'text+ocr', 'failed')")
+        return value
+
+    @field_validator('failure')
+    def failure_validate_enum(cls, value):
+        """Validates the enum"""
+        if value is None:
+            return value
+
+        if value not in set(['deadline', 'engine_error', 'no_text', 'low_confidence', 'unreadable']):
+            raise ValueError("must be one of enum values ('deadline', 'engine_error', 'no_text', 'low_confidence', 'unreadable')")
         return value
 
     model_config = ConfigDict(
@@ -111,6 +123,8 @@ class StructuredResultPagesInner(BaseModel):
             "height": obj.get("height"),
             "unit": obj.get("unit"),
             "source": obj.get("source"),
+            "failure": obj.get("failure"),
+            "reason": obj.get("reason"),
             "engine": obj.get("engine"),
             "confidence": obj.get("confidence"),
             "low_confidence": obj.get("low_confidence")

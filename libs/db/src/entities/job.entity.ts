@@ -64,6 +64,12 @@ export class JobEntity {
   /** Points actually deducted (0 until confirmed). */
   @Column({ name: 'cost_points', type: 'bigint', transformer: bigintNumber }) costPoints!: number;
   @Column({ name: 'refunded_points', type: 'bigint', transformer: bigintNumber }) refundedPoints!: number;
+  /** Pages and images delivered in the result (set when the job ends). */
+  @Column({ name: 'delivered_pages', type: 'integer', default: 0 }) deliveredPages!: number;
+  /** Pages and images that were not read (see the page report's `failure`). */
+  @Column({ name: 'failed_pages', type: 'integer', default: 0 }) failedPages!: number;
+  /** Pages and images whose price was given back: not read, never reached by a cancel, or all of them on a refund. */
+  @Column({ name: 'refunded_pages', type: 'integer', default: 0 }) refundedPages!: number;
   @Column({ type: 'boolean' }) refundable!: boolean;
   @Column({ name: 'retry_count', type: 'integer' }) retryCount!: number;
   @Column({ name: 'error_log', type: 'text', nullable: true }) errorLog!: string | null;

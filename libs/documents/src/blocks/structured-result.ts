@@ -1,5 +1,6 @@
 import type { FileKind } from '../kinds';
 import type { PageReport } from '../ocr/ocr-page';
+import { PAGE_FAILURES, type PageFailure } from '@docconv/contracts';
 import { BLOCK_TYPES, markdownBlocks, type BlockType, type MarkdownBlock, type TableCell } from './markdown-blocks';
 import { placeBlocks, type Box, type PlacedLine, type PlacedPage, type Placement } from './placement';
 
@@ -52,10 +53,14 @@ export interface ResultBlock {
 export interface ResultPage {
   file: string;
   page: number;
-  width: number;
-  height: number;
+  /** Absent only for a page that was not read and whose size could not be known. */
+  width?: number;
+  height?: number;
   unit: 'pt' | 'px';
   source: PageReport['source'];
+  /** A page that was not read (`source: failed`): why, by code and in a sentence; it is not charged. */
+  failure?: PageFailure;
+  reason?: string;
   engine?: string;
   confidence?: number;
   low_confidence?: boolean;
@@ -88,10 +93,12 @@ export function structuredResult(markdown: string, sources: ResultSource[]): Str
       pages.push({
         file: source.file,
         page: page.page,
-        width: page.width,
-        height: page.height,
+        ...(page.width > 0 && page.height > 0 ? { width: page.width, height: page.height } : {}),
         unit,
         source: report?.source ?? 'text',
+        ...(report?.source === 'failed'
+          ? { failure: report.failure ?? 'unreadable', reason: report.notes?.[0] ?? 'The page could not be read.' }
+          : {}),
         ...ocrFields(report),
         ...(report?.low_confidence ? { low_confidence: true } : {}),
       });
@@ -289,8 +296,12 @@ export const STRUCTURED_RESULT_SCHEMA = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['file', 'page', 'width', 'height', 'unit', 'source'],
+        required: ['file', 'page', 'unit', 'source'],
         additionalProperties: false,
+        // A page that was read has its size; one that was not says why.
+        if: { properties: { source: { const: 'failed' } }, required: ['source'] },
+        then: { properties: { failure: true, reason: true }, required: ['failure', 'reason'] },
+        else: { properties: { width: true, height: true }, required: ['width', 'height'] },
         properties: {
           file: { type: 'string' },
           page: { type: 'integer', minimum: 1 },
@@ -298,6 +309,8 @@ export const STRUCTURED_RESULT_SCHEMA = {
           height: { type: 'number', exclusiveMinimum: 0 },
           unit: { enum: ['pt', 'px'] },
           source: { enum: ['text', 'ocr', 'text+ocr', 'failed'] },
+          failure: { enum: [...PAGE_FAILURES] },
+          reason: { type: 'string' },
           engine: { type: 'string' },
           confidence: { type: 'number', minimum: 0, maximum: 100 },
           low_confidence: { type: 'boolean' },

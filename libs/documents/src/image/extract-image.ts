@@ -3,7 +3,8 @@ import type { GreyImage } from '@docconv/ocr';
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { ocrPageLines, ocrPageReport, typicalLineHeight, type PageReport } from '../ocr/ocr-page';
-import type { PageReader } from '../ocr/page-reader';
+import type { PageReader, PageReading } from '../ocr/page-reader';
+import { withFailedPages } from '../page-failure';
 import { laidOut } from '../pdf/extract-pdf';
 import type { PageLines } from '../pdf/layout';
 import { decodeBmp } from './bmp';
@@ -29,7 +30,14 @@ export async function extractImage(
   const pages: PageLines[] = [];
   const readFrame = async (n: number): Promise<PageReport> => {
     const image = await greyFrame(source, n - 1, frames, displayName);
-    const result = await reader.readPage(image);
+    let result: PageReading;
+    try {
+      result = await reader.readPage(image, n);
+    } catch (error) {
+      // A frame that is not read keeps its place, in pixels, for the line that says so.
+      pages.push({ number: n, width: image.width, height: image.height, scale: 1, lines: [] });
+      throw error;
+    }
     // An image has no physical size worth trusting: scale it so its body text is 12 points high.
     const typical = typicalLineHeight(result);
     const scale = typical > 0 ? 12 / (typical * 0.8) : 1;
@@ -37,7 +45,7 @@ export async function extractImage(
     return ocrPageReport(n, result);
   };
   const { reports, stopped } = await readPageByPage(frames, displayName, readFrame, onFrame, shouldStop);
-  return { ...laidOut(pages), pages: reports, stopped };
+  return { ...laidOut(withFailedPages(pages, reports, frames > 1 ? 'frame' : 'image')), pages: reports, stopped };
 }
 
 async function greyFrame(

@@ -10,7 +10,8 @@ import { escapeText } from '../markdown/escape';
 import { tableMarkdown } from '../markdown/tables';
 import { ruledTables, type RuledTable } from './lattice';
 import { ocrPageLines, ocrPageReport, ocrRuns, type PageReport } from '../ocr/ocr-page';
-import type { PageReader } from '../ocr/page-reader';
+import type { PageReader, PageReading } from '../ocr/page-reader';
+import { withFailedPages } from '../page-failure';
 import { PDF_OPTIONS, pdfjs } from './pdfjs';
 import { renderPage, type PageArea } from './render-page';
 import { figureRegions, withFigureText } from './figures';
@@ -39,7 +40,12 @@ export async function extractPdf(
   imagePrefix?: string,
 ): Promise<Extraction> {
   const read = await readPdfPages(path, displayName, undefined, onPage, reader, shouldStop, imagePrefix);
-  return { ...laidOut(read.pages), pages: read.reports, stopped: read.stopped, images: read.images };
+  return {
+    ...laidOut(withFailedPages(read.pages, read.reports, 'page')),
+    pages: read.reports,
+    stopped: read.stopped,
+    images: read.images,
+  };
 }
 
 /** What reading some of a PDF's pages gave: the lines of each page read, in order, and every page's report. */
@@ -61,7 +67,13 @@ export function assemblePdf(parts: PdfPages[]): Extraction {
   const reports = parts.flatMap((part) => part.reports);
   requireSomePage(reports);
   return {
-    ...laidOut(parts.flatMap((part) => part.pages)),
+    ...laidOut(
+      withFailedPages(
+        parts.flatMap((part) => part.pages),
+        reports,
+        'page',
+      ),
+    ),
     images: parts.flatMap((part) => part.images ?? []),
     pages: reports,
     stopped: parts.some((part) => part.stopped),
@@ -177,9 +189,18 @@ export async function readPdfPages(
         );
       }
       if (scanned && reader) {
-        // A page without a usable text layer is rendered and read by the job's OCR engine.
-        const result = await reader.readPage(await renderPage(path, n, reader.options.dpi));
-        pages.push({ ...ocrPageLines(result, reader.options.model, 72 / reader.options.dpi), number: n });
+        // A page without a usable text layer is rendered and read by the job's OCR engine; one that
+        // is not read keeps its place (and size), for the line that says so.
+        const image = await renderPage(path, n, reader.options.dpi);
+        const scale = 72 / reader.options.dpi;
+        let result: PageReading;
+        try {
+          result = await reader.readPage(image, n);
+        } catch (error) {
+          pages.push({ number: n, width: image.width * scale, height: image.height * scale, lines: [] });
+          throw error;
+        }
+        pages.push({ ...ocrPageLines(result, reader.options.model, scale), number: n });
         report = ocrPageReport(n, result);
       }
       return report;

@@ -60,6 +60,9 @@ import com.docconv.client.ApiClient;
   JobResponse.JSON_PROPERTY_REFUNDABLE,
   JobResponse.JSON_PROPERTY_RETRY_COUNT,
   JobResponse.JSON_PROPERTY_REFUNDED_POINTS,
+  JobResponse.JSON_PROPERTY_DELIVERED_PAGES,
+  JobResponse.JSON_PROPERTY_FAILED_PAGES,
+  JobResponse.JSON_PROPERTY_REFUNDED_PAGES,
   JobResponse.JSON_PROPERTY_QUOTED_POINTS,
   JobResponse.JSON_PROPERTY_CONVERSION_UNITS
 })
@@ -250,6 +253,18 @@ public class JobResponse {
   public static final String JSON_PROPERTY_REFUNDED_POINTS = "refunded_points";
   @javax.annotation.Nonnull
   private Long refundedPoints;
+
+  public static final String JSON_PROPERTY_DELIVERED_PAGES = "delivered_pages";
+  @javax.annotation.Nonnull
+  private Long deliveredPages;
+
+  public static final String JSON_PROPERTY_FAILED_PAGES = "failed_pages";
+  @javax.annotation.Nonnull
+  private Long failedPages;
+
+  public static final String JSON_PROPERTY_REFUNDED_PAGES = "refunded_pages";
+  @javax.annotation.Nonnull
+  private Long refundedPages;
 
   public static final String JSON_PROPERTY_QUOTED_POINTS = "quoted_points";
   @javax.annotation.Nonnull
@@ -886,6 +901,78 @@ public class JobResponse {
   }
 
 
+  public JobResponse deliveredPages(@javax.annotation.Nonnull Long deliveredPages) {
+    this.deliveredPages = deliveredPages;
+    return this;
+  }
+
+  /**
+   * Pages and images delivered in the result; 0 until the job ends. GET /jobs/{id}/pages has each page with how it was read.
+   * @return deliveredPages
+   */
+  @javax.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_DELIVERED_PAGES, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public Long getDeliveredPages() {
+    return deliveredPages;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_DELIVERED_PAGES, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setDeliveredPages(@javax.annotation.Nonnull Long deliveredPages) {
+    this.deliveredPages = deliveredPages;
+  }
+
+
+  public JobResponse failedPages(@javax.annotation.Nonnull Long failedPages) {
+    this.failedPages = failedPages;
+    return this;
+  }
+
+  /**
+   * Pages and images that were not read (source failed in GET /jobs/{id}/pages, with the reason): never charged, their price refunded when the job ends.
+   * @return failedPages
+   */
+  @javax.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_FAILED_PAGES, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public Long getFailedPages() {
+    return failedPages;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_FAILED_PAGES, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setFailedPages(@javax.annotation.Nonnull Long failedPages) {
+    this.failedPages = failedPages;
+  }
+
+
+  public JobResponse refundedPages(@javax.annotation.Nonnull Long refundedPages) {
+    this.refundedPages = refundedPages;
+    return this;
+  }
+
+  /**
+   * Pages and images whose price was given back: those not read, those a cancel kept from being read, and all of them when the job is refunded.
+   * @return refundedPages
+   */
+  @javax.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_REFUNDED_PAGES, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public Long getRefundedPages() {
+    return refundedPages;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_REFUNDED_PAGES, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setRefundedPages(@javax.annotation.Nonnull Long refundedPages) {
+    this.refundedPages = refundedPages;
+  }
+
+
   public JobResponse quotedPoints(@javax.annotation.Nonnull Long quotedPoints) {
     this.quotedPoints = quotedPoints;
     return this;
@@ -973,13 +1060,16 @@ public class JobResponse {
         Objects.equals(this.refundable, jobResponse.refundable) &&
         Objects.equals(this.retryCount, jobResponse.retryCount) &&
         Objects.equals(this.refundedPoints, jobResponse.refundedPoints) &&
+        Objects.equals(this.deliveredPages, jobResponse.deliveredPages) &&
+        Objects.equals(this.failedPages, jobResponse.failedPages) &&
+        Objects.equals(this.refundedPages, jobResponse.refundedPages) &&
         Objects.equals(this.quotedPoints, jobResponse.quotedPoints) &&
         Objects.equals(this.conversionUnits, jobResponse.conversionUnits);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(jobId, status, ocrModel, ocrEngine, fileType, filename, totalPages, donePages, totalFiles, doneFiles, mediaDurationSeconds, doneMediaSeconds, costPoints, errorLog, createdAt, finishedAt, downloadable, xlsxBasicConverted, xlsxAdvancedConverted, xlsxAdvancedStatus, xlsxAdvancedJobId, xlsxAdvancedRefundable, xlsxAdvancedRecoveryNotes, refundable, retryCount, refundedPoints, quotedPoints, conversionUnits);
+    return Objects.hash(jobId, status, ocrModel, ocrEngine, fileType, filename, totalPages, donePages, totalFiles, doneFiles, mediaDurationSeconds, doneMediaSeconds, costPoints, errorLog, createdAt, finishedAt, downloadable, xlsxBasicConverted, xlsxAdvancedConverted, xlsxAdvancedStatus, xlsxAdvancedJobId, xlsxAdvancedRefundable, xlsxAdvancedRecoveryNotes, refundable, retryCount, refundedPoints, deliveredPages, failedPages, refundedPages, quotedPoints, conversionUnits);
   }
 
   @Override
@@ -1012,6 +1102,9 @@ public class JobResponse {
     sb.append("    refundable: ").append(toIndentedString(refundable)).append("\n");
     sb.append("    retryCount: ").append(toIndentedString(retryCount)).append("\n");
     sb.append("    refundedPoints: ").append(toIndentedString(refundedPoints)).append("\n");
+    sb.append("    deliveredPages: ").append(toIndentedString(deliveredPages)).append("\n");
+    sb.append("    failedPages: ").append(toIndentedString(failedPages)).append("\n");
+    sb.append("    refundedPages: ").append(toIndentedString(refundedPages)).append("\n");
     sb.append("    quotedPoints: ").append(toIndentedString(quotedPoints)).append("\n");
     sb.append("    conversionUnits: ").append(toIndentedString(conversionUnits)).append("\n");
     sb.append("}");
@@ -1186,6 +1279,21 @@ public class JobResponse {
     // add `refunded_points` to the URL query string
     if (getRefundedPoints() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%srefunded_points%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getRefundedPoints()))));
+    }
+
+    // add `delivered_pages` to the URL query string
+    if (getDeliveredPages() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sdelivered_pages%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getDeliveredPages()))));
+    }
+
+    // add `failed_pages` to the URL query string
+    if (getFailedPages() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sfailed_pages%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getFailedPages()))));
+    }
+
+    // add `refunded_pages` to the URL query string
+    if (getRefundedPages() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%srefunded_pages%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getRefundedPages()))));
     }
 
     // add `quoted_points` to the URL query string

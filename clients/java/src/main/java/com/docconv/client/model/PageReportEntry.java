@@ -38,6 +38,7 @@ import com.docconv.client.ApiClient;
   PageReportEntry.JSON_PROPERTY_FILE,
   PageReportEntry.JSON_PROPERTY_PAGE,
   PageReportEntry.JSON_PROPERTY_SOURCE,
+  PageReportEntry.JSON_PROPERTY_FAILURE,
   PageReportEntry.JSON_PROPERTY_ENGINE,
   PageReportEntry.JSON_PROPERTY_CONFIDENCE,
   PageReportEntry.JSON_PROPERTY_LOW_CONFIDENCE,
@@ -99,6 +100,51 @@ public class PageReportEntry {
   public static final String JSON_PROPERTY_SOURCE = "source";
   @javax.annotation.Nonnull
   private SourceEnum source;
+
+  /**
+   * failed only, why the page was not read: deadline (its reading was stopped by the safety valve, OCR_PAGE_DEADLINE_SECONDS), engine_error (the OCR engine failed on it), no_text (no text was found though the page is not blank), low_confidence (read under confidence 30 of 100: too poorly to deliver), unreadable (the page itself could not be read); the sentence is the first of notes
+   */
+  public enum FailureEnum {
+    DEADLINE(String.valueOf("deadline")),
+    
+    ENGINE_ERROR(String.valueOf("engine_error")),
+    
+    NO_TEXT(String.valueOf("no_text")),
+    
+    LOW_CONFIDENCE(String.valueOf("low_confidence")),
+    
+    UNREADABLE(String.valueOf("unreadable"));
+
+    private String value;
+
+    FailureEnum(String value) {
+      this.value = value;
+    }
+
+    @JsonValue
+    public String getValue() {
+      return value;
+    }
+
+    @Override
+    public String toString() {
+      return String.valueOf(value);
+    }
+
+    @JsonCreator
+    public static FailureEnum fromValue(String value) {
+      for (FailureEnum b : FailureEnum.values()) {
+        if (b.value.equals(value)) {
+          return b;
+        }
+      }
+      throw new IllegalArgumentException("Unexpected value '" + value + "'");
+    }
+  }
+
+  public static final String JSON_PROPERTY_FAILURE = "failure";
+  @javax.annotation.Nullable
+  private FailureEnum failure;
 
   public static final String JSON_PROPERTY_ENGINE = "engine";
   @javax.annotation.Nullable
@@ -199,6 +245,30 @@ public class PageReportEntry {
   }
 
 
+  public PageReportEntry failure(@javax.annotation.Nullable FailureEnum failure) {
+    this.failure = failure;
+    return this;
+  }
+
+  /**
+   * failed only, why the page was not read: deadline (its reading was stopped by the safety valve, OCR_PAGE_DEADLINE_SECONDS), engine_error (the OCR engine failed on it), no_text (no text was found though the page is not blank), low_confidence (read under confidence 30 of 100: too poorly to deliver), unreadable (the page itself could not be read); the sentence is the first of notes
+   * @return failure
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_FAILURE, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public FailureEnum getFailure() {
+    return failure;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_FAILURE, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setFailure(@javax.annotation.Nullable FailureEnum failure) {
+    this.failure = failure;
+  }
+
+
   public PageReportEntry engine(@javax.annotation.Nullable String engine) {
     this.engine = engine;
     return this;
@@ -253,7 +323,7 @@ public class PageReportEntry {
   }
 
   /**
-   * OCR only: the page was read poorly (confidence under 70) or its reading time (OCR_PAGE_BUDGET_SECONDS) ran out and the best reading so far was kept; check it against the original
+   * OCR only: the page was read poorly (confidence under 70), though well enough to deliver; check it against the original
    * @return lowConfidence
    */
   @javax.annotation.Nullable
@@ -366,6 +436,7 @@ public class PageReportEntry {
     return Objects.equals(this._file, pageReportEntry._file) &&
         Objects.equals(this.page, pageReportEntry.page) &&
         Objects.equals(this.source, pageReportEntry.source) &&
+        Objects.equals(this.failure, pageReportEntry.failure) &&
         Objects.equals(this.engine, pageReportEntry.engine) &&
         Objects.equals(this.confidence, pageReportEntry.confidence) &&
         Objects.equals(this.lowConfidence, pageReportEntry.lowConfidence) &&
@@ -376,7 +447,7 @@ public class PageReportEntry {
 
   @Override
   public int hashCode() {
-    return Objects.hash(_file, page, source, engine, confidence, lowConfidence, seconds, refined, notes);
+    return Objects.hash(_file, page, source, failure, engine, confidence, lowConfidence, seconds, refined, notes);
   }
 
   @Override
@@ -386,6 +457,7 @@ public class PageReportEntry {
     sb.append("    _file: ").append(toIndentedString(_file)).append("\n");
     sb.append("    page: ").append(toIndentedString(page)).append("\n");
     sb.append("    source: ").append(toIndentedString(source)).append("\n");
+    sb.append("    failure: ").append(toIndentedString(failure)).append("\n");
     sb.append("    engine: ").append(toIndentedString(engine)).append("\n");
     sb.append("    confidence: ").append(toIndentedString(confidence)).append("\n");
     sb.append("    lowConfidence: ").append(toIndentedString(lowConfidence)).append("\n");
@@ -449,6 +521,11 @@ public class PageReportEntry {
     // add `source` to the URL query string
     if (getSource() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%ssource%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getSource()))));
+    }
+
+    // add `failure` to the URL query string
+    if (getFailure() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sfailure%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getFailure()))));
     }
 
     // add `engine` to the URL query string

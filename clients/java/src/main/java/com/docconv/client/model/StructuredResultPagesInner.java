@@ -40,6 +40,8 @@ import com.docconv.client.ApiClient;
   StructuredResultPagesInner.JSON_PROPERTY_HEIGHT,
   StructuredResultPagesInner.JSON_PROPERTY_UNIT,
   StructuredResultPagesInner.JSON_PROPERTY_SOURCE,
+  StructuredResultPagesInner.JSON_PROPERTY_FAILURE,
+  StructuredResultPagesInner.JSON_PROPERTY_REASON,
   StructuredResultPagesInner.JSON_PROPERTY_ENGINE,
   StructuredResultPagesInner.JSON_PROPERTY_CONFIDENCE,
   StructuredResultPagesInner.JSON_PROPERTY_LOW_CONFIDENCE
@@ -55,11 +57,11 @@ public class StructuredResultPagesInner {
   private Integer page;
 
   public static final String JSON_PROPERTY_WIDTH = "width";
-  @javax.annotation.Nonnull
+  @javax.annotation.Nullable
   private BigDecimal width;
 
   public static final String JSON_PROPERTY_HEIGHT = "height";
-  @javax.annotation.Nonnull
+  @javax.annotation.Nullable
   private BigDecimal height;
 
   /**
@@ -144,6 +146,55 @@ public class StructuredResultPagesInner {
   @javax.annotation.Nonnull
   private SourceEnum source;
 
+  /**
+   * Gets or Sets failure
+   */
+  public enum FailureEnum {
+    DEADLINE(String.valueOf("deadline")),
+    
+    ENGINE_ERROR(String.valueOf("engine_error")),
+    
+    NO_TEXT(String.valueOf("no_text")),
+    
+    LOW_CONFIDENCE(String.valueOf("low_confidence")),
+    
+    UNREADABLE(String.valueOf("unreadable"));
+
+    private String value;
+
+    FailureEnum(String value) {
+      this.value = value;
+    }
+
+    @JsonValue
+    public String getValue() {
+      return value;
+    }
+
+    @Override
+    public String toString() {
+      return String.valueOf(value);
+    }
+
+    @JsonCreator
+    public static FailureEnum fromValue(String value) {
+      for (FailureEnum b : FailureEnum.values()) {
+        if (b.value.equals(value)) {
+          return b;
+        }
+      }
+      throw new IllegalArgumentException("Unexpected value '" + value + "'");
+    }
+  }
+
+  public static final String JSON_PROPERTY_FAILURE = "failure";
+  @javax.annotation.Nullable
+  private FailureEnum failure;
+
+  public static final String JSON_PROPERTY_REASON = "reason";
+  @javax.annotation.Nullable
+  private String reason;
+
   public static final String JSON_PROPERTY_ENGINE = "engine";
   @javax.annotation.Nullable
   private String engine;
@@ -208,7 +259,7 @@ public class StructuredResultPagesInner {
   }
 
 
-  public StructuredResultPagesInner width(@javax.annotation.Nonnull BigDecimal width) {
+  public StructuredResultPagesInner width(@javax.annotation.Nullable BigDecimal width) {
     this.width = width;
     return this;
   }
@@ -218,22 +269,22 @@ public class StructuredResultPagesInner {
    * minimum: 0
    * @return width
    */
-  @javax.annotation.Nonnull
-  @JsonProperty(value = JSON_PROPERTY_WIDTH, required = true)
-  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_WIDTH, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
   public BigDecimal getWidth() {
     return width;
   }
 
 
-  @JsonProperty(value = JSON_PROPERTY_WIDTH, required = true)
-  @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public void setWidth(@javax.annotation.Nonnull BigDecimal width) {
+  @JsonProperty(value = JSON_PROPERTY_WIDTH, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setWidth(@javax.annotation.Nullable BigDecimal width) {
     this.width = width;
   }
 
 
-  public StructuredResultPagesInner height(@javax.annotation.Nonnull BigDecimal height) {
+  public StructuredResultPagesInner height(@javax.annotation.Nullable BigDecimal height) {
     this.height = height;
     return this;
   }
@@ -243,17 +294,17 @@ public class StructuredResultPagesInner {
    * minimum: 0
    * @return height
    */
-  @javax.annotation.Nonnull
-  @JsonProperty(value = JSON_PROPERTY_HEIGHT, required = true)
-  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_HEIGHT, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
   public BigDecimal getHeight() {
     return height;
   }
 
 
-  @JsonProperty(value = JSON_PROPERTY_HEIGHT, required = true)
-  @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public void setHeight(@javax.annotation.Nonnull BigDecimal height) {
+  @JsonProperty(value = JSON_PROPERTY_HEIGHT, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setHeight(@javax.annotation.Nullable BigDecimal height) {
     this.height = height;
   }
 
@@ -303,6 +354,54 @@ public class StructuredResultPagesInner {
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
   public void setSource(@javax.annotation.Nonnull SourceEnum source) {
     this.source = source;
+  }
+
+
+  public StructuredResultPagesInner failure(@javax.annotation.Nullable FailureEnum failure) {
+    this.failure = failure;
+    return this;
+  }
+
+  /**
+   * Get failure
+   * @return failure
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_FAILURE, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public FailureEnum getFailure() {
+    return failure;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_FAILURE, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setFailure(@javax.annotation.Nullable FailureEnum failure) {
+    this.failure = failure;
+  }
+
+
+  public StructuredResultPagesInner reason(@javax.annotation.Nullable String reason) {
+    this.reason = reason;
+    return this;
+  }
+
+  /**
+   * Get reason
+   * @return reason
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_REASON, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public String getReason() {
+    return reason;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_REASON, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setReason(@javax.annotation.Nullable String reason) {
+    this.reason = reason;
   }
 
 
@@ -398,6 +497,8 @@ public class StructuredResultPagesInner {
         Objects.equals(this.height, structuredResultPagesInner.height) &&
         Objects.equals(this.unit, structuredResultPagesInner.unit) &&
         Objects.equals(this.source, structuredResultPagesInner.source) &&
+        Objects.equals(this.failure, structuredResultPagesInner.failure) &&
+        Objects.equals(this.reason, structuredResultPagesInner.reason) &&
         Objects.equals(this.engine, structuredResultPagesInner.engine) &&
         Objects.equals(this.confidence, structuredResultPagesInner.confidence) &&
         Objects.equals(this.lowConfidence, structuredResultPagesInner.lowConfidence);
@@ -405,7 +506,7 @@ public class StructuredResultPagesInner {
 
   @Override
   public int hashCode() {
-    return Objects.hash(_file, page, width, height, unit, source, engine, confidence, lowConfidence);
+    return Objects.hash(_file, page, width, height, unit, source, failure, reason, engine, confidence, lowConfidence);
   }
 
   @Override
@@ -418,6 +519,8 @@ public class StructuredResultPagesInner {
     sb.append("    height: ").append(toIndentedString(height)).append("\n");
     sb.append("    unit: ").append(toIndentedString(unit)).append("\n");
     sb.append("    source: ").append(toIndentedString(source)).append("\n");
+    sb.append("    failure: ").append(toIndentedString(failure)).append("\n");
+    sb.append("    reason: ").append(toIndentedString(reason)).append("\n");
     sb.append("    engine: ").append(toIndentedString(engine)).append("\n");
     sb.append("    confidence: ").append(toIndentedString(confidence)).append("\n");
     sb.append("    lowConfidence: ").append(toIndentedString(lowConfidence)).append("\n");
@@ -493,6 +596,16 @@ public class StructuredResultPagesInner {
     // add `source` to the URL query string
     if (getSource() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%ssource%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getSource()))));
+    }
+
+    // add `failure` to the URL query string
+    if (getFailure() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sfailure%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getFailure()))));
+    }
+
+    // add `reason` to the URL query string
+    if (getReason() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sreason%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getReason()))));
     }
 
     // add `engine` to the URL query string
