@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hygiene } from '../tools/eval/hygiene';
-import { similarity } from '../tools/eval/metrics';
+import { similarity, wordSpacing } from '../tools/eval/metrics';
 import type { TestKey } from '../test/support/accounts';
 import { upload, waitForJob } from '../test/support/jobs';
 import { privateStack, waitForCapabilities } from '../test/support/private-stack';
@@ -21,6 +21,9 @@ const OCR_INPUTS = acceptedDocuments()
  * figure measured when EasyOCR became the default engine, so that a regression fails.
  */
 const EASYOCR_SIMILARITY_FLOOR = 0.74;
+
+/** Word-spacing F1 of the Korean page read with the default engine: the floor issue 42 sets. */
+const KOREAN_SPACING_FLOOR = 0.95;
 
 describe('evalset OCR items with the default engine (EasyOCR, where its weights cover the language)', () => {
   const { stack, start } = privateStack('evaldefault');
@@ -60,6 +63,10 @@ describe('evalset OCR items with the default engine (EasyOCR, where its weights 
       if (KOREAN.has(relative)) {
         // No Korean weights ship for EasyOCR: Tesseract reads the Korean lines, and the page says so.
         expect(notes).toContain('Korean text read by tesseract (kor): EasyOCR has no Korean weights on this worker');
+        // Issue 42: the Korean path of the default engine keeps word-spacing F1 at 0.95 or more.
+        const spacing = wordSpacing(markdown, readFileSync(path.replace(/\.[^.]+$/, '.ref.txt'), 'utf8'));
+        process.stdout.write(`${relative}: Korean word-spacing F1 ${spacing?.f1.toFixed(3)}\n`);
+        expect(spacing?.f1).toBeGreaterThanOrEqual(KOREAN_SPACING_FLOOR);
         return;
       }
       const base = path.replace(/\.[^.]+$/, '');
