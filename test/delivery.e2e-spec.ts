@@ -70,8 +70,8 @@ describe('pay only for pages delivered', () => {
     const grey = async (png: Buffer) => {
       const { data, info } = await sharp(png)
         .extend({
-          right: 1400 - (await sharp(png).metadata()).width!,
-          bottom: 700 - (await sharp(png).metadata()).height!,
+          right: 1400 - (await sharp(png).metadata()).width,
+          bottom: 700 - (await sharp(png).metadata()).height,
           background: 'white',
         })
         .greyscale()

@@ -75,7 +75,7 @@ export function normalisePreview(received: ReceivedPreview): UploadPreview {
 
 /**
  * A job record with defaults for fields an older service may not send (nothing converted,
- * nothing refunded; conversion units counted from the pages, at least 1).
+ * nothing refunded, no page counted; conversion units counted from the pages, at least 1).
  */
 export function normaliseJob(received: ReceivedJob): Job {
   return {
@@ -103,6 +103,9 @@ export function normaliseJob(received: ReceivedJob): Job {
     refundable: false,
     retry_count: 0,
     refunded_points: 0,
+    delivered_pages: 0,
+    failed_pages: 0,
+    refunded_pages: 0,
     quoted_points: 0,
     conversion_units: Math.max(1, received.total_pages ?? 0),
     ...withoutUndefined(received),

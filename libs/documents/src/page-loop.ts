@@ -60,5 +60,8 @@ export async function readPageByPage(
 export function requireSomePage(reports: PageReport[], firstError?: unknown): void {
   if (reports.length === 0 || reports.some((r) => r.source !== 'failed')) return;
   if (firstError instanceof DomainError && !(firstError instanceof PageNotRead)) throw firstError;
-  throw new NoPageRead(reports[0].failure ?? 'unreadable', reports[0].notes?.[0] ?? 'No page of the file could be read.');
+  throw new NoPageRead(
+    reports[0].failure ?? 'unreadable',
+    reports[0].notes?.[0] ?? 'No page of the file could be read.',
+  );
 }
