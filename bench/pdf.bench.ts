@@ -1,3 +1,4 @@
+import { DEFAULT_OCR_PAGE_DEADLINE_SECONDS } from '@docconv/config';
 import { extractToMarkdown, type ExtractInput, type OcrOptions } from '@docconv/documents';
 import { OCR_LANGUAGES } from '@docconv/ocr';
 import { spawn } from 'node:child_process';
@@ -11,7 +12,14 @@ const RUNS = 3;
 /** The evalset's scanned PDF has no text layer: it measures OCR, which the `ocr` bench covers. */
 const SCANNED = 'ocr_test_scanned.pdf';
 /** What a job passes: pages without a text layer would be OCR'd (counted in the table), the rest read as text. */
-const OCR: OcrOptions = { engine: 'tesseract', model: 'basic', dpi: 300, languages: [...OCR_LANGUAGES], settings: {} };
+const OCR: OcrOptions = {
+  engine: 'tesseract',
+  model: 'basic',
+  dpi: 300,
+  languages: [...OCR_LANGUAGES],
+  settings: {},
+  pageDeadlineSeconds: DEFAULT_OCR_PAGE_DEADLINE_SECONDS,
+};
 
 /** The evalset's PDFs that have a text layer, or none (and why) when the evalset is not there. */
 function evalsetPdfs(): { files: string[]; note?: string } {
