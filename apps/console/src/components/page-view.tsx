@@ -105,6 +105,8 @@ function OnePage({ client, job, loaded, page }: { client: DocconvClient; job: Jo
   );
   const percent = (value: number, of: number) => `${((value / of) * 100).toFixed(3)}%`;
   const shown = blocks.find((b) => b.id === active);
+  // A page that was not read may have no size: its blocks are not drawn on it.
+  const size = page.width && page.height ? { width: page.width, height: page.height } : undefined;
   return (
     <div class="page-pair" data-testid="page-pair">
       <figure class="page-image">
@@ -115,15 +117,15 @@ function OnePage({ client, job, loaded, page }: { client: DocconvClient; job: Jo
               alt={t('pages.image', { page: page.page, file: page.file })}
               data-testid="page-image"
             />
-            {shown?.box && (
+            {shown?.box && size && (
               <div
                 class="block-box"
                 data-testid="block-box"
                 style={{
-                  left: percent(shown.box[0], page.width),
-                  top: percent(shown.box[1], page.height),
-                  width: percent(shown.box[2] - shown.box[0], page.width),
-                  height: percent(shown.box[3] - shown.box[1], page.height),
+                  left: percent(shown.box[0], size.width),
+                  top: percent(shown.box[1], size.height),
+                  width: percent(shown.box[2] - shown.box[0], size.width),
+                  height: percent(shown.box[3] - shown.box[1], size.height),
                 }}
               />
             )}
@@ -137,7 +139,17 @@ function OnePage({ client, job, loaded, page }: { client: DocconvClient; job: Jo
           {page.engine && <> · {t('pages.engine', { engine: page.engine, confidence: page.confidence ?? '–' })}</>}
         </figcaption>
         {page.low_confidence && <p class="warning">{t('pages.lowConfidence')}</p>}
-        {page.source === 'failed' && <p class="warning">{t('pages.failed')}</p>}
+        {page.source === 'failed' && (
+          <p class="warning">
+            {t('pages.failed')}
+            {page.reason && (
+              <>
+                <br />
+                {page.reason}
+              </>
+            )}
+          </p>
+        )}
       </figure>
       <div class="page-blocks markdown" data-testid="page-blocks">
         {blocks.length === 0 && <p class="hint">{t('pages.empty')}</p>}
