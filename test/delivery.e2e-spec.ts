@@ -276,7 +276,8 @@ describe('pay only for pages delivered', () => {
 /**
  * The per-page deadline is a safety valve: a page still being read when it passes fails, is
  * refunded and marked, and is never delivered as a partial reading. A worker whose valve is one
- * second meets a dense A4 page read by Tesseract's best model, seconds of work on any machine.
+ * second meets a dense A4 page read by Tesseract's best model, seconds of work on any machine,
+ * beside a PDF page read from its text layer.
  */
 describe('a page that reaches the safety valve', () => {
   const { stack, start } = privateStack('valve', { OCR_PAGE_DEADLINE_SECONDS: '1' });
@@ -286,19 +287,23 @@ describe('a page that reaches the safety valve', () => {
     const auth = { 'X-API-Key': stack.key.key };
     const files = [
       { name: 'dense.png', content: await makeDensePng() },
-      { name: 'short.png', content: await makeTextPng('Short note 4417') },
+      // Read from its text layer, which no load can hold up: always delivered.
+      { name: 'notes.pdf', content: await makePdf(['Short note 4417']) },
     ];
     const preview = (
       await upload(stack.t.http, stack.key.key, files, { ocr_engine: 'tesseract', ocr_model: 'premium' })
     ).body;
     await stack.t.http.post(`/api/v1/jobs/${preview.job_id}/confirm`).set(auth).expect(200);
     const job = await waitForJob(stack.t.http, stack.key.key, preview.job_id, ['done', 'error'], 120_000);
-    // The short note reads well within a second; the dense page cannot.
+    // The dense page cannot be read within a second; it alone is refunded.
+    const pdfAlone = (await upload(stack.t.http, stack.key.key, [files[1]], { ocr_model: 'premium' })).body.cost
+      .points as number;
     expect(job).toMatchObject({
       status: 'done',
       delivered_pages: 1,
       failed_pages: 1,
-      refunded_points: preview.cost.points / 2,
+      refunded_pages: 1,
+      refunded_points: preview.cost.points - pdfAlone,
     });
     const pages = (await stack.t.http.get(`/api/v1/jobs/${preview.job_id}/pages`).set(auth).expect(200)).body.pages as {
       file: string;
@@ -308,7 +313,7 @@ describe('a page that reaches the safety valve', () => {
     }[];
     expect(pages.map((p) => [p.file, p.source, p.failure])).toEqual([
       ['dense.png', 'failed', 'deadline'],
-      ['short.png', 'ocr', undefined],
+      ['notes.pdf', 'text', undefined],
     ]);
     expect(pages[0].notes).toEqual([
       'Page 1 of dense.png was not read: its reading was stopped after 1 s, the most a page may take.',

@@ -139,11 +139,13 @@ export function withoutFurniture(pages: PageLines[], bodySize: number): PageLine
           furniture.add(line);
         }
       }
-      // A running head numbered at one end is the first thing on the page, whitespace or not.
+      // A running head numbered at one end is the first thing on the page, whitespace or not; it
+      // heads text, so a line alone on its page ("Short note 4417") is that page's text.
       const first = band.find((l) => !furniture.has(l));
       if (
         edge === 'top' &&
         first &&
+        lines.some((l) => l !== first && !furniture.has(l)) &&
         isNumberedHead(first.text) &&
         first.size <= bodySize + 0.5 &&
         !sectionNumbered(first)

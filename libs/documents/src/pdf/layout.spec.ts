@@ -223,6 +223,11 @@ describe('pages with one line of text', () => {
     const markdown = layoutDocument(pages);
     for (const n of [1, 2, 3, 4]) expect(markdown).toContain(`Page ${n} of the quarterly report.`);
   });
+
+  it('keep a line that ends with a number when it is all the page holds: a running head heads other text', () => {
+    const markdown = layoutDocument([page([run('Short note 4417', 72, 84, 14)], 595, 842)]);
+    expect(markdown).toContain('Short note 4417');
+  });
 });
 
 describe('tables of contents', () => {
