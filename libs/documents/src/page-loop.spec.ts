@@ -14,7 +14,7 @@ describe('readPageByPage', () => {
       stopped: false,
       reports: [
         { page: 1, source: 'text' },
-        { page: 2, source: 'failed', notes: ['Page 2 is torn.'] },
+        { page: 2, source: 'failed', failure: 'unreadable', notes: ['Page 2 is torn.'] },
         { page: 3, source: 'text' },
         { page: 4, source: 'text' },
       ],
@@ -35,6 +35,7 @@ describe('readPageByPage', () => {
     expect(result.reports[0]).toEqual({
       page: 1,
       source: 'failed',
+      failure: 'unreadable',
       notes: ['Page 1 of b.pdf could not be read (bad xref).'],
     });
   });
