@@ -111,6 +111,9 @@ describe('EasyOcrEngine with Tesseract beside it', () => {
     premium.lines.forEach((line, i) => {
       expect(line.text.toLowerCase()).toBe(basic.lines[i].text.toLowerCase());
       expect(line.confidence).toBeGreaterThanOrEqual(basic.lines[i].confidence);
+      // Where a line stands, and how tall its words are, is the detector's, whoever read it.
+      expect(line.box).toEqual(basic.lines[i].box);
+      for (const word of line.words) expect([word.box.y, word.box.height]).toEqual([line.box.y, line.box.height]);
     });
     const replaced = premium.lines.filter((line, i) => line.confidence > basic.lines[i].confidence).length;
     expect(premium.notes).toEqual(
@@ -177,9 +180,9 @@ describe('EasyOCR results', () => {
     ];
     const lines = toLines(
       [
-        [box(290, 12, 60), 'as', 0.9],
+        [box(285, 12, 60), 'as', 0.9],
         [box(100, 10, 150), '& duck/goose,', 0.8],
-        [box(390, 14, 200), '12.5% of E-mail', 0.7],
+        [box(385, 14, 200), '12.5% of E-mail', 0.7],
         [box(1000, 10, 200), 'next column', 0.9],
         [box(100, 60, 200), 'second row', 0.9],
       ],
@@ -187,7 +190,7 @@ describe('EasyOCR results', () => {
     );
     // Left to right; the reading order comes after.
     expect(lines.map((l) => l.text)).toEqual(['& duck/goose, as 12.5% of E-mail', 'second row', 'next column']);
-    expect(lines[0].box).toEqual({ x: 100, y: 10, width: 490, height: 34 });
+    expect(lines[0].box).toEqual({ x: 100, y: 10, width: 485, height: 34 });
     expect(lines[0].words.map((w) => w.text)).toEqual(['&', 'duck/goose,', 'as', '12.5%', 'of', 'E-mail']);
   });
 
