@@ -3,7 +3,7 @@
 
 Run only with the reference environment (torch, easyocr, Pillow, onnxruntime):
 
-    /tmp/torch-venv/bin/python verify_port.py <weights_folder> <onnx_folder> [--parts ...] [--images ...]
+    <python with torch and easyocr 1.7.2> verify_port.py <weights_folder> <onnx_folder> [--parts ...] [--images ...]
 
 --parts (default all):
   models   convert_weights' checkpoint reader against torch.load, and the ONNX models
