@@ -44,7 +44,7 @@ export class PaymentsService {
       throw new DomainError('invalid_signature', 'The Stripe-Signature header and the raw JSON body are required.');
     }
     try {
-      return this.stripe.webhooks.constructEvent(rawBody, signature, secret) as unknown;
+      return this.stripe.webhooks.constructEvent(rawBody, signature, secret);
     } catch (error) {
       if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
         throw new DomainError('invalid_signature', 'The Stripe-Signature header does not match this payload.');
