@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { createKey, signup } from './support/accounts';
 import { docconv } from './support/cli';
 import { checkoutCompletedEvent, deliverStripeEvent, startStripeMock, type StripeMock } from './support/stripe';
@@ -39,9 +40,12 @@ describe('docconv buy', () => {
     const sent = Object.fromEntries(stripeMock.calls.at(-1)!.form);
     expect(sent).toMatchObject({ client_reference_id: user.userId, 'line_items[0][price_data][unit_amount]': '1500' });
 
-    await deliverStripeEvent(paid.t.http, checkoutCompletedEvent(user.userId, 1500, `cs_cli_${user.userId}`)).expect(
-      200,
-    );
+    // The session the CLI opened (stripe-mock's page address does not name it), paid.
+    const [checkout] = await paid.t.app
+      .get(DataSource)
+      .query<{ session_id: string }[]>('SELECT session_id FROM checkouts WHERE user_id = $1', [user.userId]);
+    const event = checkoutCompletedEvent(user.userId, 1500, checkout.session_id);
+    await deliverStripeEvent(paid.t.http, event).expect(200);
     const balance = await docconv(['balance'], env);
     expect(balance.stdout).toBe('15000 points ($15.00)\n');
   });

@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { REPO_ROOT, TEST_OUTPUT } from '@docconv/testing';
-import { checkoutCompletedEvent, deliverStripeEvent, startStripeMock, type StripeMock } from './support/stripe';
+import { signup } from './support/accounts';
+import {
+  checkoutCompletedEvent,
+  checkoutSessionEvent,
+  deliverStripeEvent,
+  startStripeMock,
+  type StripeMock,
+} from './support/stripe';
 import { launchChromium } from './support/chromium';
 import { createTestApp, uniqueEmail, type TestApp } from './support/test-app';
 
@@ -116,7 +123,7 @@ describe('buying credits in the web console', () => {
     expect(new URL(page.url()).search).toBe('');
     await page.screenshot({ path: join(SHOTS, 'buy-credits-confirming.png'), fullPage: true });
 
-    const event = checkoutCompletedEvent(userId, 1200, checkout.id, checkout.points);
+    const event = checkoutCompletedEvent(userId, 1200, checkout.id);
     const delivered = await deliverStripeEvent(paid.t.http, event).expect(200);
     expect(delivered.body.outcome).toBe('recorded');
 
@@ -128,6 +135,85 @@ describe('buying credits in the web console', () => {
     await expect(row.getAttribute('data-points')).resolves.toBe('12000');
     await expect(row.innerText()).resolves.toContain('12.00 USD');
     await page.screenshot({ path: join(SHOTS, 'buy-credits-confirmed.png'), fullPage: true });
+    expect(page.problems).toEqual([]);
+  });
+
+  it('a bank payment is shown pending when the buyer comes back, and credited once Stripe reports it paid', async () => {
+    const page = await open(paid.url, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    const userId = await signUpAndOpenAccount(page, paid.t);
+    await page.route('https://checkout.stripe.com/**', (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Stripe Checkout</title>' }),
+    );
+    const answers: { id: string; success_url: string }[] = [];
+    await page.route('**/api/v1/payments/checkout', async (route) => {
+      const response = await route.fetch();
+      answers.push((await response.json()) as (typeof answers)[number]);
+      await route.fulfill({ response });
+    });
+    await page.getByTestId('buy-credits').click();
+    await page.getByTestId('buy-amount-25').check();
+    await page.getByTestId('buy-continue').click();
+    await page.waitForURL(/^https:\/\/checkout\.stripe\.com\//);
+    const [checkout] = answers;
+
+    // The buyer chose a bank debit: Stripe completes the session unpaid, and reports it paid days later.
+    await page.goto(checkout.success_url);
+    const unpaid = checkoutSessionEvent(userId, 2500, checkout.id, { paymentStatus: 'unpaid' });
+    await deliverStripeEvent(paid.t.http, unpaid).expect(200);
+    await page.locator('[data-testid=checkout-status][data-state=pending]').waitFor({ timeout: 30_000 });
+    const status = page.getByTestId('checkout-status');
+    await expect(status.innerText()).resolves.toContain('25,000 points are added as soon as it clears');
+    const row = page.locator('[data-testid=payment-row][data-status=pending]');
+    await row.waitFor();
+    await expect(row.innerText()).resolves.toContain('Pending');
+    await expect(row.getAttribute('data-points')).resolves.toBe('0');
+    await expect(page.getByTestId('balance').getAttribute('data-points')).resolves.toBe('0');
+    await page.screenshot({ path: join(SHOTS, 'buy-credits-pending.png'), fullPage: true });
+
+    const succeeded = checkoutSessionEvent(userId, 2500, checkout.id, {
+      type: 'checkout.session.async_payment_succeeded',
+    });
+    await deliverStripeEvent(paid.t.http, succeeded).expect(200);
+    await page.locator('[data-testid=checkout-status][data-state=confirmed]').waitFor({ timeout: 30_000 });
+    await expect(status.innerText()).resolves.toContain('25,000 points were added');
+    await page.locator('[data-testid=balance][data-points="25000"]').waitFor();
+    await page.locator('[data-testid=payment-row][data-status=done]').waitFor();
+    await expect(page.getByTestId('payment-row').count()).resolves.toBe(1);
+    await expect(page.getByTestId('payment-row').innerText()).resolves.toContain('Paid');
+    expect(page.problems).toEqual([]);
+  });
+
+  it('lists pending and failed payments in Korean', async () => {
+    const user = await signup(paid.t.http, 'console-ko');
+    const buy = async (usd: number) =>
+      (
+        await paid.t.http
+          .post('/api/v1/payments/checkout')
+          .set('Authorization', `Bearer ${user.jwt}`)
+          .send({ usd })
+          .expect(200)
+      ).body.id as string;
+    const failing = await buy(10);
+    for (const type of ['checkout.session.completed', 'checkout.session.async_payment_failed']) {
+      const event = checkoutSessionEvent(user.userId, 1000, failing, { type, paymentStatus: 'unpaid' });
+      await deliverStripeEvent(paid.t.http, event).expect(200);
+    }
+    const waiting = await buy(20);
+    const event = checkoutSessionEvent(user.userId, 2000, waiting, { paymentStatus: 'unpaid' });
+    await deliverStripeEvent(paid.t.http, event).expect(200);
+
+    const page = await open(paid.url, { viewport: { width: 390, height: 844 }, locale: 'ko-KR' });
+    await page.locator('#email').fill(user.email);
+    await page.locator('#password').fill(user.password);
+    await page.locator('form button[type=submit]').click();
+    await page.locator('a[href="#/account"]').click();
+    await page.locator('[data-testid=payment-row][data-status=failed]').waitFor();
+    await expect(page.locator('[data-testid=payment-row][data-status=failed]').innerText()).resolves.toContain('실패');
+    await expect(page.locator('[data-testid=payment-row][data-status=pending]').innerText()).resolves.toContain(
+      '대기 중',
+    );
+    await page.getByText('대기 중인 결제는 은행에서 확인되는 즉시 포인트가 추가됩니다.').waitFor();
+    await page.screenshot({ path: join(SHOTS, 'account-payments-ko.png'), fullPage: true });
     expect(page.problems).toEqual([]);
   });
 

@@ -263,7 +263,7 @@ func (r ApiPaymentsStripeRequest) Execute() (*WebhookOutcome, *http.Response, er
 }
 
 /*
-PaymentsStripe Stripe webhook: a paid Checkout Session (client_reference_id = user id) credits points once.
+PaymentsStripe Stripe webhook: the events of a Checkout Session opened by POST /payments/checkout record its payment (pending, done or failed); once paid it credits the points the checkout quoted, once. An event that cannot be applied answers 200 with outcome `ignored` and the reason.
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @return ApiPaymentsStripeRequest

@@ -22,10 +22,14 @@ var _ MappedNullable = &WebhookOutcome{}
 // WebhookOutcome struct for WebhookOutcome
 type WebhookOutcome struct {
 	Received bool `json:"received"`
-	// What the event did: a new payment, a repeat of one already recorded, or nothing.
+	// What the event did: recorded a payment or changed its status, repeated a status already recorded, or nothing.
 	Outcome string `json:"outcome"`
-	// The payment the event recorded or repeated.
+	// The payment the event recorded, repeated or left as it was.
 	PaymentId *string `json:"payment_id,omitempty"`
+	// The status of that payment after the event.
+	Status *string `json:"status,omitempty"`
+	// Why an ignored event changed nothing.
+	Reason *string `json:"reason,omitempty"`
 	AdditionalProperties map[string]interface{}
 }
 
@@ -130,6 +134,70 @@ func (o *WebhookOutcome) SetPaymentId(v string) {
 	o.PaymentId = &v
 }
 
+// GetStatus returns the Status field value if set, zero value otherwise.
+func (o *WebhookOutcome) GetStatus() string {
+	if o == nil || IsNil(o.Status) {
+		var ret string
+		return ret
+	}
+	return *o.Status
+}
+
+// GetStatusOk returns a tuple with the Status field value if set, nil otherwise
+// and a boolean to check if the value has been set.
+func (o *WebhookOutcome) GetStatusOk() (*string, bool) {
+	if o == nil || IsNil(o.Status) {
+		return nil, false
+	}
+	return o.Status, true
+}
+
+// HasStatus returns a boolean if a field has been set.
+func (o *WebhookOutcome) HasStatus() bool {
+	if o != nil && !IsNil(o.Status) {
+		return true
+	}
+
+	return false
+}
+
+// SetStatus gets a reference to the given string and assigns it to the Status field.
+func (o *WebhookOutcome) SetStatus(v string) {
+	o.Status = &v
+}
+
+// GetReason returns the Reason field value if set, zero value otherwise.
+func (o *WebhookOutcome) GetReason() string {
+	if o == nil || IsNil(o.Reason) {
+		var ret string
+		return ret
+	}
+	return *o.Reason
+}
+
+// GetReasonOk returns a tuple with the Reason field value if set, nil otherwise
+// and a boolean to check if the value has been set.
+func (o *WebhookOutcome) GetReasonOk() (*string, bool) {
+	if o == nil || IsNil(o.Reason) {
+		return nil, false
+	}
+	return o.Reason, true
+}
+
+// HasReason returns a boolean if a field has been set.
+func (o *WebhookOutcome) HasReason() bool {
+	if o != nil && !IsNil(o.Reason) {
+		return true
+	}
+
+	return false
+}
+
+// SetReason gets a reference to the given string and assigns it to the Reason field.
+func (o *WebhookOutcome) SetReason(v string) {
+	o.Reason = &v
+}
+
 func (o WebhookOutcome) MarshalJSON() ([]byte, error) {
 	toSerialize,err := o.ToMap()
 	if err != nil {
@@ -144,6 +212,12 @@ func (o WebhookOutcome) ToMap() (map[string]interface{}, error) {
 	toSerialize["outcome"] = o.Outcome
 	if !IsNil(o.PaymentId) {
 		toSerialize["payment_id"] = o.PaymentId
+	}
+	if !IsNil(o.Status) {
+		toSerialize["status"] = o.Status
+	}
+	if !IsNil(o.Reason) {
+		toSerialize["reason"] = o.Reason
 	}
 
 	for key, value := range o.AdditionalProperties {
@@ -192,6 +266,8 @@ func (o *WebhookOutcome) UnmarshalJSON(data []byte) (err error) {
 		delete(additionalProperties, "received")
 		delete(additionalProperties, "outcome")
 		delete(additionalProperties, "payment_id")
+		delete(additionalProperties, "status")
+		delete(additionalProperties, "reason")
 		o.AdditionalProperties = additionalProperties
 	}
 

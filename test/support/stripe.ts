@@ -103,30 +103,54 @@ export async function startStripeMock(): Promise<StripeMock> {
   };
 }
 
+/** What a synthetic Checkout Session event says; any session field can be given another value (or removed with undefined). */
+export interface CheckoutEventOptions {
+  type?: string;
+  paymentStatus?: string;
+  /** Fields of the session that replace the usual ones, as raw JSON values of any type. */
+  session?: Record<string, unknown>;
+  /** Makes the event's id distinct, e.g. for two events of one type. */
+  eventSuffix?: string;
+}
+
 /**
- * The `checkout.session.completed` event Stripe sends once a buyer has paid a Checkout Session the
- * API opened for `userId` (stripe-mock answers every call with fixture data and sends no events).
+ * An event Stripe sends about a Checkout Session the API opened for `userId` (stripe-mock answers
+ * every call with fixture data and sends no events): by default `checkout.session.completed`,
+ * paid at once.
  */
-export function checkoutCompletedEvent(userId: string, cents: number, sessionId: string, points?: number): string {
+export function checkoutSessionEvent(
+  userId: string,
+  cents: number,
+  sessionId: string,
+  options: CheckoutEventOptions = {},
+): string {
+  const type = options.type ?? 'checkout.session.completed';
   return JSON.stringify({
-    id: `evt_${sessionId}`,
+    id: `evt_${sessionId}_${type.split('.').at(-1)}${options.eventSuffix ?? ''}`,
     object: 'event',
-    type: 'checkout.session.completed',
+    type,
     created: 1_795_000_000,
     data: {
       object: {
         id: sessionId,
         object: 'checkout.session',
+        mode: 'payment',
         client_reference_id: userId,
-        metadata: points === undefined ? {} : { user_id: userId, points: String(points) },
+        metadata: { user_id: userId },
         amount_total: cents,
         currency: 'usd',
-        payment_status: 'paid',
+        payment_status: options.paymentStatus ?? 'paid',
         payment_intent: `pi_${sessionId}`,
         created: 1_795_000_000,
+        ...options.session,
       },
     },
   });
+}
+
+/** The `checkout.session.completed` event of a Checkout Session paid at once. */
+export function checkoutCompletedEvent(userId: string, cents: number, sessionId: string): string {
+  return checkoutSessionEvent(userId, cents, sessionId);
 }
 
 /** Signs `payload` with the suite's webhook secret, as Stripe signs its deliveries. */

@@ -233,6 +233,17 @@ const en = {
   'buy.unconfirmed':
     'The payment is not confirmed yet. The points are added as soon as Stripe confirms it; refresh this page in a few minutes.',
   'buy.cancelled': 'The payment was cancelled; nothing was charged.',
+  'buy.pending':
+    'Thank you! Your bank payment is on its way: {points} points are added as soon as it clears, which can take a few business days.',
+  'buy.pendingSome':
+    'Thank you! Your bank payment is on its way: the points are added as soon as it clears, which can take a few business days.',
+  'buy.failed': 'The payment did not go through, so no points were added and nothing is owed. You can try again.',
+
+  'payment.done': 'Paid',
+  'payment.pending': 'Pending',
+  'payment.failed': 'Failed',
+  'payment.refunded': 'Refunded',
+  'payment.pendingHint': 'A pending payment adds its points as soon as the bank confirms it.',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -467,6 +478,17 @@ const ko: Record<MessageKey, string> = {
   'buy.unconfirmed':
     '아직 결제가 확인되지 않았습니다. Stripe가 확인하는 즉시 포인트가 추가되니 몇 분 뒤에 이 페이지를 새로 고쳐 주세요.',
   'buy.cancelled': '결제가 취소되었습니다. 청구된 금액은 없습니다.',
+  'buy.pending':
+    '감사합니다! 계좌 결제가 진행 중입니다. 입금이 확인되는 즉시 {points}포인트가 추가되며, 영업일 기준 며칠이 걸릴 수 있습니다.',
+  'buy.pendingSome':
+    '감사합니다! 계좌 결제가 진행 중입니다. 입금이 확인되는 즉시 포인트가 추가되며, 영업일 기준 며칠이 걸릴 수 있습니다.',
+  'buy.failed': '결제가 이루어지지 않아 포인트가 추가되지 않았고 청구된 금액도 없습니다. 다시 시도할 수 있습니다.',
+
+  'payment.done': '완료',
+  'payment.pending': '대기 중',
+  'payment.failed': '실패',
+  'payment.refunded': '환불됨',
+  'payment.pendingHint': '대기 중인 결제는 은행에서 확인되는 즉시 포인트가 추가됩니다.',
 };
 
 export type Language = 'en' | 'ko';

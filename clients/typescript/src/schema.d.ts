@@ -205,7 +205,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Stripe webhook: a paid Checkout Session (client_reference_id = user id) credits points once. */
+    /** Stripe webhook: the events of a Checkout Session opened by POST /payments/checkout record its payment (pending, done or failed); once paid it credits the points the checkout quoted, once. An event that cannot be applied answers 200 with outcome `ignored` and the reason. */
     post: operations['Payments_stripe'];
     delete?: never;
     options?: never;
@@ -854,15 +854,22 @@ export interface components {
       /** @enum {boolean} */
       received: true;
       /**
-       * @description What the event did: a new payment, a repeat of one already recorded, or nothing.
+       * @description What the event did: recorded a payment or changed its status, repeated a status already recorded, or nothing.
        * @enum {string}
        */
       outcome: 'recorded' | 'duplicate' | 'ignored';
       /**
        * Format: uuid
-       * @description The payment the event recorded or repeated.
+       * @description The payment the event recorded, repeated or left as it was.
        */
       payment_id?: string;
+      /**
+       * @description The status of that payment after the event.
+       * @enum {string}
+       */
+      status?: 'pending' | 'done' | 'failed' | 'refunded';
+      /** @description Why an ignored event changed nothing. */
+      reason?: string;
     };
     RetryResponse: {
       /** Format: uuid */

@@ -1,6 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, type AppConfig, type PaymentSettings } from '@docconv/config';
 import { DomainError } from '@docconv/contracts';
+import { CheckoutEntity } from '@docconv/db';
+import { DataSource } from 'typeorm';
 import { CHECKOUT_GATEWAY, type CheckoutGateway } from './checkout-gateway';
 
 /** Whether credits can be bought here, and for what amounts. */
@@ -39,12 +42,16 @@ export function paymentOffer(settings: PaymentSettings): PaymentOffer {
   };
 }
 
-/** Buying credits: a hosted Stripe Checkout page; the webhook credits the payment once it is paid. */
+/**
+ * Buying credits: a hosted Stripe Checkout page, whose quote (amount and points) is kept when it is
+ * opened; the webhook credits the payment at that quote once it is paid.
+ */
 @Injectable()
 export class CheckoutService {
   private readonly logger = new Logger(CheckoutService.name);
 
   constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CHECKOUT_GATEWAY) private readonly gateway: CheckoutGateway | null,
   ) {}
@@ -83,6 +90,14 @@ export class CheckoutService {
         description: `${points.toLocaleString('en-US')} docconv points`,
         successUrl,
         cancelUrl,
+      });
+      await this.dataSource.getRepository(CheckoutEntity).insert({
+        userId,
+        provider: 'stripe',
+        sessionId: session.id,
+        currency: offer.currency,
+        amountCents: usd * 100,
+        points,
       });
       this.logger.log({ user_id: userId, session_id: session.id, usd, points }, 'checkout opened');
       return { sessionId: session.id, url: session.url, usd, points, successUrl, cancelUrl };

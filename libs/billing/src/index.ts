@@ -5,3 +5,4 @@ export * from './free-pages.service';
 export * from './ledger.service';
 export * from './payments.service';
 export * from './pricing';
+export * from './stripe-events';

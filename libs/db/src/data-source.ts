@@ -1,5 +1,6 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { ApiKeyEntity } from './entities/api-key.entity';
+import { CheckoutEntity } from './entities/checkout.entity';
 import { CreditTransactionEntity } from './entities/credit-transaction.entity';
 import { JobConversionEntity } from './entities/job-conversion.entity';
 import { JobFileEntity } from './entities/job-file.entity';
@@ -20,12 +21,14 @@ import { ParseQueues1764500000000 } from './migrations/1764500000000-parse-queue
 import { OcrSample1764600000000 } from './migrations/1764600000000-ocr-sample';
 import { HwpxConversions1764700000000 } from './migrations/1764700000000-hwpx-conversions';
 import { PageOutcomes1764800000000 } from './migrations/1764800000000-page-outcomes';
+import { CheckoutQuotes1764900000000 } from './migrations/1764900000000-checkout-quotes';
 
 export const ENTITIES = [
   UserEntity,
   CreditTransactionEntity,
   ApiKeyEntity,
   PaymentEntity,
+  CheckoutEntity,
   JobEntity,
   JobFileEntity,
   JobConversionEntity,
@@ -47,6 +50,7 @@ export const MIGRATIONS = [
   OcrSample1764600000000,
   HwpxConversions1764700000000,
   PageOutcomes1764800000000,
+  CheckoutQuotes1764900000000,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

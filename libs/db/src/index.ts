@@ -6,6 +6,7 @@ export * from './entities/user.entity';
 export * from './entities/credit-transaction.entity';
 export * from './entities/api-key.entity';
 export * from './entities/payment.entity';
+export * from './entities/checkout.entity';
 export * from './entities/job.entity';
 export * from './entities/job-file.entity';
 export * from './entities/job-conversion.entity';

@@ -50,7 +50,8 @@ export class PaymentsController {
   @HttpCode(200)
   @Public()
   @ApiOperation({
-    summary: 'Stripe webhook: a paid Checkout Session (client_reference_id = user id) credits points once.',
+    summary:
+      'Stripe webhook: the events of a Checkout Session opened by POST /payments/checkout record its payment (pending, done or failed); once paid it credits the points the checkout quoted, once. An event that cannot be applied answers 200 with outcome `ignored` and the reason.',
   })
   @ApiOkResponse({ type: WebhookOutcome })
   @ApiBadRequestResponse({ description: 'The Stripe-Signature header does not verify.' })

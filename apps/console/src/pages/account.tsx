@@ -11,7 +11,13 @@ import { useAsync } from '../use-async';
 
 /** Where a trip to Stripe's checkout page stands once the buyer is back. */
 type CheckoutReturn =
-  { state: 'confirming' } | { state: 'confirmed'; points: number } | { state: 'unconfirmed' } | { state: 'cancelled' };
+  | { state: 'confirming' }
+  | { state: 'confirmed'; points: number }
+  /** Paid with a method that clears later (a bank debit or transfer): credited when Stripe reports it paid. */
+  | { state: 'pending'; points: number | null }
+  | { state: 'failed' }
+  | { state: 'unconfirmed' }
+  | { state: 'cancelled' };
 
 const POLLS = 15;
 const POLL_INTERVAL_MS = 2000;
@@ -36,10 +42,30 @@ function readPending(): PendingCheckout | null {
 /** The purchase among `payments`: one not listed before leaving for Stripe (or, without that list, one made in the last half hour). */
 function purchaseIn(payments: Payment[], pending: PendingCheckout | null): Payment | undefined {
   return payments.find((p) =>
-    pending
-      ? p.status === 'done' && !pending.paymentIds.includes(p.id)
-      : p.status === 'done' && Date.now() - Date.parse(`${p.created_at}Z`) < 30 * 60_000,
+    pending ? !pending.paymentIds.includes(p.id) : Date.now() - Date.parse(`${p.created_at}Z`) < 30 * 60_000,
   );
+}
+
+const PAYMENT_STATUS_CLASS: Record<string, string | undefined> = {
+  done: 'positive',
+  failed: 'negative',
+  pending: 'muted',
+};
+
+/** A payment's status in the reader's language (a status this console does not know is shown as sent). */
+function paymentStatus(status: string): string {
+  switch (status) {
+    case 'done':
+      return t('payment.done');
+    case 'pending':
+      return t('payment.pending');
+    case 'failed':
+      return t('payment.failed');
+    case 'refunded':
+      return t('payment.refunded');
+    default:
+      return status;
+  }
 }
 
 /** A wire timestamp (UTC without an offset) as a date in UTC, e.g. "Jan 1, 2027". */
@@ -49,14 +75,19 @@ function utcDate(iso: string): string {
   );
 }
 
-/** After Stripe's page: polls the payments a few times until the webhook has credited the purchase. */
-function useCheckoutReturn(client: DocconvClient, onCredited: () => void): CheckoutReturn | null {
+/**
+ * After Stripe's page: polls the payments a few times until the webhook has recorded the purchase
+ * and then until it is credited (a delayed payment stays pending, possibly for days).
+ */
+function useCheckoutReturn(client: DocconvClient, onRecorded: () => void): CheckoutReturn | null {
   const [returned, setReturned] = useState(readCheckoutReturn);
-  const confirming = returned?.state === 'confirming';
+  const watching = returned?.state === 'confirming' || returned?.state === 'pending';
   useEffect(() => {
-    if (!confirming) return;
+    if (!watching) return;
     const pending = readPending();
     let polls = 0;
+    /** Whether the purchase is recorded pending: polling goes on for its success, without saying it is unconfirmed. */
+    let waiting = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let live = true;
     const poll = async () => {
@@ -66,36 +97,52 @@ function useCheckoutReturn(client: DocconvClient, onCredited: () => void): Check
         () => undefined,
       );
       if (!live) return;
-      if (purchase) {
+      if (purchase?.status === 'done' || purchase?.status === 'failed') {
         sessionStorage.removeItem(PENDING_CHECKOUT_KEY);
-        setReturned({ state: 'confirmed', points: purchase.points_added });
-        onCredited();
-      } else if (polls >= POLLS) {
-        setReturned({ state: 'unconfirmed' });
-      } else {
-        timer = setTimeout(() => void poll(), POLL_INTERVAL_MS);
+        setReturned(
+          purchase.status === 'done' ? { state: 'confirmed', points: purchase.points_added } : { state: 'failed' },
+        );
+        onRecorded();
+        return;
       }
+      if (purchase?.status === 'pending' && !waiting) {
+        waiting = true;
+        setReturned({ state: 'pending', points: pending?.points ?? null });
+        onRecorded();
+      }
+      if (polls < POLLS) timer = setTimeout(() => void poll(), POLL_INTERVAL_MS);
+      else if (!waiting) setReturned({ state: 'unconfirmed' });
     };
     void poll();
     return () => {
       live = false;
       clearTimeout(timer);
     };
-  }, [client, confirming]);
+  }, [client, watching]);
   return returned;
 }
+
+const NOTICE_CLASS: Partial<Record<CheckoutReturn['state'], string>> = {
+  confirmed: 'notice positive',
+  failed: 'notice negative',
+};
 
 function CheckoutNotice({ returned }: { returned: CheckoutReturn | null }) {
   if (!returned) return null;
   const text = {
     confirming: t('buy.confirming'),
     confirmed: returned.state === 'confirmed' ? t('buy.confirmed', { points: count(returned.points) }) : '',
+    pending:
+      returned.state === 'pending' && returned.points !== null
+        ? t('buy.pending', { points: count(returned.points) })
+        : t('buy.pendingSome'),
+    failed: t('buy.failed'),
     unconfirmed: t('buy.unconfirmed'),
     cancelled: t('buy.cancelled'),
   }[returned.state];
   return (
     <p
-      class={returned.state === 'confirmed' ? 'notice positive' : 'notice'}
+      class={NOTICE_CLASS[returned.state] ?? 'notice'}
       role="status"
       data-testid="checkout-status"
       data-state={returned.state}
@@ -207,20 +254,21 @@ export function AccountPage({ session }: { session: Session }) {
               </thead>
               <tbody>
                 {payments.data.map((p) => (
-                  <tr key={p.id} data-testid="payment-row" data-points={p.points_added}>
+                  <tr key={p.id} data-testid="payment-row" data-points={p.points_added} data-status={p.status}>
                     <td>{dateTime(p.paid_at ?? p.created_at)}</td>
                     <td>{p.provider}</td>
                     <td>
                       {p.amount} {p.currency.toUpperCase()}
                     </td>
                     <td>{count(p.points_added)}</td>
-                    <td>{p.status}</td>
+                    <td class={PAYMENT_STATUS_CLASS[p.status]}>{paymentStatus(p.status)}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
         )}
+        {payments.data?.some((p) => p.status === 'pending') && <p class="hint">{t('payment.pendingHint')}</p>}
       </section>
     </div>
   );

@@ -372,7 +372,7 @@ class PaymentsApi:
         _headers: Optional[Dict[StrictStr, Any]] = None,
         _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
     ) -> WebhookOutcome:
-        """Stripe webhook: a paid Checkout Session (client_reference_id = user id) credits points once.
+        """Stripe webhook: the events of a Checkout Session opened by POST /payments/checkout record its payment (pending, done or failed); once paid it credits the points the checkout quoted, once. An event that cannot be applied answers 200 with outcome `ignored` and the reason.
 
 
         :param _request_timeout: timeout setting for this request. If one
@@ -437,7 +437,7 @@ class PaymentsApi:
         _headers: Optional[Dict[StrictStr, Any]] = None,
         _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
     ) -> ApiResponse[WebhookOutcome]:
-        """Stripe webhook: a paid Checkout Session (client_reference_id = user id) credits points once.
+        """Stripe webhook: the events of a Checkout Session opened by POST /payments/checkout record its payment (pending, done or failed); once paid it credits the points the checkout quoted, once. An event that cannot be applied answers 200 with outcome `ignored` and the reason.
 
 
         :param _request_timeout: timeout setting for this request. If one
@@ -502,7 +502,7 @@ class PaymentsApi:
         _headers: Optional[Dict[StrictStr, Any]] = None,
         _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
     ) -> RESTResponseType:
-        """Stripe webhook: a paid Checkout Session (client_reference_id = user id) credits points once.
+        """Stripe webhook: the events of a Checkout Session opened by POST /payments/checkout record its payment (pending, done or failed); once paid it credits the points the checkout quoted, once. An event that cannot be applied answers 200 with outcome `ignored` and the reason.
 
 
         :param _request_timeout: timeout setting for this request. If one

@@ -30,9 +30,11 @@ class WebhookOutcome(BaseModel):
     WebhookOutcome
     """ # noqa: E501
     received: StrictBool
-    outcome: StrictStr = Field(description="What the event did: a new payment, a repeat of one already recorded, or nothing.")
-    payment_id: Optional[UUID] = Field(default=None, description="The payment the event recorded or repeated.")
-    __properties: ClassVar[List[str]] = ["received", "outcome", "payment_id"]
+    outcome: StrictStr = Field(description="What the event did: recorded a payment or changed its status, repeated a status already recorded, or nothing.")
+    payment_id: Optional[UUID] = Field(default=None, description="The payment the event recorded, repeated or left as it was.")
+    status: Optional[StrictStr] = Field(default=None, description="The status of that payment after the event.")
+    reason: Optional[StrictStr] = Field(default=None, description="Why an ignored event changed nothing.")
+    __properties: ClassVar[List[str]] = ["received", "outcome", "payment_id", "status", "reason"]
 
     @field_validator('received')
     def received_validate_enum(cls, value):
@@ -46,6 +48,16 @@ class WebhookOutcome(BaseModel):
         """Validates the enum"""
         if value not in set(['recorded', 'duplicate', 'ignored']):
             raise ValueError("must be one of enum values ('recorded', 'duplicate', 'ignored')")
+        return value
+
+    @field_validator('status')
+    def status_validate_enum(cls, value):
+        """Validates the enum"""
+        if value is None:
+            return value
+
+        if value not in set(['pending', 'done', 'failed', 'refunded']):
+            raise ValueError("must be one of enum values ('pending', 'done', 'failed', 'refunded')")
         return value
 
     model_config = ConfigDict(
@@ -101,7 +113,9 @@ class WebhookOutcome(BaseModel):
         _obj = cls.model_validate({
             "received": obj.get("received"),
             "outcome": obj.get("outcome"),
-            "payment_id": obj.get("payment_id")
+            "payment_id": obj.get("payment_id"),
+            "status": obj.get("status"),
+            "reason": obj.get("reason")
         })
         return _obj
 

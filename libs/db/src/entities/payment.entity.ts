@@ -30,6 +30,10 @@ export class PaymentEntity {
   @Column({ type: 'text' })
   status!: PaymentStatus;
 
+  /** The checkout this payment pays (null for payments recorded before checkouts were kept). */
+  @Column({ name: 'checkout_id', type: 'uuid', nullable: true })
+  checkoutId!: string | null;
+
   @Column({ name: 'paid_at', type: 'timestamptz', nullable: true })
   paidAt!: Date | null;
 

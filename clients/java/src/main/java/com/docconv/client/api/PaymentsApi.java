@@ -302,7 +302,7 @@ public class PaymentsApi {
   }
 
   /**
-   * Stripe webhook: a paid Checkout Session (client_reference_id &#x3D; user id) credits points once.
+   * Stripe webhook: the events of a Checkout Session opened by POST /payments/checkout record its payment (pending, done or failed); once paid it credits the points the checkout quoted, once. An event that cannot be applied answers 200 with outcome &#x60;ignored&#x60; and the reason.
    * 
    * @return WebhookOutcome
    * @throws ApiException if fails to make API call
@@ -312,7 +312,7 @@ public class PaymentsApi {
   }
 
   /**
-   * Stripe webhook: a paid Checkout Session (client_reference_id &#x3D; user id) credits points once.
+   * Stripe webhook: the events of a Checkout Session opened by POST /payments/checkout record its payment (pending, done or failed); once paid it credits the points the checkout quoted, once. An event that cannot be applied answers 200 with outcome &#x60;ignored&#x60; and the reason.
    * 
    * @param headers Optional headers to include in the request
    * @return WebhookOutcome
@@ -324,7 +324,7 @@ public class PaymentsApi {
   }
 
   /**
-   * Stripe webhook: a paid Checkout Session (client_reference_id &#x3D; user id) credits points once.
+   * Stripe webhook: the events of a Checkout Session opened by POST /payments/checkout record its payment (pending, done or failed); once paid it credits the points the checkout quoted, once. An event that cannot be applied answers 200 with outcome &#x60;ignored&#x60; and the reason.
    * 
    * @return ApiResponse&lt;WebhookOutcome&gt;
    * @throws ApiException if fails to make API call
@@ -334,7 +334,7 @@ public class PaymentsApi {
   }
 
   /**
-   * Stripe webhook: a paid Checkout Session (client_reference_id &#x3D; user id) credits points once.
+   * Stripe webhook: the events of a Checkout Session opened by POST /payments/checkout record its payment (pending, done or failed); once paid it credits the points the checkout quoted, once. An event that cannot be applied answers 200 with outcome &#x60;ignored&#x60; and the reason.
    * 
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;WebhookOutcome&gt;

@@ -36,7 +36,9 @@ import com.docconv.client.ApiClient;
 @JsonPropertyOrder({
   WebhookOutcome.JSON_PROPERTY_RECEIVED,
   WebhookOutcome.JSON_PROPERTY_OUTCOME,
-  WebhookOutcome.JSON_PROPERTY_PAYMENT_ID
+  WebhookOutcome.JSON_PROPERTY_PAYMENT_ID,
+  WebhookOutcome.JSON_PROPERTY_STATUS,
+  WebhookOutcome.JSON_PROPERTY_REASON
 })
 @javax.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.25.0")
 public class WebhookOutcome {
@@ -78,7 +80,7 @@ public class WebhookOutcome {
   private ReceivedEnum received;
 
   /**
-   * What the event did: a new payment, a repeat of one already recorded, or nothing.
+   * What the event did: recorded a payment or changed its status, repeated a status already recorded, or nothing.
    */
   public enum OutcomeEnum {
     RECORDED(String.valueOf("recorded")),
@@ -122,6 +124,53 @@ public class WebhookOutcome {
   @javax.annotation.Nullable
   private UUID paymentId;
 
+  /**
+   * The status of that payment after the event.
+   */
+  public enum StatusEnum {
+    PENDING(String.valueOf("pending")),
+    
+    DONE(String.valueOf("done")),
+    
+    FAILED(String.valueOf("failed")),
+    
+    REFUNDED(String.valueOf("refunded"));
+
+    private String value;
+
+    StatusEnum(String value) {
+      this.value = value;
+    }
+
+    @JsonValue
+    public String getValue() {
+      return value;
+    }
+
+    @Override
+    public String toString() {
+      return String.valueOf(value);
+    }
+
+    @JsonCreator
+    public static StatusEnum fromValue(String value) {
+      for (StatusEnum b : StatusEnum.values()) {
+        if (b.value.equals(value)) {
+          return b;
+        }
+      }
+      throw new IllegalArgumentException("Unexpected value '" + value + "'");
+    }
+  }
+
+  public static final String JSON_PROPERTY_STATUS = "status";
+  @javax.annotation.Nullable
+  private StatusEnum status;
+
+  public static final String JSON_PROPERTY_REASON = "reason";
+  @javax.annotation.Nullable
+  private String reason;
+
   public WebhookOutcome() { 
   }
 
@@ -155,7 +204,7 @@ public class WebhookOutcome {
   }
 
   /**
-   * What the event did: a new payment, a repeat of one already recorded, or nothing.
+   * What the event did: recorded a payment or changed its status, repeated a status already recorded, or nothing.
    * @return outcome
    */
   @javax.annotation.Nonnull
@@ -179,7 +228,7 @@ public class WebhookOutcome {
   }
 
   /**
-   * The payment the event recorded or repeated.
+   * The payment the event recorded, repeated or left as it was.
    * @return paymentId
    */
   @javax.annotation.Nullable
@@ -197,6 +246,54 @@ public class WebhookOutcome {
   }
 
 
+  public WebhookOutcome status(@javax.annotation.Nullable StatusEnum status) {
+    this.status = status;
+    return this;
+  }
+
+  /**
+   * The status of that payment after the event.
+   * @return status
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_STATUS, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public StatusEnum getStatus() {
+    return status;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_STATUS, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setStatus(@javax.annotation.Nullable StatusEnum status) {
+    this.status = status;
+  }
+
+
+  public WebhookOutcome reason(@javax.annotation.Nullable String reason) {
+    this.reason = reason;
+    return this;
+  }
+
+  /**
+   * Why an ignored event changed nothing.
+   * @return reason
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_REASON, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public String getReason() {
+    return reason;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_REASON, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setReason(@javax.annotation.Nullable String reason) {
+    this.reason = reason;
+  }
+
+
   /**
    * Return true if this WebhookOutcome object is equal to o.
    */
@@ -211,12 +308,14 @@ public class WebhookOutcome {
     WebhookOutcome webhookOutcome = (WebhookOutcome) o;
     return Objects.equals(this.received, webhookOutcome.received) &&
         Objects.equals(this.outcome, webhookOutcome.outcome) &&
-        Objects.equals(this.paymentId, webhookOutcome.paymentId);
+        Objects.equals(this.paymentId, webhookOutcome.paymentId) &&
+        Objects.equals(this.status, webhookOutcome.status) &&
+        Objects.equals(this.reason, webhookOutcome.reason);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(received, outcome, paymentId);
+    return Objects.hash(received, outcome, paymentId, status, reason);
   }
 
   @Override
@@ -226,6 +325,8 @@ public class WebhookOutcome {
     sb.append("    received: ").append(toIndentedString(received)).append("\n");
     sb.append("    outcome: ").append(toIndentedString(outcome)).append("\n");
     sb.append("    paymentId: ").append(toIndentedString(paymentId)).append("\n");
+    sb.append("    status: ").append(toIndentedString(status)).append("\n");
+    sb.append("    reason: ").append(toIndentedString(reason)).append("\n");
     sb.append("}");
     return sb.toString();
   }
@@ -283,6 +384,16 @@ public class WebhookOutcome {
     // add `payment_id` to the URL query string
     if (getPaymentId() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%spayment_id%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getPaymentId()))));
+    }
+
+    // add `status` to the URL query string
+    if (getStatus() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sstatus%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getStatus()))));
+    }
+
+    // add `reason` to the URL query string
+    if (getReason() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sreason%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getReason()))));
     }
 
     return joiner.toString();
