@@ -98,9 +98,12 @@ describe('fuzzing every operation of the OpenAPI document', () => {
 
   beforeAll(async () => {
     if (!existsSync(SCHEMATHESIS)) throw new Error(`${SCHEMATHESIS} is missing: run ./scripts/setup.sh`);
-    // Payments configured (against stripe-mock), so a valid checkout is answered, not refused with a 503.
+    // Payments configured (against stripe-mock, with a public URL to return to), so a valid checkout is answered, not refused with a 503.
     stripeMock = await startStripeMock();
-    api = await spawnApi({ ...process.env, ...stripeMock.env, LOG_LEVEL: 'fatal' }, 'api-fuzz');
+    api = await spawnApi(
+      { ...process.env, ...stripeMock.env, PUBLIC_BASE_URL: 'https://docconv.example.com', LOG_LEVEL: 'fatal' },
+      'api-fuzz',
+    );
     const http = request(api.url);
     user = await signup(http, 'fuzz');
     key = await createKey(http, user, { rate_limit_rpm: 100_000 });

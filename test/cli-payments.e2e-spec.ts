@@ -1,13 +1,17 @@
 import { DataSource } from 'typeorm';
+import { freePort } from '@docconv/testing';
 import { createKey, signup } from './support/accounts';
 import { docconv } from './support/cli';
 import { checkoutCompletedEvent, deliverStripeEvent, startStripeMock, type StripeMock } from './support/stripe';
 import { createTestApp, type TestApp } from './support/test-app';
 
+/** The API on a port of its own, configured with the address it is reached at (PUBLIC_BASE_URL). */
 async function listening(env: NodeJS.ProcessEnv): Promise<{ t: TestApp; url: string }> {
-  const t = await createTestApp({}, env);
-  await t.app.listen(0, '127.0.0.1');
-  return { t, url: (await t.app.getUrl()).replace('[::1]', '127.0.0.1') };
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const t = await createTestApp({}, { ...env, PUBLIC_BASE_URL: url });
+  await t.app.listen(port, '127.0.0.1');
+  return { t, url };
 }
 
 describe('docconv buy', () => {

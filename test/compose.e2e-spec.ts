@@ -55,13 +55,15 @@ describe('docker/compose.yaml', () => {
   });
 
   it('gives the API and the workers a configuration they start with, metrics on for each worker', () => {
-    const api = loadConfig(environmentOf('api'));
+    // The images run in production (docker/Dockerfile), which needs the public URL links start with.
+    const api = loadConfig({ ...environmentOf('api'), NODE_ENV: 'production' });
+    expect(api.publicBaseUrl).toBe('http://localhost:3000');
     expect(api.storage.driver).toBe('s3');
     // nginx's address is on the compose network: its X-Forwarded-For must be trusted, or every
     // client would count as nginx against the sign-up and login limits.
     expect(api.http.trustedProxies).toEqual(['loopback', 'uniquelocal']);
     expect(api.operator.adminToken).toBeNull(); // off until the operator sets ADMIN_TOKEN
-    const worker = loadConfig(environmentOf('worker'));
+    const worker = loadConfig({ ...environmentOf('worker'), NODE_ENV: 'production' });
     expect(worker.operator.workerMetricsPort).toBe(9464);
     // A stopping worker finishes the page in hand, even one that runs into its safety valve.
     expect(Number.parseInt(services.worker.stop_grace_period ?? '0', 10)).toBeGreaterThan(

@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
-import { REPO_ROOT, TEST_OUTPUT } from '@docconv/testing';
+import { freePort, REPO_ROOT, TEST_OUTPUT } from '@docconv/testing';
 import { signup } from './support/accounts';
 import {
   checkoutCompletedEvent,
@@ -18,11 +18,13 @@ import { createTestApp, uniqueEmail, type TestApp } from './support/test-app';
 const CONSOLE_DIST = join(REPO_ROOT, 'dist', 'console');
 const SHOTS = join(TEST_OUTPUT, 'console');
 
-/** The API serving the built console on a port of its own, with the environment given. */
+/** The API serving the built console on a port of its own, with the environment given and that address as its public URL. */
 async function serveConsole(env: NodeJS.ProcessEnv): Promise<{ t: TestApp; url: string }> {
-  const t = await createTestApp({}, { ...env, CONSOLE_DIR: CONSOLE_DIST });
-  await t.app.listen(0, '127.0.0.1');
-  return { t, url: (await t.app.getUrl()).replace('[::1]', '127.0.0.1') };
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const t = await createTestApp({}, { ...env, CONSOLE_DIR: CONSOLE_DIST, PUBLIC_BASE_URL: url });
+  await t.app.listen(port, '127.0.0.1');
+  return { t, url };
 }
 
 describe('buying credits in the web console', () => {

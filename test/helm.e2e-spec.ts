@@ -27,9 +27,19 @@ function helm(...args: string[]): { status: number | null; stdout: string; stder
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
+/** The one value the chart cannot default: where clients reach the service. */
+const PUBLIC_BASE_URL = 'publicBaseUrl=https://docconv.example.com';
+
 /** The chart rendered with `--set` values, as a list of manifests (its text kept in test-output/helm). */
 function render(name: string, ...sets: string[]): Manifest[] {
-  const run = helm('template', 'docconv', CHART, '--kube-version', KUBERNETES, ...sets.flatMap((s) => ['--set', s]));
+  const run = helm(
+    'template',
+    'docconv',
+    CHART,
+    '--kube-version',
+    KUBERNETES,
+    ...[PUBLIC_BASE_URL, ...sets].flatMap((s) => ['--set', s]),
+  );
   expect(run.stderr).toBe('');
   expect(run.status).toBe(0);
   mkdirSync(join(TEST_OUTPUT, 'helm'), { recursive: true });
@@ -57,7 +67,7 @@ describe('the Helm chart', () => {
   });
 
   it('passes helm lint --strict', () => {
-    const run = helm('lint', '--strict', CHART, '--kube-version', KUBERNETES);
+    const run = helm('lint', '--strict', CHART, '--kube-version', KUBERNETES, '--set', PUBLIC_BASE_URL);
     expect(run.stdout).toContain('1 chart(s) linted, 0 chart(s) failed');
     expect(run.status).toBe(0);
   });
@@ -160,8 +170,24 @@ describe('the Helm chart', () => {
     expect(containerOf(migrate).command).toEqual(['node', 'dist/tools/migrate.js']);
   });
 
+  it('refuses to render without the public URL every link starts with, saying what it is', () => {
+    const run = helm('template', 'docconv', CHART, '--kube-version', KUBERNETES);
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toMatch(/publicBaseUrl: the address clients reach docconv at/);
+  });
+
   it('refuses to render without the Secret it reads, saying what it must hold', () => {
-    const run = helm('template', 'docconv', CHART, '--kube-version', KUBERNETES, '--set', 'existingSecret=');
+    const run = helm(
+      'template',
+      'docconv',
+      CHART,
+      '--kube-version',
+      KUBERNETES,
+      '--set',
+      PUBLIC_BASE_URL,
+      '--set',
+      'existingSecret=',
+    );
     expect(run.status).not.toBe(0);
     expect(run.stderr).toMatch(/existingSecret: name the Secret that holds DATABASE_URL, REDIS_URL, JWT_SECRET/);
   });

@@ -94,4 +94,70 @@ describe('Idempotency-Key on upload, confirm and the other state-changing calls'
     expect(bad.status).toBe(400);
     expect(bad.body.detail).toMatch(/Idempotency-Key header must be 1 to 255/);
   });
+
+  /** An upload with `credential`: any of a user's API keys or their session. */
+  const uploadWith = (credential: [string, string], idempotencyKey: string, content: Buffer = pdf) =>
+    t.http
+      .post('/api/v1/jobs/upload')
+      .set(...credential)
+      .set('Idempotency-Key', idempotencyKey)
+      .field('ocr_model', 'premium')
+      .attach('files', content, 'memo.pdf');
+  const jobsOfUser = async (id: string) =>
+    Number((await db.query('SELECT count(*) AS n FROM jobs WHERE user_id = $1', [id]))[0].n);
+
+  it("a key names the user's request, whichever of their credentials sends it: one job, one charge", async () => {
+    const user = await signup(t.http, 'idem-user');
+    await db.query('UPDATE users SET points_balance = 100000 WHERE id = $1', [user.userId]);
+    const first = await createKey(t.http, user);
+    const second = await createKey(t.http, user);
+    const credentials: [string, string][] = [
+      ['X-API-Key', first.key],
+      ['Authorization', `Bearer ${user.jwt}`],
+      ['X-API-Key', second.key],
+    ];
+
+    const uploads = [];
+    for (const credential of credentials) uploads.push(await uploadWith(credential, 'one-request'));
+    expect(uploads.map((u) => u.status)).toEqual([201, 201, 201]);
+    expect(uploads.map((u) => u.headers['idempotency-replayed'])).toEqual([undefined, 'true', 'true']);
+    expect(new Set(uploads.map((u) => u.body.job_id)).size).toBe(1);
+    expect(await jobsOfUser(user.userId)).toBe(1);
+
+    const jobId = uploads[0].body.job_id as string;
+    const confirms = [];
+    for (const credential of [credentials[1], credentials[0]]) {
+      confirms.push(
+        await t.http
+          .post(`/api/v1/jobs/${jobId}/confirm`)
+          .set(...credential)
+          .set('Idempotency-Key', 'one-confirm'),
+      );
+    }
+    expect(confirms.map((c) => c.status)).toEqual([200, 200]);
+    expect(confirms[1].body).toEqual(confirms[0].body);
+    expect(confirms[1].headers['idempotency-replayed']).toBe('true');
+    expect(await spendsOf(jobId)).toBe(1);
+
+    // The same key with another request, from another credential of the same user, is the usual conflict.
+    const other = await uploadWith(credentials[1], 'one-request', await makePdf(['Another request.']));
+    expect([other.status, other.body.code]).toEqual([422, 'idempotency_conflict']);
+    expect(await jobsOfUser(user.userId)).toBe(1);
+  });
+
+  it('two users sending the same key never meet: a job each', async () => {
+    const ada = await signup(t.http, 'idem-ada');
+    const bob = await signup(t.http, 'idem-bob');
+    const bobKey = await createKey(t.http, bob);
+    const byAda = await uploadWith(['Authorization', `Bearer ${ada.jwt}`], 'shared-by-two');
+    const byBob = await uploadWith(['X-API-Key', bobKey.key], 'shared-by-two');
+    const byBobSession = await uploadWith(['Authorization', `Bearer ${bob.jwt}`], 'shared-by-two');
+    expect([byAda.status, byBob.status, byBobSession.status]).toEqual([201, 201, 201]);
+    expect(byBob.headers['idempotency-replayed']).toBeUndefined();
+    expect(byBob.body.job_id).not.toBe(byAda.body.job_id);
+    expect(byBobSession.body.job_id).toBe(byBob.body.job_id);
+    expect([await jobsOfUser(ada.userId), await jobsOfUser(bob.userId)]).toEqual([1, 1]);
+    const adaSees = await t.http.get(`/api/v1/jobs/${byBob.body.job_id}`).set('Authorization', `Bearer ${ada.jwt}`);
+    expect(adaSees.status).toBe(404);
+  });
 });

@@ -231,7 +231,7 @@ func (r ApiJobsActionRequest) ActionDto(actionDto ActionDto) ApiJobsActionReques
 	return r
 }
 
-// Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+// Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
 func (r ApiJobsActionRequest) IdempotencyKey(idempotencyKey string) ApiJobsActionRequest {
 	r.idempotencyKey = &idempotencyKey
 	return r
@@ -470,7 +470,7 @@ type ApiJobsCancelRequest struct {
 	idempotencyKey *string
 }
 
-// Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+// Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
 func (r ApiJobsCancelRequest) IdempotencyKey(idempotencyKey string) ApiJobsCancelRequest {
 	r.idempotencyKey = &idempotencyKey
 	return r
@@ -682,7 +682,7 @@ type ApiJobsConfirmRequest struct {
 	idempotencyKey *string
 }
 
-// Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+// Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
 func (r ApiJobsConfirmRequest) IdempotencyKey(idempotencyKey string) ApiJobsConfirmRequest {
 	r.idempotencyKey = &idempotencyKey
 	return r
@@ -911,7 +911,7 @@ func (r ApiJobsConvertRequest) ConvertDto(convertDto ConvertDto) ApiJobsConvertR
 	return r
 }
 
-// Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+// Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
 func (r ApiJobsConvertRequest) IdempotencyKey(idempotencyKey string) ApiJobsConvertRequest {
 	r.idempotencyKey = &idempotencyKey
 	return r
@@ -2810,7 +2810,7 @@ func (r ApiJobsUploadRequest) Files(files []*os.File) ApiJobsUploadRequest {
 	return r
 }
 
-// Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+// Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
 func (r ApiJobsUploadRequest) IdempotencyKey(idempotencyKey string) ApiJobsUploadRequest {
 	r.idempotencyKey = &idempotencyKey
 	return r
@@ -3141,7 +3141,7 @@ func (r ApiJobsXlsxAdvancedActionRequest) ActionDto(actionDto ActionDto) ApiJobs
 	return r
 }
 
-// Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+// Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
 func (r ApiJobsXlsxAdvancedActionRequest) IdempotencyKey(idempotencyKey string) ApiJobsXlsxAdvancedActionRequest {
 	r.idempotencyKey = &idempotencyKey
 	return r

@@ -35,7 +35,7 @@ func (r ApiPaymentsCheckoutRequest) CheckoutDto(checkoutDto CheckoutDto) ApiPaym
 	return r
 }
 
-// Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+// Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
 func (r ApiPaymentsCheckoutRequest) IdempotencyKey(idempotencyKey string) ApiPaymentsCheckoutRequest {
 	r.idempotencyKey = &idempotencyKey
 	return r
@@ -46,7 +46,7 @@ func (r ApiPaymentsCheckoutRequest) Execute() (*CheckoutResponse, *http.Response
 }
 
 /*
-PaymentsCheckout Buy credits: opens a Stripe Checkout page for `usd` dollars and returns its URL. The points are credited when Stripe reports the payment paid (the webhook); the buyer comes back to the console’s account page.
+PaymentsCheckout Buy credits: opens a Stripe Checkout page for `usd` dollars and returns its URL. The points are credited when Stripe reports the payment paid (the webhook); the buyer comes back to the console’s account page on the service’s configured public address (`PUBLIC_BASE_URL`), never one a request names.
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @return ApiPaymentsCheckoutRequest

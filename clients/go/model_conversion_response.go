@@ -21,7 +21,7 @@ var _ MappedNullable = &ConversionResponse{}
 
 // ConversionResponse struct for ConversionResponse
 type ConversionResponse struct {
-	// Absolute, time-limited URL of the converted file; needs no other credential.
+	// Time-limited URL of the converted file; needs no other credential. It starts with the public URL the service is configured with (`PUBLIC_BASE_URL`); without one it is path-absolute (`/api/v1/files/…`): resolve it against the address the API was called at.
 	DownloadUrl string `json:"download_url"`
 	Format string `json:"format"`
 	StoragePath string `json:"storage_path"`

@@ -138,7 +138,14 @@ async function start(showLogs: boolean): Promise<number> {
     return 128 + SIGNAL_NUMBERS[first];
   }
   const services = first;
-  const env = { ...process.env, ...services.env, ...enginesEnv(), PORT: String(port) };
+  // The address it is reached at on this machine is the one links start with, unless PUBLIC_BASE_URL names another.
+  const env = {
+    ...process.env,
+    ...services.env,
+    ...enginesEnv(),
+    PORT: String(port),
+    PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL || `http://localhost:${port}`,
+  };
   await writeFile(LOCAL_STACK_FILE, JSON.stringify({ pid: process.pid, env: services.env }, null, 2), { mode: 0o600 });
   let gaveUp: (code: number) => void = () => undefined;
   const givenUp = new Promise<number>((done) => (gaveUp = done));

@@ -54,7 +54,7 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   registerBodyParsers(server);
   app.setGlobalPrefix(API_PREFIX);
   app.useGlobalPipes(createValidationPipe());
-  mountOpenApi(app, config.storage.publicBaseUrl);
+  mountOpenApi(app, config.publicBaseUrl);
   if (options.preview) return app;
   await mountOperator(server, app, config);
   adapter.useNotFound(notFound(await mountConsole(server, config.console.dir, root)));

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -180,8 +181,16 @@ func run() error {
 	if conversion.Format != "docx" {
 		return fmt.Errorf("the conversion is %s", conversion.Format)
 	}
-	// The link is signed and needs no credential.
-	fetched, err := configuration.HTTPClient.Get(conversion.DownloadUrl)
+	// The link is signed and needs no credential; without a public URL configured it is
+	// path-absolute, resolved against the address the API was called at.
+	link, err := url.Parse(baseURL + "/")
+	if err == nil {
+		link, err = link.Parse(conversion.DownloadUrl)
+	}
+	if err != nil {
+		return err
+	}
+	fetched, err := configuration.HTTPClient.Get(link.String())
 	if err != nil {
 		return err
 	}

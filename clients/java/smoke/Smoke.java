@@ -138,8 +138,9 @@ public final class Smoke {
 
     ConversionResponse conversion = jobs.jobsConvert(jobId, new ConvertDto().format(ConvertDto.FormatEnum.DOCX), null);
     check(conversion.getFormat() == ConversionResponse.FormatEnum.DOCX, "the conversion is " + conversion.getFormat());
-    // The link is signed and needs no credential.
-    URI link = conversion.getDownloadUrl();
+    // The link is signed and needs no credential; without a public URL configured it is
+    // path-absolute, resolved against the address the API was called at.
+    URI link = URI.create(baseUrl + "/").resolve(conversion.getDownloadUrl());
     HttpResponse<byte[]> fetched =
         anonymous.getHttpClient().send(HttpRequest.newBuilder(link).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
     byte[] docx = fetched.body();

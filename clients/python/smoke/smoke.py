@@ -12,6 +12,7 @@ import sys
 import tempfile
 import time
 import uuid
+from urllib.parse import urljoin
 
 import docconv_client
 from docconv_client.api.account_api import AccountApi
@@ -104,8 +105,9 @@ def main() -> None:
 
         conversion = jobs.jobs_convert(job_id, ConvertDto(format="docx"))
         check(conversion.format == "docx", f"the conversion is {conversion.format}")
-        # The link is signed and needs no credential.
-        response = program.rest_client.request("GET", conversion.download_url)
+        # The link is signed and needs no credential; without a public URL configured it is
+        # path-absolute, resolved against the address the API was called at.
+        response = program.rest_client.request("GET", urljoin(f"{base_url}/", conversion.download_url))
         check(response.status == 200, f"the DOCX link answered {response.status}")
         docx = response.read()
         check(docx[:2] == b"PK", "the DOCX is not a ZIP package")

@@ -188,7 +188,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Buy credits: opens a Stripe Checkout page for `usd` dollars and returns its URL. The points are credited when Stripe reports the payment paid (the webhook); the buyer comes back to the console’s account page. */
+    /** Buy credits: opens a Stripe Checkout page for `usd` dollars and returns its URL. The points are credited when Stripe reports the payment paid (the webhook); the buyer comes back to the console’s account page on the service’s configured public address (`PUBLIC_BASE_URL`), never one a request names. */
     post: operations['Payments_checkout'];
     delete?: never;
     options?: never;
@@ -1152,8 +1152,8 @@ export interface components {
     };
     ConversionResponse: {
       /**
-       * Format: uri
-       * @description Absolute, time-limited URL of the converted file; needs no other credential.
+       * Format: uri-reference
+       * @description Time-limited URL of the converted file; needs no other credential. It starts with the public URL the service is configured with (`PUBLIC_BASE_URL`); without one it is path-absolute (`/api/v1/files/…`): resolve it against the address the API was called at.
        * @example http://localhost:3000/api/v1/files/results/3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27/result.docx?expires=1764660000&token=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
        */
       download_url: string;
@@ -2605,7 +2605,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. */
+        /** @description Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -2697,7 +2697,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Payments are not configured here (GET /pricing says `payments.available: false`), or Stripe failed. */
+      /** @description Payments are not configured here (Stripe keys or `PUBLIC_BASE_URL`; GET /pricing says `payments.available: false`), or Stripe failed. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -2758,7 +2758,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. */
+        /** @description Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -2915,7 +2915,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. */
+        /** @description Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -3304,7 +3304,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. */
+        /** @description Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -3423,7 +3423,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. */
+        /** @description Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -3880,7 +3880,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. */
+        /** @description Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -4017,7 +4017,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. */
+        /** @description Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. */
         'Idempotency-Key'?: string;
       };
       path: {

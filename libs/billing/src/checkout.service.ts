@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, type AppConfig, type PaymentSettings } from '@docconv/config';
+import { APP_CONFIG, publicUrl, type AppConfig } from '@docconv/config';
 import { DomainError } from '@docconv/contracts';
 import { CheckoutEntity } from '@docconv/db';
 import { DataSource } from 'typeorm';
@@ -26,14 +26,28 @@ export interface StartedCheckout {
   cancelUrl: string;
 }
 
+const NOT_CONFIGURED =
+  'Payments are not configured on this server (STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET): credits cannot be bought here. The operator can grant credits instead.';
+
 /**
- * Selling credits needs both halves: the secret key opens checkouts and the webhook secret lets
- * the paid ones be credited. With only one of them nothing is offered, so no one pays for credits
- * that would never arrive.
+ * Why credits cannot be bought here, or null when they can. Selling credits needs both halves:
+ * the secret key opens checkouts and the webhook secret lets the paid ones be credited; with only
+ * one of them nothing is offered, so no one pays for credits that would never arrive. And a public
+ * URL (`PUBLIC_BASE_URL`) for Stripe to send the buyer back to: never one a request names.
  */
-export function paymentOffer(settings: PaymentSettings): PaymentOffer {
+function unavailable(config: Pick<AppConfig, 'payments' | 'publicBaseUrl'>): string | null {
+  const settings = config.payments;
+  if (settings.stripeSecretKey === null || settings.stripeWebhookSecret === null) return NOT_CONFIGURED;
+  if (config.publicBaseUrl === null) {
+    return 'This server has no public address (PUBLIC_BASE_URL) for Stripe to send the buyer back to, so credits cannot be bought here; nothing was charged. The operator can set PUBLIC_BASE_URL, or grant credits instead.';
+  }
+  return null;
+}
+
+export function paymentOffer(config: Pick<AppConfig, 'payments' | 'publicBaseUrl'>): PaymentOffer {
+  const settings = config.payments;
   return {
-    available: settings.stripeSecretKey !== null && settings.stripeWebhookSecret !== null,
+    available: unavailable(config) === null,
     provider: 'stripe',
     currency: 'USD',
     minUsd: settings.checkoutMinUsd,
@@ -57,20 +71,19 @@ export class CheckoutService {
   ) {}
 
   offer(): PaymentOffer {
-    return paymentOffer(this.config.payments);
+    return paymentOffer(this.config);
   }
 
   /**
    * Opens a checkout for `usd` whole dollars. The buyer comes back to the console's account page
-   * on the service's public URL (`PUBLIC_BASE_URL`), or on `requestOrigin` when none is set.
+   * on the service's public URL (`PUBLIC_BASE_URL`): Stripe needs an absolute return URL, and one
+   * taken from the request would let anyone send a buyer to a site of their choosing.
    */
-  async start(userId: string, usd: number, requestOrigin: string): Promise<StartedCheckout> {
+  async start(userId: string, usd: number): Promise<StartedCheckout> {
     const offer = this.offer();
-    if (!offer.available || !this.gateway) {
-      throw new DomainError(
-        'service_unavailable',
-        'Payments are not configured on this server (STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET): credits cannot be bought here. The operator can grant credits instead.',
-      );
+    const base = this.config.publicBaseUrl;
+    if (!offer.available || !this.gateway || base === null) {
+      throw new DomainError('service_unavailable', unavailable(this.config) ?? NOT_CONFIGURED);
     }
     if (!Number.isInteger(usd) || usd < offer.minUsd || usd > offer.maxUsd) {
       const message = `must be a whole number of US dollars from ${offer.minUsd} to ${offer.maxUsd}`;
@@ -79,9 +92,8 @@ export class CheckoutService {
       });
     }
     const points = usd * offer.pointsPerUsd;
-    const base = this.config.storage.publicBaseUrl ?? requestOrigin.replace(/\/+$/, '');
-    const successUrl = `${base}/?checkout=success#/account`;
-    const cancelUrl = `${base}/?checkout=cancelled#/account`;
+    const successUrl = publicUrl(base, '/?checkout=success#/account');
+    const cancelUrl = publicUrl(base, '/?checkout=cancelled#/account');
     try {
       const session = await this.gateway.open({
         userId,

@@ -23,8 +23,6 @@ export interface StorageSettings {
   fileUrlSecret: string;
   /** How long a download link stays valid unless the caller asks otherwise. */
   signedUrlTtlSeconds: number;
-  /** Origin local-disk download links start with, e.g. `https://api.example.com`; null makes them path-absolute. */
-  publicBaseUrl: string | null;
   /** The bucket, when the driver is `s3`; null otherwise. */
   s3: S3Settings | null;
 }
@@ -49,6 +47,12 @@ export interface S3Settings {
 
 export interface AppConfig {
   env: 'development' | 'test' | 'production';
+  /**
+   * `PUBLIC_BASE_URL` without a trailing slash, e.g. `https://docconv.example.com`: the only origin an
+   * absolute link the service hands out may start with (see `publicUrl`); null outside production
+   * when unset, and links are then path-absolute.
+   */
+  publicBaseUrl: string | null;
   logLevel: string;
   /** One JSON object a line (the default off a terminal: files, Docker, Kubernetes), or coloured lines for a person. */
   logFormat: 'json' | 'pretty';

@@ -53,14 +53,25 @@ describe('loadConfig: storage', () => {
     const { storage } = loadConfig(valid);
     expect(storage.driver).toBe('local');
     expect(storage.signedUrlTtlSeconds).toBe(900);
-    expect(storage.publicBaseUrl).toBeNull();
     expect(storage.s3).toBeNull();
   });
 
-  it('reads the public base URL without its trailing slash', () => {
-    expect(loadConfig({ ...valid, PUBLIC_BASE_URL: 'https://api.example.com/' }).storage.publicBaseUrl).toBe(
+  it('reads the public base URL without its trailing slash; none outside production makes links path-absolute', () => {
+    expect(loadConfig({ ...valid, PUBLIC_BASE_URL: 'https://api.example.com/' }).publicBaseUrl).toBe(
       'https://api.example.com',
     );
+    expect(loadConfig(valid).publicBaseUrl).toBeNull();
+    expect(loadConfig({ ...valid, NODE_ENV: 'development' }).publicBaseUrl).toBeNull();
+  });
+
+  it('refuses to run in production without a public base URL, saying what it is for', () => {
+    expect(() => loadConfig({ ...valid, NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...valid, NODE_ENV: 'production' })).toThrow(
+      /PUBLIC_BASE_URL is required when NODE_ENV=production: .*never built from the Host, X-Forwarded-Host or Origin/,
+    );
+    expect(
+      loadConfig({ ...valid, NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://docconv.example.com' }),
+    ).toMatchObject({ env: 'production', publicBaseUrl: 'https://docconv.example.com' });
   });
 
   it('names every missing S3 variable at once when the driver is s3', () => {

@@ -62,8 +62,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 
   const e = parsed;
   const concurrency = e.WORKER_CONCURRENCY ?? availableParallelism();
+  const mode = (e.NODE_ENV as AppConfig['env'] | undefined) ?? 'development';
   return {
-    env: (e.NODE_ENV as AppConfig['env'] | undefined) ?? 'development',
+    env: mode,
+    publicBaseUrl: publicBaseUrl(mode, e.PUBLIC_BASE_URL),
     logLevel: e.LOG_LEVEL ?? 'info',
     logFormat: (e.LOG_FORMAT as AppConfig['logFormat'] | undefined) ?? (process.stdout.isTTY ? 'pretty' : 'json'),
     http: {
@@ -171,6 +173,24 @@ export function hostRules(variable: string, list: string | undefined): HostRule[
     });
 }
 
+/**
+ * Where clients reach the service, as the operator says: a link never takes its origin from a
+ * request (`Host`, `X-Forwarded-Host`, `Origin` are the client's to choose). In production the
+ * service does not start without it, since Stripe Checkout's return needs an absolute URL.
+ */
+function publicBaseUrl(env: AppConfig['env'], configured: string | undefined): string | null {
+  if (configured) return configured.replace(/\/+$/, '');
+  if (env !== 'production') return null;
+  throw new ConfigError([
+    {
+      variable: 'PUBLIC_BASE_URL',
+      message:
+        'is required when NODE_ENV=production: set it to the address clients reach the service at (e.g. https://docconv.example.com). ' +
+        'Download links, the Stripe Checkout return and the API document start with it; they are never built from the Host, X-Forwarded-Host or Origin a request sends',
+    },
+  ]);
+}
+
 /** Stripe's keys and where its API is, and the amounts a checkout may be for. */
 function paymentSettings(e: Environment): PaymentSettings {
   const checkoutMinUsd = e.CHECKOUT_MIN_USD ?? 5;
@@ -204,7 +224,6 @@ function storageSettings(e: Environment): StorageSettings {
     localDir: resolve(e.STORAGE_DIR ?? DEFAULT_STORAGE_DIR),
     fileUrlSecret: e.FILE_URL_SECRET,
     signedUrlTtlSeconds: e.SIGNED_URL_TTL_SECONDS ?? 900,
-    publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, '') ?? null,
     s3: driver === 's3' ? s3Settings(e) : null,
   };
 }

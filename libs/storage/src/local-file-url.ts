@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { publicUrl } from '@docconv/config';
 import { DomainError } from '@docconv/contracts';
 import {
   assertDownloadablePath,
@@ -17,7 +18,7 @@ export interface LocalFileUrlSigning {
   /** `FILE_URL_SECRET`: keys the HMAC of every link. */
   secret: string;
   defaultTtlSeconds: number;
-  /** Origin links start with, e.g. `https://api.example.com`; null makes them path-absolute. */
+  /** `PUBLIC_BASE_URL`, which links start with (see `publicUrl`); null makes them path-absolute. */
   publicBaseUrl: string | null;
 }
 
@@ -56,7 +57,7 @@ export function signLocalFileUrl(
   });
   if (filename !== null) query.set('filename', filename);
   const encodedPath = path.split('/').map(encodeURIComponent).join('/');
-  return `${signing.publicBaseUrl ?? ''}${LOCAL_FILES_ROUTE}/${encodedPath}?${query.toString()}`;
+  return publicUrl(signing.publicBaseUrl, `${LOCAL_FILES_ROUTE}/${encodedPath}?${query.toString()}`);
 }
 
 /**

@@ -12,7 +12,7 @@ export function createStorage(config: AppConfig): Storage {
       return new LocalDiskStorage(storage.localDir, {
         secret: storage.fileUrlSecret,
         defaultTtlSeconds: storage.signedUrlTtlSeconds,
-        publicBaseUrl: storage.publicBaseUrl,
+        publicBaseUrl: config.publicBaseUrl,
       });
     case 's3':
       if (!storage.s3) throw new Error('STORAGE_DRIVER is s3 but the S3 settings are missing');

@@ -38,7 +38,7 @@ export interface StoredOutcome {
 type SlotRecord = { state: 'running'; fingerprint: string } | ({ state: 'done'; fingerprint: string } & StoredOutcome);
 
 /**
- * `Idempotency-Key` (per key owner): the first request with a key runs and its outcome — the
+ * `Idempotency-Key` (per user, whichever credential sends it): the first request with a key runs and its outcome — the
  * response, or the error a client caused — is kept for 24 hours in Redis; a repeat with the
  * same request gets that outcome again without running; the same key with a different request
  * is 422. A repeat that arrives while the first still runs waits for it, so concurrent repeats

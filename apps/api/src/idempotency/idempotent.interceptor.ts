@@ -4,10 +4,15 @@ import { from, lastValueFrom, type Observable } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth/principal';
 import { IdempotencyService } from './idempotency.service';
 
-/** Who a key belongs to: the API key when the request came with one, else the user. */
+/**
+ * Whose request an `Idempotency-Key` names: the user's, whichever of their credentials (any API key,
+ * a session) sends it, so a retry through another credential replays the first answer; two users
+ * never share a key. Every idempotent route takes a credential, so a request here has a user.
+ */
 export function idempotencyOwner(request: AuthenticatedRequest): string {
-  const principal = request.principal;
-  return principal?.apiKey ? `key:${principal.apiKey.id}` : `user:${principal?.userId ?? 'anonymous'}`;
+  const userId = request.principal?.userId;
+  if (userId === undefined) throw new Error('an idempotent route was reached without a credential');
+  return `user:${userId}`;
 }
 
 /**

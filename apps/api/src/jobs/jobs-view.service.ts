@@ -180,14 +180,14 @@ export class JobsViewService {
     }
   }
 
-  /** `origin` is where the API was reached: a link the storage makes relative resolves there. */
-  async convert(p: Principal, jobId: string, format: ConversionFormat, origin: string): Promise<ConversionResponse> {
+  /** The link is the storage's: on `PUBLIC_BASE_URL`, path-absolute without it, or the bucket's presigned one. */
+  async convert(p: Principal, jobId: string, format: ConversionFormat): Promise<ConversionResponse> {
     const result = await this.conversions.convert(caller(p), jobId, format);
     const link = await this.storage.signedUrl(result.storagePath, {
       filename: downloadName(result.title, CONVERSION_EXTENSIONS[format]),
     });
     return {
-      download_url: new URL(link, origin).href,
+      download_url: link,
       format,
       storage_path: result.storagePath,
     };

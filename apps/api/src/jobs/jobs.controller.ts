@@ -39,7 +39,6 @@ import { attachmentDisposition, contentTypeOf } from '@docconv/storage';
 import { JobStreamService } from './job-stream.service';
 import { IDEMPOTENCY_HEADER, Idempotent } from '../idempotency/idempotent.decorator';
 import { Access } from '../auth/access.decorator';
-import { ServedOrigin } from '../common/request-origin';
 import { Caller, type AuthenticatedRequest, type Principal } from '../auth/principal';
 import { idParam } from '../common/id-param';
 import {
@@ -349,9 +348,8 @@ export class JobsController {
     @Caller() caller: Principal,
     @Param('job_id', JOB_ID) jobId: string,
     @Body() body: ConvertDto,
-    @ServedOrigin() origin: string,
   ): Promise<ConversionResponse> {
-    return this.jobs.convert(caller, jobId, body.format, origin);
+    return this.jobs.convert(caller, jobId, body.format);
   }
 
   @Post(':job_id/xlsx-advanced-action')

@@ -261,8 +261,9 @@ export class RetryResponse {
 
 export class ConversionResponse {
   @ApiProperty({
-    format: 'uri',
-    description: 'Absolute, time-limited URL of the converted file; needs no other credential.',
+    format: 'uri-reference',
+    description:
+      'Time-limited URL of the converted file; needs no other credential. It starts with the public URL the service is configured with (`PUBLIC_BASE_URL`); without one it is path-absolute (`/api/v1/files/…`): resolve it against the address the API was called at.',
     example:
       'http://localhost:3000/api/v1/files/results/3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27/result.docx?expires=1764660000&token=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
   })

@@ -2,9 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { STRUCTURED_RESULT_SCHEMA } from '@docconv/documents';
-import type { FastifyRequest } from 'fastify';
 import { API_KEY_SCHEME, JWT_SCHEME } from '../auth/access.decorator';
-import { servedOrigin } from '../common/request-origin';
 import { applyDocumentRules } from './document-rules';
 
 export const API_PREFIX = 'api/v1';
@@ -14,7 +12,8 @@ export const DEFAULT_SERVER_URL = 'http://localhost:3000';
 
 /**
  * The API's OpenAPI 3.1 document. `serverUrl` is the origin it is served at (paths carry the
- * `/api/v1` prefix); the served copy names the public URL, or the origin the reader reached.
+ * `/api/v1` prefix); the served copy names the public URL, or `/` (the origin the document was
+ * read at, resolved by the reader) without one — never an origin a request names.
  */
 export function buildOpenApiDocument(app: INestApplication, serverUrl = DEFAULT_SERVER_URL): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -58,13 +57,9 @@ function withoutDialect(schema: object): object {
 
 /** Swagger UI at `/api/docs`, the document at `/api/v1/openapi.json`. */
 export function mountOpenApi(app: INestApplication, publicBaseUrl: string | null): void {
-  const document = buildOpenApiDocument(app, publicBaseUrl ?? DEFAULT_SERVER_URL);
+  // Try-it-out calls the public URL, or without one the server that served the page.
+  const document = buildOpenApiDocument(app, publicBaseUrl ?? '/');
   SwaggerModule.setup('api/docs', app, document, {
-    // Try-it-out calls the server the reader reached, unless a public URL is configured.
-    patchDocumentOnRequest: (request, _reply, served) => {
-      if (publicBaseUrl) return served;
-      return { ...served, servers: [{ url: servedOrigin(request as FastifyRequest) }] };
-    },
     jsonDocumentUrl: `${API_PREFIX}/openapi.json`,
     yamlDocumentUrl: `${API_PREFIX}/openapi.yaml`,
     customSiteTitle: 'docconv API',

@@ -8,7 +8,7 @@ import { toCheckoutResponse, type CheckoutResponse } from './checkout.dto';
 export class PaymentCheckoutService {
   constructor(private readonly checkouts: CheckoutService) {}
 
-  async start(caller: Principal, usd: number, origin: string): Promise<CheckoutResponse> {
-    return toCheckoutResponse(await this.checkouts.start(caller.userId, usd, origin));
+  async start(caller: Principal, usd: number): Promise<CheckoutResponse> {
+    return toCheckoutResponse(await this.checkouts.start(caller.userId, usd));
   }
 }

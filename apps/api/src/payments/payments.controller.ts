@@ -9,7 +9,6 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { Access, Public } from '../auth/access.decorator';
 import { Caller, type Principal } from '../auth/principal';
-import { RequestOrigin } from '../common/request-origin';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { CheckoutDto, CheckoutResponse } from './checkout.dto';
 import { PaymentCheckoutService } from './payment-checkout.service';
@@ -30,19 +29,17 @@ export class PaymentsController {
   @ApiOperation({
     summary:
       'Buy credits: opens a Stripe Checkout page for `usd` dollars and returns its URL. The points are credited ' +
-      'when Stripe reports the payment paid (the webhook); the buyer comes back to the console’s account page.',
+      'when Stripe reports the payment paid (the webhook); the buyer comes back to the console’s account page ' +
+      'on the service’s configured public address (`PUBLIC_BASE_URL`), never one a request names.',
   })
   @ApiOkResponse({ type: CheckoutResponse })
   @ApiBadRequestResponse({ description: '`usd` is not a whole number within the bounds GET /pricing lists.' })
   @ApiServiceUnavailableResponse({
-    description: 'Payments are not configured here (GET /pricing says `payments.available: false`), or Stripe failed.',
+    description:
+      'Payments are not configured here (Stripe keys or `PUBLIC_BASE_URL`; GET /pricing says `payments.available: false`), or Stripe failed.',
   })
-  checkout(
-    @Caller() caller: Principal,
-    @Body() body: CheckoutDto,
-    @RequestOrigin() origin: string,
-  ): Promise<CheckoutResponse> {
-    return this.checkouts.start(caller, body.usd, origin);
+  checkout(@Caller() caller: Principal, @Body() body: CheckoutDto): Promise<CheckoutResponse> {
+    return this.checkouts.start(caller, body.usd);
   }
 
   /** Stripe calls this; the signature over the raw body is the credential. */

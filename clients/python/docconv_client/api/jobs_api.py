@@ -341,7 +341,7 @@ class JobsApi:
         self,
         job_id: UUID,
         action_dto: ActionDto,
-        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.")] = None,
+        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -362,7 +362,7 @@ class JobsApi:
         :type job_id: UUID
         :param action_dto: (required)
         :type action_dto: ActionDto
-        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
         :type idempotency_key: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -425,7 +425,7 @@ class JobsApi:
         self,
         job_id: UUID,
         action_dto: ActionDto,
-        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.")] = None,
+        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -446,7 +446,7 @@ class JobsApi:
         :type job_id: UUID
         :param action_dto: (required)
         :type action_dto: ActionDto
-        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
         :type idempotency_key: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -509,7 +509,7 @@ class JobsApi:
         self,
         job_id: UUID,
         action_dto: ActionDto,
-        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.")] = None,
+        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -530,7 +530,7 @@ class JobsApi:
         :type job_id: UUID
         :param action_dto: (required)
         :type action_dto: ActionDto
-        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
         :type idempotency_key: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -673,7 +673,7 @@ class JobsApi:
     def jobs_cancel(
         self,
         job_id: UUID,
-        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.")] = None,
+        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -692,7 +692,7 @@ class JobsApi:
 
         :param job_id: (required)
         :type job_id: UUID
-        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
         :type idempotency_key: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -752,7 +752,7 @@ class JobsApi:
     def jobs_cancel_with_http_info(
         self,
         job_id: UUID,
-        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.")] = None,
+        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -771,7 +771,7 @@ class JobsApi:
 
         :param job_id: (required)
         :type job_id: UUID
-        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
         :type idempotency_key: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -831,7 +831,7 @@ class JobsApi:
     def jobs_cancel_without_preload_content(
         self,
         job_id: UUID,
-        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.")] = None,
+        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -850,7 +850,7 @@ class JobsApi:
 
         :param job_id: (required)
         :type job_id: UUID
-        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
         :type idempotency_key: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -975,7 +975,7 @@ class JobsApi:
     def jobs_confirm(
         self,
         job_id: Annotated[UUID, Field(description="The `job_id` of the upload’s answer.")],
-        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.")] = None,
+        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -994,7 +994,7 @@ class JobsApi:
 
         :param job_id: The `job_id` of the upload’s answer. (required)
         :type job_id: UUID
-        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
         :type idempotency_key: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -1054,7 +1054,7 @@ class JobsApi:
     def jobs_confirm_with_http_info(
         self,
         job_id: Annotated[UUID, Field(description="The `job_id` of the upload’s answer.")],
-        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.")] = None,
+        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -1073,7 +1073,7 @@ class JobsApi:
 
         :param job_id: The `job_id` of the upload’s answer. (required)
         :type job_id: UUID
-        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
         :type idempotency_key: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -1133,7 +1133,7 @@ class JobsApi:
     def jobs_confirm_without_preload_content(
         self,
         job_id: Annotated[UUID, Field(description="The `job_id` of the upload’s answer.")],
-        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.")] = None,
+        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -1152,7 +1152,7 @@ class JobsApi:
 
         :param job_id: The `job_id` of the upload’s answer. (required)
         :type job_id: UUID
-        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
         :type idempotency_key: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -1278,7 +1278,7 @@ class JobsApi:
         self,
         job_id: UUID,
         convert_dto: ConvertDto,
-        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.")] = None,
+        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -1299,7 +1299,7 @@ class JobsApi:
         :type job_id: UUID
         :param convert_dto: (required)
         :type convert_dto: ConvertDto
-        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
         :type idempotency_key: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -1364,7 +1364,7 @@ class JobsApi:
         self,
         job_id: UUID,
         convert_dto: ConvertDto,
-        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.")] = None,
+        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -1385,7 +1385,7 @@ class JobsApi:
         :type job_id: UUID
         :param convert_dto: (required)
         :type convert_dto: ConvertDto
-        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
         :type idempotency_key: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -1450,7 +1450,7 @@ class JobsApi:
         self,
         job_id: UUID,
         convert_dto: ConvertDto,
-        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.")] = None,
+        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -1471,7 +1471,7 @@ class JobsApi:
         :type job_id: UUID
         :param convert_dto: (required)
         :type convert_dto: ConvertDto
-        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
         :type idempotency_key: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -3989,7 +3989,7 @@ class JobsApi:
     def jobs_upload(
         self,
         files: Annotated[List[Union[StrictBytes, StrictStr, Tuple[StrictStr, StrictBytes]]], Field(min_length=1, description="One or more files, each a part of its own named `files`.")],
-        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.")] = None,
+        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.")] = None,
         ocr_model: Optional[StrictStr] = None,
         ocr_engine: Annotated[Optional[StrictStr], Field(description="Left out or empty: easyocr, or the first engine this server has (GET /capabilities). rapidocr runs with the premium model only.")] = None,
         columns: Annotated[Optional[StrictStr], Field(description="Comma-separated names or a JSON array of names.")] = None,
@@ -4016,7 +4016,7 @@ class JobsApi:
 
         :param files: One or more files, each a part of its own named `files`. (required)
         :type files: List[bytes]
-        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
         :type idempotency_key: str
         :param ocr_model:
         :type ocr_model: str
@@ -4101,7 +4101,7 @@ class JobsApi:
     def jobs_upload_with_http_info(
         self,
         files: Annotated[List[Union[StrictBytes, StrictStr, Tuple[StrictStr, StrictBytes]]], Field(min_length=1, description="One or more files, each a part of its own named `files`.")],
-        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.")] = None,
+        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.")] = None,
         ocr_model: Optional[StrictStr] = None,
         ocr_engine: Annotated[Optional[StrictStr], Field(description="Left out or empty: easyocr, or the first engine this server has (GET /capabilities). rapidocr runs with the premium model only.")] = None,
         columns: Annotated[Optional[StrictStr], Field(description="Comma-separated names or a JSON array of names.")] = None,
@@ -4128,7 +4128,7 @@ class JobsApi:
 
         :param files: One or more files, each a part of its own named `files`. (required)
         :type files: List[bytes]
-        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
         :type idempotency_key: str
         :param ocr_model:
         :type ocr_model: str
@@ -4213,7 +4213,7 @@ class JobsApi:
     def jobs_upload_without_preload_content(
         self,
         files: Annotated[List[Union[StrictBytes, StrictStr, Tuple[StrictStr, StrictBytes]]], Field(min_length=1, description="One or more files, each a part of its own named `files`.")],
-        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.")] = None,
+        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.")] = None,
         ocr_model: Optional[StrictStr] = None,
         ocr_engine: Annotated[Optional[StrictStr], Field(description="Left out or empty: easyocr, or the first engine this server has (GET /capabilities). rapidocr runs with the premium model only.")] = None,
         columns: Annotated[Optional[StrictStr], Field(description="Comma-separated names or a JSON array of names.")] = None,
@@ -4240,7 +4240,7 @@ class JobsApi:
 
         :param files: One or more files, each a part of its own named `files`. (required)
         :type files: List[bytes]
-        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
         :type idempotency_key: str
         :param ocr_model:
         :type ocr_model: str
@@ -4429,7 +4429,7 @@ class JobsApi:
         self,
         job_id: UUID,
         action_dto: ActionDto,
-        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.")] = None,
+        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -4450,7 +4450,7 @@ class JobsApi:
         :type job_id: UUID
         :param action_dto: (required)
         :type action_dto: ActionDto
-        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
         :type idempotency_key: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -4513,7 +4513,7 @@ class JobsApi:
         self,
         job_id: UUID,
         action_dto: ActionDto,
-        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.")] = None,
+        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -4534,7 +4534,7 @@ class JobsApi:
         :type job_id: UUID
         :param action_dto: (required)
         :type action_dto: ActionDto
-        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
         :type idempotency_key: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -4597,7 +4597,7 @@ class JobsApi:
         self,
         job_id: UUID,
         action_dto: ActionDto,
-        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.")] = None,
+        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -4618,7 +4618,7 @@ class JobsApi:
         :type job_id: UUID
         :param action_dto: (required)
         :type action_dto: ActionDto
-        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
         :type idempotency_key: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request

@@ -45,7 +45,7 @@ class PaymentsApi:
     def payments_checkout(
         self,
         checkout_dto: CheckoutDto,
-        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.")] = None,
+        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -59,12 +59,12 @@ class PaymentsApi:
         _headers: Optional[Dict[StrictStr, Any]] = None,
         _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
     ) -> CheckoutResponse:
-        """Buy credits: opens a Stripe Checkout page for `usd` dollars and returns its URL. The points are credited when Stripe reports the payment paid (the webhook); the buyer comes back to the console’s account page.
+        """Buy credits: opens a Stripe Checkout page for `usd` dollars and returns its URL. The points are credited when Stripe reports the payment paid (the webhook); the buyer comes back to the console’s account page on the service’s configured public address (`PUBLIC_BASE_URL`), never one a request names.
 
 
         :param checkout_dto: (required)
         :type checkout_dto: CheckoutDto
-        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
         :type idempotency_key: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -124,7 +124,7 @@ class PaymentsApi:
     def payments_checkout_with_http_info(
         self,
         checkout_dto: CheckoutDto,
-        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.")] = None,
+        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -138,12 +138,12 @@ class PaymentsApi:
         _headers: Optional[Dict[StrictStr, Any]] = None,
         _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
     ) -> ApiResponse[CheckoutResponse]:
-        """Buy credits: opens a Stripe Checkout page for `usd` dollars and returns its URL. The points are credited when Stripe reports the payment paid (the webhook); the buyer comes back to the console’s account page.
+        """Buy credits: opens a Stripe Checkout page for `usd` dollars and returns its URL. The points are credited when Stripe reports the payment paid (the webhook); the buyer comes back to the console’s account page on the service’s configured public address (`PUBLIC_BASE_URL`), never one a request names.
 
 
         :param checkout_dto: (required)
         :type checkout_dto: CheckoutDto
-        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
         :type idempotency_key: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -203,7 +203,7 @@ class PaymentsApi:
     def payments_checkout_without_preload_content(
         self,
         checkout_dto: CheckoutDto,
-        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.")] = None,
+        idempotency_key: Annotated[Optional[StrictStr], Field(description="Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -217,12 +217,12 @@ class PaymentsApi:
         _headers: Optional[Dict[StrictStr, Any]] = None,
         _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
     ) -> RESTResponseType:
-        """Buy credits: opens a Stripe Checkout page for `usd` dollars and returns its URL. The points are credited when Stripe reports the payment paid (the webhook); the buyer comes back to the console’s account page.
+        """Buy credits: opens a Stripe Checkout page for `usd` dollars and returns its URL. The points are credited when Stripe reports the payment paid (the webhook); the buyer comes back to the console’s account page on the service’s configured public address (`PUBLIC_BASE_URL`), never one a request names.
 
 
         :param checkout_dto: (required)
         :type checkout_dto: CheckoutDto
-        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422.
+        :param idempotency_key: Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it.
         :type idempotency_key: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request

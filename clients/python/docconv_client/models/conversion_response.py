@@ -28,7 +28,7 @@ class ConversionResponse(BaseModel):
     """
     ConversionResponse
     """ # noqa: E501
-    download_url: StrictStr = Field(description="Absolute, time-limited URL of the converted file; needs no other credential.", json_schema_extra={"examples": ["http://localhost:3000/api/v1/files/results/3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27/result.docx?expires=1764660000&token=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"]})
+    download_url: StrictStr = Field(description="Time-limited URL of the converted file; needs no other credential. It starts with the public URL the service is configured with (`PUBLIC_BASE_URL`); without one it is path-absolute (`/api/v1/files/…`): resolve it against the address the API was called at.", json_schema_extra={"examples": ["http://localhost:3000/api/v1/files/results/3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27/result.docx?expires=1764660000&token=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"]})
     format: StrictStr
     storage_path: StrictStr = Field(json_schema_extra={"examples": ["results/8b0c…/result.docx"]})
     __properties: ClassVar[List[str]] = ["download_url", "format", "storage_path"]

@@ -307,7 +307,7 @@ public class JobsApi {
    * 
    * @param jobId  (required)
    * @param actionDto  (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @return JobsAction200Response
    * @throws ApiException if fails to make API call
    */
@@ -320,7 +320,7 @@ public class JobsApi {
    * 
    * @param jobId  (required)
    * @param actionDto  (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @param headers Optional headers to include in the request
    * @return JobsAction200Response
    * @throws ApiException if fails to make API call
@@ -335,7 +335,7 @@ public class JobsApi {
    * 
    * @param jobId  (required)
    * @param actionDto  (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @return ApiResponse&lt;JobsAction200Response&gt;
    * @throws ApiException if fails to make API call
    */
@@ -348,7 +348,7 @@ public class JobsApi {
    * 
    * @param jobId  (required)
    * @param actionDto  (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;JobsAction200Response&gt;
    * @throws ApiException if fails to make API call
@@ -445,7 +445,7 @@ public class JobsApi {
    * Cancel a pending job (nothing was charged), a queued one (full refund) or a processing one: the worker stops after the page in hand, the pages finished stay downloadable (GET /jobs/{job_id}/download; &#x60;downloadable&#x60; stays false, as it is true only for done jobs) and the pages not processed are refunded at once.
    * 
    * @param jobId  (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @return JobResponse
    * @throws ApiException if fails to make API call
    */
@@ -457,7 +457,7 @@ public class JobsApi {
    * Cancel a pending job (nothing was charged), a queued one (full refund) or a processing one: the worker stops after the page in hand, the pages finished stay downloadable (GET /jobs/{job_id}/download; &#x60;downloadable&#x60; stays false, as it is true only for done jobs) and the pages not processed are refunded at once.
    * 
    * @param jobId  (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @param headers Optional headers to include in the request
    * @return JobResponse
    * @throws ApiException if fails to make API call
@@ -471,7 +471,7 @@ public class JobsApi {
    * Cancel a pending job (nothing was charged), a queued one (full refund) or a processing one: the worker stops after the page in hand, the pages finished stay downloadable (GET /jobs/{job_id}/download; &#x60;downloadable&#x60; stays false, as it is true only for done jobs) and the pages not processed are refunded at once.
    * 
    * @param jobId  (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @return ApiResponse&lt;JobResponse&gt;
    * @throws ApiException if fails to make API call
    */
@@ -483,7 +483,7 @@ public class JobsApi {
    * Cancel a pending job (nothing was charged), a queued one (full refund) or a processing one: the worker stops after the page in hand, the pages finished stay downloadable (GET /jobs/{job_id}/download; &#x60;downloadable&#x60; stays false, as it is true only for done jobs) and the pages not processed are refunded at once.
    * 
    * @param jobId  (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;JobResponse&gt;
    * @throws ApiException if fails to make API call
@@ -570,7 +570,7 @@ public class JobsApi {
    * Confirm a pending job: deduct the quoted points and queue it.
    * 
    * @param jobId The &#x60;job_id&#x60; of the upload’s answer. (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @return ConfirmResponse
    * @throws ApiException if fails to make API call
    */
@@ -582,7 +582,7 @@ public class JobsApi {
    * Confirm a pending job: deduct the quoted points and queue it.
    * 
    * @param jobId The &#x60;job_id&#x60; of the upload’s answer. (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @param headers Optional headers to include in the request
    * @return ConfirmResponse
    * @throws ApiException if fails to make API call
@@ -596,7 +596,7 @@ public class JobsApi {
    * Confirm a pending job: deduct the quoted points and queue it.
    * 
    * @param jobId The &#x60;job_id&#x60; of the upload’s answer. (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @return ApiResponse&lt;ConfirmResponse&gt;
    * @throws ApiException if fails to make API call
    */
@@ -608,7 +608,7 @@ public class JobsApi {
    * Confirm a pending job: deduct the quoted points and queue it.
    * 
    * @param jobId The &#x60;job_id&#x60; of the upload’s answer. (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;ConfirmResponse&gt;
    * @throws ApiException if fails to make API call
@@ -696,7 +696,7 @@ public class JobsApi {
    * 
    * @param jobId  (required)
    * @param convertDto  (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @return ConversionResponse
    * @throws ApiException if fails to make API call
    */
@@ -709,7 +709,7 @@ public class JobsApi {
    * 
    * @param jobId  (required)
    * @param convertDto  (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @param headers Optional headers to include in the request
    * @return ConversionResponse
    * @throws ApiException if fails to make API call
@@ -724,7 +724,7 @@ public class JobsApi {
    * 
    * @param jobId  (required)
    * @param convertDto  (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @return ApiResponse&lt;ConversionResponse&gt;
    * @throws ApiException if fails to make API call
    */
@@ -737,7 +737,7 @@ public class JobsApi {
    * 
    * @param jobId  (required)
    * @param convertDto  (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;ConversionResponse&gt;
    * @throws ApiException if fails to make API call
@@ -1859,7 +1859,7 @@ public class JobsApi {
    * Upload files and get a binding cost preview. Nothing is charged until confirm.
    * 
    * @param files One or more files, each a part of its own named &#x60;files&#x60;. (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @param ocrModel  (optional, default to premium)
    * @param ocrEngine Left out or empty: easyocr, or the first engine this server has (GET /capabilities). rapidocr runs with the premium model only. (optional)
    * @param columns Comma-separated names or a JSON array of names. (optional)
@@ -1879,7 +1879,7 @@ public class JobsApi {
    * Upload files and get a binding cost preview. Nothing is charged until confirm.
    * 
    * @param files One or more files, each a part of its own named &#x60;files&#x60;. (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @param ocrModel  (optional, default to premium)
    * @param ocrEngine Left out or empty: easyocr, or the first engine this server has (GET /capabilities). rapidocr runs with the premium model only. (optional)
    * @param columns Comma-separated names or a JSON array of names. (optional)
@@ -1901,7 +1901,7 @@ public class JobsApi {
    * Upload files and get a binding cost preview. Nothing is charged until confirm.
    * 
    * @param files One or more files, each a part of its own named &#x60;files&#x60;. (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @param ocrModel  (optional, default to premium)
    * @param ocrEngine Left out or empty: easyocr, or the first engine this server has (GET /capabilities). rapidocr runs with the premium model only. (optional)
    * @param columns Comma-separated names or a JSON array of names. (optional)
@@ -1921,7 +1921,7 @@ public class JobsApi {
    * Upload files and get a binding cost preview. Nothing is charged until confirm.
    * 
    * @param files One or more files, each a part of its own named &#x60;files&#x60;. (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @param ocrModel  (optional, default to premium)
    * @param ocrEngine Left out or empty: easyocr, or the first engine this server has (GET /capabilities). rapidocr runs with the premium model only. (optional)
    * @param columns Comma-separated names or a JSON array of names. (optional)
@@ -2076,7 +2076,7 @@ public class JobsApi {
    * 
    * @param jobId  (required)
    * @param actionDto  (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @return JobsXlsxAdvancedAction200Response
    * @throws ApiException if fails to make API call
    */
@@ -2089,7 +2089,7 @@ public class JobsApi {
    * 
    * @param jobId  (required)
    * @param actionDto  (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @param headers Optional headers to include in the request
    * @return JobsXlsxAdvancedAction200Response
    * @throws ApiException if fails to make API call
@@ -2104,7 +2104,7 @@ public class JobsApi {
    * 
    * @param jobId  (required)
    * @param actionDto  (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @return ApiResponse&lt;JobsXlsxAdvancedAction200Response&gt;
    * @throws ApiException if fails to make API call
    */
@@ -2117,7 +2117,7 @@ public class JobsApi {
    * 
    * @param jobId  (required)
    * @param actionDto  (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;JobsXlsxAdvancedAction200Response&gt;
    * @throws ApiException if fails to make API call

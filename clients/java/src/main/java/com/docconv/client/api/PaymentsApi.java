@@ -172,10 +172,10 @@ public class PaymentsApi {
   }
 
   /**
-   * Buy credits: opens a Stripe Checkout page for &#x60;usd&#x60; dollars and returns its URL. The points are credited when Stripe reports the payment paid (the webhook); the buyer comes back to the console’s account page.
+   * Buy credits: opens a Stripe Checkout page for &#x60;usd&#x60; dollars and returns its URL. The points are credited when Stripe reports the payment paid (the webhook); the buyer comes back to the console’s account page on the service’s configured public address (&#x60;PUBLIC_BASE_URL&#x60;), never one a request names.
    * 
    * @param checkoutDto  (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @return CheckoutResponse
    * @throws ApiException if fails to make API call
    */
@@ -184,10 +184,10 @@ public class PaymentsApi {
   }
 
   /**
-   * Buy credits: opens a Stripe Checkout page for &#x60;usd&#x60; dollars and returns its URL. The points are credited when Stripe reports the payment paid (the webhook); the buyer comes back to the console’s account page.
+   * Buy credits: opens a Stripe Checkout page for &#x60;usd&#x60; dollars and returns its URL. The points are credited when Stripe reports the payment paid (the webhook); the buyer comes back to the console’s account page on the service’s configured public address (&#x60;PUBLIC_BASE_URL&#x60;), never one a request names.
    * 
    * @param checkoutDto  (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @param headers Optional headers to include in the request
    * @return CheckoutResponse
    * @throws ApiException if fails to make API call
@@ -198,10 +198,10 @@ public class PaymentsApi {
   }
 
   /**
-   * Buy credits: opens a Stripe Checkout page for &#x60;usd&#x60; dollars and returns its URL. The points are credited when Stripe reports the payment paid (the webhook); the buyer comes back to the console’s account page.
+   * Buy credits: opens a Stripe Checkout page for &#x60;usd&#x60; dollars and returns its URL. The points are credited when Stripe reports the payment paid (the webhook); the buyer comes back to the console’s account page on the service’s configured public address (&#x60;PUBLIC_BASE_URL&#x60;), never one a request names.
    * 
    * @param checkoutDto  (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @return ApiResponse&lt;CheckoutResponse&gt;
    * @throws ApiException if fails to make API call
    */
@@ -210,10 +210,10 @@ public class PaymentsApi {
   }
 
   /**
-   * Buy credits: opens a Stripe Checkout page for &#x60;usd&#x60; dollars and returns its URL. The points are credited when Stripe reports the payment paid (the webhook); the buyer comes back to the console’s account page.
+   * Buy credits: opens a Stripe Checkout page for &#x60;usd&#x60; dollars and returns its URL. The points are credited when Stripe reports the payment paid (the webhook); the buyer comes back to the console’s account page on the service’s configured public address (&#x60;PUBLIC_BASE_URL&#x60;), never one a request names.
    * 
    * @param checkoutDto  (required)
-   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. (optional)
+   * @param idempotencyKey Makes a retry safe: the first response is kept for 24 hours and replayed for a repeat with the same key and the same request (marked Idempotency-Replayed: true); the same key with a different request is 422. A key belongs to the user: any of their API keys and their session share it. (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;CheckoutResponse&gt;
    * @throws ApiException if fails to make API call

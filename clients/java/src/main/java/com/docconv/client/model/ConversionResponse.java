@@ -24,7 +24,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.fasterxml.jackson.annotation.JsonValue;
-import java.net.URI;
 import java.util.Arrays;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
@@ -42,7 +41,7 @@ import com.docconv.client.ApiClient;
 public class ConversionResponse {
   public static final String JSON_PROPERTY_DOWNLOAD_URL = "download_url";
   @javax.annotation.Nonnull
-  private URI downloadUrl;
+  private String downloadUrl;
 
   /**
    * Gets or Sets format
@@ -96,26 +95,26 @@ public class ConversionResponse {
   public ConversionResponse() { 
   }
 
-  public ConversionResponse downloadUrl(@javax.annotation.Nonnull URI downloadUrl) {
+  public ConversionResponse downloadUrl(@javax.annotation.Nonnull String downloadUrl) {
     this.downloadUrl = downloadUrl;
     return this;
   }
 
   /**
-   * Absolute, time-limited URL of the converted file; needs no other credential.
+   * Time-limited URL of the converted file; needs no other credential. It starts with the public URL the service is configured with (&#x60;PUBLIC_BASE_URL&#x60;); without one it is path-absolute (&#x60;/api/v1/files/…&#x60;): resolve it against the address the API was called at.
    * @return downloadUrl
    */
   @javax.annotation.Nonnull
   @JsonProperty(value = JSON_PROPERTY_DOWNLOAD_URL, required = true)
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public URI getDownloadUrl() {
+  public String getDownloadUrl() {
     return downloadUrl;
   }
 
 
   @JsonProperty(value = JSON_PROPERTY_DOWNLOAD_URL, required = true)
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public void setDownloadUrl(@javax.annotation.Nonnull URI downloadUrl) {
+  public void setDownloadUrl(@javax.annotation.Nonnull String downloadUrl) {
     this.downloadUrl = downloadUrl;
   }
 
