@@ -18,7 +18,7 @@ describe('Stripe top-ups', () => {
   let db: DataSource;
   beforeAll(async () => {
     stripeMock = await startStripeMock();
-    t = await createTestApp({}, { ...process.env, ...stripeMock.env });
+    t = await createTestApp({}, { ...process.env, ...stripeMock.env, PUBLIC_BASE_URL: 'https://docconv.example.com/' });
     db = t.app.get(DataSource);
   });
   afterAll(async () => {
