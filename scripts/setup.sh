@@ -125,6 +125,20 @@ if [ "$(cat .tools/stripe-mock.version 2>/dev/null)" != "$stripe_mock_version" ]
   echo "$stripe_mock_version" > .tools/stripe-mock.version
 fi
 
+# s3s-fs, an S3-compatible server that checks SigV4 signatures (presigned links and their expiry
+# included), built from its crate at a pinned version into .tools/s3s-fs: the storage suite has it
+# refuse altered and expired download links. --locked builds the crate's own Cargo.lock, every
+# crate checked against the checksum recorded there. 0.14.1 is the last release that builds with
+# Rust 1.95 (0.15 on need 1.96). The compiled crates stay in ~/.cache/docconv/cargo-target (as Go
+# keeps its build cache), so another clone on the same machine installs it in seconds.
+s3s_fs_version=0.14.1
+if [ "$(cat .tools/s3s-fs.version 2>/dev/null)" != "$s3s_fs_version" ]; then
+  echo "[docconv] building s3s-fs $s3s_fs_version from its crate (minutes the first time on a machine)"
+  CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/docconv/cargo-target}" \
+    cargo install --quiet --locked --version "$s3s_fs_version" --features binary --root .tools/s3s-fs s3s-fs
+  echo "$s3s_fs_version" > .tools/s3s-fs.version
+fi
+
 # openapi-generator-cli from Maven Central, under .tools/openapi-generator: `npm run sdks` generates the
 # Python, Go and Java SDKs (clients/python, clients/go, clients/java) with it, and a test checks that the
 # committed ones are what it makes of openapi.json.

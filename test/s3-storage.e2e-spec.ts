@@ -4,7 +4,8 @@ import { upload, waitForJob } from './support/jobs';
 import { privateStack } from './support/private-stack';
 import { testBucket } from './support/s3';
 
-const bucket = testBucket('e2e', 'deployment-1');
+/** On the S3 server that checks signatures: every request the API and the worker sign, and every link they give out, is checked as S3 would. */
+const bucket = testBucket('e2e', { prefix: 'deployment-1', server: 'sigv4' });
 
 describe('the API and a worker on S3 storage', () => {
   const raw = bucket.client();
@@ -13,7 +14,7 @@ describe('the API and a worker on S3 storage', () => {
   afterAll(() => raw.destroy());
   const { stack, start } = privateStack('s3', bucket.env);
 
-  it('converts a job whose files live in the bucket, and serves its result and a conversion from there', async () => {
+  it('converts a job whose files live in the bucket, and serves its result and a conversion from there by a link the store refuses once altered', async () => {
     const { t, key } = stack;
     await start();
     const pdf = await makePdf(['Stored in a bucket, page one.', 'Stored in a bucket, page two.']);
@@ -39,6 +40,20 @@ describe('the API and a worker on S3 storage', () => {
         .subarray(0, 2)
         .toString(),
     ).toBe('PK');
+
+    // The link is signed for its object, lifetime and download name: altered, the store refuses it.
+    for (const alter of [
+      (url: URL) =>
+        (url.pathname = url.pathname.replace(/\/results\/[^/]+\/[^/]+$/, `/results/${job.job_id}/result.md`)),
+      (url: URL) => url.searchParams.set('X-Amz-Expires', '604800'),
+      (url: URL) => url.searchParams.set('response-content-disposition', 'attachment; filename="bucket.exe"'),
+    ]) {
+      const altered = new URL(link);
+      alter(altered);
+      const refused = await fetch(altered);
+      expect(refused.status).toBe(403);
+      expect(await refused.text()).toContain('<Code>SignatureDoesNotMatch</Code>');
+    }
 
     const listed = await raw.send(new ListObjectsV2Command({ Bucket: bucket.env.S3_BUCKET, Prefix: 'deployment-1/' }));
     const keys = (listed.Contents ?? []).map((object) => object.Key!);

@@ -1,7 +1,7 @@
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
 
-/** A bucket of its own on the tests' S3 server (DOCCONV_TEST_S3_ENDPOINT, started by `npm test`). */
+/** A bucket of its own on one of the tests' S3 servers (started by `npm test`). */
 export interface TestBucket {
   /** The variables that put an API or a worker on the bucket. */
   env: Record<string, string>;
@@ -11,14 +11,16 @@ export interface TestBucket {
   create(): Promise<void>;
 }
 
-export function testBucket(tag: string, prefix?: string): TestBucket {
-  const endpoint = process.env.DOCCONV_TEST_S3_ENDPOINT;
-  if (!endpoint)
-    throw new Error(
-      'DOCCONV_TEST_S3_ENDPOINT is not set: run the tests through the stack (npm test), which starts an S3 server.',
-    );
+/**
+ * The tests' S3 servers: `moto` (DOCCONV_TEST_S3_ENDPOINT) takes any key and checks no signature;
+ * `sigv4` (DOCCONV_TEST_SIGV4_S3_*, s3s-fs) takes one key and refuses every request and presigned
+ * link whose signature does not match, and presigned links past their lifetime.
+ */
+export type TestS3Server = 'moto' | 'sigv4';
+
+export function testBucket(tag: string, options: { prefix?: string; server?: TestS3Server } = {}): TestBucket {
+  const { endpoint, credentials } = serverOf(options.server ?? 'moto', tag);
   const bucket = `docconv-${tag}-${randomBytes(4).toString('hex')}`;
-  const credentials = { accessKeyId: `docconv-${tag}`, secretAccessKey: `docconv-${tag}-secret` };
   const client = () => new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials });
   return {
     env: {
@@ -28,7 +30,7 @@ export function testBucket(tag: string, prefix?: string): TestBucket {
       S3_ACCESS_KEY_ID: credentials.accessKeyId,
       S3_SECRET_ACCESS_KEY: credentials.secretAccessKey,
       S3_FORCE_PATH_STYLE: 'true',
-      ...(prefix ? { S3_PREFIX: prefix } : {}),
+      ...(options.prefix ? { S3_PREFIX: options.prefix } : {}),
     },
     client,
     create: async () => {
@@ -39,5 +41,31 @@ export function testBucket(tag: string, prefix?: string): TestBucket {
         s3.destroy();
       }
     },
+  };
+}
+
+function serverOf(
+  server: TestS3Server,
+  tag: string,
+): { endpoint: string; credentials: { accessKeyId: string; secretAccessKey: string } } {
+  const names =
+    server === 'moto'
+      ? ['DOCCONV_TEST_S3_ENDPOINT']
+      : [
+          'DOCCONV_TEST_SIGV4_S3_ENDPOINT',
+          'DOCCONV_TEST_SIGV4_S3_ACCESS_KEY_ID',
+          'DOCCONV_TEST_SIGV4_S3_SECRET_ACCESS_KEY',
+        ];
+  const [endpoint, accessKeyId, secretAccessKey] = names.map((name) => process.env[name]);
+  if (names.some((name) => !process.env[name]))
+    throw new Error(
+      `${names.join(', ')} not set: run the tests through the stack (npm test), which starts the S3 servers.`,
+    );
+  return {
+    endpoint: endpoint!,
+    credentials:
+      server === 'moto'
+        ? { accessKeyId: `docconv-${tag}`, secretAccessKey: `docconv-${tag}-secret` }
+        : { accessKeyId: accessKeyId!, secretAccessKey: secretAccessKey! },
   };
 }

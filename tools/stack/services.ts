@@ -29,12 +29,25 @@ type Say = (line: string) => void;
 export const TEST_S3_ENDPOINT = 'DOCCONV_TEST_S3_ENDPOINT';
 
 /**
+ * Where the tests' S3-compatible server that checks signatures listens, and the one key it takes
+ * (set by `stack run`, read by the storage suites): s3s-fs, built by setup into `.tools/s3s-fs`,
+ * its buckets in a temporary folder. It refuses a request or a presigned link whose SigV4 signature
+ * does not match what was asked for, and a presigned link past its `X-Amz-Expires`. A fresh key and
+ * secret each run.
+ */
+export const TEST_SIGV4_S3 = {
+  endpoint: 'DOCCONV_TEST_SIGV4_S3_ENDPOINT',
+  accessKeyId: 'DOCCONV_TEST_SIGV4_S3_ACCESS_KEY_ID',
+  secretAccessKey: 'DOCCONV_TEST_SIGV4_S3_SECRET_ACCESS_KEY',
+} as const;
+
+/**
  * Makes sure the service has a PostgreSQL, a Redis and its secrets. What the environment
  * names is used as it is; what it leaves unset is provided here: an embedded PostgreSQL,
  * a `redis-server` child on a private port, and secrets generated once and kept in `.data/`.
- * `ephemeral` keeps nothing on disk (for test runs) and adds an S3-compatible server for the
- * tests (TEST_S3_ENDPOINT). `say` is for what a person must read; `log` (default `say`) for the
- * servers' own messages. Each server runs in its own process group: a Ctrl-C at the terminal
+ * `ephemeral` keeps nothing on disk (for test runs) and adds two S3-compatible servers for the
+ * tests (TEST_S3_ENDPOINT, and TEST_SIGV4_S3 that checks signatures). `say` is for what a person
+ * must read; `log` (default `say`) for the servers' own messages. Each server runs in its own process group: a Ctrl-C at the terminal
  * reaches only the launcher, which stops them.
  */
 export async function ensureServices(options: { ephemeral: boolean; say: Say; log?: Say }): Promise<RunningServices> {
@@ -64,6 +77,11 @@ export async function ensureServices(options: { ephemeral: boolean; say: Say; lo
     if (options.ephemeral && !process.env[TEST_S3_ENDPOINT]) {
       const s3 = await startS3(log);
       env[TEST_S3_ENDPOINT] = s3.url;
+      stops.push(s3.stop);
+    }
+    if (options.ephemeral && !process.env[TEST_SIGV4_S3.endpoint]) {
+      const s3 = await startSigV4S3(log);
+      Object.assign(env, s3.env);
       stops.push(s3.stop);
     }
     if (!options.ephemeral) Object.assign(env, await persistedSecrets());
@@ -255,6 +273,44 @@ async function startS3(say: Say): Promise<{ url: string; stop: () => Promise<voi
   await waitForPort(port, child, 'moto_server');
   say(`Private S3 server (moto) on 127.0.0.1:${port}`);
   return { url: `http://127.0.0.1:${port}`, stop: () => stopChild(child, 5_000) };
+}
+
+/** s3s-fs on a private port with a key of its own, its buckets in a temporary folder. */
+async function startSigV4S3(say: Say): Promise<{ env: Record<string, string>; stop: () => Promise<void> }> {
+  const program = resolve('.tools', 's3s-fs', 'bin', 's3s-fs');
+  if (!existsSync(program)) {
+    throw new Error(
+      `${program} is not installed. Run ./scripts/setup.sh (it builds it), or set ${Object.values(TEST_SIGV4_S3).join(', ')}.`,
+    );
+  }
+  const root = await mkdtemp(join(tmpdir(), 'docconv-s3s-'));
+  const accessKeyId = `docconv-${randomBytes(8).toString('hex')}`;
+  const secretAccessKey = randomBytes(30).toString('base64url');
+  const port = await freePort();
+  const child = spawnInOwnGroup(
+    program,
+    ['--host', '127.0.0.1', '--port', String(port), '--access-key', accessKeyId, '--secret-key', secretAccessKey, root],
+    { stdio: ['ignore', 'ignore', 'ignore'] },
+  );
+  const stop = async (): Promise<void> => {
+    await stopChild(child, 5_000);
+    await rm(root, { recursive: true, force: true });
+  };
+  try {
+    await waitForPort(port, child, 's3s-fs');
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  say(`Private S3 server that checks signatures (s3s-fs) on 127.0.0.1:${port}`);
+  return {
+    env: {
+      [TEST_SIGV4_S3.endpoint]: `http://127.0.0.1:${port}`,
+      [TEST_SIGV4_S3.accessKeyId]: accessKeyId,
+      [TEST_SIGV4_S3.secretAccessKey]: secretAccessKey,
+    },
+    stop,
+  };
 }
 
 /** Resolves once something accepts connections on `port` (10 s at most); rejects if `child` exits first. */

@@ -315,3 +315,102 @@ describe('S3 storage specifics', () => {
     await expect(unreachable.exists('results/p7/missing.md')).rejects.toThrow();
   });
 });
+
+/**
+ * Download links on a store that checks them as S3 does: s3s-fs, started by the test stack with a
+ * key of its own (moto, which the rest of this suite runs on, serves a link whatever was done to
+ * it). The signature covers the object, the lifetime, the signing time and the download name; a
+ * link past its lifetime is refused however well signed.
+ */
+describe('S3 download links on a store that checks signatures', () => {
+  const bucket = 'docconv-signed-links';
+  let settings: Partial<S3Settings>;
+  let storage: S3Storage;
+
+  beforeAll(async () => {
+    const [given, accessKeyId, secretAccessKey] = [
+      'DOCCONV_TEST_SIGV4_S3_ENDPOINT',
+      'DOCCONV_TEST_SIGV4_S3_ACCESS_KEY_ID',
+      'DOCCONV_TEST_SIGV4_S3_SECRET_ACCESS_KEY',
+    ].map((name) => process.env[name]);
+    if (!given || !accessKeyId || !secretAccessKey)
+      throw new Error(
+        'DOCCONV_TEST_SIGV4_S3_* are not set: run the tests with `npm test`, which starts an S3 server that checks signatures.',
+      );
+    settings = { endpoint: given, accessKeyId, secretAccessKey, bucket };
+    const raw = new S3Client({
+      region: 'us-east-1',
+      endpoint: given,
+      forcePathStyle: true,
+      credentials: { accessKeyId, secretAccessKey },
+    });
+    try {
+      await raw.send(new CreateBucketCommand({ Bucket: bucket }));
+    } catch (error) {
+      if (!(error instanceof BucketAlreadyOwnedByYou)) throw error;
+    } finally {
+      raw.destroy();
+    }
+    storage = openS3(settings);
+    await storage.put('results/s1/result.md', Buffer.from('# Yours'));
+    // Another user's result beside it: a link altered to point there must not reach it.
+    await storage.put('results/s2/result.md', Buffer.from('# Not yours'));
+  });
+
+  it('serves a link as it was signed, under its download name', async () => {
+    const response = await fetch(await storage.signedUrl('results/s1/result.md', { filename: 'Report.md' }));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(await response.text()).toBe('# Yours');
+  });
+
+  it('refuses a link signed with another secret', async () => {
+    const forged = openS3({ ...settings, secretAccessKey: 'not-the-secret' });
+    const response = await fetch(await forged.signedUrl('results/s1/result.md', {}));
+    expect(response.status).toBe(403);
+    expect(await response.text()).toContain('<Code>SignatureDoesNotMatch</Code>');
+  });
+
+  it.each<[string, (url: URL) => void]>([
+    ['object', (url) => (url.pathname = url.pathname.replace('/results/s1/', '/results/s2/'))],
+    [
+      'signature',
+      (url) => url.searchParams.set('X-Amz-Signature', flipLastHexDigit(url.searchParams.get('X-Amz-Signature')!)),
+    ],
+    ['lifetime', (url) => url.searchParams.set('X-Amz-Expires', '604800')],
+    [
+      'signing time',
+      (url) => url.searchParams.set('X-Amz-Date', laterAmzDate(url.searchParams.get('X-Amz-Date')!, 60)),
+    ],
+    [
+      'download name',
+      (url) => url.searchParams.set('response-content-disposition', 'attachment; filename="invoice.exe"'),
+    ],
+  ])('refuses a link whose %s was altered', async (_, alter) => {
+    const url = new URL(await storage.signedUrl('results/s1/result.md', { filename: 'Report.md' }));
+    expect((await fetch(url)).status).toBe(200);
+    alter(url);
+    const response = await fetch(url);
+    expect(response.status).toBe(403);
+    expect(await response.text()).toContain('<Code>SignatureDoesNotMatch</Code>');
+  });
+
+  it('refuses a link once it has expired', async () => {
+    const url = await storage.signedUrl('results/s1/result.md', { ttlSeconds: 1 });
+    expect((await fetch(url)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const response = await fetch(url);
+    expect(response.status).toBe(403);
+    expect(await response.text()).toContain('Request has expired');
+  });
+});
+
+function flipLastHexDigit(hex: string): string {
+  return hex.slice(0, -1) + (hex.endsWith('0') ? '1' : '0');
+}
+
+/** An `X-Amz-Date` (`20261205T101500Z`) `seconds` later. */
+function laterAmzDate(amzDate: string, seconds: number): string {
+  const iso = amzDate.replace(/^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/, '$1-$2-$3T$4:$5:$6Z');
+  return new Date(Date.parse(iso) + seconds * 1000).toISOString().replace(/[-:]|\.\d{3}/g, '');
+}
