@@ -172,7 +172,7 @@ export class SessionsService {
     return {
       ...this.tokens.issueAccess({ userId, sessionId }),
       refresh_token: this.tokens.refreshToken({ sessionId, generation }),
-      refresh_expires_in: Math.max(0, Math.floor((expiresAt.getTime() - Date.now()) / 1000)),
+      refresh_expires_in: Math.max(0, Math.round((expiresAt.getTime() - Date.now()) / 1000)),
       session_id: sessionId,
     };
   }
