@@ -243,7 +243,11 @@ describe('web console in a real browser', () => {
     await expect(rows.count()).resolves.toBe(3);
     await expect(rows.filter({ hasText: 'This tab' }).count()).resolves.toBe(1);
     await page.screenshot({ path: join(SHOTS, 'sessions.png'), fullPage: true });
-    await rows.filter({ hasText: 'curl/8.5' }).first().getByRole('button', { name: 'End session' }).click();
+    await rows
+      .filter({ hasText: 'curl/8.5' })
+      .first()
+      .getByRole('button', { name: 'End the session curl/8.5' })
+      .click();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=sessions] tbody tr').length === 2);
     expect([await works(elsewhere.access_token), await works(third.access_token)].sort()).toEqual([false, true]);
 
