@@ -260,8 +260,20 @@ describe('web console in a real browser', () => {
     await rows.nth(1).waitFor({ state: 'detached' });
     await expect(rows.count()).resolves.toBe(1);
 
+    // A tab reopened after its access token expired renews it with its refresh token and goes on.
+    await page.evaluate(
+      "(() => { const s = JSON.parse(sessionStorage.getItem('docconv.session')); s.token = 'expired'; s.expiresAt = Date.now() - 1000; sessionStorage.setItem('docconv.session', JSON.stringify(s)); })()",
+    );
+    const renewed = page.waitForResponse((r) => r.url().endsWith('/api/v1/auth/refresh'));
+    await page.reload();
+    expect((await renewed).status()).toBe(200);
+    await rows.first().waitFor();
+    await expect(rows.count()).resolves.toBe(1);
+    await expect(page.locator('.problem').count()).resolves.toBe(0);
+
     // Log out ends the session on the server: the tab's token stops working.
     const token = await page.evaluate<string>("JSON.parse(sessionStorage.getItem('docconv.session')).token");
+    expect(token).not.toBe('expired');
     expect(await works(token)).toBe(true);
     const loggedOut = page.waitForResponse((r) => r.url().endsWith('/api/v1/auth/logout'));
     await page.getByRole('button', { name: 'Log out' }).first().click();

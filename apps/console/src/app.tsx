@@ -9,7 +9,7 @@ import { LoginPage } from './pages/login';
 import { SessionsPage } from './pages/sessions';
 import { UploadPage } from './pages/upload';
 import { href, useRoute, type Route } from './router';
-import { endSession, useSession, type Session } from './session';
+import { awaitingRenewal, endSession, useSession, type Session } from './session';
 
 const NAV: {
   page: Exclude<Route['page'], 'login' | 'job'>;
@@ -99,6 +99,8 @@ export function App() {
 
 function Page({ route, session }: { route: Route; session: Session | null }) {
   if (!session || route.page === 'login') return <LoginPage />;
+  // The token expired while the tab slept or was closed: its renewal is on the way.
+  if (awaitingRenewal(session)) return <p>{t('common.loading')}</p>;
   if (route.page === 'keys') return <KeysPage session={session} />;
   if (route.page === 'sessions') return <SessionsPage session={session} />;
   if (route.page === 'account') return <AccountPage session={session} />;

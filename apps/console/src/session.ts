@@ -33,6 +33,8 @@ const STORAGE_KEY = 'docconv.session';
 const RENEW_AHEAD_MS = 5 * 60_000;
 /** After a renewal that failed on the way (the network, a busy server), the next try comes this much later. */
 const RETRY_MS = 30_000;
+/** The soonest a failed renewal is tried again, when the token has already expired. */
+const MIN_RETRY_MS = 2_000;
 const DEFAULT_LIFETIME_SECONDS = 3600;
 
 const listeners = new Set<() => void>();
@@ -42,9 +44,8 @@ function read(): Session | null {
     const raw = sessionStorage.getItem(STORAGE_KEY);
     if (raw === null) return null;
     const { email, token, refreshToken, expiresAt } = JSON.parse(raw) as Session;
-    return expiresAt > Date.now() && typeof refreshToken === 'string'
-      ? { email, token, refreshToken, expiresAt }
-      : null;
+    // An expired access token is kept: its refresh token renews it at once (see `keepSessionFresh`).
+    return typeof refreshToken === 'string' ? { email, token, refreshToken, expiresAt } : null;
   } catch {
     return null;
   }
@@ -52,6 +53,7 @@ function read(): Session | null {
 
 let current: Session | null = read();
 let renew: Renew | null = null;
+let renewing = false;
 let logOut: LogOut | null = null;
 let timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -77,13 +79,14 @@ function schedule(delayMs?: number): void {
   timer = setTimeout(() => void renewNow(), Math.max(0, wait));
 }
 
+/**
+ * Exchanges the refresh token for a new pair, one exchange at a time: a refresh token works once,
+ * and sending it twice would end the session.
+ */
 async function renewNow(): Promise<void> {
   const session = current;
-  if (!session || !renew) return;
-  if (session.expiresAt <= Date.now()) {
-    publish(null);
-    return;
-  }
+  if (!session || !renew || renewing) return;
+  renewing = true;
   try {
     const next = await renew(session.refreshToken);
     // Signed out (or in as someone else) meanwhile: that session is the one to keep.
@@ -92,14 +95,22 @@ async function renewNow(): Promise<void> {
   } catch (error) {
     if (current?.token !== session.token) return;
     if ((error as { status?: unknown }).status === 401) publish(null);
-    else schedule(Math.min(RETRY_MS, Math.max(0, (session.expiresAt - Date.now()) / 2)));
+    else schedule(Math.min(RETRY_MS, Math.max(MIN_RETRY_MS, (session.expiresAt - Date.now()) / 2)));
+  } finally {
+    renewing = false;
   }
+}
+
+/** Whether the tab's access token has expired and waits for its renewal (after sleep or a reload). */
+export function awaitingRenewal(session: Session): boolean {
+  return session.expiresAt <= Date.now();
 }
 
 /**
  * Keeps this tab's session alive while the tab is open: the token is exchanged for a new one
  * before it expires, and at once when the tab comes back after its timer could not run (a
- * sleeping laptop). A refused renewal (the session is over) signs the tab out.
+ * sleeping laptop) or is reloaded with an expired token. A refused renewal (the session is over)
+ * signs the tab out.
  */
 export function keepSessionFresh(renewWith: Renew, logOutWith: LogOut): void {
   renew = renewWith;
