@@ -32,7 +32,14 @@ describe('accounts and access', () => {
       .post('/api/v1/auth/login')
       .send({ email: user.email, password: user.password })
       .expect(200);
-    expect(login.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600 });
+    expect(login.body).toEqual({
+      access_token: expect.any(String),
+      token_type: 'Bearer',
+      expires_in: 900,
+      refresh_token: expect.stringMatching(/^dcr_/),
+      refresh_expires_in: 30 * 24 * 3600,
+      session_id: expect.any(String),
+    });
 
     const created = await t.http
       .post('/api/v1/keys')

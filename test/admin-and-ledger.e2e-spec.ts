@@ -34,7 +34,7 @@ describe('admin CLI', () => {
     const jwt = admin('issue-jwt', '--email', email);
     expect(jwt.status).toBe(0);
     const tokens = new TokensService(loadConfig(process.env));
-    expect(tokens.verify(jwt.stdout.trim())).toBe(user.user_id);
+    expect(tokens.verifyAccess(jwt.stdout.trim())).toMatchObject({ userId: user.user_id });
   });
 
   it('explains bad input and exits non-zero', () => {

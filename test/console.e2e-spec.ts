@@ -222,6 +222,66 @@ describe('web console in a real browser', () => {
     expect(problemsOf(page)).toEqual([]);
   }, 150_000);
 
+  it('lists the sessions, ends another one, changes the password (ending the rest) and logs out for real', async () => {
+    const page = await open({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    const email = uniqueEmail('console-sessions');
+    await page.getByTestId('mode-signup').click();
+    await page.locator('#email').fill(email);
+    await page.locator('#password').fill(PASSWORD);
+    await page.locator('form button[type=submit]').click();
+    await page.locator('#files').waitFor();
+    const login = () =>
+      t.http.post('/api/v1/auth/login').set('User-Agent', 'curl/8.5').send({ email, password: PASSWORD });
+    const elsewhere = (await login().expect(200)).body as { access_token: string };
+    const third = (await login().expect(200)).body as { access_token: string };
+    const works = async (token: string) =>
+      (await t.http.get('/api/v1/account').set('Authorization', `Bearer ${token}`)).status === 200;
+
+    await page.locator('nav a[href="#/sessions"]').click();
+    const rows = page.locator('[data-testid=sessions] tbody tr');
+    await rows.nth(2).waitFor();
+    await expect(rows.count()).resolves.toBe(3);
+    await expect(rows.filter({ hasText: 'This tab' }).count()).resolves.toBe(1);
+    await page.screenshot({ path: join(SHOTS, 'sessions.png'), fullPage: true });
+    await rows
+      .filter({ hasText: 'curl/8.5' })
+      .first()
+      .getByRole('button', { name: 'End the session curl/8.5' })
+      .click();
+    await rows.nth(2).waitFor({ state: 'detached' });
+    await expect(rows.count()).resolves.toBe(2);
+    expect([await works(elsewhere.access_token), await works(third.access_token)].sort()).toEqual([false, true]);
+
+    await page.locator('#current-password').fill(PASSWORD);
+    await page.locator('#new-password').fill('an even longer new password');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.locator('[role=status]').filter({ hasText: 'other sessions have ended' }).waitFor();
+    expect([await works(elsewhere.access_token), await works(third.access_token)]).toEqual([false, false]);
+    await rows.nth(1).waitFor({ state: 'detached' });
+    await expect(rows.count()).resolves.toBe(1);
+
+    // A tab reopened after its access token expired renews it with its refresh token and goes on.
+    await page.evaluate(
+      "(() => { const s = JSON.parse(sessionStorage.getItem('docconv.session')); s.token = 'expired'; s.expiresAt = Date.now() - 1000; sessionStorage.setItem('docconv.session', JSON.stringify(s)); })()",
+    );
+    const renewed = page.waitForResponse((r) => r.url().endsWith('/api/v1/auth/refresh'));
+    await page.reload();
+    expect((await renewed).status()).toBe(200);
+    await rows.first().waitFor();
+    await expect(rows.count()).resolves.toBe(1);
+    await expect(page.locator('.problem').count()).resolves.toBe(0);
+
+    // Log out ends the session on the server: the tab's token stops working.
+    const token = await page.evaluate<string>("JSON.parse(sessionStorage.getItem('docconv.session')).token");
+    expect(token).not.toBe('expired');
+    expect(await works(token)).toBe(true);
+    const loggedOut = page.waitForResponse((r) => r.url().endsWith('/api/v1/auth/logout'));
+    await page.getByRole('button', { name: 'Log out' }).first().click();
+    expect((await loggedOut).status()).toBe(204);
+    expect(await works(token)).toBe(false);
+    expect(problemsOf(page)).toEqual([]);
+  }, 60_000);
+
   it('shows each page beside its Markdown; pointing at a paragraph boxes it on the page; stacked on a phone', async () => {
     const page = await open({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
     await signUpAndQuote(page, 'pages-');

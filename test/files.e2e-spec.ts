@@ -42,7 +42,8 @@ describe('signed file downloads (GET /api/v1/files/*path)', () => {
     return `/api/v1/files/${encodedPath}?expires=${expires}&token=${token}`;
   }
 
-  const inAnHour = (): number => Math.floor(Date.now() / 1000) + 3600;
+  /** Within the links' lifetime (SIGNED_URL_TTL_SECONDS, 900 s in the tests). */
+  const inTenMinutes = (): number => Math.floor(Date.now() / 1000) + 600;
 
   /** A GET whose path reaches the server exactly as written: no client folds `..` or `//` away. */
   function rawGet(pathAndQuery: string): Promise<RawResponse> {
@@ -102,6 +103,16 @@ describe('signed file downloads (GET /api/v1/files/*path)', () => {
     expect(response.body.detail).toMatch(/^This download link expired at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d UTC\./);
   });
 
+  it('refuses a validly signed link whose expiry is further away than the links of the service last', async () => {
+    for (const expires of [Math.floor(Date.now() / 1000) + t.config.storage.signedUrlTtlSeconds + 120, 4_102_444_800]) {
+      const response = await t.http.get(craftedLink(resultPath, expires));
+      expectRefused(response);
+      expect(response.body.detail).toMatch(/claims to last longer than the \d+ s links of this service last/);
+    }
+    // The same link within the lifetime is served.
+    await t.http.get(craftedLink(resultPath, inTenMinutes())).expect(200);
+  });
+
   it('refuses a link whose token was altered', async () => {
     const url = await storage.signedUrl(resultPath, {});
     const altered = url.replace(/token=([0-9a-f])/, (_, first: string) => `token=${first === '0' ? '1' : '0'}`);
@@ -118,13 +129,13 @@ describe('signed file downloads (GET /api/v1/files/*path)', () => {
 
   it('refuses a link whose expiry or download name was changed', async () => {
     const url = await storage.signedUrl(resultPath, { filename: 'Report.md' });
-    expectRefused(await t.http.get(url.replace(/expires=\d+/, `expires=${inAnHour() + 86_400}`)));
+    expectRefused(await t.http.get(url.replace(/expires=\d+/, `expires=${inTenMinutes() + 86_400}`)));
     expectRefused(await t.http.get(url.replace('filename=Report.md', 'filename=Other.md')));
   });
 
   it('refuses a link without a token or expiry', async () => {
     expectRefused(await t.http.get(`/api/v1/files/${resultPath}`));
-    expectRefused(await t.http.get(`/api/v1/files/${resultPath}?expires=${inAnHour()}`));
+    expectRefused(await t.http.get(`/api/v1/files/${resultPath}?expires=${inTenMinutes()}`));
     const response = await t.http.get((await storage.signedUrl(resultPath, {})).replace(/&token=[0-9a-f]+/, ''));
     expectRefused(response);
     expect(response.body.detail).toMatch(/incomplete/);
@@ -145,7 +156,7 @@ describe('signed file downloads (GET /api/v1/files/*path)', () => {
     ['a path outside the storage roots', () => ({ path: 'etc/passwd' })],
   ])('never serves %s, even with a token signed for it', async (_, target) => {
     const { path, encoded } = target(job) as { path: string; encoded?: string };
-    const response = await rawGet(craftedLink(path, inAnHour(), encoded));
+    const response = await rawGet(craftedLink(path, inTenMinutes(), encoded));
     expect(response.status).toBe(403);
     expect(response.contentType).toMatch(/^application\/problem\+json/);
     expect(JSON.parse(response.body)).toMatchObject({ code: 'signed_url_invalid' });

@@ -15,7 +15,9 @@ import {
   DocconvError,
   downloadConverted,
   downloadMarkdown,
+  listSessions,
   login,
+  logout,
   normaliseJob,
   normalisePreview,
   refresh,
@@ -408,10 +410,22 @@ describe('SDK against the running service', () => {
     const following = createClient({ baseUrl, accessToken: () => current });
     await expect(following.listJobs()).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
     const renewed = await refresh(anonymous, session);
-    expect(renewed).toMatchObject({ token_type: 'Bearer', expires_in: session.expires_in });
+    expect(renewed).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: session.expires_in,
+      session_id: session.session_id,
+    });
+    expect(renewed.refresh_token).not.toBe(session.refresh_token);
     current = renewed.access_token;
     expect((await following.getJob(preview.job_id)).job_id).toBe(preview.job_id);
     await expect(refresh(anonymous, 'not.a.token')).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
+
+    // The person's sessions: listed, and ended by logging out.
+    const sessions = await listSessions(anonymous, renewed);
+    expect(sessions.map((s) => [s.id, s.current])).toEqual([[session.session_id, true]]);
+    await logout(anonymous, renewed);
+    await expect(following.listJobs()).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
+    await expect(refresh(anonymous, renewed)).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
   });
 
   it('follows a confirmed job live: status and progress in order, ending with done; then prices its conversions', async () => {

@@ -27,9 +27,11 @@ const (
 	ERRORCODE_METHOD_NOT_ALLOWED ErrorCode = "method_not_allowed"
 	ERRORCODE_UNAUTHORIZED ErrorCode = "unauthorized"
 	ERRORCODE_FORBIDDEN ErrorCode = "forbidden"
+	ERRORCODE_RECENT_LOGIN_REQUIRED ErrorCode = "recent_login_required"
 	ERRORCODE_NOT_FOUND ErrorCode = "not_found"
 	ERRORCODE_JOB_NOT_FOUND ErrorCode = "job_not_found"
 	ERRORCODE_KEY_NOT_FOUND ErrorCode = "key_not_found"
+	ERRORCODE_SESSION_NOT_FOUND ErrorCode = "session_not_found"
 	ERRORCODE_USER_NOT_FOUND ErrorCode = "user_not_found"
 	ERRORCODE_EMAIL_TAKEN ErrorCode = "email_taken"
 	ERRORCODE_INVALID_CREDENTIALS ErrorCode = "invalid_credentials"
@@ -60,9 +62,11 @@ var AllowedErrorCodeEnumValues = []ErrorCode{
 	"method_not_allowed",
 	"unauthorized",
 	"forbidden",
+	"recent_login_required",
 	"not_found",
 	"job_not_found",
 	"key_not_found",
+	"session_not_found",
 	"user_not_found",
 	"email_taken",
 	"invalid_credentials",

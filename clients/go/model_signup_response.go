@@ -21,10 +21,17 @@ var _ MappedNullable = &SignupResponse{}
 
 // SignupResponse struct for SignupResponse
 type SignupResponse struct {
+	// Short-lived session token (JWT), sent as `Authorization: Bearer <JWT>`.
 	AccessToken string `json:"access_token"`
 	TokenType string `json:"token_type"`
-	// Seconds until the token expires.
+	// Seconds until the access token expires.
 	ExpiresIn int64 `json:"expires_in"`
+	// Renews the session once with POST /api/v1/auth/refresh, which answers a new one; using an older one again ends the session.
+	RefreshToken string `json:"refresh_token"`
+	// Seconds until the session ends, renewed or not; then the person logs in again.
+	RefreshExpiresIn int64 `json:"refresh_expires_in"`
+	// The session, as GET /api/v1/auth/sessions lists it.
+	SessionId string `json:"session_id"`
 	UserId string `json:"user_id"`
 	Email string `json:"email"`
 	AdditionalProperties map[string]interface{}
@@ -36,11 +43,14 @@ type _SignupResponse SignupResponse
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewSignupResponse(accessToken string, tokenType string, expiresIn int64, userId string, email string) *SignupResponse {
+func NewSignupResponse(accessToken string, tokenType string, expiresIn int64, refreshToken string, refreshExpiresIn int64, sessionId string, userId string, email string) *SignupResponse {
 	this := SignupResponse{}
 	this.AccessToken = accessToken
 	this.TokenType = tokenType
 	this.ExpiresIn = expiresIn
+	this.RefreshToken = refreshToken
+	this.RefreshExpiresIn = refreshExpiresIn
+	this.SessionId = sessionId
 	this.UserId = userId
 	this.Email = email
 	return &this
@@ -126,6 +136,78 @@ func (o *SignupResponse) SetExpiresIn(v int64) {
 	o.ExpiresIn = v
 }
 
+// GetRefreshToken returns the RefreshToken field value
+func (o *SignupResponse) GetRefreshToken() string {
+	if o == nil {
+		var ret string
+		return ret
+	}
+
+	return o.RefreshToken
+}
+
+// GetRefreshTokenOk returns a tuple with the RefreshToken field value
+// and a boolean to check if the value has been set.
+func (o *SignupResponse) GetRefreshTokenOk() (*string, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return &o.RefreshToken, true
+}
+
+// SetRefreshToken sets field value
+func (o *SignupResponse) SetRefreshToken(v string) {
+	o.RefreshToken = v
+}
+
+// GetRefreshExpiresIn returns the RefreshExpiresIn field value
+func (o *SignupResponse) GetRefreshExpiresIn() int64 {
+	if o == nil {
+		var ret int64
+		return ret
+	}
+
+	return o.RefreshExpiresIn
+}
+
+// GetRefreshExpiresInOk returns a tuple with the RefreshExpiresIn field value
+// and a boolean to check if the value has been set.
+func (o *SignupResponse) GetRefreshExpiresInOk() (*int64, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return &o.RefreshExpiresIn, true
+}
+
+// SetRefreshExpiresIn sets field value
+func (o *SignupResponse) SetRefreshExpiresIn(v int64) {
+	o.RefreshExpiresIn = v
+}
+
+// GetSessionId returns the SessionId field value
+func (o *SignupResponse) GetSessionId() string {
+	if o == nil {
+		var ret string
+		return ret
+	}
+
+	return o.SessionId
+}
+
+// GetSessionIdOk returns a tuple with the SessionId field value
+// and a boolean to check if the value has been set.
+func (o *SignupResponse) GetSessionIdOk() (*string, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return &o.SessionId, true
+}
+
+// SetSessionId sets field value
+func (o *SignupResponse) SetSessionId(v string) {
+	o.SessionId = v
+}
+
 // GetUserId returns the UserId field value
 func (o *SignupResponse) GetUserId() string {
 	if o == nil {
@@ -187,6 +269,9 @@ func (o SignupResponse) ToMap() (map[string]interface{}, error) {
 	toSerialize["access_token"] = o.AccessToken
 	toSerialize["token_type"] = o.TokenType
 	toSerialize["expires_in"] = o.ExpiresIn
+	toSerialize["refresh_token"] = o.RefreshToken
+	toSerialize["refresh_expires_in"] = o.RefreshExpiresIn
+	toSerialize["session_id"] = o.SessionId
 	toSerialize["user_id"] = o.UserId
 	toSerialize["email"] = o.Email
 
@@ -205,6 +290,9 @@ func (o *SignupResponse) UnmarshalJSON(data []byte) (err error) {
 		"access_token",
 		"token_type",
 		"expires_in",
+		"refresh_token",
+		"refresh_expires_in",
+		"session_id",
 		"user_id",
 		"email",
 	}
@@ -239,6 +327,9 @@ func (o *SignupResponse) UnmarshalJSON(data []byte) (err error) {
 		delete(additionalProperties, "access_token")
 		delete(additionalProperties, "token_type")
 		delete(additionalProperties, "expires_in")
+		delete(additionalProperties, "refresh_token")
+		delete(additionalProperties, "refresh_expires_in")
+		delete(additionalProperties, "session_id")
 		delete(additionalProperties, "user_id")
 		delete(additionalProperties, "email")
 		o.AdditionalProperties = additionalProperties

@@ -1,4 +1,4 @@
-import { TokensService, UsersService } from '@docconv/accounts';
+import { SessionsService, UsersService } from '@docconv/accounts';
 import { LedgerService } from '@docconv/billing';
 import type { INestApplicationContext } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
@@ -8,7 +8,7 @@ export const USAGE = `usage: npm run admin -- <command> [options]
 
   create-user --email E --password P          create an account
   grant --email E --points N [--description D] add N points (a 'grant' credit transaction)
-  issue-jwt --email E                          print a session token for that user`;
+  issue-jwt --email E                          start a session for that user and print its access token`;
 
 /** Runs one admin command; returns what to print. Throws with a readable message on bad input. */
 export async function runCommand(app: INestApplicationContext, argv: string[]): Promise<string> {
@@ -50,7 +50,8 @@ export async function runCommand(app: INestApplicationContext, argv: string[]): 
     }
     case 'issue-jwt': {
       const user = await users.getByEmail(need('email'));
-      return app.get(TokensService).issue(user.id).access_token;
+      const session = await app.get(SessionsService).open(user.id, { userAgent: 'docconv admin', ipAddress: '' });
+      return session.access_token;
     }
     default:
       throw new Error(command ? `Unknown command ${command}\n\n${USAGE}` : USAGE);

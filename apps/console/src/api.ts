@@ -1,5 +1,5 @@
-import { createClient, refresh, type components, type DocconvClient } from '@docconv/client';
-import { getSession, type Renew, type Session } from './session';
+import { createClient, logout, refresh, type components, type DocconvClient } from '@docconv/client';
+import { getSession, type Issued, type LogOut, type Renew, type Session } from './session';
 
 export type Capabilities = components['schemas']['CapabilitiesResponse'];
 
@@ -28,8 +28,13 @@ export function sessionClient(session: Session): DocconvClient {
 /** The account and key pages' name for {@link sessionClient}. */
 export const accountClient = sessionClient;
 
-/** Exchanges the tab's session token for a new one (POST /api/v1/auth/refresh). */
-export const renewSession: Renew = async (token) => {
-  const renewed = await refresh(publicClient, token);
-  return { token: renewed.access_token, expiresInSeconds: renewed.expires_in };
-};
+/** What the tab keeps of a session the API issued. */
+export function issuedOf(session: { access_token: string; refresh_token: string; expires_in: number }): Issued {
+  return { token: session.access_token, refreshToken: session.refresh_token, expiresInSeconds: session.expires_in };
+}
+
+/** Exchanges the tab's refresh token for a new access token and refresh token (POST /api/v1/auth/refresh). */
+export const renewSession: Renew = async (refreshToken) => issuedOf(await refresh(publicClient, refreshToken));
+
+/** Ends the tab's session on the server (POST /api/v1/auth/logout). */
+export const logOutSession: LogOut = (token) => logout(publicClient, token);

@@ -6,17 +6,19 @@ import { JobPage } from './pages/job';
 import { JobsPage } from './pages/jobs';
 import { KeysPage } from './pages/keys';
 import { LoginPage } from './pages/login';
+import { SessionsPage } from './pages/sessions';
 import { UploadPage } from './pages/upload';
 import { href, useRoute, type Route } from './router';
-import { endSession, useSession, type Session } from './session';
+import { awaitingRenewal, endSession, useSession, type Session } from './session';
 
 const NAV: {
   page: Exclude<Route['page'], 'login' | 'job'>;
-  label: 'nav.upload' | 'nav.jobs' | 'nav.keys' | 'nav.account';
+  label: 'nav.upload' | 'nav.jobs' | 'nav.keys' | 'nav.sessions' | 'nav.account';
 }[] = [
   { page: 'upload', label: 'nav.upload' },
   { page: 'jobs', label: 'nav.jobs' },
   { page: 'keys', label: 'nav.keys' },
+  { page: 'sessions', label: 'nav.sessions' },
   { page: 'account', label: 'nav.account' },
 ];
 
@@ -97,7 +99,10 @@ export function App() {
 
 function Page({ route, session }: { route: Route; session: Session | null }) {
   if (!session || route.page === 'login') return <LoginPage />;
+  // The token expired while the tab slept or was closed: its renewal is on the way.
+  if (awaitingRenewal(session)) return <p>{t('common.loading')}</p>;
   if (route.page === 'keys') return <KeysPage session={session} />;
+  if (route.page === 'sessions') return <SessionsPage session={session} />;
   if (route.page === 'account') return <AccountPage session={session} />;
   const client = sessionClient(session);
   if (route.page === 'upload') return <UploadPage client={client} />;

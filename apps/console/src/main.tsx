@@ -1,8 +1,8 @@
 import { render } from 'preact';
-import { renewSession } from './api';
+import { logOutSession, renewSession } from './api';
 import { App } from './app';
 import { keepSessionFresh } from './session';
 import './styles.css';
 
-keepSessionFresh(renewSession);
+keepSessionFresh(renewSession, logOutSession);
 render(<App />, document.getElementById('app')!);

@@ -7,6 +7,7 @@ export type Route =
   | { page: 'jobs' }
   | { page: 'job'; jobId: string }
   | { page: 'keys' }
+  | { page: 'sessions' }
   | { page: 'account' };
 
 export function parseRoute(hash: string): Route {
@@ -20,6 +21,8 @@ export function parseRoute(hash: string): Route {
       return { page: 'jobs' };
     case '/keys':
       return { page: 'keys' };
+    case '/sessions':
+      return { page: 'sessions' };
     case '/account':
       return { page: 'account' };
     default:

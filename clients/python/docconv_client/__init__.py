@@ -41,6 +41,7 @@ __all__ = [
     "AccountResponse",
     "ActionDto",
     "CapabilitiesResponse",
+    "ChangePasswordDto",
     "CheckoutDto",
     "CheckoutResponse",
     "ConfirmResponse",
@@ -79,8 +80,10 @@ __all__ = [
     "PricingResponse",
     "Problem",
     "Refinement",
+    "RefreshDto",
     "RefundResponse",
     "RetryResponse",
+    "SessionResponse",
     "SignupResponse",
     "SkippedFileEntry",
     "SpeechModel",
@@ -130,6 +133,7 @@ from docconv_client.models.account_key_response import AccountKeyResponse as Acc
 from docconv_client.models.account_response import AccountResponse as AccountResponse
 from docconv_client.models.action_dto import ActionDto as ActionDto
 from docconv_client.models.capabilities_response import CapabilitiesResponse as CapabilitiesResponse
+from docconv_client.models.change_password_dto import ChangePasswordDto as ChangePasswordDto
 from docconv_client.models.checkout_dto import CheckoutDto as CheckoutDto
 from docconv_client.models.checkout_response import CheckoutResponse as CheckoutResponse
 from docconv_client.models.confirm_response import ConfirmResponse as ConfirmResponse
@@ -168,8 +172,10 @@ from docconv_client.models.preview_response import PreviewResponse as PreviewRes
 from docconv_client.models.pricing_response import PricingResponse as PricingResponse
 from docconv_client.models.problem import Problem as Problem
 from docconv_client.models.refinement import Refinement as Refinement
+from docconv_client.models.refresh_dto import RefreshDto as RefreshDto
 from docconv_client.models.refund_response import RefundResponse as RefundResponse
 from docconv_client.models.retry_response import RetryResponse as RetryResponse
+from docconv_client.models.session_response import SessionResponse as SessionResponse
 from docconv_client.models.signup_response import SignupResponse as SignupResponse
 from docconv_client.models.skipped_file_entry import SkippedFileEntry as SkippedFileEntry
 from docconv_client.models.speech_model import SpeechModel as SpeechModel

@@ -3,6 +3,8 @@ import { DocconvError } from './errors';
 import type { components } from './schema';
 
 export type IssuedKey = components['schemas']['IssuedKeyResponse'];
+/** One of the person's live sessions, as `listSessions()` gives it. */
+export type SessionInfo = components['schemas']['SessionResponse'];
 export type Scope = IssuedKey['scopes'][number];
 
 export interface Credentials {
@@ -11,14 +13,20 @@ export interface Credentials {
 }
 
 /**
- * A session token (JWT) from sign-up, log-in or refresh: it authenticates a person on jobs,
- * the account and key management. It is short-lived: `refresh()` it before `expires_in` runs out.
+ * A session from sign-up, log-in or refresh: a short-lived access token (JWT) that authenticates
+ * a person on jobs, the account and key management, and the refresh token that renews it once:
+ * `refresh()` before `expires_in` runs out and keep the new pair (the old refresh token stops
+ * working; using it again ends the session).
  */
 export interface Session {
   access_token: string;
   token_type: 'Bearer';
-  /** Seconds until the token expires. */
+  /** Seconds until the access token expires. */
   expires_in: number;
+  refresh_token: string;
+  /** Seconds until the session ends, renewed or not. */
+  refresh_expires_in: number;
+  session_id: string;
   /** Present after sign-up. */
   user_id?: string;
 }
@@ -29,13 +37,18 @@ export interface Session {
  */
 function readSession(data: unknown, response: Response): Session {
   const body = (data ?? {}) as Partial<Session>;
-  if (typeof body.access_token !== 'string' || body.access_token === '') {
-    throw DocconvError.invalidResponse(`${response.url} answered ${response.status} without an access_token.`);
+  for (const field of ['access_token', 'refresh_token', 'session_id'] as const) {
+    if (typeof body[field] !== 'string' || body[field] === '') {
+      throw DocconvError.invalidResponse(`${response.url} answered ${response.status} without a ${field}.`);
+    }
   }
   return {
-    access_token: body.access_token,
+    access_token: body.access_token!,
     token_type: 'Bearer',
     expires_in: typeof body.expires_in === 'number' ? body.expires_in : 0,
+    refresh_token: body.refresh_token!,
+    refresh_expires_in: typeof body.refresh_expires_in === 'number' ? body.refresh_expires_in : 0,
+    session_id: body.session_id!,
     ...(typeof body.user_id === 'string' ? { user_id: body.user_id } : {}),
   };
 }
@@ -55,17 +68,59 @@ export async function login(client: DocconvClient, credentials: Credentials): Pr
 }
 
 /**
- * Exchanges a session token that still works for a new one with a full lifetime
- * (POST /api/v1/auth/refresh). An expired or unknown token is refused with a 401
- * (`unauthorized`): the person logs in again.
+ * Exchanges the session's refresh token (or the session holding it) for a new access token and
+ * a new refresh token (POST /api/v1/auth/refresh); keep both. A refresh token works once: an
+ * unknown or already used one, or one whose session has ended, is refused with a 401
+ * (`unauthorized`), and an already used one ends the session. The person logs in again.
  */
 export async function refresh(client: DocconvClient, session: Session | string): Promise<Session> {
-  const token = typeof session === 'string' ? session : session.access_token;
+  const refreshToken = typeof session === 'string' ? session : session.refresh_token;
   const { data, error, response } = await client.api.POST('/api/v1/auth/refresh', {
-    headers: { Authorization: `Bearer ${token}` },
+    body: { refresh_token: refreshToken },
   });
   if (!response.ok) throw DocconvError.fromResponse(response, error);
   return readSession(data, response);
+}
+
+/** The header that authenticates a call with the session's access token. */
+function bearer(session: Session | string): { Authorization: string } {
+  return { Authorization: `Bearer ${typeof session === 'string' ? session : session.access_token}` };
+}
+
+/** Ends the session (POST /api/v1/auth/logout): its access and refresh tokens stop working at once. */
+export async function logout(client: DocconvClient, session: Session | string): Promise<void> {
+  const { error, response } = await client.api.POST('/api/v1/auth/logout', { headers: bearer(session) });
+  if (!response.ok) throw DocconvError.fromResponse(response, error);
+}
+
+/** The person's live sessions, newest first (GET /api/v1/auth/sessions); `current` marks this one. */
+export function listSessions(client: DocconvClient, session: Session | string): Promise<SessionInfo[]> {
+  return unwrap(client.api.GET('/api/v1/auth/sessions', { headers: bearer(session) }));
+}
+
+/** Ends one of the person's sessions (DELETE /api/v1/auth/sessions/{session_id}). */
+export async function endSession(client: DocconvClient, session: Session | string, sessionId: string): Promise<void> {
+  const { error, response } = await client.api.DELETE('/api/v1/auth/sessions/{session_id}', {
+    headers: bearer(session),
+    params: { path: { session_id: sessionId } },
+  });
+  if (!response.ok) throw DocconvError.fromResponse(response, error);
+}
+
+/**
+ * Changes the password (POST /api/v1/auth/password); every other session of the person ends,
+ * this one goes on. A wrong current password is a 400 naming `current_password`.
+ */
+export async function changePassword(
+  client: DocconvClient,
+  session: Session | string,
+  passwords: { currentPassword: string; newPassword: string },
+): Promise<void> {
+  const { error, response } = await client.api.POST('/api/v1/auth/password', {
+    headers: bearer(session),
+    body: { current_password: passwords.currentPassword, new_password: passwords.newPassword },
+  });
+  if (!response.ok) throw DocconvError.fromResponse(response, error);
 }
 
 export interface CreateKeyOptions {
@@ -86,10 +141,9 @@ export function createKey(
   session: Session | string,
   options: CreateKeyOptions = {},
 ): Promise<IssuedKey> {
-  const token = typeof session === 'string' ? session : session.access_token;
   return unwrap(
     client.api.POST('/api/v1/keys', {
-      headers: { Authorization: `Bearer ${token}` },
+      headers: bearer(session),
       body: { name: options.name, scopes: options.scopes, rate_limit_rpm: options.rateLimitRpm },
     }),
   );

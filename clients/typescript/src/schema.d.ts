@@ -13,7 +13,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Create an account and receive a session token. */
+    /** Create an account and start its first session. */
     post: operations['Auth_signup'];
     delete?: never;
     options?: never;
@@ -30,7 +30,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Exchange email and password for a session token (JWT). */
+    /** Exchange email and password for a new session: an access token (JWT) and a refresh token. */
     post: operations['Auth_login'];
     delete?: never;
     options?: never;
@@ -48,11 +48,79 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Exchange a session token that still works for a new one with a full lifetime.
-     * @description Send the current token as `Authorization: Bearer <JWT>`. The old token keeps working until it expires; an expired one is refused (401) and the user logs in again.
+     * Exchange the session's refresh token for a new access token and a new refresh token.
+     * @description The refresh token sent stops working. Sending an older refresh token of the session again ends the whole session (every access token of it is refused from then on): the person logs in again. A session ends at the latest `refresh_expires_in` seconds after its log-in.
      */
     post: operations['Auth_refresh'];
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/auth/logout': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** End the session of this token: its access and refresh tokens stop working at once. */
+    post: operations['Auth_logout'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/auth/password': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Change your password; every other session of yours ends, this one goes on. */
+    post: operations['Auth_changePassword'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/auth/sessions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List your live sessions, newest first. */
+    get: operations['Auth_listSessions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/auth/sessions/{session_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** End one of your sessions: its tokens stop working at once. */
+    delete: operations['Auth_endSession'];
     options?: never;
     head?: never;
     patch?: never;
@@ -607,27 +675,92 @@ export interface components {
       password: string;
     };
     SignupResponse: {
+      /** @description Short-lived session token (JWT), sent as `Authorization: Bearer <JWT>`. */
       access_token: string;
       /** @enum {string} */
       token_type: 'Bearer';
       /**
        * Format: int64
-       * @description Seconds until the token expires.
+       * @description Seconds until the access token expires.
        */
       expires_in: number;
+      /**
+       * @description Renews the session once with POST /api/v1/auth/refresh, which answers a new one; using an older one again ends the session.
+       * @example dcr_0b7c2f9e-2a6d-4c1b-9a3e-5f8d7c6b4a21.0.9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+       */
+      refresh_token: string;
+      /**
+       * Format: int64
+       * @description Seconds until the session ends, renewed or not; then the person logs in again.
+       */
+      refresh_expires_in: number;
+      /**
+       * Format: uuid
+       * @description The session, as GET /api/v1/auth/sessions lists it.
+       */
+      session_id: string;
       /** Format: uuid */
       user_id: string;
       email: string;
     };
     TokenResponse: {
+      /** @description Short-lived session token (JWT), sent as `Authorization: Bearer <JWT>`. */
       access_token: string;
       /** @enum {string} */
       token_type: 'Bearer';
       /**
        * Format: int64
-       * @description Seconds until the token expires.
+       * @description Seconds until the access token expires.
        */
       expires_in: number;
+      /**
+       * @description Renews the session once with POST /api/v1/auth/refresh, which answers a new one; using an older one again ends the session.
+       * @example dcr_0b7c2f9e-2a6d-4c1b-9a3e-5f8d7c6b4a21.0.9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+       */
+      refresh_token: string;
+      /**
+       * Format: int64
+       * @description Seconds until the session ends, renewed or not; then the person logs in again.
+       */
+      refresh_expires_in: number;
+      /**
+       * Format: uuid
+       * @description The session, as GET /api/v1/auth/sessions lists it.
+       */
+      session_id: string;
+    };
+    RefreshDto: {
+      /** @description The refresh_token of the last log-in or refresh. */
+      refresh_token: string;
+    };
+    ChangePasswordDto: {
+      current_password: string;
+      new_password: string;
+    };
+    SessionResponse: {
+      /** Format: uuid */
+      id: string;
+      /** @description The User-Agent of the log-in, cut to 200 characters; empty when none was sent. */
+      user_agent: string;
+      /**
+       * @description The address the session logged in from.
+       * @example 203.0.113.7
+       */
+      ip_address: string;
+      /** @example 2026-11-22T08:04:11 */
+      created_at: string;
+      /**
+       * @description Last request or refresh, to the minute.
+       * @example 2026-11-22T09:30:00
+       */
+      last_used_at: string;
+      /**
+       * @description When the session ends unless it is ended sooner.
+       * @example 2026-12-22T08:04:11
+       */
+      expires_at: string;
+      /** @description Whether this is the session making the request. */
+      current: boolean;
     };
     CreateKeyDto: {
       /** @default  */
@@ -1573,9 +1706,11 @@ export interface components {
       | 'method_not_allowed'
       | 'unauthorized'
       | 'forbidden'
+      | 'recent_login_required'
       | 'not_found'
       | 'job_not_found'
       | 'key_not_found'
+      | 'session_not_found'
       | 'user_not_found'
       | 'email_taken'
       | 'invalid_credentials'
@@ -1846,7 +1981,11 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RefreshDto'];
+      };
+    };
     responses: {
       200: {
         headers: {
@@ -1854,6 +1993,154 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TokenResponse'];
+        };
+      };
+      /** @description The request is invalid; `detail` says why (`validation_failed`, `malformed_request`, `invalid_state`, `unsupported_format`, `encrypted_document`, `engine_unavailable`, `transcription_unavailable`, `refinement_unavailable`, `invalid_signature`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The refresh token is unknown, already used, or its session has ended. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request body is too large (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not in a media type this operation accepts (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  Auth_logout: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The session has ended. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing, malformed, unknown or deactivated credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `session_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  Auth_changePassword: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ChangePasswordDto'];
+      };
+    };
+    responses: {
+      /** @description The password has changed. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The current password is wrong, or the new one is too short. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
         };
       };
       /** @description Missing, malformed, unknown or deactivated credential. */
@@ -1865,7 +2152,164 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `session_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request body is too large (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not in a media type this operation accepts (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many wrong current passwords from this address. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  Auth_listSessions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionResponse'][];
+        };
+      };
+      /** @description Missing, malformed, unknown or deactivated credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `session_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  Auth_endSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @example 3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27 */
+        session_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The session has ended (or had already). */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request is invalid; `detail` says why (`validation_failed`, `malformed_request`, `invalid_state`, `unsupported_format`, `encrypted_document`, `engine_unavailable`, `transcription_unavailable`, `refinement_unavailable`, `invalid_signature`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or deactivated credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No session of yours has this id. */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1929,7 +2373,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `session_not_found`, `user_not_found`) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2006,7 +2450,16 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      /** @description The session logged in too long ago (`recent_login_required`): log in again, then retry. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `session_not_found`, `user_not_found`) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2100,6 +2553,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description The session logged in too long ago (`recent_login_required`): log in again, then retry. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description No active key with this id is yours. */
       404: {
         headers: {
@@ -2176,7 +2638,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `session_not_found`, `user_not_found`) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2256,7 +2718,16 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      /** @description The session logged in too long ago (`recent_login_required`): log in again, then retry. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `session_not_found`, `user_not_found`) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2338,7 +2809,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `session_not_found`, `user_not_found`) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2413,7 +2884,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `session_not_found`, `user_not_found`) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2488,7 +2959,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `session_not_found`, `user_not_found`) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2563,7 +3034,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `session_not_found`, `user_not_found`) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2643,7 +3114,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `session_not_found`, `user_not_found`) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2846,7 +3317,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `session_not_found`, `user_not_found`) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3068,7 +3539,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `session_not_found`, `user_not_found`) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3244,7 +3715,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `session_not_found`, `user_not_found`) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3354,7 +3825,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `session_not_found`, `user_not_found`) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3479,7 +3950,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `session_not_found`, `user_not_found`) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3578,7 +4049,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `session_not_found`, `user_not_found`) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3747,7 +4218,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `session_not_found`, `user_not_found`) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3838,7 +4309,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `session_not_found`, `user_not_found`) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3939,7 +4410,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `session_not_found`, `user_not_found`) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4068,7 +4539,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `session_not_found`, `user_not_found`) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4193,7 +4664,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `session_not_found`, `user_not_found`) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4554,7 +5025,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `session_not_found`, `user_not_found`) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4627,7 +5098,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `user_not_found`) */
+      /** @description The account the credential names no longer exists (`not_found`, `job_not_found`, `key_not_found`, `session_not_found`, `user_not_found`) */
       404: {
         headers: {
           [name: string]: unknown;

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DomainError } from '@docconv/contracts';
 import { UserEntity } from '@docconv/db';
 import * as argon2 from 'argon2';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 
 export const MIN_PASSWORD_LENGTH = 8;
 
@@ -17,12 +17,7 @@ export class UsersService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async create(email: string, password: string): Promise<UserEntity> {
-    if (password.length < MIN_PASSWORD_LENGTH) {
-      throw new DomainError('validation_failed', `The password must have at least ${MIN_PASSWORD_LENGTH} characters.`, {
-        errors: [{ field: 'password', message: `must have at least ${MIN_PASSWORD_LENGTH} characters` }],
-      });
-    }
-    const passwordHash = await argon2.hash(password, { type: argon2.argon2id });
+    const passwordHash = await hashPassword(password, 'password');
     const rows: UserEntity[] = await this.dataSource.query(
       `INSERT INTO users (email, password_hash) VALUES ($1, $2)
        ON CONFLICT (email) DO NOTHING RETURNING id`,
@@ -54,6 +49,28 @@ export class UsersService {
     }
     return (await argon2.verify(user.passwordHash, password)) ? user : null;
   }
+
+  /** Whether `password` is the user's current one. */
+  async hasPassword(userId: string, password: string): Promise<boolean> {
+    const user = await this.dataSource.getRepository(UserEntity).findOneByOrFail({ id: userId });
+    return argon2.verify(user.passwordHash, password);
+  }
+
+  /** Sets the user's password, within the caller's transaction. */
+  async setPassword(m: EntityManager, userId: string, password: string, field: string): Promise<void> {
+    const passwordHash = await hashPassword(password, field);
+    await m.query('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, passwordHash]);
+  }
+}
+
+/** The argon2id hash of a password long enough to keep; `field` names it in the refusal. */
+async function hashPassword(password: string, field: string): Promise<string> {
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    throw new DomainError('validation_failed', `The password must have at least ${MIN_PASSWORD_LENGTH} characters.`, {
+      errors: [{ field, message: `must have at least ${MIN_PASSWORD_LENGTH} characters` }],
+    });
+  }
+  return argon2.hash(password, { type: argon2.argon2id });
 }
 
 export function normaliseEmail(email: string): string {

@@ -78,7 +78,14 @@ export interface AppConfig {
    * Session tokens: how long one lasts (a tab refreshes it before then), and how many requests a
    * minute one user's sessions may make together (API keys have their own `rate_limit_rpm`).
    */
-  auth: { jwtSecret: string; jwtTtlSeconds: number; sessionRateLimitRpm: number };
+  auth: {
+    jwtSecret: string;
+    /** An access token's lifetime, and the longest one the verifier accepts. */
+    jwtTtlSeconds: number;
+    /** A session's lifetime from its log-in: past it, refresh is refused. */
+    sessionLifetimeSeconds: number;
+    sessionRateLimitRpm: number;
+  };
   /**
    * The operator's side: `GET /metrics` and the queue view at `/admin/queues` answer only to
    * `adminToken` (off while it is unset); each worker serves its metrics on `workerMetricsPort`

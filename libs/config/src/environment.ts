@@ -88,8 +88,15 @@ export class Environment {
   @Transform(toInt)
   @IsInt()
   @Min(60)
-  @Max(30 * 24 * 3600)
+  @Max(3600)
   JWT_TTL_SECONDS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(3600)
+  @Max(365 * 24 * 3600)
+  SESSION_LIFETIME_SECONDS?: number;
 
   @IsOptional()
   @Transform(toInt)

@@ -80,7 +80,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX ?? 'docconv' },
     auth: {
       jwtSecret: e.JWT_SECRET,
-      jwtTtlSeconds: e.JWT_TTL_SECONDS ?? 3600,
+      jwtTtlSeconds: e.JWT_TTL_SECONDS ?? 900,
+      sessionLifetimeSeconds: e.SESSION_LIFETIME_SECONDS ?? 30 * 24 * 3600,
       sessionRateLimitRpm: e.SESSION_RATE_LIMIT_RPM ?? 600,
     },
     storage: storageSettings(e),

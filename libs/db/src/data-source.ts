@@ -6,6 +6,7 @@ import { JobConversionEntity } from './entities/job-conversion.entity';
 import { JobFileEntity } from './entities/job-file.entity';
 import { JobEntity } from './entities/job.entity';
 import { PaymentEntity } from './entities/payment.entity';
+import { SessionEntity } from './entities/session.entity';
 import { UserEntity } from './entities/user.entity';
 import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 import { UsersAndLedger1763798400000 } from './migrations/1763798400000-users-and-ledger';
@@ -22,6 +23,7 @@ import { OcrSample1764600000000 } from './migrations/1764600000000-ocr-sample';
 import { HwpxConversions1764700000000 } from './migrations/1764700000000-hwpx-conversions';
 import { PageOutcomes1764800000000 } from './migrations/1764800000000-page-outcomes';
 import { CheckoutQuotes1764900000000 } from './migrations/1764900000000-checkout-quotes';
+import { Sessions1765000000000 } from './migrations/1765000000000-sessions';
 
 export const ENTITIES = [
   UserEntity,
@@ -33,6 +35,7 @@ export const ENTITIES = [
   JobFileEntity,
   JobConversionEntity,
   WebhookDeliveryEntity,
+  SessionEntity,
 ];
 
 /** In order. A new migration is appended here and nowhere else. */
@@ -51,6 +54,7 @@ export const MIGRATIONS = [
   HwpxConversions1764700000000,
   PageOutcomes1764800000000,
   CheckoutQuotes1764900000000,
+  Sessions1765000000000,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

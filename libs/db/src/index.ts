@@ -11,3 +11,4 @@ export * from './entities/job.entity';
 export * from './entities/job-file.entity';
 export * from './entities/job-conversion.entity';
 export * from './entities/webhook-delivery.entity';
+export * from './entities/session.entity';

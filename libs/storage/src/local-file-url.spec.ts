@@ -68,6 +68,10 @@ describe('signLocalFileUrl', () => {
     expect(() => signLocalFileUrl(path, {}, SIGNING, NOW)).toThrow(/Refusing a download link/);
   });
 
+  it('refuses to make a link that would last longer than the configured lifetime', () => {
+    expect(() => signLocalFileUrl('results/j/r.md', { ttlSeconds: 901 }, SIGNING, NOW)).toThrow(RangeError);
+  });
+
   it('refuses a download name with control characters', () => {
     expect(() => signLocalFileUrl('results/j/r.md', { filename: 'a\r\nSet-Cookie: x' }, SIGNING, NOW)).toThrow(
       /Refusing download name/,
@@ -80,7 +84,7 @@ describe('verifyLocalFileUrl', () => {
 
   it('grants the signed path and download name until the link expires', () => {
     const justBefore = new Date(NOW.getTime() + 899_000);
-    expect(verifyLocalFileUrl(signed.path, signed.query, SECRET, justBefore)).toEqual({
+    expect(verifyLocalFileUrl(signed.path, signed.query, SIGNING, justBefore)).toEqual({
       path: 'results/job-1/result.md',
       filename: 'Report.md',
     });
@@ -88,7 +92,7 @@ describe('verifyLocalFileUrl', () => {
 
   it('grants a link without a download name', () => {
     const plain = parts(signLocalFileUrl('inputs/job-1/1-a.pdf', {}, SIGNING, NOW));
-    expect(verifyLocalFileUrl(plain.path, plain.query, SECRET, NOW)).toEqual({
+    expect(verifyLocalFileUrl(plain.path, plain.query, SIGNING, NOW)).toEqual({
       path: 'inputs/job-1/1-a.pdf',
       filename: null,
     });
@@ -96,10 +100,23 @@ describe('verifyLocalFileUrl', () => {
 
   it('refuses an expired link, saying when it expired', () => {
     const error = refusal(() =>
-      verifyLocalFileUrl(signed.path, signed.query, SECRET, new Date(NOW.getTime() + 900_000)),
+      verifyLocalFileUrl(signed.path, signed.query, SIGNING, new Date(NOW.getTime() + 900_000)),
     );
     expect(error.code).toBe('signed_url_invalid');
     expect(error.message).toBe('This download link expired at 2026-11-22T08:15:00 UTC. Ask for a new download link.');
+  });
+
+  it('refuses a validly signed link whose expiry is further away than the longest lifetime', () => {
+    const path = 'results/job-1/result.md';
+    const farExpiry = NOW_SECONDS + 900 + 31;
+    const query = { expires: String(farExpiry), token: documentedToken(`${path}\n${farExpiry}`) };
+    const error = refusal(() => verifyLocalFileUrl(path, query, SIGNING, NOW));
+    expect(error.code).toBe('signed_url_invalid');
+    expect(error.message).toMatch(/claims to last longer than the 900 s links of this service last/);
+    // Within the lifetime (and the clock skew allowed between processes) the same link is granted.
+    const nearExpiry = NOW_SECONDS + 900 + 30;
+    const near = { expires: String(nearExpiry), token: documentedToken(`${path}\n${nearExpiry}`) };
+    expect(verifyLocalFileUrl(path, near, SIGNING, NOW).path).toBe(path);
   });
 
   it.each([
@@ -113,13 +130,15 @@ describe('verifyLocalFileUrl', () => {
   ])('refuses a link altered to %s', (_, change: { path?: string } & Record<string, string | undefined>) => {
     const { path = signed.path, ...queryChange } = change;
     const query = { ...signed.query, ...queryChange };
-    const error = refusal(() => verifyLocalFileUrl(path, query, SECRET, NOW));
+    const error = refusal(() => verifyLocalFileUrl(path, query, SIGNING, NOW));
     expect(error.code).toBe('signed_url_invalid');
     expect(error.message).toMatch(/has been altered.*Ask for a new download link\.$/);
   });
 
   it('refuses a link signed with another secret', () => {
-    const error = refusal(() => verifyLocalFileUrl(signed.path, signed.query, 'o'.repeat(32), NOW));
+    const error = refusal(() =>
+      verifyLocalFileUrl(signed.path, signed.query, { ...SIGNING, secret: 'o'.repeat(32) }, NOW),
+    );
     expect(error.message).toMatch(/not issued by this service/);
   });
 
@@ -128,7 +147,7 @@ describe('verifyLocalFileUrl', () => {
     ['no expiry', { expires: undefined }],
     ['a repeated token', { token: [signed.query.token, signed.query.token] }],
   ])('refuses a link with %s as incomplete', (_, change: Record<string, unknown>) => {
-    const error = refusal(() => verifyLocalFileUrl(signed.path, { ...signed.query, ...change }, SECRET, NOW));
+    const error = refusal(() => verifyLocalFileUrl(signed.path, { ...signed.query, ...change }, SIGNING, NOW));
     expect(error.message).toMatch(/incomplete.*Ask for a new download link\.$/);
   });
 
@@ -137,7 +156,7 @@ describe('verifyLocalFileUrl', () => {
     (path) => {
       const expires = String(NOW_SECONDS + 60);
       const query = { expires, token: documentedToken(`${path}\n${expires}`) };
-      const error = refusal(() => verifyLocalFileUrl(path, query, SECRET, NOW));
+      const error = refusal(() => verifyLocalFileUrl(path, query, SIGNING, NOW));
       expect(error.message).toBe('This link does not point at a downloadable file. Ask for a new download link.');
     },
   );
@@ -147,7 +166,7 @@ describe('LocalDiskStorage.signedUrl', () => {
   it('makes links with its signing settings', async () => {
     const storage = new LocalDiskStorage('/unused', SIGNING);
     const link = parts(await storage.signedUrl('results/job-1/result.md', { ttlSeconds: 30 }));
-    expect(verifyLocalFileUrl(link.path, link.query, SECRET).path).toBe('results/job-1/result.md');
+    expect(verifyLocalFileUrl(link.path, link.query, SIGNING).path).toBe('results/job-1/result.md');
     expect(Number(link.query.expires) - Date.now() / 1000).toBeLessThanOrEqual(30);
   });
 

@@ -17,6 +17,7 @@ export const LOCAL_FILES_ROUTE = '/api/v1/files';
 export interface LocalFileUrlSigning {
   /** `FILE_URL_SECRET`: keys the HMAC of every link. */
   secret: string;
+  /** `SIGNED_URL_TTL_SECONDS`: how long a link lasts, and the longest one this service makes or accepts. */
   defaultTtlSeconds: number;
   /** `PUBLIC_BASE_URL`, which links start with (see `publicUrl`); null makes them path-absolute. */
   publicBaseUrl: string | null;
@@ -37,6 +38,9 @@ export interface GrantedFile {
 
 const NEW_LINK = 'Ask for a new download link.';
 
+/** How far the clocks of the process that signs a link and the one that checks it may disagree. */
+const CLOCK_SKEW_SECONDS = 30;
+
 /**
  * `/api/v1/files/<path>?expires=<unix seconds>&token=<hex HMAC-SHA256>[&filename=<name>]`.
  * The token signs `<path>\n<expires>`, followed by `\n<filename>` when a download name is
@@ -50,7 +54,13 @@ export function signLocalFileUrl(
 ): string {
   assertDownloadablePath(path);
   const filename = options.filename === undefined ? null : assertDownloadName(options.filename);
-  const expires = Math.floor(now.getTime() / 1000) + resolveTtlSeconds(options.ttlSeconds, signing.defaultTtlSeconds);
+  const ttl = resolveTtlSeconds(options.ttlSeconds, signing.defaultTtlSeconds);
+  if (ttl > signing.defaultTtlSeconds) {
+    throw new RangeError(
+      `A download link lasts at most SIGNED_URL_TTL_SECONDS (${signing.defaultTtlSeconds} s), not ${ttl}`,
+    );
+  }
+  const expires = Math.floor(now.getTime() / 1000) + ttl;
   const query = new URLSearchParams({
     expires: String(expires),
     token: fileToken(signing.secret, path, expires, filename),
@@ -63,12 +73,14 @@ export function signLocalFileUrl(
 /**
  * Checks a link made by `signLocalFileUrl` and returns what it grants. Refuses, as
  * `signed_url_invalid`, a path outside `inputs/` and `results/` whatever the token, a
- * missing or altered token, and an expired link. Tokens are compared in constant time.
+ * missing or altered token, an expired link, and a link whose expiry is further away than the
+ * longest lifetime (`defaultTtlSeconds`): however it came to be signed, no link outlives that.
+ * Tokens are compared in constant time.
  */
 export function verifyLocalFileUrl(
   path: string,
   query: LocalFileUrlQuery,
-  secret: string,
+  signing: Pick<LocalFileUrlSigning, 'secret' | 'defaultTtlSeconds'>,
   now: Date = new Date(),
 ): GrantedFile {
   if (!isDownloadablePath(path)) {
@@ -82,12 +94,17 @@ export function verifyLocalFileUrl(
   if (!/^\d{1,12}$/.test(expires) || (filename !== undefined && (name === null || !isDownloadName(name)))) {
     throw refusal(`This download link has been altered. ${NEW_LINK}`);
   }
-  if (!sameToken(token, fileToken(secret, path, Number(expires), name))) {
+  if (!sameToken(token, fileToken(signing.secret, path, Number(expires), name))) {
     throw refusal(`This download link has been altered or was not issued by this service. ${NEW_LINK}`);
   }
   const expiresAt = new Date(Number(expires) * 1000);
   if (expiresAt.getTime() <= now.getTime()) {
     throw refusal(`This download link expired at ${expiresAt.toISOString().slice(0, 19)} UTC. ${NEW_LINK}`);
+  }
+  if (expiresAt.getTime() - now.getTime() > (signing.defaultTtlSeconds + CLOCK_SKEW_SECONDS) * 1000) {
+    throw refusal(
+      `This download link claims to last longer than the ${signing.defaultTtlSeconds} s links of this service last. ${NEW_LINK}`,
+    );
   }
   return { path, filename: name };
 }

@@ -9,6 +9,8 @@ export interface AccessRule {
   credential: Credential;
   /** Required of API keys; a JWT acts for its user with every scope. */
   scope?: Scope;
+  /** Sessions only: the session must have logged in within the last `RECENT_LOGIN_SECONDS`. */
+  recentLogin?: boolean;
 }
 
 export const ACCESS_RULE = 'docconv:access-rule';
@@ -27,6 +29,13 @@ export function Access(rule: AccessRule): MethodDecorator & ClassDecorator {
     docs.push(ApiUnauthorizedResponse({ description: 'Missing, malformed, unknown or deactivated credential.' }));
   }
   if (rule.scope) docs.push(ApiForbiddenResponse({ description: `The API key lacks the \`${rule.scope}\` scope.` }));
+  if (rule.recentLogin) {
+    docs.push(
+      ApiForbiddenResponse({
+        description: 'The session logged in too long ago (`recent_login_required`): log in again, then retry.',
+      }),
+    );
+  }
   return applyDecorators(SetMetadata(ACCESS_RULE, rule), ...docs);
 }
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiKeysService, KEY_PATTERN, TokensService } from '@docconv/accounts';
+import { ApiKeysService, KEY_PATTERN, RECENT_LOGIN_SECONDS, SessionsService } from '@docconv/accounts';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { DomainError } from '@docconv/contracts';
 import type { FastifyReply } from 'fastify';
@@ -27,7 +27,7 @@ export class AccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly keys: ApiKeysService,
-    private readonly tokens: TokensService,
+    private readonly sessions: SessionsService,
     private readonly limiter: SlidingWindowLimiter,
     private readonly counter: RequestCounter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -54,11 +54,11 @@ export class AccessGuard implements CanActivate {
         break;
       case 'jwt':
         if (authorization === undefined) throw unauthorized(apiKey ? USE_SESSION : 'Send Authorization: Bearer <JWT>.');
-        principal = this.fromSession(authorization);
+        principal = await this.fromSession(authorization, rule);
         break;
       case 'api_key_or_jwt':
         if (apiKey !== undefined) principal = await this.fromApiKey(apiKey);
-        else if (authorization !== undefined) principal = this.fromSession(authorization);
+        else if (authorization !== undefined) principal = await this.fromSession(authorization, rule);
         else throw unauthorized('Send an API key in X-API-Key, or a session token as Authorization: Bearer <JWT>.');
         break;
     }
@@ -92,15 +92,26 @@ export class AccessGuard implements CanActivate {
     if (!KEY_PATTERN.test(secret)) throw unauthorized('The X-API-Key header does not hold a docconv API key (dcv_…).');
     const key = await this.keys.findActiveBySecret(secret);
     if (!key) throw unauthorized('This API key is unknown or has been deactivated. Use a current key.');
-    return { userId: key.userId, apiKey: key };
+    return { userId: key.userId, apiKey: key, sessionId: null };
   }
 
-  private fromSession(authorization: string): Principal {
+  /** A live session's access token; a rule asking for a recent log-in is checked against the session's. */
+  private async fromSession(authorization: string, rule: AccessRule): Promise<Principal> {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization);
     if (!match) throw unauthorized('The Authorization header must be "Bearer <JWT>".');
-    const userId = this.tokens.verify(match[1]);
-    if (!userId) throw unauthorized('The session token is invalid or has expired. Log in again.');
-    return { userId, apiKey: null };
+    const session = await this.sessions.authenticate(match[1]);
+    if (!session) {
+      throw unauthorized(
+        'The session token is invalid or has expired, or its session has ended. Renew it with POST /api/v1/auth/refresh, or log in again.',
+      );
+    }
+    if (rule.recentLogin && Date.now() - session.loggedInAt.getTime() > RECENT_LOGIN_SECONDS * 1000) {
+      throw new DomainError(
+        'recent_login_required',
+        `Managing API keys takes a log-in from the last ${RECENT_LOGIN_SECONDS / 60} minutes. Log in again, then retry.`,
+      );
+    }
+    return { userId: session.userId, apiKey: null, sessionId: session.sessionId };
   }
 
   /** A key's requests count against its own limit; a session's against its user's, whatever the token. */

@@ -2,10 +2,12 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { ApiKeyEntity } from '@docconv/db';
 import type { FastifyRequest } from 'fastify';
 
-/** Who is calling: the user, and the API key when the request came with one. */
+/** Who is calling: the user, and the API key or the session the request came with. */
 export interface Principal {
   userId: string;
   apiKey: ApiKeyEntity | null;
+  /** The session of the access token; null for an API key. */
+  sessionId: string | null;
 }
 
 export type AuthenticatedRequest = FastifyRequest & { principal?: Principal };

@@ -20,11 +20,13 @@ export function statusOf(code: ErrorCode): HttpStatus {
     case 'insufficient_credits':
       return HttpStatus.PAYMENT_REQUIRED;
     case 'forbidden':
+    case 'recent_login_required':
     case 'signed_url_invalid':
       return HttpStatus.FORBIDDEN;
     case 'not_found':
     case 'job_not_found':
     case 'key_not_found':
+    case 'session_not_found':
     case 'user_not_found':
       return HttpStatus.NOT_FOUND;
     case 'email_taken':
@@ -69,12 +71,16 @@ export function titleOf(code: ErrorCode): string {
       return 'Not authenticated';
     case 'forbidden':
       return 'Not allowed';
+    case 'recent_login_required':
+      return 'Log in again first';
     case 'not_found':
       return 'Not found';
     case 'job_not_found':
       return 'Job not found';
     case 'key_not_found':
       return 'API key not found';
+    case 'session_not_found':
+      return 'Session not found';
     case 'user_not_found':
       return 'User not found';
     case 'email_taken':

@@ -22,7 +22,8 @@ export class FilesService {
 
   /** Checks the link (403 `signed_url_invalid`), then opens its file (404 when it is gone). */
   async open(path: string, link: LocalFileUrlQuery): Promise<DownloadableFile> {
-    const granted = verifyLocalFileUrl(path, link, this.config.storage.fileUrlSecret);
+    const { fileUrlSecret, signedUrlTtlSeconds } = this.config.storage;
+    const granted = verifyLocalFileUrl(path, link, { secret: fileUrlSecret, defaultTtlSeconds: signedUrlTtlSeconds });
     if (!(await this.storage.exists(granted.path))) {
       throw new DomainError(
         'not_found',

@@ -22,6 +22,7 @@ export class KeysController {
   constructor(private readonly keys: ApiKeysService) {}
 
   @Post()
+  @Access({ credential: 'jwt', recentLogin: true })
   @ApiOperation({ summary: 'Create an API key. The key is returned once.' })
   @ApiCreatedResponse({ type: IssuedKeyResponse })
   async create(@Caller() caller: Principal, @Body() body: CreateKeyDto): Promise<IssuedKeyResponse> {
@@ -43,6 +44,7 @@ export class KeysController {
   }
 
   @Post(':key_id/rotate')
+  @Access({ credential: 'jwt', recentLogin: true })
   @ApiOperation({ summary: 'Deactivate the key at once and issue a new one with the same settings.' })
   @ApiCreatedResponse({ type: IssuedKeyResponse })
   @ApiNotFoundResponse({ description: 'No active key with this id is yours.' })
@@ -51,6 +53,7 @@ export class KeysController {
   }
 
   @Patch(':key_id')
+  @Access({ credential: 'jwt', recentLogin: true })
   @ApiOperation({ summary: 'Change a key: name, scopes, rate_limit_rpm, daily_quota.' })
   @ApiOkResponse({ type: KeyResponse })
   async update(

@@ -22,7 +22,7 @@ export function Problem({ error }: { error: unknown }) {
             ))}
           </ul>
         )}
-        {error.status === 401 && (
+        {(error.status === 401 || error.code === 'recent_login_required') && (
           <button type="button" onClick={endSession}>
             {t('error.loginAgain')}
           </button>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { login, signup } from '@docconv/client';
-import { publicClient } from '../api';
+import { issuedOf, publicClient } from '../api';
 import { Problem } from '../components/problem';
 import { t } from '../i18n';
 import { navigate } from '../router';
@@ -23,7 +23,7 @@ export function LoginPage() {
       const credentials = { email: email.trim(), password };
       const session =
         mode === 'signup' ? await signup(publicClient, credentials) : await login(publicClient, credentials);
-      startSession(credentials.email, session.access_token, session.expires_in);
+      startSession(credentials.email, issuedOf(session));
       navigate({ page: 'upload' });
     } catch (e) {
       setError(e);

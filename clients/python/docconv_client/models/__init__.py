@@ -18,6 +18,7 @@ from docconv_client.models.account_key_response import AccountKeyResponse
 from docconv_client.models.account_response import AccountResponse
 from docconv_client.models.action_dto import ActionDto
 from docconv_client.models.capabilities_response import CapabilitiesResponse
+from docconv_client.models.change_password_dto import ChangePasswordDto
 from docconv_client.models.checkout_dto import CheckoutDto
 from docconv_client.models.checkout_response import CheckoutResponse
 from docconv_client.models.confirm_response import ConfirmResponse
@@ -56,8 +57,10 @@ from docconv_client.models.preview_response import PreviewResponse
 from docconv_client.models.pricing_response import PricingResponse
 from docconv_client.models.problem import Problem
 from docconv_client.models.refinement import Refinement
+from docconv_client.models.refresh_dto import RefreshDto
 from docconv_client.models.refund_response import RefundResponse
 from docconv_client.models.retry_response import RetryResponse
+from docconv_client.models.session_response import SessionResponse
 from docconv_client.models.signup_response import SignupResponse
 from docconv_client.models.skipped_file_entry import SkippedFileEntry
 from docconv_client.models.speech_model import SpeechModel

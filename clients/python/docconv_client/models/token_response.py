@@ -20,6 +20,7 @@ import json
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
 from typing import Any, ClassVar, Dict, List
+from uuid import UUID
 from typing import Optional, Set
 from typing_extensions import Self
 from pydantic_core import to_jsonable_python
@@ -28,10 +29,13 @@ class TokenResponse(BaseModel):
     """
     TokenResponse
     """ # noqa: E501
-    access_token: StrictStr
+    access_token: StrictStr = Field(description="Short-lived session token (JWT), sent as `Authorization: Bearer <JWT>`.")
     token_type: StrictStr
-    expires_in: StrictInt = Field(description="Seconds until the token expires.")
-    __properties: ClassVar[List[str]] = ["access_token", "token_type", "expires_in"]
+    expires_in: StrictInt = Field(description="Seconds until the access token expires.")
+    refresh_token: StrictStr = Field(description="Renews the session once with POST /api/v1/auth/refresh, which answers a new one; using an older one again ends the session.", json_schema_extra={"examples": ["dcr_0b7c2f9e-2a6d-4c1b-9a3e-5f8d7c6b4a21.0.9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"]})
+    refresh_expires_in: StrictInt = Field(description="Seconds until the session ends, renewed or not; then the person logs in again.")
+    session_id: UUID = Field(description="The session, as GET /api/v1/auth/sessions lists it.")
+    __properties: ClassVar[List[str]] = ["access_token", "token_type", "expires_in", "refresh_token", "refresh_expires_in", "session_id"]
 
     @field_validator('token_type')
     def token_type_validate_enum(cls, value):
@@ -93,7 +97,10 @@ class TokenResponse(BaseModel):
         _obj = cls.model_validate({
             "access_token": obj.get("access_token"),
             "token_type": obj.get("token_type"),
-            "expires_in": obj.get("expires_in")
+            "expires_in": obj.get("expires_in"),
+            "refresh_token": obj.get("refresh_token"),
+            "refresh_expires_in": obj.get("refresh_expires_in"),
+            "session_id": obj.get("session_id")
         })
         return _obj
 

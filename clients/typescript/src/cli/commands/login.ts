@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { hostname } from 'node:os';
-import { createKey, login, signup, type Credentials } from '../../auth';
+import { createKey, login, logout, signup, type Credentials } from '../../auth';
 import { createClient } from '../../client';
 import { parseCommandLine } from '../args';
 import { DEFAULT_URL, readConfig, writeConfig } from '../config';
@@ -29,7 +29,7 @@ async function readPassword(given: string | undefined, term: Terminal): Promise<
   return askHidden('Password: ', term.stdin, term.stderr);
 }
 
-/** `docconv login`: session → new API key → saved configuration. */
+/** `docconv login`: session → new API key → saved configuration → session ended. */
 export async function loginCommand(args: string[], term: Terminal): Promise<void> {
   const { values, positionals } = parseCommandLine(LOGIN_USAGE, () =>
     parseArgs({
@@ -55,6 +55,10 @@ export async function loginCommand(args: string[], term: Terminal): Promise<void
   const session = values.signup ? await signup(client, credentials) : await login(client, credentials);
   const key = await createKey(client, session, { name: values.name ?? `docconv CLI on ${hostname()}` });
   const path = await writeConfig(term.env, { url: client.baseUrl, apiKey: key.key });
+  // The session was only for making the key: it ends here rather than lingering until it expires.
+  await logout(client, session).catch(() =>
+    term.stderr.write('Note: the log-in session could not be ended; it expires by itself.\n'),
+  );
 
   term.stdout.write(
     `${values.signup ? 'Created the account and logged in' : 'Logged in'} to ${client.baseUrl} as ${values.email}.\n` +

@@ -18,10 +18,14 @@ import com.docconv.client.ApiResponse;
 import com.docconv.client.Configuration;
 import com.docconv.client.Pair;
 
+import com.docconv.client.model.ChangePasswordDto;
 import com.docconv.client.model.CredentialsDto;
 import com.docconv.client.model.Problem;
+import com.docconv.client.model.RefreshDto;
+import com.docconv.client.model.SessionResponse;
 import com.docconv.client.model.SignupResponse;
 import com.docconv.client.model.TokenResponse;
+import java.util.UUID;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -166,7 +170,329 @@ public class AuthApi {
   }
 
   /**
-   * Exchange email and password for a session token (JWT).
+   * Change your password; every other session of yours ends, this one goes on.
+   * 
+   * @param changePasswordDto  (required)
+   * @throws ApiException if fails to make API call
+   */
+  public void authChangePassword(@javax.annotation.Nonnull ChangePasswordDto changePasswordDto) throws ApiException {
+    authChangePassword(changePasswordDto, null);
+  }
+
+  /**
+   * Change your password; every other session of yours ends, this one goes on.
+   * 
+   * @param changePasswordDto  (required)
+   * @param headers Optional headers to include in the request
+   * @throws ApiException if fails to make API call
+   */
+  public void authChangePassword(@javax.annotation.Nonnull ChangePasswordDto changePasswordDto, Map<String, String> headers) throws ApiException {
+    authChangePasswordWithHttpInfo(changePasswordDto, headers);
+  }
+
+  /**
+   * Change your password; every other session of yours ends, this one goes on.
+   * 
+   * @param changePasswordDto  (required)
+   * @return ApiResponse&lt;Void&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Void> authChangePasswordWithHttpInfo(@javax.annotation.Nonnull ChangePasswordDto changePasswordDto) throws ApiException {
+    return authChangePasswordWithHttpInfo(changePasswordDto, null);
+  }
+
+  /**
+   * Change your password; every other session of yours ends, this one goes on.
+   * 
+   * @param changePasswordDto  (required)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;Void&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Void> authChangePasswordWithHttpInfo(@javax.annotation.Nonnull ChangePasswordDto changePasswordDto, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = authChangePasswordRequestBuilder(changePasswordDto, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("authChangePassword", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody != null) {
+          localVarResponseBody.readAllBytes();
+        }
+        return new ApiResponse<>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            null
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder authChangePasswordRequestBuilder(@javax.annotation.Nonnull ChangePasswordDto changePasswordDto, Map<String, String> headers) throws ApiException {
+    // verify the required parameter 'changePasswordDto' is set
+    if (changePasswordDto == null) {
+      throw new ApiException(400, "Missing the required parameter 'changePasswordDto' when calling authChangePassword");
+    }
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/api/v1/auth/password";
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    localVarRequestBuilder.header("Content-Type", "application/json");
+    localVarRequestBuilder.header("Accept", "application/problem+json");
+
+    try {
+      byte[] localVarPostBody = memberVarObjectMapper.writeValueAsBytes(changePasswordDto);
+      localVarRequestBuilder.method("POST", HttpRequest.BodyPublishers.ofByteArray(localVarPostBody));
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * End one of your sessions: its tokens stop working at once.
+   * 
+   * @param sessionId  (required)
+   * @throws ApiException if fails to make API call
+   */
+  public void authEndSession(@javax.annotation.Nonnull UUID sessionId) throws ApiException {
+    authEndSession(sessionId, null);
+  }
+
+  /**
+   * End one of your sessions: its tokens stop working at once.
+   * 
+   * @param sessionId  (required)
+   * @param headers Optional headers to include in the request
+   * @throws ApiException if fails to make API call
+   */
+  public void authEndSession(@javax.annotation.Nonnull UUID sessionId, Map<String, String> headers) throws ApiException {
+    authEndSessionWithHttpInfo(sessionId, headers);
+  }
+
+  /**
+   * End one of your sessions: its tokens stop working at once.
+   * 
+   * @param sessionId  (required)
+   * @return ApiResponse&lt;Void&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Void> authEndSessionWithHttpInfo(@javax.annotation.Nonnull UUID sessionId) throws ApiException {
+    return authEndSessionWithHttpInfo(sessionId, null);
+  }
+
+  /**
+   * End one of your sessions: its tokens stop working at once.
+   * 
+   * @param sessionId  (required)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;Void&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Void> authEndSessionWithHttpInfo(@javax.annotation.Nonnull UUID sessionId, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = authEndSessionRequestBuilder(sessionId, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("authEndSession", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody != null) {
+          localVarResponseBody.readAllBytes();
+        }
+        return new ApiResponse<>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            null
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder authEndSessionRequestBuilder(@javax.annotation.Nonnull UUID sessionId, Map<String, String> headers) throws ApiException {
+    // verify the required parameter 'sessionId' is set
+    if (sessionId == null) {
+      throw new ApiException(400, "Missing the required parameter 'sessionId' when calling authEndSession");
+    }
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/api/v1/auth/sessions/{session_id}"
+        .replace("{session_id}", ApiClient.urlEncode(sessionId.toString()));
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    localVarRequestBuilder.header("Accept", "application/problem+json");
+
+    localVarRequestBuilder.method("DELETE", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * List your live sessions, newest first.
+   * 
+   * @return List&lt;SessionResponse&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public List<SessionResponse> authListSessions() throws ApiException {
+    return authListSessions(null);
+  }
+
+  /**
+   * List your live sessions, newest first.
+   * 
+   * @param headers Optional headers to include in the request
+   * @return List&lt;SessionResponse&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public List<SessionResponse> authListSessions(Map<String, String> headers) throws ApiException {
+    ApiResponse<List<SessionResponse>> localVarResponse = authListSessionsWithHttpInfo(headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * List your live sessions, newest first.
+   * 
+   * @return ApiResponse&lt;List&lt;SessionResponse&gt;&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<List<SessionResponse>> authListSessionsWithHttpInfo() throws ApiException {
+    return authListSessionsWithHttpInfo(null);
+  }
+
+  /**
+   * List your live sessions, newest first.
+   * 
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;List&lt;SessionResponse&gt;&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<List<SessionResponse>> authListSessionsWithHttpInfo(Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = authListSessionsRequestBuilder(headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("authListSessions", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<List<SessionResponse>>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        List<SessionResponse> responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<List<SessionResponse>>() {});
+        
+
+        return new ApiResponse<List<SessionResponse>>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder authListSessionsRequestBuilder(Map<String, String> headers) throws ApiException {
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/api/v1/auth/sessions";
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * Exchange email and password for a new session: an access token (JWT) and a refresh token.
    * 
    * @param credentialsDto  (required)
    * @return TokenResponse
@@ -177,7 +503,7 @@ public class AuthApi {
   }
 
   /**
-   * Exchange email and password for a session token (JWT).
+   * Exchange email and password for a new session: an access token (JWT) and a refresh token.
    * 
    * @param credentialsDto  (required)
    * @param headers Optional headers to include in the request
@@ -190,7 +516,7 @@ public class AuthApi {
   }
 
   /**
-   * Exchange email and password for a session token (JWT).
+   * Exchange email and password for a new session: an access token (JWT) and a refresh token.
    * 
    * @param credentialsDto  (required)
    * @return ApiResponse&lt;TokenResponse&gt;
@@ -201,7 +527,7 @@ public class AuthApi {
   }
 
   /**
-   * Exchange email and password for a session token (JWT).
+   * Exchange email and password for a new session: an access token (JWT) and a refresh token.
    * 
    * @param credentialsDto  (required)
    * @param headers Optional headers to include in the request
@@ -289,46 +615,145 @@ public class AuthApi {
   }
 
   /**
-   * Exchange a session token that still works for a new one with a full lifetime.
-   * Send the current token as &#x60;Authorization: Bearer &lt;JWT&gt;&#x60;. The old token keeps working until it expires; an expired one is refused (401) and the user logs in again.
-   * @return TokenResponse
+   * End the session of this token: its access and refresh tokens stop working at once.
+   * 
    * @throws ApiException if fails to make API call
    */
-  public TokenResponse authRefresh() throws ApiException {
-    return authRefresh(null);
+  public void authLogout() throws ApiException {
+    authLogout(null);
   }
 
   /**
-   * Exchange a session token that still works for a new one with a full lifetime.
-   * Send the current token as &#x60;Authorization: Bearer &lt;JWT&gt;&#x60;. The old token keeps working until it expires; an expired one is refused (401) and the user logs in again.
+   * End the session of this token: its access and refresh tokens stop working at once.
+   * 
+   * @param headers Optional headers to include in the request
+   * @throws ApiException if fails to make API call
+   */
+  public void authLogout(Map<String, String> headers) throws ApiException {
+    authLogoutWithHttpInfo(headers);
+  }
+
+  /**
+   * End the session of this token: its access and refresh tokens stop working at once.
+   * 
+   * @return ApiResponse&lt;Void&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Void> authLogoutWithHttpInfo() throws ApiException {
+    return authLogoutWithHttpInfo(null);
+  }
+
+  /**
+   * End the session of this token: its access and refresh tokens stop working at once.
+   * 
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;Void&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Void> authLogoutWithHttpInfo(Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = authLogoutRequestBuilder(headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("authLogout", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody != null) {
+          localVarResponseBody.readAllBytes();
+        }
+        return new ApiResponse<>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            null
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder authLogoutRequestBuilder(Map<String, String> headers) throws ApiException {
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/api/v1/auth/logout";
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    localVarRequestBuilder.header("Accept", "application/problem+json");
+
+    localVarRequestBuilder.method("POST", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * Exchange the session&#39;s refresh token for a new access token and a new refresh token.
+   * The refresh token sent stops working. Sending an older refresh token of the session again ends the whole session (every access token of it is refused from then on): the person logs in again. A session ends at the latest &#x60;refresh_expires_in&#x60; seconds after its log-in.
+   * @param refreshDto  (required)
+   * @return TokenResponse
+   * @throws ApiException if fails to make API call
+   */
+  public TokenResponse authRefresh(@javax.annotation.Nonnull RefreshDto refreshDto) throws ApiException {
+    return authRefresh(refreshDto, null);
+  }
+
+  /**
+   * Exchange the session&#39;s refresh token for a new access token and a new refresh token.
+   * The refresh token sent stops working. Sending an older refresh token of the session again ends the whole session (every access token of it is refused from then on): the person logs in again. A session ends at the latest &#x60;refresh_expires_in&#x60; seconds after its log-in.
+   * @param refreshDto  (required)
    * @param headers Optional headers to include in the request
    * @return TokenResponse
    * @throws ApiException if fails to make API call
    */
-  public TokenResponse authRefresh(Map<String, String> headers) throws ApiException {
-    ApiResponse<TokenResponse> localVarResponse = authRefreshWithHttpInfo(headers);
+  public TokenResponse authRefresh(@javax.annotation.Nonnull RefreshDto refreshDto, Map<String, String> headers) throws ApiException {
+    ApiResponse<TokenResponse> localVarResponse = authRefreshWithHttpInfo(refreshDto, headers);
     return localVarResponse.getData();
   }
 
   /**
-   * Exchange a session token that still works for a new one with a full lifetime.
-   * Send the current token as &#x60;Authorization: Bearer &lt;JWT&gt;&#x60;. The old token keeps working until it expires; an expired one is refused (401) and the user logs in again.
+   * Exchange the session&#39;s refresh token for a new access token and a new refresh token.
+   * The refresh token sent stops working. Sending an older refresh token of the session again ends the whole session (every access token of it is refused from then on): the person logs in again. A session ends at the latest &#x60;refresh_expires_in&#x60; seconds after its log-in.
+   * @param refreshDto  (required)
    * @return ApiResponse&lt;TokenResponse&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<TokenResponse> authRefreshWithHttpInfo() throws ApiException {
-    return authRefreshWithHttpInfo(null);
+  public ApiResponse<TokenResponse> authRefreshWithHttpInfo(@javax.annotation.Nonnull RefreshDto refreshDto) throws ApiException {
+    return authRefreshWithHttpInfo(refreshDto, null);
   }
 
   /**
-   * Exchange a session token that still works for a new one with a full lifetime.
-   * Send the current token as &#x60;Authorization: Bearer &lt;JWT&gt;&#x60;. The old token keeps working until it expires; an expired one is refused (401) and the user logs in again.
+   * Exchange the session&#39;s refresh token for a new access token and a new refresh token.
+   * The refresh token sent stops working. Sending an older refresh token of the session again ends the whole session (every access token of it is refused from then on): the person logs in again. A session ends at the latest &#x60;refresh_expires_in&#x60; seconds after its log-in.
+   * @param refreshDto  (required)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;TokenResponse&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<TokenResponse> authRefreshWithHttpInfo(Map<String, String> headers) throws ApiException {
-    HttpRequest.Builder localVarRequestBuilder = authRefreshRequestBuilder(headers);
+  public ApiResponse<TokenResponse> authRefreshWithHttpInfo(@javax.annotation.Nonnull RefreshDto refreshDto, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = authRefreshRequestBuilder(refreshDto, headers);
     try {
       HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
           localVarRequestBuilder.build(),
@@ -375,7 +800,11 @@ public class AuthApi {
     }
   }
 
-  private HttpRequest.Builder authRefreshRequestBuilder(Map<String, String> headers) throws ApiException {
+  private HttpRequest.Builder authRefreshRequestBuilder(@javax.annotation.Nonnull RefreshDto refreshDto, Map<String, String> headers) throws ApiException {
+    // verify the required parameter 'refreshDto' is set
+    if (refreshDto == null) {
+      throw new ApiException(400, "Missing the required parameter 'refreshDto' when calling authRefresh");
+    }
 
     HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
 
@@ -383,9 +812,15 @@ public class AuthApi {
 
     localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
 
+    localVarRequestBuilder.header("Content-Type", "application/json");
     localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
 
-    localVarRequestBuilder.method("POST", HttpRequest.BodyPublishers.noBody());
+    try {
+      byte[] localVarPostBody = memberVarObjectMapper.writeValueAsBytes(refreshDto);
+      localVarRequestBuilder.method("POST", HttpRequest.BodyPublishers.ofByteArray(localVarPostBody));
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
     if (memberVarReadTimeout != null) {
       localVarRequestBuilder.timeout(memberVarReadTimeout);
     }
@@ -398,7 +833,7 @@ public class AuthApi {
   }
 
   /**
-   * Create an account and receive a session token.
+   * Create an account and start its first session.
    * 
    * @param credentialsDto  (required)
    * @return SignupResponse
@@ -409,7 +844,7 @@ public class AuthApi {
   }
 
   /**
-   * Create an account and receive a session token.
+   * Create an account and start its first session.
    * 
    * @param credentialsDto  (required)
    * @param headers Optional headers to include in the request
@@ -422,7 +857,7 @@ public class AuthApi {
   }
 
   /**
-   * Create an account and receive a session token.
+   * Create an account and start its first session.
    * 
    * @param credentialsDto  (required)
    * @return ApiResponse&lt;SignupResponse&gt;
@@ -433,7 +868,7 @@ public class AuthApi {
   }
 
   /**
-   * Create an account and receive a session token.
+   * Create an account and start its first session.
    * 
    * @param credentialsDto  (required)
    * @param headers Optional headers to include in the request

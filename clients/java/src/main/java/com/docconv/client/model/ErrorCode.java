@@ -42,11 +42,15 @@ public enum ErrorCode {
   
   FORBIDDEN("forbidden"),
   
+  RECENT_LOGIN_REQUIRED("recent_login_required"),
+  
   NOT_FOUND("not_found"),
   
   JOB_NOT_FOUND("job_not_found"),
   
   KEY_NOT_FOUND("key_not_found"),
+  
+  SESSION_NOT_FOUND("session_not_found"),
   
   USER_NOT_FOUND("user_not_found"),
   

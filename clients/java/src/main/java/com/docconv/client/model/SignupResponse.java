@@ -37,6 +37,9 @@ import com.docconv.client.ApiClient;
   SignupResponse.JSON_PROPERTY_ACCESS_TOKEN,
   SignupResponse.JSON_PROPERTY_TOKEN_TYPE,
   SignupResponse.JSON_PROPERTY_EXPIRES_IN,
+  SignupResponse.JSON_PROPERTY_REFRESH_TOKEN,
+  SignupResponse.JSON_PROPERTY_REFRESH_EXPIRES_IN,
+  SignupResponse.JSON_PROPERTY_SESSION_ID,
   SignupResponse.JSON_PROPERTY_USER_ID,
   SignupResponse.JSON_PROPERTY_EMAIL
 })
@@ -87,6 +90,18 @@ public class SignupResponse {
   @javax.annotation.Nonnull
   private Long expiresIn;
 
+  public static final String JSON_PROPERTY_REFRESH_TOKEN = "refresh_token";
+  @javax.annotation.Nonnull
+  private String refreshToken;
+
+  public static final String JSON_PROPERTY_REFRESH_EXPIRES_IN = "refresh_expires_in";
+  @javax.annotation.Nonnull
+  private Long refreshExpiresIn;
+
+  public static final String JSON_PROPERTY_SESSION_ID = "session_id";
+  @javax.annotation.Nonnull
+  private UUID sessionId;
+
   public static final String JSON_PROPERTY_USER_ID = "user_id";
   @javax.annotation.Nonnull
   private UUID userId;
@@ -104,7 +119,7 @@ public class SignupResponse {
   }
 
   /**
-   * Get accessToken
+   * Short-lived session token (JWT), sent as &#x60;Authorization: Bearer &lt;JWT&gt;&#x60;.
    * @return accessToken
    */
   @javax.annotation.Nonnull
@@ -152,7 +167,7 @@ public class SignupResponse {
   }
 
   /**
-   * Seconds until the token expires.
+   * Seconds until the access token expires.
    * @return expiresIn
    */
   @javax.annotation.Nonnull
@@ -167,6 +182,78 @@ public class SignupResponse {
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
   public void setExpiresIn(@javax.annotation.Nonnull Long expiresIn) {
     this.expiresIn = expiresIn;
+  }
+
+
+  public SignupResponse refreshToken(@javax.annotation.Nonnull String refreshToken) {
+    this.refreshToken = refreshToken;
+    return this;
+  }
+
+  /**
+   * Renews the session once with POST /api/v1/auth/refresh, which answers a new one; using an older one again ends the session.
+   * @return refreshToken
+   */
+  @javax.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_REFRESH_TOKEN, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public String getRefreshToken() {
+    return refreshToken;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_REFRESH_TOKEN, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setRefreshToken(@javax.annotation.Nonnull String refreshToken) {
+    this.refreshToken = refreshToken;
+  }
+
+
+  public SignupResponse refreshExpiresIn(@javax.annotation.Nonnull Long refreshExpiresIn) {
+    this.refreshExpiresIn = refreshExpiresIn;
+    return this;
+  }
+
+  /**
+   * Seconds until the session ends, renewed or not; then the person logs in again.
+   * @return refreshExpiresIn
+   */
+  @javax.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_REFRESH_EXPIRES_IN, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public Long getRefreshExpiresIn() {
+    return refreshExpiresIn;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_REFRESH_EXPIRES_IN, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setRefreshExpiresIn(@javax.annotation.Nonnull Long refreshExpiresIn) {
+    this.refreshExpiresIn = refreshExpiresIn;
+  }
+
+
+  public SignupResponse sessionId(@javax.annotation.Nonnull UUID sessionId) {
+    this.sessionId = sessionId;
+    return this;
+  }
+
+  /**
+   * The session, as GET /api/v1/auth/sessions lists it.
+   * @return sessionId
+   */
+  @javax.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_SESSION_ID, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public UUID getSessionId() {
+    return sessionId;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_SESSION_ID, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setSessionId(@javax.annotation.Nonnull UUID sessionId) {
+    this.sessionId = sessionId;
   }
 
 
@@ -233,13 +320,16 @@ public class SignupResponse {
     return Objects.equals(this.accessToken, signupResponse.accessToken) &&
         Objects.equals(this.tokenType, signupResponse.tokenType) &&
         Objects.equals(this.expiresIn, signupResponse.expiresIn) &&
+        Objects.equals(this.refreshToken, signupResponse.refreshToken) &&
+        Objects.equals(this.refreshExpiresIn, signupResponse.refreshExpiresIn) &&
+        Objects.equals(this.sessionId, signupResponse.sessionId) &&
         Objects.equals(this.userId, signupResponse.userId) &&
         Objects.equals(this.email, signupResponse.email);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(accessToken, tokenType, expiresIn, userId, email);
+    return Objects.hash(accessToken, tokenType, expiresIn, refreshToken, refreshExpiresIn, sessionId, userId, email);
   }
 
   @Override
@@ -249,6 +339,9 @@ public class SignupResponse {
     sb.append("    accessToken: ").append(toIndentedString(accessToken)).append("\n");
     sb.append("    tokenType: ").append(toIndentedString(tokenType)).append("\n");
     sb.append("    expiresIn: ").append(toIndentedString(expiresIn)).append("\n");
+    sb.append("    refreshToken: ").append(toIndentedString(refreshToken)).append("\n");
+    sb.append("    refreshExpiresIn: ").append(toIndentedString(refreshExpiresIn)).append("\n");
+    sb.append("    sessionId: ").append(toIndentedString(sessionId)).append("\n");
     sb.append("    userId: ").append(toIndentedString(userId)).append("\n");
     sb.append("    email: ").append(toIndentedString(email)).append("\n");
     sb.append("}");
@@ -308,6 +401,21 @@ public class SignupResponse {
     // add `expires_in` to the URL query string
     if (getExpiresIn() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%sexpires_in%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getExpiresIn()))));
+    }
+
+    // add `refresh_token` to the URL query string
+    if (getRefreshToken() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%srefresh_token%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getRefreshToken()))));
+    }
+
+    // add `refresh_expires_in` to the URL query string
+    if (getRefreshExpiresIn() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%srefresh_expires_in%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getRefreshExpiresIn()))));
+    }
+
+    // add `session_id` to the URL query string
+    if (getSessionId() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%ssession_id%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getSessionId()))));
     }
 
     // add `user_id` to the URL query string

@@ -25,6 +25,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Arrays;
+import java.util.UUID;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 
@@ -35,7 +36,10 @@ import com.docconv.client.ApiClient;
 @JsonPropertyOrder({
   TokenResponse.JSON_PROPERTY_ACCESS_TOKEN,
   TokenResponse.JSON_PROPERTY_TOKEN_TYPE,
-  TokenResponse.JSON_PROPERTY_EXPIRES_IN
+  TokenResponse.JSON_PROPERTY_EXPIRES_IN,
+  TokenResponse.JSON_PROPERTY_REFRESH_TOKEN,
+  TokenResponse.JSON_PROPERTY_REFRESH_EXPIRES_IN,
+  TokenResponse.JSON_PROPERTY_SESSION_ID
 })
 @javax.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.25.0")
 public class TokenResponse {
@@ -84,6 +88,18 @@ public class TokenResponse {
   @javax.annotation.Nonnull
   private Long expiresIn;
 
+  public static final String JSON_PROPERTY_REFRESH_TOKEN = "refresh_token";
+  @javax.annotation.Nonnull
+  private String refreshToken;
+
+  public static final String JSON_PROPERTY_REFRESH_EXPIRES_IN = "refresh_expires_in";
+  @javax.annotation.Nonnull
+  private Long refreshExpiresIn;
+
+  public static final String JSON_PROPERTY_SESSION_ID = "session_id";
+  @javax.annotation.Nonnull
+  private UUID sessionId;
+
   public TokenResponse() { 
   }
 
@@ -93,7 +109,7 @@ public class TokenResponse {
   }
 
   /**
-   * Get accessToken
+   * Short-lived session token (JWT), sent as &#x60;Authorization: Bearer &lt;JWT&gt;&#x60;.
    * @return accessToken
    */
   @javax.annotation.Nonnull
@@ -141,7 +157,7 @@ public class TokenResponse {
   }
 
   /**
-   * Seconds until the token expires.
+   * Seconds until the access token expires.
    * @return expiresIn
    */
   @javax.annotation.Nonnull
@@ -159,6 +175,78 @@ public class TokenResponse {
   }
 
 
+  public TokenResponse refreshToken(@javax.annotation.Nonnull String refreshToken) {
+    this.refreshToken = refreshToken;
+    return this;
+  }
+
+  /**
+   * Renews the session once with POST /api/v1/auth/refresh, which answers a new one; using an older one again ends the session.
+   * @return refreshToken
+   */
+  @javax.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_REFRESH_TOKEN, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public String getRefreshToken() {
+    return refreshToken;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_REFRESH_TOKEN, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setRefreshToken(@javax.annotation.Nonnull String refreshToken) {
+    this.refreshToken = refreshToken;
+  }
+
+
+  public TokenResponse refreshExpiresIn(@javax.annotation.Nonnull Long refreshExpiresIn) {
+    this.refreshExpiresIn = refreshExpiresIn;
+    return this;
+  }
+
+  /**
+   * Seconds until the session ends, renewed or not; then the person logs in again.
+   * @return refreshExpiresIn
+   */
+  @javax.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_REFRESH_EXPIRES_IN, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public Long getRefreshExpiresIn() {
+    return refreshExpiresIn;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_REFRESH_EXPIRES_IN, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setRefreshExpiresIn(@javax.annotation.Nonnull Long refreshExpiresIn) {
+    this.refreshExpiresIn = refreshExpiresIn;
+  }
+
+
+  public TokenResponse sessionId(@javax.annotation.Nonnull UUID sessionId) {
+    this.sessionId = sessionId;
+    return this;
+  }
+
+  /**
+   * The session, as GET /api/v1/auth/sessions lists it.
+   * @return sessionId
+   */
+  @javax.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_SESSION_ID, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public UUID getSessionId() {
+    return sessionId;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_SESSION_ID, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setSessionId(@javax.annotation.Nonnull UUID sessionId) {
+    this.sessionId = sessionId;
+  }
+
+
   /**
    * Return true if this TokenResponse object is equal to o.
    */
@@ -173,12 +261,15 @@ public class TokenResponse {
     TokenResponse tokenResponse = (TokenResponse) o;
     return Objects.equals(this.accessToken, tokenResponse.accessToken) &&
         Objects.equals(this.tokenType, tokenResponse.tokenType) &&
-        Objects.equals(this.expiresIn, tokenResponse.expiresIn);
+        Objects.equals(this.expiresIn, tokenResponse.expiresIn) &&
+        Objects.equals(this.refreshToken, tokenResponse.refreshToken) &&
+        Objects.equals(this.refreshExpiresIn, tokenResponse.refreshExpiresIn) &&
+        Objects.equals(this.sessionId, tokenResponse.sessionId);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(accessToken, tokenType, expiresIn);
+    return Objects.hash(accessToken, tokenType, expiresIn, refreshToken, refreshExpiresIn, sessionId);
   }
 
   @Override
@@ -188,6 +279,9 @@ public class TokenResponse {
     sb.append("    accessToken: ").append(toIndentedString(accessToken)).append("\n");
     sb.append("    tokenType: ").append(toIndentedString(tokenType)).append("\n");
     sb.append("    expiresIn: ").append(toIndentedString(expiresIn)).append("\n");
+    sb.append("    refreshToken: ").append(toIndentedString(refreshToken)).append("\n");
+    sb.append("    refreshExpiresIn: ").append(toIndentedString(refreshExpiresIn)).append("\n");
+    sb.append("    sessionId: ").append(toIndentedString(sessionId)).append("\n");
     sb.append("}");
     return sb.toString();
   }
@@ -245,6 +339,21 @@ public class TokenResponse {
     // add `expires_in` to the URL query string
     if (getExpiresIn() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%sexpires_in%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getExpiresIn()))));
+    }
+
+    // add `refresh_token` to the URL query string
+    if (getRefreshToken() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%srefresh_token%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getRefreshToken()))));
+    }
+
+    // add `refresh_expires_in` to the URL query string
+    if (getRefreshExpiresIn() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%srefresh_expires_in%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getRefreshExpiresIn()))));
+    }
+
+    // add `session_id` to the URL query string
+    if (getSessionId() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%ssession_id%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getSessionId()))));
     }
 
     return joiner.toString();
