@@ -20,6 +20,7 @@ import { ParseQueues1764500000000 } from './migrations/1764500000000-parse-queue
 import { OcrSample1764600000000 } from './migrations/1764600000000-ocr-sample';
 import { HwpxConversions1764700000000 } from './migrations/1764700000000-hwpx-conversions';
 import { PageOutcomes1764800000000 } from './migrations/1764800000000-page-outcomes';
+import { FreePagesReturned1765100000000 } from './migrations/1765100000000-free-pages-returned';
 
 export const ENTITIES = [
   UserEntity,
@@ -47,6 +48,7 @@ export const MIGRATIONS = [
   OcrSample1764600000000,
   HwpxConversions1764700000000,
   PageOutcomes1764800000000,
+  FreePagesReturned1765100000000,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {
