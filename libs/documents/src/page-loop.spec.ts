@@ -44,51 +44,65 @@ describe('readPageByPage', () => {
     await expect(readPageByPage(3, 'c.pdf', read([1, 2, 3]), () => undefined)).rejects.toThrow('Page 1 is torn.');
   });
 
-  it('stops before the next page once asked, keeping the pages read', async () => {
-    let asked = false;
+  it('a page that finishes after the cancel is not delivered, and no page after it is read', async () => {
+    let cancelled = false;
+    const reads: number[] = [];
+    const done: number[] = [];
     const result = await readPageByPage(
       5,
       'd.pdf',
       async (page) => {
-        if (page === 2) asked = true;
+        reads.push(page);
+        if (page === 2) cancelled = true; // the owner cancels while page 2 is read
+        return { page, source: 'text' as const };
+      },
+      (n) => done.push(n),
+      () => cancelled,
+    );
+    expect(result).toEqual({ stopped: true, dropped: 2, reports: [{ page: 1, source: 'text' }] });
+    expect(reads).toEqual([1, 2]);
+    expect(done).toEqual([1]);
+  });
+
+  it('a failed page that finishes after the cancel is not reported either', async () => {
+    let cancelled = false;
+    const result = await readPageByPage(
+      3,
+      'd.pdf',
+      async (page) => {
+        if (page === 1) return { page, source: 'text' as const };
+        cancelled = true;
+        throw new DomainError('file_processing_failed', `Page ${page} is torn.`);
+      },
+      () => undefined,
+      () => cancelled,
+    );
+    expect(result).toEqual({ stopped: true, dropped: 2, reports: [{ page: 1, source: 'text' }] });
+  });
+
+  it('a cancel before the first page reads nothing and is not a failure', async () => {
+    const reads: number[] = [];
+    const result = await readPageByPage(
+      3,
+      'e.pdf',
+      async (page) => {
+        reads.push(page);
         return { page, source: 'text' as const };
       },
       () => undefined,
-      () => asked,
+      () => true,
     );
-    expect(result).toEqual({
-      stopped: true,
-      reports: [
-        { page: 1, source: 'text' },
-        { page: 2, source: 'text' },
-      ],
-    });
+    expect(result).toEqual({ stopped: true, reports: [] });
+    expect(reads).toEqual([]);
   });
 
-  it('a stop before the first page reads nothing and is not a failure', async () => {
-    expect(
-      await readPageByPage(
-        3,
-        'e.pdf',
-        read([]),
-        () => undefined,
-        () => true,
-      ),
-    ).toEqual({ stopped: true, reports: [] });
-  });
-
-  it('hears a stop that arrives as an event while pages are read through promises alone', async () => {
-    // The stop comes the way a thread hears it, from an event; the pages never leave the microtask queue.
-    let stopRequested = false;
-    setImmediate(() => (stopRequested = true));
-    const result = await readPageByPage(
-      1_000,
-      'f.pdf',
-      read([]),
-      () => undefined,
-      () => stopRequested,
-    );
-    expect(result.stopped).toBe(true);
-    expect(result.reports.length).toBeLessThan(1_000);
+  it('waits for each answer, as a thread waits for the worker: the pages delivered are those answered no', async () => {
+    // The answer comes later, from an event, as the worker's answer reaches a thread.
+    let asked = 0;
+    const answer = () => new Promise<boolean>((resolve) => setImmediate(() => resolve(++asked > 4)));
+    const result = await readPageByPage(1_000, 'f.pdf', read([]), () => undefined, answer);
+    expect(asked).toBe(5); // before page 1, then after pages 1, 2, 3 and 4
+    expect(result).toMatchObject({ stopped: true, dropped: 4 });
+    expect(result.reports.map((r) => r.page)).toEqual([1, 2, 3]);
   });
 });

@@ -2,14 +2,20 @@ import { DomainError } from '@docconv/contracts';
 import type { PageReport } from './ocr/ocr-page';
 import { failedPageReport, NoPageRead, PageNotRead } from './page-failure';
 
-/** Asked before each page: true once the job's owner has cancelled it, so the file stops after the page in hand. */
-export type StopSignal = () => boolean;
+/**
+ * Whether the job's owner has cancelled it, asked before the first page and after each page: a
+ * page is delivered only when the answer after it is no, so a page that finished after the cancel
+ * is never among those delivered, and the file stops there.
+ */
+export type StopSignal = () => boolean | Promise<boolean>;
 
 /** What reading a file page by page gave: each page's report, and whether it stopped early. */
 export interface PageLoopResult {
   reports: PageReport[];
-  /** The job was cancelled before every page was read: `reports` covers the pages read until then. */
+  /** The job was cancelled before every page was delivered: `reports` covers the pages delivered until then. */
   stopped: boolean;
+  /** The page in hand when the cancel was seen: read, but finished after the cancel, so not delivered. */
+  dropped?: number;
 }
 
 /** Pages `first`…`last` of a file, counted from 1: the part of it one job of a fanned-out parse reads. */
@@ -24,6 +30,8 @@ export interface PageRange {
  * the next one is read (its price is given back). Over a whole file, when no page could be read at all, the
  * first page's error is thrown so the file fails as a whole; over a range that rule waits for the
  * file's other ranges (`requireSomePage`). `onPage` hears how many pages are finished, read or failed.
+ * Once `shouldStop` says the job was cancelled, the page in hand is dropped and reading ends:
+ * the caller keeps only the pages `reports` names.
  */
 export async function readPageByPage(
   pages: number | PageRange,
@@ -35,21 +43,27 @@ export async function readPageByPage(
   const { first, last } = typeof pages === 'number' ? { first: 1, last: pages } : pages;
   const reports: PageReport[] = [];
   let firstError: unknown;
+  if (await shouldStop()) return { reports, stopped: true };
   for (let page = first; page <= last; page++) {
-    // A page can be read without ever leaving the microtask queue; a turn of the event loop here
-    // lets the thread hear a stop (a message from the worker) before it reads the next one.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    if (shouldStop()) return { reports, stopped: true };
+    let report: PageReport;
     try {
-      reports.push(await read(page));
+      report = await read(page);
     } catch (error) {
       firstError ??= error;
-      reports.push(failedPageReport(page, error, displayName));
+      report = failedPageReport(page, error, displayName);
     }
+    if (await shouldStop()) return { reports, stopped: true, dropped: page }; // finished after the cancel
+    reports.push(report);
     onPage(page - first + 1);
   }
   if (typeof pages === 'number') requireSomePage(reports, firstError);
   return { reports, stopped: false };
+}
+
+/** Of the pages laid out while reading, those a report names: a page dropped by a cancel is not. */
+export function reportedPages<T extends { number?: number }>(pages: T[], reports: PageReport[]): T[] {
+  const reported = new Set(reports.map((report) => report.page));
+  return pages.filter((page) => page.number !== undefined && reported.has(page.number));
 }
 
 /**
