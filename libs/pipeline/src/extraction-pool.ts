@@ -114,7 +114,14 @@ export class ExtractionPool implements OnApplicationBootstrap, OnModuleDestroy {
    */
   structure(markdown: string, sources: ResultSource[], deadline: number): Promise<string> {
     const run = (id: number): ThreadCommand => ({ type: 'structure', id, markdown, sources });
-    return this.inThread(run, 'the structured result', () => undefined, deadline, NEVER_CANCELLED, false) as Promise<string>;
+    return this.inThread(
+      run,
+      'the structured result',
+      () => undefined,
+      deadline,
+      NEVER_CANCELLED,
+      false,
+    ) as Promise<string>;
   }
 
   private extract(
