@@ -207,6 +207,21 @@ describe('refunds exact to the page', () => {
     await c.agrees();
   });
 
+  it('uploads and confirms through one key at once all succeed: none deadlocks on the key and the balance', async () => {
+    const c = await customer('upload-confirm', 0);
+    const pdf = await makePdf(['One page, uploaded and confirmed while others are']);
+    // Each lane uploads then confirms at once, so uploads (which lock the user for its free pages)
+    // and confirms (which lock the key for its daily quota) of one key overlap.
+    const statuses = await Promise.all(
+      Array.from({ length: 12 }, async () => {
+        const res = await upload(t.http, c.key.key, [{ name: 'one.pdf', content: pdf }], { ocr_model: 'basic' });
+        const confirm = await t.http.post(`/api/v1/jobs/${res.body.job_id}/confirm`).set(c.auth);
+        return `${res.status}/${confirm.status}`;
+      }),
+    );
+    expect(statuses).toEqual(Array.from({ length: 12 }, () => '201/200'));
+  });
+
   async function waitUntil(key: TestKey, jobId: string, ready: (job: Record<string, unknown>) => boolean) {
     const deadline = Date.now() + 60_000;
     for (;;) {
