@@ -132,18 +132,25 @@ describe('refunds exact to the page', () => {
     expect(cancel.body).toMatchObject({ status: 'cancelled' });
     const job = await waitForJob(t.http, c.key.key, preview.job_id);
 
-    // The worker names the page in hand when it saw the cancel: read, but finished after it, so
-    // not delivered; every page before it delivered, none after it read.
+    // The worker names the pages read when it saw the cancel that finished after it: not
+    // delivered; every page before them delivered, none after them read.
     const ledger = await ledgerOf(preview.job_id);
     const refund = ledger.find((r) => r.type === 'refund')!;
     const seen =
-      /cancel seen as page (\d+) of long\.pdf was read; it finished after the cancel and is not delivered/.exec(
+      /cancel seen as pages? (\d+)(?:–(\d+))? of long\.pdf read: finished after the cancel, not delivered$/.exec(
         refund.description,
       );
     expect(seen).not.toBeNull();
-    const inHand = Number(seen![1]);
+    const firstDropped = Number(seen![1]);
+    const lastRead = Number(seen![2] ?? seen![1]);
     const delivered = job.delivered_pages as number;
-    expect(delivered).toBe(inHand - 1);
+    expect(delivered).toBe(firstDropped - 1);
+    // It stopped within one answer from the database: a few pages of text read in a millisecond
+    // each, where polling every half second read hundreds.
+    process.stdout.write(
+      `cancel mid-file: ${delivered} pages delivered, ${lastRead - delivered} read after the last answer\n`,
+    );
+    expect(lastRead - delivered).toBeLessThan(25);
     expect(delivered).toBeLessThan(total);
     const pages = (await t.http.get(`/api/v1/jobs/${preview.job_id}/pages`).set(c.auth).expect(200)).body.pages as {
       page: number;

@@ -47,8 +47,8 @@ export interface Extraction {
   pages: PageReport[];
   /** Cancelled: `pages` covers the pages delivered until then, and `markdown` holds them. */
   stopped?: boolean;
-  /** The page or frame in hand when the cancel was seen, not delivered (see readPageByPage). */
-  dropped?: number;
+  /** The pages or frames read when the cancel was seen that finished after it, not delivered (see readPageByPage). */
+  dropped?: PageRange;
   /** PDF pages and image frames with their lines placed, for the structured result. */
   placed?: PlacedPage[];
   /** Pictures the Markdown links (`![caption](images/p3-1.png)`), to store beside it. */
@@ -57,7 +57,7 @@ export interface Extraction {
 
 /**
  * One file to Markdown. `onProgress` receives how many of its pages (or frames) are done;
- * `shouldStop`, asked after each page of a PDF or frame of an image, ends the file early (see readPageByPage).
+ * `shouldStop`, asked as the pages of a PDF or frames of an image are read, ends the file early (see readPageByPage).
  */
 export function extractToMarkdown(
   input: ExtractInput,

@@ -59,9 +59,9 @@ describe('readPageByPage', () => {
       (n) => done.push(n),
       () => cancelled,
     );
-    expect(result).toEqual({ stopped: true, dropped: 2, reports: [{ page: 1, source: 'text' }] });
+    expect(result).toEqual({ stopped: true, dropped: { first: 2, last: 2 }, reports: [{ page: 1, source: 'text' }] });
     expect(reads).toEqual([1, 2]);
-    expect(done).toEqual([1]);
+    expect(done).toEqual([1, 2]); // progress hears every page finished
   });
 
   it('a failed page that finishes after the cancel is not reported either', async () => {
@@ -77,7 +77,7 @@ describe('readPageByPage', () => {
       () => undefined,
       () => cancelled,
     );
-    expect(result).toEqual({ stopped: true, dropped: 2, reports: [{ page: 1, source: 'text' }] });
+    expect(result).toEqual({ stopped: true, dropped: { first: 2, last: 2 }, reports: [{ page: 1, source: 'text' }] });
   });
 
   it('a cancel before the first page reads nothing and is not a failure', async () => {
@@ -96,13 +96,38 @@ describe('readPageByPage', () => {
     expect(reads).toEqual([]);
   });
 
-  it('waits for each answer, as a thread waits for the worker: the pages delivered are those answered no', async () => {
-    // The answer comes later, from an event, as the worker's answer reaches a thread.
+  it('reads on while an answer is on its way: the pages delivered are those finished before the last no was asked', async () => {
+    // Each answer comes a few turns of the event loop later, as the worker's answer reaches a thread;
+    // meanwhile pages of text, read in no time, go on. The fifth answer says the job was cancelled.
     let asked = 0;
-    const answer = () => new Promise<boolean>((resolve) => setImmediate(() => resolve(++asked > 4)));
-    const result = await readPageByPage(1_000, 'f.pdf', read([]), () => undefined, answer);
-    expect(asked).toBe(5); // before page 1, then after pages 1, 2, 3 and 4
-    expect(result).toMatchObject({ stopped: true, dropped: 4 });
-    expect(result.reports.map((r) => r.page)).toEqual([1, 2, 3]);
+    const askedAfter: number[] = [];
+    const reads: number[] = [];
+    const answer = () => {
+      const n = ++asked;
+      askedAfter.push(reads.length);
+      return new Promise<boolean>((resolve) => setTimeout(() => resolve(n >= 5), 2));
+    };
+    const result = await readPageByPage(
+      100_000,
+      'f.pdf',
+      async (page) => {
+        reads.push(page);
+        return { page, source: 'text' as const };
+      },
+      () => undefined,
+      answer,
+    );
+    expect(asked).toBe(5);
+    // Delivered: the pages finished when the fourth question (the last no) was asked.
+    const delivered = askedAfter[3];
+    expect(result.reports.map((r) => r.page)).toEqual(Array.from({ length: delivered }, (_, i) => i + 1));
+    expect(result).toMatchObject({ stopped: true, dropped: { first: delivered + 1, last: reads.length } });
+    expect(reads.length).toBeGreaterThan(delivered); // pages went on while the answers travelled
+    expect(reads.length).toBeLessThan(100_000);
+  });
+
+  it('a question that cannot be answered fails the file: no page is delivered on a guess', async () => {
+    const answer = () => Promise.reject(new Error('database unavailable'));
+    await expect(readPageByPage(3, 'g.pdf', read([]), () => undefined, answer)).rejects.toThrow('database unavailable');
   });
 });

@@ -18,8 +18,8 @@ import type { ThreadCommand, ThreadMessage } from './extraction-thread';
 const THREAD_ENTRY = join(__dirname, 'extraction-thread.js');
 
 /**
- * Whether the job's owner has cancelled it, asked after each page a thread reads: a page is
- * delivered only when the answer after it is no.
+ * Whether the job's owner has cancelled it, asked by a thread as it reads pages: a page is
+ * delivered only when an answer asked after it finished is no (see readPageByPage).
  */
 export type CancelCheck = () => Promise<boolean>;
 

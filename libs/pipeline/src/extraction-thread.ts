@@ -27,16 +27,16 @@ export type ThreadCommand =
 export type ThreadMessage =
   | { type: 'ready'; seconds: number }
   | { type: 'progress'; id: number; done: number }
-  /** Asked after each page (see readPageByPage): was the job cancelled? */
+  /** Asked as pages are read (see readPageByPage): was the job cancelled? */
   | { type: 'ask'; id: number }
   | { type: 'done'; id: number; extraction: Extraction | PdfPages | string; heapMb: number }
   | { type: 'error'; id: number; code?: string; failure?: PageFailure; message: string };
 
 /**
  * Extracts files off the worker's event loop, one at a time, for as long as the thread lives:
- * the readers it loads (pdf.js, fonts, tables) stay loaded for the next file. After each page of
- * a PDF or image it asks the worker whether the job was cancelled; if so, that page is dropped
- * and the file ends there.
+ * the readers it loads (pdf.js, fonts, tables) stay loaded for the next file. As it reads the
+ * pages of a PDF or image it asks the worker whether the job was cancelled (see readPageByPage);
+ * once it was, the pages finished since the last answer of no are dropped and the file ends.
  */
 if (parentPort) {
   const port = parentPort;

@@ -277,10 +277,10 @@ export class ParseRunner {
   }
 
   /**
-   * Converts with `work` and ends the job as its result says, `work` asking after each page and
-   * file whether its owner cancelled it (and delivering only what finished before): a file that cannot be read ends it in `error`, refundable, with a sentence naming
-   * it; any other fault is thrown so the queue retries, and the last attempt records it as an
-   * error too.
+   * Converts with `work` and ends the job as its result says, `work` asking as pages are read and
+   * after each file whether its owner cancelled it (and delivering only what finished before): a
+   * file that cannot be read ends it in `error`, refundable, with a sentence naming it; any other
+   * fault is thrown so the queue retries, and the last attempt records it as an error too.
    */
   private async conclude(
     job: JobEntity,
@@ -335,8 +335,9 @@ export class ParseRunner {
 
   /**
    * Whether the job's owner has cancelled it, asked of PostgreSQL, where the request is recorded,
-   * after each page and each file: whatever finishes after a yes is not delivered, so no page that
-   * finished after the request is charged. A job found cancelled stays cancelled, and is not asked again.
+   * as pages are read (see readPageByPage) and after each file: only what finished before an answer
+   * of no is delivered, so no page that finished after the request is charged. A job found
+   * cancelled stays cancelled, and is not asked again.
    */
   private cancelCheck(job: JobEntity): CancelCheck {
     let requested = job.cancelRequestedAt !== null; // cancelled while its first worker held it
@@ -418,8 +419,8 @@ export class ParseRunner {
    * The job's files to one Markdown, file by file, each read by `read`. A file that cannot be
    * read, or a page of it, is reported failed and the rest go on. Once `cancelled` says the owner
    * cancelled, nothing that finishes afterwards is delivered: a PDF or image keeps the pages
-   * finished before (its thread asks after each page), a file read whole or refined after the
-   * cancel is dropped, and the files after it are not started.
+   * finished before an answer of no (its thread asks as it reads), a file read whole or refined
+   * after the cancel is dropped, and the files after it are not started.
    */
   private async convert(
     job: JobEntity,
@@ -534,7 +535,7 @@ export class ParseRunner {
           stopped = true;
           seen =
             extraction.dropped !== undefined
-              ? `as page ${extraction.dropped} of ${file.displayPath} was read; it finished after the cancel and is not delivered`
+              ? `as ${pagesOf(extraction.dropped)} of ${file.displayPath} read: finished after the cancel, not delivered`
               : extraction.pages.length === 0
                 ? `before ${file.displayPath} was started`
                 : `while the page ranges of ${file.displayPath} were read`;
@@ -729,6 +730,9 @@ class ProgressWriter {
     clearTimeout(this.timer);
   }
 }
+
+/** `page 4`, or `pages 4–6`. */
+const pagesOf = ({ first, last }: PageRange) => (first === last ? `page ${first}` : `pages ${first}–${last}`);
 
 /** What a range cancelled before it began holds. */
 const NOTHING_READ: PdfPages = { pages: [], reports: [], stopped: true };

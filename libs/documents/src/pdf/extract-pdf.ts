@@ -55,8 +55,8 @@ export interface PdfPages {
   reports: PageReport[];
   /** Cancelled: the pages delivered until then. */
   stopped: boolean;
-  /** The page in hand when the cancel was seen, not delivered (see readPageByPage). */
-  dropped?: number;
+  /** The pages read when the cancel was seen that finished after it, not delivered (see readPageByPage). */
+  dropped?: PageRange;
   /** The figures of the pages read, linked from their lines (when asked for with an image prefix). */
   images?: ExtractedImage[];
 }
