@@ -24,6 +24,7 @@ import { HwpxConversions1764700000000 } from './migrations/1764700000000-hwpx-co
 import { PageOutcomes1764800000000 } from './migrations/1764800000000-page-outcomes';
 import { CheckoutQuotes1764900000000 } from './migrations/1764900000000-checkout-quotes';
 import { Sessions1765000000000 } from './migrations/1765000000000-sessions';
+import { FreePagesReturned1765100000000 } from './migrations/1765100000000-free-pages-returned';
 
 export const ENTITIES = [
   UserEntity,
@@ -55,6 +56,7 @@ export const MIGRATIONS = [
   PageOutcomes1764800000000,
   CheckoutQuotes1764900000000,
   Sessions1765000000000,
+  FreePagesReturned1765100000000,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

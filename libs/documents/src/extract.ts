@@ -45,8 +45,10 @@ export interface Extraction {
   markdown: string;
   /** Per page or image frame: read from the text layer or by OCR, or failed (empty for other formats). */
   pages: PageReport[];
-  /** Cancelled between pages: `pages` covers the pages read until then, and `markdown` holds them. */
+  /** Cancelled: `pages` covers the pages delivered until then, and `markdown` holds them. */
   stopped?: boolean;
+  /** The pages or frames read when the cancel was seen that finished after it, not delivered (see readPageByPage). */
+  dropped?: PageRange;
   /** PDF pages and image frames with their lines placed, for the structured result. */
   placed?: PlacedPage[];
   /** Pictures the Markdown links (`![caption](images/p3-1.png)`), to store beside it. */
@@ -55,7 +57,7 @@ export interface Extraction {
 
 /**
  * One file to Markdown. `onProgress` receives how many of its pages (or frames) are done;
- * `shouldStop`, asked between the pages of a PDF or the frames of an image, ends the file early.
+ * `shouldStop`, asked as the pages of a PDF or frames of an image are read, ends the file early (see readPageByPage).
  */
 export function extractToMarkdown(
   input: ExtractInput,

@@ -121,6 +121,9 @@ export class JobsService {
         );
       }
       return await this.dataSource.transaction(async (m) => {
+        // The job's row will reference the key: its lock is taken first, in the ledger's order (key,
+        // then user), so an upload and a confirm through one key cannot deadlock.
+        if (caller.apiKeyId) await m.query('SELECT 1 FROM api_keys WHERE id = $1 FOR KEY SHARE', [caller.apiKeyId]);
         // One upload at a time per user, so two uploads cannot count the same free pages.
         const [user] = await m.query<{ points_balance: string }[]>(
           'SELECT points_balance FROM users WHERE id = $1 FOR UPDATE',

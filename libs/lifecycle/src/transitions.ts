@@ -67,12 +67,28 @@ type Caller = { apiKeyId: string | null };
 
 /**
  * What a job did not deliver: the points its pages cost, and which pages they were (for the ledger
- * row); and the count of its pages and images delivered, not read (failed) and given back (refunded).
+ * row); the count of its pages and images delivered, not read (failed) and given back (refunded);
+ * and the free pages its quote reserved for them, given back with their points.
  */
-export type Undelivered = { points: number; pages: string; delivered: number; failed: number; refunded: number };
+export type Undelivered = {
+  points: number;
+  pages: string;
+  delivered: number;
+  failed: number;
+  refunded: number;
+  freePages: number;
+};
 
-/** The page counts a job's end records (see Undelivered). */
-const PAGE_OUTCOMES = { delivered_pages: ':delivered', failed_pages: ':failed', refunded_pages: ':refunded' };
+/** The page counts and free pages a job's end records (see Undelivered). */
+const PAGE_OUTCOMES = {
+  delivered_pages: ':delivered',
+  failed_pages: ':failed',
+  refunded_pages: ':refunded',
+  free_pages_returned: ':freePages',
+};
+
+/** A job cancelled before it ran, expired or refunded whole gives back every free page it reserved. */
+const ALL_FREE_PAGES_RETURNED = { free_pages_returned: 'free_pages_used' };
 
 /** A ledger row moving `points`, or none when there are none to move. */
 const ledgerRow = (
@@ -129,6 +145,8 @@ export const TRANSITIONS = {
       cancelled_at: 'now()',
       refunded_points: 'cost_points',
       refunded_at: 'CASE WHEN cost_points > 0 THEN now() END',
+      refunded_pages: 'CASE WHEN confirmed_at IS NOT NULL THEN total_pages + image_count ELSE 0 END',
+      ...ALL_FREE_PAGES_RETURNED,
     },
     event: 'status',
     posting: ({ job, params: p }) =>
@@ -149,6 +167,7 @@ export const TRANSITIONS = {
     set: {
       cancelled_at: 'now()',
       error_log: `'The quote expired after 24 hours without confirmation. Upload the files again for a new quote.'`,
+      ...ALL_FREE_PAGES_RETURNED,
     },
     event: 'status',
   }),
@@ -183,7 +202,10 @@ export const TRANSITIONS = {
     event: 'status',
     posting: ({ job, params: p }) => undeliveredRefund(job, p as Undelivered, `job:${job.id}:undelivered`),
   }),
-  /** The owner cancels while a worker converts: the worker stops at the next page. */
+  /**
+   * The owner cancels while a worker converts. The worker asks after each page (and each file)
+   * whether this was done: what finishes after it is not delivered, and the job stops there.
+   */
   requestCancel: declare({
     subject: 'job',
     from: ['processing'],
@@ -191,7 +213,10 @@ export const TRANSITIONS = {
     when: 'cancel_requested_at IS NULL',
     set: { cancel_requested_at: 'now()' },
   }),
-  /** The worker stopped a cancelled job: the pages finished stay downloadable, the rest is refunded. */
+  /**
+   * The worker stopped a cancelled job: the pages finished before the cancel stay downloadable,
+   * the rest (with their free pages) is refunded.
+   */
   stopCancelled: declare<{ resultPath: string | null } & Undelivered>({
     subject: 'job',
     from: ['processing'],
@@ -264,6 +289,7 @@ export const TRANSITIONS = {
       refunded_points: 'cost_points',
       refunded_at: 'now()',
       refunded_pages: 'total_pages + image_count',
+      ...ALL_FREE_PAGES_RETURNED,
     },
     posting: ({ job, params: p }) =>
       ledgerRow('refund', job.costPoints, (p as Caller).apiKeyId, `Refund of job ${job.id}`, `job:${job.id}:refund`),

@@ -17,11 +17,21 @@ import type { ThreadCommand, ThreadMessage } from './extraction-thread';
 /** The compiled thread entry; absent when running from TypeScript sources (the tests' in-process API never parses). */
 const THREAD_ENTRY = join(__dirname, 'extraction-thread.js');
 
+/**
+ * Whether the job's owner has cancelled it, asked by a thread as it reads pages: a page is
+ * delivered only when an answer asked after it finished is no (see readPageByPage).
+ */
+export type CancelCheck = () => Promise<boolean>;
+
+/** Never cancelled: a structured result, or pages whose delivery was decided already. */
+export const NEVER_CANCELLED: CancelCheck = () => Promise.resolve(false);
+
 /** One file in a thread: how its messages are answered. */
 interface Running {
   id: number;
   displayName: string;
   onProgress: (done: number) => void;
+  cancelled: CancelCheck;
   resolve: (extraction: Extraction | PdfPages | string) => void;
   reject: (error: Error) => void;
   /** A file read (not a structured result): counted and weighed for the thread's replacement. */
@@ -74,16 +84,16 @@ export class ExtractionPool implements OnApplicationBootstrap, OnModuleDestroy {
   /**
    * Extracts one file. Resolves with the Markdown and its page report; rejects with the
    * thread's DomainError (a problem with the file) or a plain Error (a fault of ours, worth
-   * retrying). Once `stop` is aborted, a PDF or image ends after the page in hand with what
-   * was read (`stopped`).
+   * retrying). Once `cancelled` says yes, a PDF or image ends with the pages delivered before
+   * (`stopped`).
    */
   run(
     input: ExtractInput,
     onProgress: (done: number) => void,
     deadline: number,
-    stop?: AbortSignal,
+    cancelled: CancelCheck,
   ): Promise<Extraction> {
-    return this.extract(input, undefined, onProgress, deadline, stop) as Promise<Extraction>;
+    return this.extract(input, undefined, onProgress, deadline, cancelled) as Promise<Extraction>;
   }
 
   /** Reads the pages `range` of a PDF, as `run` reads a file, for a later `assemblePdf`. */
@@ -92,9 +102,9 @@ export class ExtractionPool implements OnApplicationBootstrap, OnModuleDestroy {
     range: PageRange,
     onProgress: (done: number) => void,
     deadline: number,
-    stop?: AbortSignal,
+    cancelled: CancelCheck,
   ): Promise<PdfPages> {
-    return this.extract(input, range, onProgress, deadline, stop) as Promise<PdfPages>;
+    return this.extract(input, range, onProgress, deadline, cancelled) as Promise<PdfPages>;
   }
 
   /**
@@ -104,7 +114,14 @@ export class ExtractionPool implements OnApplicationBootstrap, OnModuleDestroy {
    */
   structure(markdown: string, sources: ResultSource[], deadline: number): Promise<string> {
     const run = (id: number): ThreadCommand => ({ type: 'structure', id, markdown, sources });
-    return this.inThread(run, 'the structured result', () => undefined, deadline, undefined, false) as Promise<string>;
+    return this.inThread(
+      run,
+      'the structured result',
+      () => undefined,
+      deadline,
+      NEVER_CANCELLED,
+      false,
+    ) as Promise<string>;
   }
 
   private extract(
@@ -112,10 +129,10 @@ export class ExtractionPool implements OnApplicationBootstrap, OnModuleDestroy {
     range: PageRange | undefined,
     onProgress: (done: number) => void,
     deadline: number,
-    stop?: AbortSignal,
+    cancelled: CancelCheck,
   ): Promise<Extraction | PdfPages> {
     const run = (id: number): ThreadCommand => ({ type: 'run', id, input, range });
-    return this.inThread(run, input.displayName, onProgress, deadline, stop) as Promise<Extraction | PdfPages>;
+    return this.inThread(run, input.displayName, onProgress, deadline, cancelled) as Promise<Extraction | PdfPages>;
   }
 
   private async inThread(
@@ -123,17 +140,16 @@ export class ExtractionPool implements OnApplicationBootstrap, OnModuleDestroy {
     displayName: string,
     onProgress: (done: number) => void,
     deadline: number,
-    stop?: AbortSignal,
+    cancelled: CancelCheck,
     file = true,
   ): Promise<Extraction | PdfPages | string> {
     const slot = await this.acquire();
     const id = this.nextId++;
     const send = (command: ThreadCommand) => slot.thread.postMessage(command);
-    const askToStop = () => send({ type: 'stop', id });
     let timer: NodeJS.Timeout | undefined;
     try {
       return await new Promise<Extraction | PdfPages | string>((resolve, reject) => {
-        slot.running = { id, displayName, onProgress, resolve, reject, file };
+        slot.running = { id, displayName, onProgress, cancelled, resolve, reject, file };
         timer = setTimeout(
           () => {
             reject(
@@ -147,12 +163,9 @@ export class ExtractionPool implements OnApplicationBootstrap, OnModuleDestroy {
           Math.max(0, deadline - Date.now()),
         );
         send(command(id));
-        if (stop?.aborted) askToStop();
-        else stop?.addEventListener('abort', askToStop, { once: true });
       });
     } finally {
       clearTimeout(timer);
-      stop?.removeEventListener('abort', askToStop);
       slot.running = undefined;
       this.release(slot, file);
     }
@@ -212,6 +225,7 @@ export class ExtractionPool implements OnApplicationBootstrap, OnModuleDestroy {
       const running = slot.running;
       if (!running || running.id !== message.id) return;
       if (message.type === 'progress') running.onProgress(message.done);
+      else if (message.type === 'ask') this.answer(slot, running);
       else if (message.type === 'done') {
         if (running.file) slot.heapMb = message.heapMb;
         running.resolve(message.extraction);
@@ -241,6 +255,24 @@ export class ExtractionPool implements OnApplicationBootstrap, OnModuleDestroy {
       this.forget(slot);
     });
     return slot;
+  }
+
+  /**
+   * Tells the thread whether the job of its file was cancelled. When that cannot be known (the
+   * database is away), the file fails as a fault of ours, to be retried: a page is never delivered
+   * on a guess.
+   */
+  private answer(slot: Slot, running: Running): void {
+    running.cancelled().then(
+      (cancelled) => {
+        if (slot.running === running) slot.thread.postMessage({ type: 'cancelled', id: running.id, cancelled });
+      },
+      (error: unknown) => {
+        if (slot.running !== running) return;
+        running.reject(error instanceof Error ? error : new Error(String(error)));
+        this.discard(slot);
+      },
+    );
   }
 
   /**

@@ -16,24 +16,27 @@ import {
 
 /**
  * Messages from the worker to an extraction thread: extract a file (or read the page `range` of a
- * PDF, for a fanned-out parse), or stop the one in hand.
+ * PDF, for a fanned-out parse), or answer whether the job of the file in hand was cancelled.
  */
 export type ThreadCommand =
   | { type: 'run'; id: number; input: ExtractInput; range?: PageRange }
   | { type: 'structure'; id: number; markdown: string; sources: ResultSource[] }
-  | { type: 'stop'; id: number };
+  | { type: 'cancelled'; id: number; cancelled: boolean };
 
 /** Messages from an extraction thread about the file `id`. */
 export type ThreadMessage =
   | { type: 'ready'; seconds: number }
   | { type: 'progress'; id: number; done: number }
+  /** Asked as pages are read (see readPageByPage): was the job cancelled? */
+  | { type: 'ask'; id: number }
   | { type: 'done'; id: number; extraction: Extraction | PdfPages | string; heapMb: number }
   | { type: 'error'; id: number; code?: string; failure?: PageFailure; message: string };
 
 /**
  * Extracts files off the worker's event loop, one at a time, for as long as the thread lives:
- * the readers it loads (pdf.js, fonts, tables) stay loaded for the next file. A `stop`
- * command (the job was cancelled) ends a PDF or image after the page in hand.
+ * the readers it loads (pdf.js, fonts, tables) stay loaded for the next file. As it reads the
+ * pages of a PDF or image it asks the worker whether the job was cancelled (see readPageByPage);
+ * once it was, the pages finished since the last answer of no are dropped and the file ends.
  */
 if (parentPort) {
   const port = parentPort;
@@ -45,16 +48,20 @@ if (parentPort) {
     () => post({ type: 'ready', seconds: (performance.now() - started) / 1000 }),
     () => undefined,
   );
-  let current: { id: number; stopRequested: boolean } | undefined;
+  let current: { id: number; answer?: (cancelled: boolean) => void } | undefined;
   port.on('message', (command: ThreadCommand) => {
-    if (command.type === 'stop') {
-      if (current?.id === command.id) current.stopRequested = true;
+    if (command.type === 'cancelled') {
+      if (current?.id === command.id) current.answer?.(command.cancelled);
       return;
     }
-    const file = { id: command.id, stopRequested: false };
+    const file: NonNullable<typeof current> = { id: command.id };
     current = file;
     const onProgress = (done: number) => post({ type: 'progress', id: file.id, done });
-    const shouldStop = () => file.stopRequested;
+    const shouldStop = () =>
+      new Promise<boolean>((resolve) => {
+        file.answer = resolve;
+        post({ type: 'ask', id: file.id });
+      });
     // The structured result of a job's Markdown, as JSON: reading a large result takes seconds.
     const work: Promise<Extraction | PdfPages | string> =
       command.type === 'structure'

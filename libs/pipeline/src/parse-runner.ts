@@ -32,16 +32,13 @@ import { pageReportPath, structuredResultPath, uploadLimits, type FilePageReport
 import { JobLifecycle, type Undelivered } from '@docconv/lifecycle';
 import { ConversionMetrics } from '@docconv/metrics';
 import { LANGUAGE_MODEL, TRANSCRIBER } from './engine-tokens';
-import { ExtractionPool } from './extraction-pool';
+import { ExtractionPool, NEVER_CANCELLED, type CancelCheck } from './extraction-pool';
 
 /** How a parse attempt ended; `spread`: its pages were handed to `parse.range` jobs and a `parse.assemble`. */
 export type ParseOutcome = 'done' | 'error' | 'cancelled' | 'skipped' | 'spread';
 
 /** How a `parse.range` job ended: its pages read (or reported failed), or nothing to do. */
 export type RangeOutcome = 'read' | 'skipped';
-
-/** How often a running job looks whether its owner cancelled it. */
-const CANCEL_POLL_MS = 500;
 
 /** What a run delivered, measured as the quote measures (so it can be priced the same way). */
 interface Delivered {
@@ -63,9 +60,14 @@ interface Converted {
   /** Pages and images that were not read (a page that failed, every page of a file that failed). */
   failed: number;
   stopped: boolean;
+  /** Where a stopped job saw the cancel, said to its owner (`cancel seen …`). */
+  seen?: string;
   /** Each file's stretch of `markdown`, with its placed pages. */
   sources: ResultSource[];
 }
+
+/** Files read page by page, each page delivered only if it finished before any cancel (see readPageByPage). */
+const PAGED = new Set<FileKind>(['pdf', 'image']);
 
 /** Formats whose Markdown layout refinement may rework (spec 4.3: PDF, office and HWP files). */
 const REFINABLE = new Set<FileKind>(['pdf', 'docx', 'pptx', 'xlsx', 'hwp', 'hwpx']);
@@ -185,7 +187,9 @@ export class ParseRunner {
       this.logger.log({ job_id: jobId, ranges: ranges.length, range_pages: rangePages }, 'Parse spread over ranges');
       return 'spread';
     }
-    return this.conclude(job, attempt, (stop) => this.convert(job, files, stop, this.fileReader(job, stop)));
+    return this.conclude(job, attempt, (cancelled) =>
+      this.convert(job, files, cancelled, this.fileReader(job, cancelled)),
+    );
   }
 
   /**
@@ -209,7 +213,6 @@ export class ParseRunner {
   private async readPart(job: JobEntity, payload: JobPayload<'parse.range'>, attempt: Attempt): Promise<PdfPages> {
     const { first, last } = payload;
     const [file] = await this.filesOf(job.id);
-    const watch = this.watchCancel(job);
     const progress = new ProgressWriter((done) => this.lifecycle.rangeProgress(job.id, first, done.pages));
     try {
       const began = performance.now();
@@ -219,7 +222,7 @@ export class ParseRunner {
           { first, last },
           (done) => progress.update(done, 0, 0),
           this.deadlineOf(job),
-          watch.signal,
+          this.cancelCheck(job),
         ),
       );
       const pages = part.reports.filter((report) => report.source !== 'failed').length;
@@ -232,7 +235,6 @@ export class ParseRunner {
       const why = `Pages ${first}–${last} of ${file.displayPath} could not be read after ${attempt.max} attempts because of an internal fault.`;
       return failedRange({ first, last }, why);
     } finally {
-      watch.close();
       progress.stop();
       await progress.settled();
     }
@@ -257,10 +259,10 @@ export class ParseRunner {
         return failedRange(range, why);
       }),
     );
-    // A cancel is the ranges' to act on: those it reached stopped early, and the job ends cancelled with what was read.
-    const read = new AbortController().signal;
+    // A cancel is the ranges' to act on: those it reached kept the pages delivered before it, and
+    // the job ends cancelled with them; the assembly itself delivers every page the ranges kept.
     const outcome = await this.conclude(job, attempt, () =>
-      this.convert(job, files, read, async () => assemblePdf(parts)),
+      this.convert(job, files, NEVER_CANCELLED, async () => assemblePdf(parts)),
     );
     await this.storage.deletePrefix(`results/${jobId}/ranges`).catch(() => undefined);
     this.metrics.jobEnded(outcome, (Date.now() - job.startedAt!.getTime()) / 1000);
@@ -275,20 +277,19 @@ export class ParseRunner {
   }
 
   /**
-   * Converts with `work` and ends the job as its result says, while watching for its owner's
-   * cancel: a file that cannot be read ends it in `error`, refundable, with a sentence naming
-   * it; any other fault is thrown so the queue retries, and the last attempt records it as an
-   * error too.
+   * Converts with `work` and ends the job as its result says, `work` asking as pages are read and
+   * after each file whether its owner cancelled it (and delivering only what finished before): a
+   * file that cannot be read ends it in `error`, refundable, with a sentence naming it; any other
+   * fault is thrown so the queue retries, and the last attempt records it as an error too.
    */
   private async conclude(
     job: JobEntity,
     attempt: Attempt,
-    work: (stop: AbortSignal) => Promise<Converted>,
+    work: (cancelled: CancelCheck) => Promise<Converted>,
   ): Promise<'done' | 'error' | 'cancelled'> {
     const jobId = job.id;
-    const watch = this.watchCancel(job);
     try {
-      const converted = await work(watch.signal);
+      const converted = await work(this.cancelCheck(job));
       const undelivered = this.undelivered(job, converted);
       const resultPath = `results/${jobId}/result.md`;
       if (converted.stopped) {
@@ -321,8 +322,6 @@ export class ParseRunner {
         return 'error';
       }
       throw error;
-    } finally {
-      watch.close();
     }
   }
 
@@ -334,17 +333,15 @@ export class ParseRunner {
     await this.storage.put(resultPath, Buffer.from(converted.markdown, 'utf8'));
   }
 
-  /** Aborted once the job's owner cancels it (at once when they already have), asked every CANCEL_POLL_MS. */
-  private watchCancel(job: JobEntity): { signal: AbortSignal; close: () => void } {
-    const stop = new AbortController();
-    if (job.cancelRequestedAt) stop.abort(); // cancelled while its first worker held it
-    const timer = setInterval(() => {
-      this.lifecycle.cancelRequested(job.id).then(
-        (requested) => requested && stop.abort(),
-        () => undefined, // asked again at the next tick
-      );
-    }, CANCEL_POLL_MS);
-    return { signal: stop.signal, close: () => clearInterval(timer) };
+  /**
+   * Whether the job's owner has cancelled it, asked of PostgreSQL, where the request is recorded,
+   * as pages are read (see readPageByPage) and after each file: only what finished before an answer
+   * of no is delivered, so no page that finished after the request is charged. A job found
+   * cancelled stays cancelled, and is not asked again.
+   */
+  private cancelCheck(job: JobEntity): CancelCheck {
+    let requested = job.cancelRequestedAt !== null; // cancelled while its first worker held it
+    return async () => (requested ||= await this.lifecycle.cancelRequested(job.id));
   }
 
   private filesOf(jobId: string): Promise<JobFileEntity[]> {
@@ -394,7 +391,7 @@ export class ParseRunner {
   }
 
   /** Reads a file of the job on this worker: speech by the transcriber, the rest in the extraction pool. */
-  private fileReader(job: JobEntity, stop: AbortSignal): FileReader {
+  private fileReader(job: JobEntity, cancelled: CancelCheck): FileReader {
     const deadline = this.deadlineOf(job);
     return (file, onProgress) =>
       this.withLocalCopy(file, async (path) => {
@@ -409,7 +406,7 @@ export class ParseRunner {
                 this.extractInput(job, file, path),
                 (done) => onProgress(kind === 'pdf' ? done : 0, 0),
                 deadline,
-                stop,
+                cancelled,
               );
         const read = extraction.pages.filter((page) => page.source !== 'failed').length;
         const units = kind === 'pdf' || kind === 'image' ? read : extraction.stopped ? 0 : file.pages;
@@ -420,14 +417,15 @@ export class ParseRunner {
 
   /**
    * The job's files to one Markdown, file by file, each read by `read`. A file that cannot be
-   * read, or a page of it, is reported failed and the rest go on; once `stop` is aborted (the
-   * owner cancelled) the file in hand ends after its page in hand and the files after it are not
-   * started.
+   * read, or a page of it, is reported failed and the rest go on. Once `cancelled` says the owner
+   * cancelled, nothing that finishes afterwards is delivered: a PDF or image keeps the pages
+   * finished before an answer of no (its thread asks as it reads), a file read whole or refined
+   * after the cancel is dropped, and the files after it are not started.
    */
   private async convert(
     job: JobEntity,
     files: JobFileEntity[],
-    stop: AbortSignal,
+    cancelled: CancelCheck,
     readFile: FileReader,
   ): Promise<Converted> {
     const jobId = job.id;
@@ -437,6 +435,7 @@ export class ParseRunner {
     const failedUnits: string[] = [];
     let failed = 0;
     let stopped = false;
+    let seen: string | undefined;
     try {
       const parts: string[] = [];
       const sources: ResultSource[] = [];
@@ -445,8 +444,9 @@ export class ParseRunner {
       let pagesBefore = 0;
       let secondsBefore = 0;
       for (const [index, file] of files.entries()) {
-        if (stop.aborted) {
+        if (await cancelled()) {
           stopped = true;
+          seen = `before ${file.displayPath} was started`;
           break;
         }
         const kind = file.kind as FileKind;
@@ -481,24 +481,37 @@ export class ParseRunner {
           secondsBefore += file.durationSeconds;
           continue;
         }
+        // A file read whole, not page by page, is delivered only if it finished before any cancel.
+        if (!PAGED.has(kind) && (await cancelled())) {
+          stopped = true;
+          seen = `as ${file.displayPath} was read; it finished after the cancel and is not delivered`;
+          break;
+        }
+        const failedPages = extraction.pages.filter((p) => p.source === 'failed').map((p) => p.page);
+        const read = extraction.pages.length - failedPages.length;
+        const pages = kind === 'pdf' ? read : extraction.stopped ? 0 : file.pages;
+        const refinement: FilePageReport[] = [];
+        const markdown =
+          job.doclingRefinement && REFINABLE.has(kind)
+            ? await this.refine(extraction.markdown, pages, file.displayPath, job, refinement, cancelled)
+            : extraction.markdown;
+        if (markdown === undefined) {
+          // Cancelled while its pages were refined: they would finish after the cancel, and are not delivered.
+          stopped = true;
+          seen = `as ${file.displayPath} was refined; it is not delivered`;
+          break;
+        }
+        report.push(...refinement);
         for (const image of extraction.images ?? []) {
           await this.storage.put(`results/${jobId}/${image.name}`, Buffer.from(image.data, 'base64'));
         }
-        const failedPages = extraction.pages.filter((p) => p.source === 'failed').map((p) => p.page);
         if (failedPages.length > 0) failedUnits.push(`${file.displayPath} page ${failedPages.join(', ')}`);
         failed += failedPages.length;
-        const read = extraction.pages.length - failedPages.length;
-        const pages = kind === 'pdf' ? read : extraction.stopped ? 0 : file.pages;
-        const images = kind === 'image' ? read : 0;
         delivered.pages += pages;
-        delivered.images += images;
+        delivered.images += kind === 'image' ? read : 0;
         if (kind === 'audio') delivered.audioSeconds.push(file.durationSeconds);
         if (kind === 'video') delivered.videoSeconds.push(file.durationSeconds);
-        delivered.units += kind === 'pdf' || kind === 'image' ? read : extraction.stopped ? 0 : 1;
-        const markdown =
-          job.doclingRefinement && REFINABLE.has(kind)
-            ? await this.refine(extraction.markdown, pages, file.displayPath, job, report)
-            : extraction.markdown;
+        delivered.units += PAGED.has(kind) ? read : extraction.stopped ? 0 : 1;
         // A file stopped midway counts the pages it read, and is not a file done.
         pagesBefore += extraction.stopped && kind === 'pdf' ? extraction.pages.length : file.pages;
         secondsBefore += file.durationSeconds;
@@ -520,6 +533,12 @@ export class ParseRunner {
         report.push(...extraction.pages.map((page) => ({ file: file.displayPath, ...page })));
         if (extraction.stopped) {
           stopped = true;
+          seen =
+            extraction.dropped !== undefined
+              ? `as ${pagesOf(extraction.dropped)} of ${file.displayPath} read: finished after the cancel, not delivered`
+              : extraction.pages.length === 0
+                ? `before ${file.displayPath} was started`
+                : `while the page ranges of ${file.displayPath} were read`;
           break;
         }
       }
@@ -528,7 +547,7 @@ export class ParseRunner {
       else await progress.settled();
       await this.storage.put(pageReportPath(jobId), Buffer.from(JSON.stringify(report), 'utf8'));
       const markdown = parts.length === 1 ? parts[0] : parts.join('\n');
-      return { markdown, delivered, failures, failedUnits, failed, stopped, sources };
+      return { markdown, delivered, failures, failedUnits, failed, stopped, seen, sources };
     } finally {
       progress.stop();
     }
@@ -542,7 +561,10 @@ export class ParseRunner {
       if (page.seconds !== undefined) this.metrics.ocrPage(page.engine ?? job.ocrEngine, job.ocrModel, page.seconds);
   }
 
-  /** The points of what was charged and not delivered, priced as the quote priced them, and what they were. */
+  /**
+   * The points of what was charged and not delivered, priced as the quote priced them, and what
+   * they were; and the free pages the quote reserved that what was delivered did not use.
+   */
   private undelivered(job: JobEntity, converted: Converted): Undelivered {
     const { delivered } = converted;
     const cost = quote(
@@ -556,7 +578,7 @@ export class ParseRunner {
     );
     const points = Math.max(0, job.costPoints - cost.points);
     const what = converted.stopped
-      ? `cancelled while processing; ${delivered.pages} of ${job.totalPages} pages and ${delivered.images} of ${job.imageCount} images delivered`
+      ? `cancelled while processing; ${delivered.pages} of ${job.totalPages} pages and ${delivered.images} of ${job.imageCount} images finished before the cancel and delivered; cancel seen ${converted.seen}`
       : `not delivered: ${converted.failedUnits.join('; ')}`;
     const handedOver = delivered.pages + delivered.images;
     return {
@@ -565,6 +587,7 @@ export class ParseRunner {
       delivered: handedOver,
       failed: converted.failed,
       refunded: Math.max(0, job.totalPages + job.imageCount - handedOver),
+      freePages: job.freePagesUsed - cost.free_pages_used,
     };
   }
 
@@ -604,7 +627,8 @@ export class ParseRunner {
   /**
    * Layout refinement by the language model, page by page as charged: the file's Markdown cut
    * into its page count and each piece sent with the job's prompt and columns. A piece the
-   * guard rejects stays as extracted, and the result says so.
+   * guard rejects stays as extracted, and the result says so. A cancel while it runs leaves the
+   * file undelivered (undefined): its refined pages would finish after it.
    */
   private async refine(
     markdown: string,
@@ -612,7 +636,8 @@ export class ParseRunner {
     displayName: string,
     job: JobEntity,
     report: FilePageReport[],
-  ): Promise<string> {
+    cancelled: CancelCheck,
+  ): Promise<string | undefined> {
     if (!this.languageModel)
       throw new DomainError(
         'refinement_unavailable',
@@ -638,6 +663,7 @@ export class ParseRunner {
       out.push(
         outcome.refined ? outcome.markdown.trim() : `${piece}\n\n<!-- ${outcome.note ?? 'Kept as extracted.'} -->`,
       );
+      if (await cancelled()) return undefined;
     }
     return out.join('\n\n') + '\n';
   }
@@ -704,6 +730,9 @@ class ProgressWriter {
     clearTimeout(this.timer);
   }
 }
+
+/** `page 4`, or `pages 4–6`. */
+const pagesOf = ({ first, last }: PageRange) => (first === last ? `page ${first}` : `pages ${first}–${last}`);
 
 /** What a range cancelled before it began holds. */
 const NOTHING_READ: PdfPages = { pages: [], reports: [], stopped: true };

@@ -61,6 +61,8 @@ export class JobEntity {
   @Column({ name: 'skipped_files', type: 'jsonb', default: () => "'[]'::jsonb" }) skippedFiles!: SkippedFileRecord[];
   @Column({ name: 'quoted_points', type: 'bigint', transformer: bigintNumber }) quotedPoints!: number;
   @Column({ name: 'free_pages_used', type: 'integer' }) freePagesUsed!: number;
+  /** Of `freePagesUsed`, those given back: of the pages not delivered, or all when the job was cancelled or refunded whole. */
+  @Column({ name: 'free_pages_returned', type: 'integer', default: 0 }) freePagesReturned!: number;
   /** Points actually deducted (0 until confirmed). */
   @Column({ name: 'cost_points', type: 'bigint', transformer: bigintNumber }) costPoints!: number;
   @Column({ name: 'refunded_points', type: 'bigint', transformer: bigintNumber }) refundedPoints!: number;

@@ -10,7 +10,7 @@ import type { PageLines } from '../pdf/layout';
 import { decodeBmp } from './bmp';
 import { MAX_IMAGE_PIXELS } from './inspect-image';
 import type { Extraction } from '../extract';
-import { readPageByPage, type StopSignal } from '../page-loop';
+import { readPageByPage, reportedPages, type StopSignal } from '../page-loop';
 
 /**
  * Markdown from an image: each frame (the pages of a TIFF) turned upright by its EXIF
@@ -44,8 +44,10 @@ export async function extractImage(
     pages.push({ ...ocrPageLines(result, reader.options.model, scale), number: n, scale });
     return ocrPageReport(n, result);
   };
-  const { reports, stopped } = await readPageByPage(frames, displayName, readFrame, onFrame, shouldStop);
-  return { ...laidOut(withFailedPages(pages, reports, frames > 1 ? 'frame' : 'image')), pages: reports, stopped };
+  const { reports, stopped, dropped } = await readPageByPage(frames, displayName, readFrame, onFrame, shouldStop);
+  const kept = stopped ? reportedPages(pages, reports) : pages;
+  const laid = laidOut(withFailedPages(kept, reports, frames > 1 ? 'frame' : 'image'));
+  return { ...laid, pages: reports, stopped, dropped };
 }
 
 async function greyFrame(

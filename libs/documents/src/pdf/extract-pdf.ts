@@ -16,7 +16,7 @@ import { PDF_OPTIONS, pdfjs } from './pdfjs';
 import { renderPage, type PageArea } from './render-page';
 import { figureRegions, withFigureText } from './figures';
 import { pageDrawing } from './rules';
-import { readPageByPage, requireSomePage, type PageRange, type StopSignal } from '../page-loop';
+import { readPageByPage, reportedPages, requireSomePage, type PageRange, type StopSignal } from '../page-loop';
 import type { Extraction } from '../extract';
 import { placedPage, type PlacedPage } from '../blocks/placement';
 import { ImageCollector, imageMarkdown, type ExtractedImage } from '../images';
@@ -26,7 +26,7 @@ export type PageProgress = (donePages: number) => void;
 
 /**
  * Markdown from a PDF's text layer: positioned text gathered page by page (a page that cannot
- * be read is reported failed and skipped; `shouldStop` ends the reading between pages), then laid out for
+ * be read is reported failed and skipped; `shouldStop` ends the reading, see readPageByPage), then laid out for
  * the whole document — running heads and page numbers that repeat on most pages dropped,
  * two-column pages read column by column, headings from font size, lists, aligned tables,
  * hyphenation mended, right-to-left lines kept in logical order.
@@ -44,6 +44,7 @@ export async function extractPdf(
     ...laidOut(withFailedPages(read.pages, read.reports, 'page')),
     pages: read.reports,
     stopped: read.stopped,
+    dropped: read.dropped,
     images: read.images,
   };
 }
@@ -52,8 +53,10 @@ export async function extractPdf(
 export interface PdfPages {
   pages: PageLines[];
   reports: PageReport[];
-  /** Cancelled between pages: the pages read until then. */
+  /** Cancelled: the pages delivered until then. */
   stopped: boolean;
+  /** The pages read when the cancel was seen that finished after it, not delivered (see readPageByPage). */
+  dropped?: PageRange;
   /** The figures of the pages read, linked from their lines (when asked for with an image prefix). */
   images?: ExtractedImage[];
 }
@@ -206,8 +209,9 @@ export async function readPdfPages(
       return report;
     };
     const pageRange = range ? { first: range.first, last: Math.min(range.last, document.numPages) } : document.numPages;
-    const { reports, stopped } = await readPageByPage(pageRange, displayName, readPage, onPage, shouldStop);
-    return { pages, reports, stopped, images: images?.images ?? [] };
+    const { reports, stopped, dropped } = await readPageByPage(pageRange, displayName, readPage, onPage, shouldStop);
+    const kept = stopped ? reportedPages(pages, reports) : pages;
+    return { pages: kept, reports, stopped, dropped, images: images?.images ?? [] };
   } finally {
     await task.destroy();
   }
