@@ -8,9 +8,15 @@ import {
   FREE_PAGES_PER_MONTH,
   moneyOf,
   pdfWithUnreadablePages,
-  type UserMoney,
 } from '../test/support/money';
 import { privateStack } from '../test/support/private-stack';
+import {
+  checkoutSessionEvent,
+  deliverStripeEvent,
+  startStripeMock,
+  type CheckoutEventOptions,
+  type StripeMock,
+} from '../test/support/stripe';
 import { deleteRedisKeys } from './support/redis-keys';
 import { grant, serve } from './support/api';
 import { histogram, formatHistogram, printFigures } from './support/figures';
@@ -37,20 +43,41 @@ const PLANS: Plan[] = [
   'cancel pending',
 ];
 
+/** Bank payments each user makes while the jobs run: one clears, one fails (Stripe's delayed methods). */
+type Payment = 'bank payment clears' | 'bank payment fails';
+
+const PAYMENTS: { plan: Payment; usd: number }[] = [
+  { plan: 'bank payment clears', usd: 25 },
+  { plan: 'bank payment fails', usd: 10 },
+];
+
+const COMPLETED_UNPAID: CheckoutEventOptions = { paymentStatus: 'unpaid' };
+const ASYNC_SUCCEEDED: CheckoutEventOptions = { type: 'checkout.session.async_payment_succeeded' };
+const ASYNC_FAILED: CheckoutEventOptions = { type: 'checkout.session.async_payment_failed', paymentStatus: 'unpaid' };
+
 /**
  * Money under a mix of what does not get delivered: files and pages that cannot be read, jobs that
  * read nothing and are refunded, and cancels mid-file, between files, at once and before
- * confirming, from several users at once on a worker running two jobs at a time. For every user
- * the ledger adds up to the balance, every job's refund is exactly the points of what it did not
- * deliver (its ledger refunds the same), and the free-page counter holds exactly the free pages
- * of pages delivered and of jobs still open.
+ * confirming, from several users at once on a worker running two jobs at a time, while each user's
+ * bank payments are pending, clear or fail (Stripe's events delivered several times at once). For
+ * every user the ledger adds up to the balance, every job's refund is exactly the points of what it
+ * did not deliver (its ledger refunds the same), the free-page counter holds exactly the free pages
+ * of pages delivered and of jobs still open, and exactly the payments that cleared are credited, at
+ * their checkout's quote.
  */
-describe('refunds exact under a mix of cancels and failures', () => {
-  const { stack, start } = privateStack('refunds');
+describe('refunds exact under a mix of cancels, failures and bank payments', () => {
+  let stripeMock: StripeMock;
+  // Before the stack's own beforeAll: the API it starts talks to this Stripe.
+  beforeAll(async () => {
+    stripeMock = await startStripeMock();
+    Object.assign(stack.env, stripeMock.env);
+  });
+  afterAll(() => stripeMock?.close());
+  const { stack, start } = privateStack('refunds', { PUBLIC_BASE_URL: 'https://docconv.example.com/' });
   beforeAll(() => start({ WORKER_CONCURRENCY: '2' }), 60_000);
   afterAll(() => deleteRedisKeys(stack.env.REDIS_URL!, stack.env.REDIS_PREFIX!));
 
-  it(`${USERS} users, ${PLANS.length} kinds of undelivered work each: ledger, refunds and free pages agree`, async () => {
+  it(`${USERS} users, ${PLANS.length} kinds of undelivered work and two bank payments each: ledger, refunds, free pages and credits agree`, async () => {
     const { t } = stack;
     await serve(t);
     const db = t.app.get(DataSource);
@@ -85,8 +112,21 @@ describe('refunds exact under a mix of cancels and failures', () => {
           const res = await t.http.post(`/api/v1/jobs/${jobId}/cancel`).set(auth);
           return String(res.status);
         };
-        await Promise.all(
-          PLANS.map(async (plan) => {
+        const pay = async ({ plan, usd }: (typeof PAYMENTS)[number]) => {
+          const opened = await t.http.post('/api/v1/payments/checkout').set(auth).send({ usd }).expect(200);
+          const event = (options: CheckoutEventOptions) =>
+            checkoutSessionEvent(user.userId, usd * 100, opened.body.id as string, options);
+          const deliver = (options: CheckoutEventOptions, times: number) =>
+            Promise.all(Array.from({ length: times }, () => deliverStripeEvent(t.http, event(options)).expect(200)));
+          await deliver(COMPLETED_UNPAID, 2);
+          // The outcome arrives several times at once; a failed payment's late success changes nothing.
+          if (plan === 'bank payment clears') await deliver(ASYNC_SUCCEEDED, 3);
+          else await deliver(ASYNC_FAILED, 3).then(() => deliver(ASYNC_SUCCEEDED, 1));
+          outcomes.push(`${plan}: ${usd} USD`);
+        };
+        await Promise.all([
+          ...PAYMENTS.map(pay),
+          ...PLANS.map(async (plan) => {
             let outcome: string;
             switch (plan) {
               case 'file fails': {
@@ -135,7 +175,7 @@ describe('refunds exact under a mix of cancels and failures', () => {
             }
             outcomes.push(`${plan}: ${outcome}`);
           }),
-        );
+        ]);
         // Every job has ended (a cancel answered 202 is still stopping).
         for (const { id } of await db.query<{ id: string }[]>(
           `SELECT id FROM jobs WHERE user_id = $1 AND status IN ('queued', 'processing')`,
@@ -143,11 +183,20 @@ describe('refunds exact under a mix of cancels and failures', () => {
         ))
           await waitForJob(t.http, key.key, id, ['done', 'error', 'cancelled'], 300_000);
         const used = (await t.http.get('/api/v1/account').set(auth).expect(200)).body.free_pages.used as number;
-        return moneyOf(db, user.userId, used);
+        const payments = await db.query<{ status: string; points_added: string; quoted: string }[]>(
+          `SELECT p.status, p.points_added, c.points AS quoted
+             FROM payments p JOIN checkouts c ON c.id = p.checkout_id WHERE p.user_id = $1`,
+          [user.userId],
+        );
+        const [{ credited }] = await db.query<{ credited: string }[]>(
+          `SELECT coalesce(sum(amount), 0) AS credited FROM credit_transactions WHERE user_id = $1 AND type = 'charge'`,
+          [user.userId],
+        );
+        return { ...(await moneyOf(db, user.userId, used)), payments, credited: Number(credited) };
       }),
     );
 
-    const figures = users.flatMap((money: UserMoney, u) => {
+    const figures = users.flatMap((money, u) => {
       const refunded = money.jobs.reduce((sum, job) => sum + job.refundedPoints, 0);
       const undelivered = money.jobs.reduce((sum, job) => sum + job.undeliveredPoints, 0);
       const ledgerRefunds = money.jobs.reduce((sum, job) => sum + job.ledgerRefunds, 0);
@@ -163,10 +212,31 @@ describe('refunds exact under a mix of cancels and failures', () => {
         [`user ${u + 1}: pages delivered (paid at ${BASIC_PAGE_POINTS})`, delivered],
         [`user ${u + 1}: free pages returned / undelivered`, `${returned} / ${owed}`],
         [`user ${u + 1}: free pages counted / held`, `${money.freePagesCounted} / ${money.freePagesHeld}`],
+        [
+          `user ${u + 1}: payments (status: points added of quoted) / ledger credits`,
+          `${money.payments.map((p) => `${p.status}: ${p.points_added} of ${p.quoted}`).join(', ')} / ${money.credited}`,
+        ],
       ] as [string, string | number][];
     });
-    const wrong = users.flatMap(disagreements);
-    printFigures(`Refunds: ${USERS} users, cancels, failed files and failed pages mixed`, [
+    const wrong = [
+      ...users.flatMap(disagreements),
+      // One payment per checkout: the one that cleared is credited its quote once, the one that failed nothing.
+      ...users.flatMap((money) => {
+        const byStatus = Object.fromEntries(money.payments.map((p) => [p.status, p]));
+        const { done: cleared, failed } = byStatus;
+        const exact =
+          money.payments.length === PAYMENTS.length &&
+          cleared !== undefined &&
+          failed !== undefined &&
+          Number(cleared.points_added) === Number(cleared.quoted) &&
+          Number(failed.points_added) === 0 &&
+          money.credited === Number(cleared.quoted);
+        return exact
+          ? []
+          : [[`${money.userId}: payments`, `${JSON.stringify(money.payments)}, credited ${money.credited}`]];
+      }),
+    ];
+    printFigures(`Refunds: ${USERS} users, cancels, failed files, failed pages and bank payments mixed`, [
       ['outcomes', formatHistogram(histogram(outcomes))],
       ...figures,
       ['disagreements', wrong.length === 0 ? 'none' : JSON.stringify(wrong)],
