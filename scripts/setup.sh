@@ -130,11 +130,13 @@ fi
 # refuse altered and expired download links. --locked builds the crate's own Cargo.lock, every
 # crate checked against the checksum recorded there. 0.14.1 is the last release that builds with
 # Rust 1.95 (0.15 on need 1.96). The compiled crates stay in ~/.cache/docconv/cargo-target (as Go
-# keeps its build cache), so another clone on the same machine installs it in seconds.
+# keeps its build cache), so another clone on the same machine installs it in seconds. It serves a
+# test's few requests, so it is compiled without optimisation: 1.1 min on two cores instead of 4–11.
 s3s_fs_version=0.14.1
 if [ "$(cat .tools/s3s-fs.version 2>/dev/null)" != "$s3s_fs_version" ]; then
-  echo "[docconv] building s3s-fs $s3s_fs_version from its crate (minutes the first time on a machine)"
+  echo "[docconv] building s3s-fs $s3s_fs_version from its crate (a minute the first time on a machine)"
   CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/docconv/cargo-target}" \
+    CARGO_PROFILE_RELEASE_OPT_LEVEL=0 CARGO_PROFILE_RELEASE_DEBUG=0 \
     cargo install --quiet --locked --version "$s3s_fs_version" --features binary --root .tools/s3s-fs s3s-fs
   echo "$s3s_fs_version" > .tools/s3s-fs.version
 fi
