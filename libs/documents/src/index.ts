@@ -1,5 +1,14 @@
 export * from './archive/extract-archive';
-export * from './blocks/markdown-blocks';
+export {
+  BLOCK_TYPES,
+  MAX_TABLE_CELLS,
+  htmlTableCells,
+  inlineText,
+  markdownBlocks,
+  type BlockType,
+  type MarkdownBlock,
+  type TableCell,
+} from '@docconv/model';
 export * from './blocks/placement';
 export * from './blocks/structured-result';
 export * from './decompression';

@@ -1,5 +1,5 @@
 import { DomainError, type PageFailure } from '@docconv/contracts';
-import { escapeText } from './markdown/escape';
+import { escapeText } from '@docconv/model';
 import type { PageReport } from './ocr/ocr-page';
 import type { Line, PageLines } from './pdf/layout';
 

@@ -1,5 +1,5 @@
 import { checkStructuredResult } from '../../../../test/support/structured-result-check';
-import { htmlTableCells, markdownBlocks } from './markdown-blocks';
+import { htmlTableCells, markdownBlocks } from '@docconv/model';
 import type { PlacedPage } from './placement';
 import { codePointOffsets, structuredResult } from './structured-result';
 

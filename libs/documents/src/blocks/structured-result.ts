@@ -1,7 +1,7 @@
 import type { FileKind } from '../kinds';
 import type { PageReport } from '../ocr/ocr-page';
 import { PAGE_FAILURES, type PageFailure } from '@docconv/contracts';
-import { BLOCK_TYPES, markdownBlocks, type BlockType, type MarkdownBlock, type TableCell } from './markdown-blocks';
+import { BLOCK_TYPES, markdownBlocks, type BlockType, type MarkdownBlock, type TableCell } from '@docconv/model';
 import { placeBlocks, type Box, type PlacedLine, type PlacedPage, type Placement } from './placement';
 
 /** One file's stretch of the job's Markdown (`[start, end)`, UTF-16 units) and what its reading knew. */

@@ -3,7 +3,7 @@ import iconv from 'iconv-lite';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseMarkdown, readInline } from '../markdown/testing/read-back';
+import { parseMarkdown, readInline } from '@docconv/model/testing';
 import { MAX_CSV_ROWS } from './csv-grid';
 import { extractCsv, inspectCsv, sniffDelimiter } from './extract-csv';
 

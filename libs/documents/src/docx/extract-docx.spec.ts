@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeZip } from '../../../../test/support/archives';
-import { blocksOf } from '../markdown/testing/read-back';
+import { blocksOf } from '@docconv/model/testing';
 import { barChartPart } from '../office/testing/chart-part';
 import { extractDocx } from './extract-docx';
 

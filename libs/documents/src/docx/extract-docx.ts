@@ -1,15 +1,15 @@
 import { DomainError } from '@docconv/contracts';
 import { open } from 'node:fs/promises';
 import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
-import { escapeHeadingText, escapeLineStart, escapeText } from '../markdown/escape';
-import { linkDestination } from '../markdown/links';
-import { gridRows, tableMarkdown, withoutLines, type PlacedCell, type TableCell } from '../markdown/tables';
+import { escapeHeadingText, escapeLineStart, escapeText } from '@docconv/model';
+import { linkDestination } from '@docconv/model';
+import { gridRows, tableMarkdown, withoutLines, type PlacedCell, type GridCell as TableCell } from '@docconv/model';
 import { withZip } from '../zip/zip-reader';
 import { ImageCollector, imageMarkdown, type ExtractedImage } from '../images';
 import { Numbering, type ListLabel } from './docx-numbering';
 import { DocxPackageError, readDocxPackage, type DocxPackage, type DocxPart, type Relationship } from './docx-package';
 import { StyleBook } from './docx-styles';
-import { renderInline, type Link, type Piece } from './markdown-inline';
+import { renderInline, type Link, type Piece } from '@docconv/model';
 import { ommlToLatex } from './omml-latex';
 import { attr, child, descendant, elements, intVal, isElement, onOff, textOf, val, type XmlElement } from './xml-tree';
 

@@ -1,6 +1,6 @@
 import { htmlMarkdown, htmlReadableCharacters } from '../html/html-markdown';
-import { escapeText } from '../markdown/escape';
-import { tableMarkdown, type TableCell } from '../markdown/tables';
+import { escapeText } from '@docconv/model';
+import { tableMarkdown, type GridCell as TableCell } from '@docconv/model';
 import { readableCharacters } from '../text-pages';
 import { cleanText } from '../text/decode-text';
 import { textMarkdown } from '../text/extract-text';

@@ -1,7 +1,7 @@
 import { DomainError } from '@docconv/contracts';
 import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
 import { blocksMarkdown, htmlBlocks, htmlMarkdown, htmlReadableCharacters } from '../html/html-markdown';
-import { escapeHeadingText, escapeText } from '../markdown/escape';
+import { escapeHeadingText, escapeText } from '@docconv/model';
 import { readableCharacters, textPages } from '../text-pages';
 import { withZip } from '../zip/zip-reader';
 import { EpubDrmError, EpubPackageError, readEpub, type EpubBook } from './epub-package';

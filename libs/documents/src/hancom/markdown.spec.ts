@@ -1,4 +1,4 @@
-import { blocksOf, leftoverDelimiters } from '../markdown/testing/read-back';
+import { blocksOf, leftoverDelimiters } from '@docconv/model/testing';
 import { hancomMarkdown } from './markdown';
 import type { Block, HancomSection, Inline, Paragraph, Table } from './model';
 

@@ -1,7 +1,7 @@
-import { renderInline, type Piece } from '../docx/markdown-inline';
-import { escapeHeadingText, escapeInlineSyntax, escapeLineStart, escapeText } from '../markdown/escape';
-import { linkDestination } from '../markdown/links';
-import { gridRows, tableMarkdown, withoutLines, type PlacedCell } from '../markdown/tables';
+import { renderInline, type Piece } from '@docconv/model';
+import { escapeHeadingText, escapeInlineSyntax, escapeLineStart, escapeText } from '@docconv/model';
+import { linkDestination } from '@docconv/model';
+import { gridRows, tableMarkdown, withoutLines, type PlacedCell } from '@docconv/model';
 import { equationMarkdown } from './equation';
 import type { Block, Caption, HancomDocument, Inline, Paragraph, Table } from './model';
 import { mapPrivateUse } from './private-use';

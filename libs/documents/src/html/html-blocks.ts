@@ -1,6 +1,6 @@
-import { renderInline, type Link, type Piece } from '../docx/markdown-inline';
-import { linkDestination } from '../markdown/links';
-import { gridRows, withoutLines, type PlacedCell, type TableCell } from '../markdown/tables';
+import { renderInline, type Link, type Piece } from '@docconv/model';
+import { linkDestination } from '@docconv/model';
+import { gridRows, withoutLines, type PlacedCell, type GridCell as TableCell } from '@docconv/model';
 import {
   attribute,
   BLOCK_ELEMENTS,

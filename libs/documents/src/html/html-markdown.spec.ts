@@ -1,4 +1,4 @@
-import { parseMarkdown } from '../markdown/testing/read-back';
+import { parseMarkdown } from '@docconv/model/testing';
 import { htmlMarkdown, htmlReadableCharacters } from './html-markdown';
 
 const page = (body: string, head = ''): string =>

@@ -1,4 +1,4 @@
-import { escapeHeadingText, escapeLineStart } from '../markdown/escape';
+import { escapeHeadingText, escapeLineStart } from '@docconv/model';
 import type { Block } from './html-blocks';
 import { tableBlockMarkdown } from './html-table';
 

@@ -1,5 +1,5 @@
-import { inlineHtml } from '../markdown/inline-html';
-import { tableMarkdown } from '../markdown/tables';
+import { inlineHtml } from '@docconv/model';
+import { tableMarkdown } from '@docconv/model';
 import { flattenBlocks, type BlockCell } from './html-blocks';
 
 /**

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { makeZip } from '../../../../test/support/archives';
 import { FOOTNOTE, hwpx, p, PICTURE, run, section, SECTION_PR, tbl, TEXT_BOX } from './testing/hwpx-builder';
 import { makeHwpx } from '../../../../test/support/fixtures';
-import { blocksOf, formattedSpans, leftoverDelimiters } from '../markdown/testing/read-back';
+import { blocksOf, formattedSpans, leftoverDelimiters } from '@docconv/model/testing';
 import { extractHwpx } from './extract-hwpx';
 
 const MERGED_TABLE = tbl(

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { blocksOf, formattedSpans, leftoverDelimiters } from '../markdown/testing/read-back';
+import { blocksOf, formattedSpans, leftoverDelimiters } from '@docconv/model/testing';
 import { barChartPart } from '../office/testing/chart-part';
 import { extractHwpx } from './extract-hwpx';
 import { readHwpx } from './read-hwpx';

@@ -1,5 +1,5 @@
 import type { OcrLine, OcrModelName, OcrResult } from '@docconv/ocr';
-import { escapeLineStart, escapeText } from '../markdown/escape';
+import { escapeLineStart, escapeText } from '@docconv/model';
 import { buildLines, type Line, type PageLines, type TextRun } from '../pdf/layout';
 import type { PageFailure } from '@docconv/contracts';
 import type { PageReading } from './page-reader';

@@ -1,9 +1,9 @@
 import { DomainError } from '@docconv/contracts';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { posix } from 'node:path';
-import { emphasisMarkdown } from '../markdown/emphasis';
-import { escapeInlineSyntax, escapeLineStart, escapeText } from '../markdown/escape';
-import { tableMarkdown } from '../markdown/tables';
+import { emphasisMarkdown } from '@docconv/model';
+import { escapeInlineSyntax, escapeLineStart, escapeText } from '@docconv/model';
+import { tableMarkdown } from '@docconv/model';
 import type { ZipReader } from '../zip/zip-reader';
 
 /** Reading OOXML packages (PowerPoint and Excel): parts, relationships, XML trees, charts as Markdown. */

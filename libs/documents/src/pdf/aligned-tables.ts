@@ -1,5 +1,5 @@
-import { escapeText } from '../markdown/escape';
-import { tableMarkdown, type TableCell } from '../markdown/tables';
+import { escapeText } from '@docconv/model';
+import { tableMarkdown, type GridCell as TableCell } from '@docconv/model';
 import { inked, median, toLine, type Line, type TextRun } from './layout';
 
 /**

@@ -1,4 +1,4 @@
-import { escapeText } from '../markdown/escape';
+import { escapeText } from '@docconv/model';
 import { inked, mend, toLine, type Line, type PageLines, type TextRun } from './layout';
 import { readingOrder, segmentLines } from './reading-order';
 

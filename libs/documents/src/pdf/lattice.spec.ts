@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { extractPdf } from './extract-pdf';
-import { tableMarkdown } from '../markdown/tables';
+import { tableMarkdown } from '@docconv/model';
 import { ruledTables } from './lattice';
 import { pageRules, type DrawingOps, type Rule } from './rules';
 import { pdfBytes } from './testing/pdf-bytes';

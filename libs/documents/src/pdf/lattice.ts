@@ -6,7 +6,7 @@
  */
 import type { Rule } from './rules';
 import { buildLines, mend, type TextRun } from './layout';
-import type { TableCell } from '../markdown/tables';
+import type { GridCell as TableCell } from '@docconv/model';
 
 export interface RuledTable {
   top: number;

@@ -1,6 +1,6 @@
 import { alignedTableAt } from './aligned-tables';
 import { codeBlockAt } from './code-blocks';
-import { escapeHeadingText, escapeLineStart, escapeText } from '../markdown/escape';
+import { escapeHeadingText, escapeLineStart, escapeText } from '@docconv/model';
 import { joinOverlapping } from './glyphs';
 
 /**

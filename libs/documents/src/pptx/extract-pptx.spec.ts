@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeZip, type ZipEntrySpec } from '../../../../test/support/archives';
 import { makePptx } from '../../../../test/support/fixtures';
-import { blocksOf, formattedSpans, leftoverDelimiters } from '../markdown/testing/read-back';
+import { blocksOf, formattedSpans, leftoverDelimiters } from '@docconv/model/testing';
 import { withZip } from '../zip/zip-reader';
 import { extractPptx } from './extract-pptx';
 

@@ -15,9 +15,9 @@ import {
   relsOfType,
   chartMarkdown,
 } from '../office/ooxml';
-import { emphasisMarkdown, tildesCouldPair, type InlineRun } from '../markdown/emphasis';
-import { escapeHeadingText, escapeInlineSyntax, escapeLineStart, escapeText } from '../markdown/escape';
-import { gridRows, tableMarkdown, type PlacedCell, type TableCell } from '../markdown/tables';
+import { emphasisMarkdown, tildesCouldPair, type InlineRun } from '@docconv/model';
+import { escapeHeadingText, escapeInlineSyntax, escapeLineStart, escapeText } from '@docconv/model';
+import { gridRows, tableMarkdown, type PlacedCell, type GridCell as TableCell } from '@docconv/model';
 import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
 import { withZip, type ZipReader } from '../zip/zip-reader';
 

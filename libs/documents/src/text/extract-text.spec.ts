@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Nodes } from 'mdast';
-import { parseMarkdown } from '../markdown/testing/read-back';
+import { parseMarkdown } from '@docconv/model/testing';
 import { countTextPages, extractText, textMarkdown } from './extract-text';
 
 let folder: string;

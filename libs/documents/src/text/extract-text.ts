@@ -1,6 +1,6 @@
 import { DomainError } from '@docconv/contracts';
 import { readFile } from 'node:fs/promises';
-import { escapeLineStart, escapeText } from '../markdown/escape';
+import { escapeLineStart, escapeText } from '@docconv/model';
 import { readableCharacters, textPages } from '../text-pages';
 import { decodeText } from './decode-text';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeZip } from '../../../../test/support/archives';
 import { makeXlsx } from '../../../../test/support/fixtures';
-import { formattedSpans, leftoverDelimiters, parseMarkdown, readInline } from '../markdown/testing/read-back';
+import { formattedSpans, leftoverDelimiters, parseMarkdown, readInline } from '@docconv/model/testing';
 import { extractXlsx, formatNumber } from './extract-xlsx';
 
 let folder: string;

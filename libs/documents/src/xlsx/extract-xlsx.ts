@@ -1,6 +1,6 @@
 import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
-import { escapeHeadingText, escapeLineStart, escapeText as escapeMarkdownText } from '../markdown/escape';
-import { gridRows, tableMarkdown, type PlacedCell } from '../markdown/tables';
+import { escapeHeadingText, escapeLineStart, escapeText as escapeMarkdownText } from '@docconv/model';
+import { gridRows, tableMarkdown, type PlacedCell } from '@docconv/model';
 import { withZip, type ZipReader } from '../zip/zip-reader';
 import {
   chartMarkdown,

@@ -1,6 +1,6 @@
-import { gridRows, tableMarkdown, withoutLines, type PlacedCell, type TableCell } from './tables';
+import { gridRows, tableMarkdown, withoutLines, type PlacedCell, type GridCell } from './tables';
 
-const cell = (text: string, rowspan = 1, colspan = 1): TableCell => ({ text, rowspan, colspan });
+const cell = (text: string, rowspan = 1, colspan = 1): GridCell => ({ text, rowspan, colspan });
 const placed = (row: number, col: number, text: string, rowspan = 1, colspan = 1): PlacedCell => ({
   row,
   col,

@@ -1,5 +1,5 @@
-import { emphasisMarkdown, tildesCouldPair, type InlineRun } from '../markdown/emphasis';
-import { escapeInlineSyntax } from '../markdown/escape';
+import { emphasisMarkdown, tildesCouldPair, type InlineRun } from './emphasis';
+import { escapeInlineSyntax } from './escape';
 
 /** A hyperlink; `id` tells two adjacent links to the same address apart. */
 export interface Link {

@@ -1,6 +1,6 @@
-import { formattedSpans, leftoverDelimiters } from '../markdown/testing/read-back';
-import { escapeText } from '../markdown/escape';
-import { renderInline, type Piece } from './markdown-inline';
+import { formattedSpans, leftoverDelimiters } from './testing/read-back';
+import { escapeText } from './escape';
+import { renderInline, type Piece } from './inline';
 
 const text = (value: string, style: Partial<{ bold: boolean; italic: boolean; strike: boolean }> = {}): Piece => ({
   kind: 'text',

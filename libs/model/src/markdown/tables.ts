@@ -1,14 +1,14 @@
 import { inlineHtml } from './inline-html';
 
 /** One cell of a table: its text, and how many rows and columns it covers. */
-export interface TableCell {
+export interface GridCell {
   text: string;
   rowspan: number;
   colspan: number;
 }
 
 /** A cell placed on a table's grid: the row and column of its top-left slot, counted from 0. */
-export interface PlacedCell extends TableCell {
+export interface PlacedCell extends GridCell {
   row: number;
   col: number;
 }
@@ -20,14 +20,14 @@ export interface PlacedCell extends TableCell {
  * is one line. A cell's text is inline Markdown; in the HTML form it is written as HTML
  * (CommonMark reads no Markdown inside an HTML block), so emphasis and links still show.
  */
-export function tableMarkdown(rows: TableCell[][]): string {
+export function tableMarkdown(rows: GridCell[][]): string {
   if (rows.length === 0) return '';
   const spans = rows.some((row) => row.some((cell) => cell.rowspan > 1 || cell.colspan > 1));
   return spans ? htmlTable(rows) : gfmTable(rows);
 }
 
-function htmlTable(rows: TableCell[][]): string {
-  const cell = (c: TableCell, tag: string) =>
+function htmlTable(rows: GridCell[][]): string {
+  const cell = (c: GridCell, tag: string) =>
     `<${tag}${c.rowspan > 1 ? ` rowspan="${c.rowspan}"` : ''}${c.colspan > 1 ? ` colspan="${c.colspan}"` : ''}>${oneLine(c.text, inlineHtml)}</${tag}>`;
   return [
     '<table>',
@@ -36,10 +36,10 @@ function htmlTable(rows: TableCell[][]): string {
   ].join('\n');
 }
 
-function gfmTable(rows: TableCell[][]): string {
+function gfmTable(rows: GridCell[][]): string {
   const width = rows.reduce((widest, row) => Math.max(widest, row.length), 1);
   const escape = (text: string) => text.replace(/\|/g, '\\|');
-  const line = (row: TableCell[]) =>
+  const line = (row: GridCell[]) =>
     `| ${Array.from({ length: width }, (_, i) => oneLine(row[i]?.text ?? '', escape)).join(' | ')} |`;
   return [line(rows[0]), `|${' --- |'.repeat(width)}`, ...rows.slice(1).map(line)].join('\n');
 }
@@ -57,18 +57,18 @@ function oneLine(text: string, escape: (line: string) => string): string {
  * top-left slot is already covered adds its text to the cell covering it, so none is lost.
  * The work grows with the grid's slots, never with the sum of the areas the spans cover.
  */
-export function gridRows(cells: PlacedCell[], height: number, width: number): TableCell[][] {
+export function gridRows(cells: PlacedCell[], height: number, width: number): GridCell[][] {
   const byRow: PlacedCell[][] = Array.from({ length: height }, () => []);
   for (const cell of cells)
     if (cell.row >= 0 && cell.row < height && cell.col >= 0 && cell.col < width) byRow[cell.row].push(cell);
   /** For each column, the cell over it and the last row that cell reaches. */
-  const cover = new Array<TableCell | undefined>(width);
+  const cover = new Array<GridCell | undefined>(width);
   const last = new Int32Array(width).fill(-1);
   const covered = (col: number, row: number) => last[col] >= row;
-  const rows: TableCell[][] = [];
+  const rows: GridCell[][] = [];
   for (let r = 0; r < height; r++) {
     const anchored = byRow[r].sort((a, b) => a.col - b.col);
-    const row: TableCell[] = [];
+    const row: GridCell[] = [];
     let next = 0;
     for (let c = 0; c < width; c++) {
       let cell = covered(c, r) ? cover[c] : undefined;

@@ -1,0 +1,147 @@
+import type { Block, Cell, Document, Inline } from '../document';
+import { escapeHeadingText, escapeLineStart } from './escape';
+import { renderInline, type Piece } from './inline';
+import { tableMarkdown, type GridCell } from './tables';
+
+/**
+ * The one Markdown writer: a document's blocks as CommonMark with GFM tables. Text is escaped
+ * here and nowhere else, so what the page says is what a Markdown reader shows. Blocks are
+ * separated by a blank line, the items of one list by a line break; page furniture is left
+ * out. A block a reader not yet ported wrote as Markdown (`written`) is copied as it was.
+ */
+export function writeMarkdown(document: Document): string {
+  let out = '';
+  let previous: Block | undefined;
+  for (const block of document.blocks) {
+    if (block.written !== undefined) {
+      out += block.written;
+      previous = block;
+      continue;
+    }
+    const markdown = blockMarkdown(block);
+    if (markdown === undefined) continue;
+    if (previous !== undefined) out += separator(previous, block);
+    out += markdown;
+    previous = block;
+  }
+  if (document.trailing !== undefined) return out + document.trailing;
+  return out === '' ? '' : `${out}\n`;
+}
+
+/** What goes between two blocks written one after the other. */
+function separator(previous: Block, next: Block): string {
+  if (previous.written !== undefined) return '\n\n';
+  return previous.type === 'list_item' && next.type === 'list_item' ? '\n' : '\n\n';
+}
+
+/** A block as Markdown; undefined for what the Markdown leaves out. */
+export function blockMarkdown(block: Block): string | undefined {
+  switch (block.type) {
+    case 'heading':
+      return `${'#'.repeat(block.level)} ${escapeHeadingText(oneLine(inlineMarkdown(block.content)))}`;
+    case 'paragraph': {
+      const text = paragraphText(block.content);
+      return block.quote ? text.replace(/^/gm, '> ') : text;
+    }
+    case 'list_item': {
+      const marker = block.number === undefined ? '-' : `${block.number}.`;
+      const task = block.checked === undefined ? '' : block.checked ? '[x] ' : '[ ] ';
+      const indent = '  '.repeat(block.depth);
+      const text = inlineMarkdown(block.content).replace(/\n/g, `  \n${indent}  `);
+      return `${indent}${marker} ${task}${task ? text : escapeLineStart(text)}`;
+    }
+    case 'table':
+      return tableMarkdown(block.rows.map((row) => row.map(gridCell)));
+    case 'figure':
+      return block.src === undefined ? escapeLineStart(block.alt) : `![${altText(block.alt)}](${block.src})`;
+    case 'formula':
+      return `$$\n${block.tex}\n$$`;
+    case 'code': {
+      const fence = '`'.repeat(Math.max(3, longestRun(block.text, '`') + 1));
+      return `${fence}${block.language ?? ''}\n${block.text}\n${fence}`;
+    }
+    case 'footnote':
+      return `[^${block.label}]: ${inlineMarkdown(block.content)}`;
+    case 'transcript':
+      return paragraphText(block.content);
+    case 'furniture':
+      return undefined;
+    case 'separator':
+      return '---';
+    case 'raw':
+      return block.text;
+  }
+}
+
+/** A paragraph's text: its inline Markdown, each line kept from starting a block; line breaks are hard breaks. */
+function paragraphText(content: readonly Inline[]): string {
+  return inlineMarkdown(content)
+    .split('\n')
+    .map((line) => escapeLineStart(line))
+    .join('  \n');
+}
+
+/** Inline content as Markdown: emphasis, links, code spans, math, notes and pictures, text escaped; breaks as `\n`. */
+export function inlineMarkdown(content: readonly Inline[]): string {
+  // Links are told apart by their target: adjacent runs linking to the same address make one link.
+  const links = new Map<string, number>();
+  const linkId = (href: string) => links.get(href) ?? links.set(href, links.size + 1).size;
+  return renderInline(content.map((inline) => piece(inline, linkId)));
+}
+
+function piece(inline: Inline, linkId: (href: string) => number): Piece {
+  switch (inline.kind) {
+    case 'text': {
+      const link = inline.link === undefined ? undefined : { id: linkId(inline.link), href: inline.link };
+      if (inline.code) return { kind: 'raw', markdown: codeSpan(inline.text), link };
+      return {
+        kind: 'text',
+        text: inline.text,
+        bold: inline.bold === true,
+        italic: inline.italic === true,
+        strike: inline.strike === true,
+        link,
+      };
+    }
+    case 'break':
+      return { kind: 'break' };
+    case 'math':
+      return { kind: 'raw', markdown: `$${inline.tex}$` };
+    case 'note':
+      return { kind: 'raw', markdown: `[^${inline.label}]` };
+    case 'image':
+      return { kind: 'raw', markdown: `![${altText(inline.alt)}](${inline.src})` };
+  }
+}
+
+/** A code span that holds its text literally, however many backticks the text has. */
+function codeSpan(text: string): string {
+  const ticks = '`'.repeat(longestRun(text, '`') + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${ticks}${pad}${text}${pad}${ticks}`;
+}
+
+function longestRun(text: string, char: string): number {
+  let longest = 0;
+  let run = 0;
+  for (const c of text) {
+    run = c === char ? run + 1 : 0;
+    longest = Math.max(longest, run);
+  }
+  return longest;
+}
+
+/** Alternative text inside `![…]`: brackets and line breaks would end it. */
+function altText(alt: string): string {
+  return alt.replace(/\s+/g, ' ').replace(/[[\]\\]/g, '\\$&');
+}
+
+/** A heading is one line: its breaks become spaces. */
+function oneLine(text: string): string {
+  return text.replace(/\n/g, ' ');
+}
+
+/** A model cell as the table writer's cell: its inline Markdown, breaks kept as line breaks (`<br>`). */
+function gridCell(cell: Cell): GridCell {
+  return { text: inlineMarkdown(cell.content), rowspan: cell.rowspan, colspan: cell.colspan };
+}
