@@ -18,12 +18,13 @@ export function readMarkdown(markdown: string, file: string): Document {
   for (const source of markdownBlocks(markdown)) {
     const written = markdown.slice(cursor, source.end);
     cursor = source.end;
-    blocks.push({ ...modelBlock(source, markdown.slice(source.start, source.end)), from, written } as Block);
+    blocks.push({ ...modelBlock(source, markdown.slice(source.start, source.end)), from, written });
   }
   return { version: 1, blocks, trailing: markdown.slice(cursor) };
 }
 
-type Content = Omit<Block, 'from' | 'written'>;
+/** A block before its provenance and source are set (each kind of block without those two fields). */
+type Content = Block extends infer B ? (B extends Block ? Omit<B, 'from' | 'written'> : never) : never;
 
 /** A block of the splitter as a model block, its content read from its Markdown `text`. */
 function modelBlock(block: MarkdownBlock, text: string): Content {
@@ -121,7 +122,7 @@ function inline(markdown: string): Inline[] {
       if (node.type === 'paragraph' || node.type === 'heading') {
         if (out.length > 0) out.push({ kind: 'break' });
         out.push(...runs(node.children));
-      } else if ('children' in node) visit(node.children as RootContent[]);
+      } else if ('children' in node) visit(node.children);
     }
   };
   visit(parseMarkdown(markdown).children);
