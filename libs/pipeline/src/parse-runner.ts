@@ -3,19 +3,17 @@ import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DomainError, MAX_PRIORITY, type JobPayload } from '@docconv/contracts';
 import { JobEntity, JobFileEntity } from '@docconv/db';
+import type { FileKind, PageReport, ResultSource } from '@docconv/documents';
 import {
   assemblePdf,
   type Extraction,
-  type FileKind,
   type OcrOptions,
   type PageRange,
-  type PageReport,
   type PdfPages,
-  type ResultSource,
   failedFileMarkdown,
   failureOf,
   ORIENTATION_BLOCK_PAGES,
-} from '@docconv/documents';
+} from '@docconv/reading';
 import { OCR_LANGUAGES } from '@docconv/ocr';
 import { refinePage, splitIntoPages, type LanguageModel } from '@docconv/refine';
 import { transcriptMarkdown, type Transcriber } from '@docconv/transcription';
