@@ -3,7 +3,7 @@ import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DomainError, MAX_PRIORITY, type JobPayload } from '@docconv/contracts';
 import { JobEntity, JobFileEntity } from '@docconv/db';
-import type { FileKind, PageReport, ResultSource } from '@docconv/documents';
+import { acceptedFormat, type FileKind, type PageReport, type ResultSource } from '@docconv/documents';
 import {
   assemblePdf,
   type Extraction,
@@ -66,9 +66,6 @@ interface Converted {
 
 /** Files read page by page, each page delivered only if it finished before any cancel (see readPageByPage). */
 const PAGED = new Set<FileKind>(['pdf', 'image']);
-
-/** Formats whose Markdown layout refinement may rework (spec 4.3: PDF, office and HWP files). */
-const REFINABLE = new Set<FileKind>(['pdf', 'docx', 'pptx', 'xlsx', 'hwp', 'hwpx']);
 
 export interface Attempt {
   /** Attempts already made before this one. */
@@ -490,7 +487,7 @@ export class ParseRunner {
         const pages = kind === 'pdf' ? read : extraction.stopped ? 0 : file.pages;
         const refinement: FilePageReport[] = [];
         const markdown =
-          job.doclingRefinement && REFINABLE.has(kind)
+          job.doclingRefinement && acceptedFormat(kind).refinable
             ? await this.refine(extraction.markdown, pages, file.displayPath, job, refinement, cancelled)
             : extraction.markdown;
         if (markdown === undefined) {
