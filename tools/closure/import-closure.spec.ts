@@ -2,15 +2,15 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { filesUnder, importClosure } from './import-closure';
-import { API_ENTRY, workerOnlyFolders } from './worker-only';
+import { API_SIDE_ENTRIES, workerOnlyFolders } from './worker-only';
 
 const ROOT = resolve(__dirname, '..', '..');
 
-describe('the API import closure', () => {
-  it('holds no worker-only file: no OCR, engine, pipeline or reader code', () => {
-    const closure = importClosure(ROOT, [API_ENTRY]);
-    expect(closure.files).toContain('libs/documents/src/intake.ts'); // its intake thread is followed
-    expect(closure.files).toContain('libs/documents/src/detect.ts');
+describe("the import closure of the API's side", () => {
+  it('holds no worker-only file: no OCR, engine, pipeline or reader code, in the API or the admin CLI', () => {
+    const closure = importClosure(ROOT, API_SIDE_ENTRIES);
+    expect(closure.files).toContain('libs/documents/src/intake.ts'); // the API's intake thread is followed
+    expect(closure.files).toContain('apps/admin/src/main.ts');
     expect(filesUnder(closure, workerOnlyFolders())).toEqual([]);
     expect(closure.packages).not.toContain('tesseract.js');
   }, 120_000);
