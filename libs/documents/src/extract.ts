@@ -1,4 +1,5 @@
 import { DomainError } from '@docconv/contracts';
+import type { Document } from '@docconv/model';
 import { readFile } from 'node:fs/promises';
 import type { DecompressionLimits } from './decompression';
 import { extractCsv } from './csv/extract-csv';
@@ -53,6 +54,8 @@ export interface Extraction {
   placed?: PlacedPage[];
   /** Pictures the Markdown links (`![caption](images/p3-1.png)`), to store beside it. */
   images?: ExtractedImage[];
+  /** The file as the document model, from a reader that builds it (the Markdown is its writer's output). */
+  document?: Document;
 }
 
 /**
@@ -111,13 +114,13 @@ async function extract(
     case 'hwpx':
       return text(extractHwpx(input.path, input.displayName, input.limits));
     case 'docx': {
-      const { markdown, images } = await extractDocxWithImages(
+      const { markdown, document, images } = await extractDocxWithImages(
         input.path,
         input.displayName,
         input.limits,
         input.imagePrefix,
       );
-      return { markdown, pages: [], images };
+      return { markdown, pages: [], images, document };
     }
     case 'pptx':
       return text(extractPptx(input.path, input.displayName, input.limits));

@@ -515,7 +515,8 @@ describe('extractDocx', () => {
           ],
         }),
     );
-    expect(md).toBe('[Image: See \\[a\\](b) and \\[^1\\]]\n');
+    // Escaped as any text is, only where Markdown would read syntax: `](` and `[^`.
+    expect(md).toBe('[Image: See [a\\](b) and \\[^1]]\n');
     expect(blocksOf(md)).toEqual(['paragraph: [Image: See [a](b) and [^1]]']);
   });
 
