@@ -112,3 +112,11 @@ export function modelBlocks(blocks: DocxBlock[], from: Provenance): Block[] {
   }
   return out;
 }
+
+/** A run of a heading: not bold, since the heading says it. */
+export function unbold(inline: Inline): Inline {
+  if (inline.kind !== 'text' || !inline.bold) return inline;
+  const plain = { ...inline };
+  delete plain.bold;
+  return plain;
+}

@@ -1,9 +1,10 @@
 import { linkDestination, type Block, type FootnoteBlock, type ImageInline, type Inline } from '@docconv/model';
-import { flatten, modelBlocks, shows, type DocxBlock } from './docx-blocks';
+import { flatten, modelBlocks, shows, unbold, type DocxBlock } from './docx-blocks';
 import { FieldStack, fieldLink } from './docx-fields';
 import { Numbering, type ListLabel } from './docx-numbering';
-import type { DocxPackage, DocxPart, Relationship } from './docx-package';
-import { StyleBook } from './docx-styles';
+import { alternative, nested, notesById, pictureAlt } from './docx-markup';
+import type { DocxPackage, Relationship } from './docx-package';
+import { StyleBook, type CharacterFormat } from './docx-styles';
 import { tableRows, type WordCell, type WordRow } from './docx-tables';
 import { ommlToLatex } from './omml-latex';
 import { attr, child, descendant, elements, intVal, isElement, onOff, textOf, val, type XmlElement } from './xml-tree';
@@ -15,13 +16,6 @@ interface ParagraphContent {
   anchored: DocxBlock[];
   /** The inlines that are equations, to tell a paragraph holding only equations. */
   math: Set<Inline>;
-}
-
-interface RunFormat {
-  bold: boolean;
-  italic: boolean;
-  strike: boolean;
-  hidden: boolean;
 }
 
 /** A picture met in the document: its alternative text, the package part holding it, and its place in the content. */
@@ -197,7 +191,7 @@ export class DocxReader {
     for (const node of elements(parent)) {
       switch (node.name) {
         case 'w:r':
-          this.run(node.children, this.runFormat(child(node, 'w:rPr')), content, link);
+          this.run(node.children, this.styles.run(child(node, 'w:rPr')), content, link);
           break;
         case 'w:hyperlink':
           this.inline(node, content, this.hyperlink(node) ?? link);
@@ -240,7 +234,12 @@ export class DocxReader {
     content.math.add(inline);
   }
 
-  private run(nodes: XmlElement['children'], format: RunFormat, content: ParagraphContent, link?: string): void {
+  private run(
+    nodes: XmlElement['children'],
+    format: Required<CharacterFormat>,
+    content: ParagraphContent,
+    link?: string,
+  ): void {
     const push = (text: string): void => {
       if (format.hidden || !this.fields.visible() || text === '') return;
       const href = this.fields.link() ?? link;
@@ -307,16 +306,6 @@ export class DocxReader {
     }
   }
 
-  private runFormat(rPr: XmlElement | undefined): RunFormat {
-    const styled = this.styles.character(val(rPr, 'w:rStyle'));
-    return {
-      bold: onOff(rPr, 'w:b') ?? styled.bold ?? false,
-      italic: onOff(rPr, 'w:i') ?? styled.italic ?? false,
-      strike: onOff(rPr, 'w:strike') ?? onOff(rPr, 'w:dstrike') ?? styled.strike ?? false,
-      hidden: onOff(rPr, 'w:vanish') ?? styled.hidden ?? false,
-    };
-  }
-
   /** Text boxes and pictures inside a drawing or a VML shape. */
   private drawing(parent: XmlElement, content: ParagraphContent, alt?: string): void {
     let description = alt;
@@ -354,11 +343,7 @@ export class DocxReader {
 
   /** A picture: an image inline whose file is stored, or which becomes its alternative text, once the pictures are taken out. */
   private picture(description: string | undefined, content: ParagraphContent, relationshipId?: string): void {
-    const alt = (description ?? '')
-      .replace(/\s*(Description automatically generated|AI-generated content may be incorrect)[\s\S]*$/i, '')
-      .replace(/\s+/g, ' ')
-      .trim()
-      .slice(0, 200);
+    const alt = pictureAlt(description);
     const relationship = relationshipId === undefined ? undefined : this.relationships.get(relationshipId);
     const target = relationship && !relationship.external ? relationship.target : undefined;
     const inline: ImageInline = { kind: 'image', src: '', alt };
@@ -408,37 +393,4 @@ export class DocxReader {
       this.relationships = outer;
     }
   }
-}
-
-function notesById(part: DocxPart | undefined, name: string): Map<string, XmlElement> {
-  const out = new Map<string, XmlElement>();
-  for (const note of elements(part?.root, name)) {
-    const id = attr(note, 'w:id');
-    const type = attr(note, 'w:type');
-    if (id !== undefined && (type === undefined || type === 'normal')) out.set(id, note);
-  }
-  return out;
-}
-
-/** The content Word shows for markup-compatibility alternatives: the preferred choice, else the fallback. */
-function alternative(element: XmlElement): XmlElement | undefined {
-  return child(element, 'mc:Choice') ?? child(element, 'mc:Fallback');
-}
-
-/** Rows of a table or cells of a row, including those wrapped in content controls or custom XML. */
-function nested(parent: XmlElement, name: string): XmlElement[] {
-  const out: XmlElement[] = [];
-  for (const node of elements(parent)) {
-    if (node.name === name) out.push(node);
-    else if (node.name === 'w:sdt') out.push(...nested(child(node, 'w:sdtContent') ?? node, name));
-    else if (node.name === 'w:customXml') out.push(...nested(node, name));
-  }
-  return out;
-}
-
-function unbold(inline: Inline): Inline {
-  if (inline.kind !== 'text' || !inline.bold) return inline;
-  const plain = { ...inline };
-  delete plain.bold;
-  return plain;
 }
