@@ -208,7 +208,7 @@ export const ACCENTS: Record<string, string> = {
   '\u20e1': '\\overleftrightarrow',
 };
 
-/** Function names LaTeX has a command for (`\\sin`); others are written `\\operatorname{…}`. */
+/** Function names LaTeX has a command for (`\sin`); others are written `\operatorname{…}`. */
 export const FUNCTIONS = new Set([
   'sin',
   'cos',
