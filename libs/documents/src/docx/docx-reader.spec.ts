@@ -1,37 +1,17 @@
 import type { Block, Document } from '@docconv/model';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { extractDocxWithImages } from './extract-docx';
+import { DocxFixtures, PIXEL, type DocxModule } from './testing/docx-fixtures';
 
-type DocxModule = typeof import('docx');
-
-/** A 1×1 transparent PNG. */
-const PIXEL = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
-
-let folder: string;
-let count = 0;
-
-beforeAll(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'docconv-docx-model-'));
-});
-
-afterAll(async () => {
-  await rm(folder, { recursive: true, force: true });
-});
+const fixtures = new DocxFixtures();
+beforeAll(() => fixtures.open());
+afterAll(() => fixtures.close());
 
 /** Builds a document with the `docx` package and reads it as the model (and its Markdown). */
 async function read(
   build: (docx: DocxModule) => InstanceType<DocxModule['Document']>,
   imagePrefix?: string,
 ): Promise<{ markdown: string; document: Document }> {
-  const docx = await import('docx');
-  const path = join(folder, `${++count}.docx`);
-  await writeFile(path, await docx.Packer.toBuffer(build(docx)));
-  return extractDocxWithImages(path, 'report.docx', undefined, imagePrefix);
+  return extractDocxWithImages(await fixtures.build(build), 'report.docx', undefined, imagePrefix);
 }
 
 const from = { file: 'report.docx' };
