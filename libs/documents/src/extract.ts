@@ -1,4 +1,5 @@
 import { DomainError } from '@docconv/contracts';
+import type { Document } from '@docconv/model';
 import { readFile } from 'node:fs/promises';
 import type { DecompressionLimits } from './decompression';
 import { extractCsv } from './csv/extract-csv';
@@ -53,6 +54,8 @@ export interface Extraction {
   placed?: PlacedPage[];
   /** Pictures the Markdown links (`![caption](images/p3-1.png)`), to store beside it. */
   images?: ExtractedImage[];
+  /** The file as the document model, from a reader that builds it (the Markdown is its writer's output). */
+  document?: Document;
 }
 
 /**
@@ -130,13 +133,13 @@ const READERS: Record<FileKind, Reader> = {
   image: (input, onProgress, pages, shouldStop) =>
     extractImage(input.path, input.mime, input.units, input.displayName, onProgress, pages, shouldStop),
   docx: async (input) => {
-    const { markdown, images } = await extractDocxWithImages(
+    const { markdown, document, images } = await extractDocxWithImages(
       input.path,
       input.displayName,
       input.limits,
       input.imagePrefix,
     );
-    return { markdown, pages: [], images };
+    return { markdown, pages: [], images, document };
   },
   pptx: whole((input) => extractPptx(input.path, input.displayName, input.limits)),
   xlsx: whole((input) => extractXlsx(input.path, input.displayName, input.limits)),
@@ -160,3 +163,4 @@ const READERS: Record<FileKind, Reader> = {
   audio: notTranscribed,
   video: notTranscribed,
 };
+

@@ -102,6 +102,14 @@ export interface ListItemBlock extends BlockBase {
   type: 'list_item';
   /** Numbered: the item's number; bulleted: absent. */
   number?: number;
+  /** What follows a numbered item's number when the document shows `1)` rather than `1.`; absent for `.`. */
+  delimiter?: '.' | ')';
+  /**
+   * Which list the item belongs to, when the reader knows: two lists that follow each other are
+   * different lists (Word restarts or switches numbering) though nothing stands between them, and
+   * the writer keeps them apart. Absent: the item continues the list before it.
+   */
+  list?: string;
   /** Nesting depth, 0 for a top-level list. */
   depth: number;
   content: Inline[];

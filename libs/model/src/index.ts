@@ -8,3 +8,4 @@ export * from './markdown/markdown-blocks';
 export * from './markdown/tables';
 export * from './markdown/write-markdown';
 export { readMarkdown } from './markdown/read-markdown';
+export * from './markdown/list-layout';

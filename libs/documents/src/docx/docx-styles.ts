@@ -109,6 +109,17 @@ export class StyleBook {
     return out;
   }
 
+  /** A run's formatting: its own properties (`w:rPr`), else its character style's, else none. */
+  run(rPr: XmlElement | undefined): Required<CharacterFormat> {
+    const styled = this.character(val(rPr, 'w:rStyle'));
+    return {
+      bold: onOff(rPr, 'w:b') ?? styled.bold ?? false,
+      italic: onOff(rPr, 'w:i') ?? styled.italic ?? false,
+      strike: onOff(rPr, 'w:strike') ?? onOff(rPr, 'w:dstrike') ?? styled.strike ?? false,
+      hidden: onOff(rPr, 'w:vanish') ?? styled.hidden ?? false,
+    };
+  }
+
   /** The `w:numId` of a numbering style, for abstract numberings that link to one. */
   numberingStyleNumId(styleId: string): string | undefined {
     for (const style of this.chain(styleId)) if (style.numId !== undefined) return style.numId;

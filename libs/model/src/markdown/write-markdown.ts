@@ -1,6 +1,7 @@
-import type { Block, Cell, Document, Inline } from '../document';
+import type { Block, Cell, Document, Inline, ListItemBlock } from '../document';
 import { escapeHeadingText, escapeLineStart } from './escape';
 import { renderInline, type Piece } from './inline';
+import { ListLayout, type ListPlace } from './list-layout';
 import { tableMarkdown, type GridCell } from './tables';
 
 /**
@@ -12,14 +13,17 @@ import { tableMarkdown, type GridCell } from './tables';
 export function writeMarkdown(document: Document): string {
   let out = '';
   let previous: Block | undefined;
+  const lists = new ListLayout();
   for (const block of document.blocks) {
     if (block.written !== undefined) {
       out += block.written;
       previous = block;
+      lists.end();
       continue;
     }
-    const markdown = blockMarkdown(block);
+    const markdown = blockMarkdown(block, lists);
     if (markdown === undefined) continue;
+    if (block.type !== 'list_item') lists.end();
     if (previous !== undefined) out += separator(previous, block);
     out += markdown;
     previous = block;
@@ -28,14 +32,18 @@ export function writeMarkdown(document: Document): string {
   return out === '' ? '' : `${out}\n`;
 }
 
-/** What goes between two blocks written one after the other. */
+/** What goes between two blocks written one after the other: the items of a list, and footnotes, go on consecutive lines. */
 function separator(previous: Block, next: Block): string {
   if (previous.written !== undefined) return '\n\n';
+  if (previous.type === 'footnote' && next.type === 'footnote') return '\n';
   return previous.type === 'list_item' && next.type === 'list_item' ? '\n' : '\n\n';
 }
 
-/** A block as Markdown; undefined for what the Markdown leaves out. */
-export function blockMarkdown(block: Block): string | undefined {
+/**
+ * A block as Markdown; undefined for what the Markdown leaves out. `lists` places a list item
+ * after the items written before it (a fresh layout: the item stands alone).
+ */
+export function blockMarkdown(block: Block, lists = new ListLayout()): string | undefined {
   switch (block.type) {
     case 'heading':
       return `${'#'.repeat(block.level)} ${escapeHeadingText(oneLine(inlineMarkdown(block.content)))}`;
@@ -43,19 +51,14 @@ export function blockMarkdown(block: Block): string | undefined {
       const text = paragraphText(block.content);
       return block.quote ? text.replace(/^/gm, '> ') : text;
     }
-    case 'list_item': {
-      const marker = block.number === undefined ? '-' : `${block.number}.`;
-      const task = block.checked === undefined ? '' : block.checked ? '[x] ' : '[ ] ';
-      const indent = '  '.repeat(block.depth);
-      const text = inlineMarkdown(block.content).replace(/\n/g, `  \n${indent}  `);
-      return `${indent}${marker} ${task}${task ? text : escapeLineStart(text)}`;
-    }
+    case 'list_item':
+      return listItemMarkdown(block, lists.place(block));
     case 'table':
       return tableMarkdown(block.rows.map((row) => row.map(gridCell)));
     case 'figure':
       return block.src === undefined ? escapeLineStart(block.alt) : `![${altText(block.alt)}](${block.src})`;
     case 'formula':
-      return `$$\n${block.tex}\n$$`;
+      return `$$${block.tex}$$`;
     case 'code': {
       const fence = '`'.repeat(Math.max(3, longestRun(block.text, '`') + 1));
       return `${fence}${block.language ?? ''}\n${block.text}\n${fence}`;
@@ -71,6 +74,20 @@ export function blockMarkdown(block: Block): string | undefined {
     case 'raw':
       return block.text;
   }
+}
+
+/**
+ * A list item at its place: the marker, then the content, whose further lines are indented to
+ * the content's column; every line is kept from starting a block of its own.
+ */
+function listItemMarkdown(block: ListItemBlock, { indent, marker }: ListPlace): string {
+  const task = block.checked === undefined ? '' : block.checked ? '[x] ' : '[ ] ';
+  const content = ' '.repeat(indent + marker.length + 1);
+  const [first, ...rest] = inlineMarkdown(block.content).split('\n');
+  const lead = task ? `${task}${first}` : escapeLineStart(first);
+  return [`${' '.repeat(indent)}${marker} ${lead}`, ...rest.map((line) => content + escapeLineStart(line))].join(
+    '  \n',
+  );
 }
 
 /** A paragraph's text: its inline Markdown, each line kept from starting a block; line breaks are hard breaks. */

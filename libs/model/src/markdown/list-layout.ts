@@ -1,0 +1,59 @@
+import type { ListItemBlock } from '../document';
+
+/** Where a list item goes: the spaces before its marker and the marker itself. */
+export interface ListPlace {
+  indent: number;
+  marker: string;
+}
+
+/**
+ * Lays out the list items of a run of consecutive items (one list, or several lists that follow
+ * each other), as the Markdown writer meets them.
+ *
+ * - A nested item is indented to its parent's content, and at least four columns further than
+ *   the parent's marker, so it nests under `10.` as well as under `-`.
+ * - Markdown joins adjacent lists of the same kind into one: a top-level item that starts a
+ *   different list (`list`) than the item before switches the marker (`-` ↔ `*`, `1.` ↔ `1)`), so
+ *   the two lists stay apart. Items that say nothing of their list continue the one before.
+ */
+export class ListLayout {
+  /** For each depth of the current run, where its children's markers go. */
+  private childIndents: number[] = [];
+  /** The top-level list of the current run: its key, kind and whether its marker is the switched one. */
+  private root?: { key?: string; ordered: boolean; alternate: boolean };
+
+  /** The place of the next item of the run. */
+  place(item: ListItemBlock): ListPlace {
+    const ordered = item.number !== undefined;
+    const depth = Math.max(0, item.depth);
+    let alternate = false;
+    if (depth === 0) {
+      const root = this.root;
+      const continues = root !== undefined && root.ordered === ordered;
+      const sameList = item.list === undefined || root?.key === item.list;
+      alternate = continues ? (sameList ? root.alternate : !root.alternate) : false;
+      this.root = { key: item.list ?? (continues ? root.key : undefined), ordered, alternate };
+    }
+    const delimiter = item.delimiter ?? '.';
+    const marker = ordered
+      ? `${item.number}${alternate ? (delimiter === '.' ? ')' : '.') : delimiter}`
+      : alternate
+        ? '*'
+        : '-';
+    const indent = this.indentAt(depth);
+    this.childIndents.length = depth;
+    this.childIndents[depth] = Math.max(indent + marker.length + 1, indent + 4);
+    return { indent, marker };
+  }
+
+  /** A block other than a list item: the run is over. */
+  end(): void {
+    this.childIndents = [];
+    this.root = undefined;
+  }
+
+  private indentAt(depth: number): number {
+    if (depth === 0) return 0;
+    return this.childIndents[depth - 1] ?? this.indentAt(depth - 1) + 4;
+  }
+}
