@@ -6,7 +6,7 @@ import { DomainError } from '@docconv/contracts';
 import { CONVERSION_FORMATS, conversionOf, JobEntity, type ConversionFormat } from '@docconv/db';
 import { CONVERSION_LABELS, JobLifecycle } from '@docconv/lifecycle';
 import { RenderLimitError, renderInThread } from '@docconv/render';
-import { Storage } from '@docconv/storage';
+import { conversionPath, resultFilePath, Storage } from '@docconv/storage';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { invalidState } from './job-errors';
@@ -22,11 +22,6 @@ const MAX_RENDER_MARKDOWN_BYTES = 64 * 1024 * 1024;
  */
 const MAX_RENDER_IMAGE_BYTES = 128 * 1024 * 1024;
 
-/** A path the Markdown or structured result names (`images/p3-1.png`) inside the job's results; undefined when it would leave them. */
-export function resultFilePath(jobId: string, relative: string): string | undefined {
-  return /^images\/[A-Za-z0-9._-]+$/.test(relative) ? `results/${jobId}/${relative}` : undefined;
-}
-
 /** The picture links of a result's Markdown (`![alt](images/f1-p2-1.png)`), each once. */
 function pictureLinks(markdown: string): string[] {
   return [...new Set([...markdown.matchAll(/!\[[^\]\n]*\]\((images\/[^)\s]+)\)/g)].map((match) => match[1]))];
@@ -40,17 +35,6 @@ export const CONVERSION_EXTENSIONS: Record<ConversionFormat, 'xlsx' | 'docx' | '
   pptx: 'pptx',
   hwpx: 'hwpx',
 };
-
-/** Where each format is stored (DESIGN: `result.<ext>`, two XLSX variants). */
-const FILES: Record<ConversionFormat, string> = {
-  xlsx_basic: 'result.basic.xlsx',
-  xlsx_advanced: 'result.advanced.xlsx',
-  docx: 'result.docx',
-  pptx: 'result.pptx',
-  hwpx: 'result.hwpx',
-};
-
-export const conversionPath = (jobId: string, format: ConversionFormat) => `results/${jobId}/${FILES[format]}`;
 
 /** A format a finished job converts to, as `/capabilities` lists it. */
 export interface OutputFormat {

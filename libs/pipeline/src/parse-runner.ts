@@ -20,7 +20,17 @@ import { OCR_LANGUAGES } from '@docconv/ocr';
 import { refinePage, splitIntoPages, type LanguageModel } from '@docconv/refine';
 import { transcriptMarkdown, type Transcriber } from '@docconv/transcription';
 import { Queues } from '@docconv/redis';
-import { Storage } from '@docconv/storage';
+import {
+  imagePath,
+  imagePrefix,
+  inputsPrefix,
+  markdownPath,
+  pageReportPath,
+  rangePath,
+  rangesPrefix,
+  Storage,
+  structuredResultPath,
+} from '@docconv/storage';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -28,7 +38,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { DataSource } from 'typeorm';
 import { quote } from '@docconv/billing';
-import { pageReportPath, structuredResultPath, uploadLimits, type FilePageReport } from '@docconv/jobs';
+import { uploadLimits, type FilePageReport } from '@docconv/jobs';
 import { JobLifecycle, type Undelivered } from '@docconv/lifecycle';
 import { ConversionMetrics } from '@docconv/metrics';
 import { LANGUAGE_MODEL, TRANSCRIBER } from './engine-tokens';
@@ -132,9 +142,6 @@ export function rangePagesFor(file: { pages: number; needsOcr: boolean }, slots:
   const size = Math.ceil(file.pages / (slots * RANGES_PER_SLOT) / ORIENTATION_BLOCK_PAGES) * ORIENTATION_BLOCK_PAGES;
   return Math.min(file.needsOcr ? MAX_RANGE_PAGES : MAX_TEXT_RANGE_PAGES, Math.max(MIN_RANGE_PAGES, size));
 }
-
-/** Where a range's read pages wait for the assembly: under the job's results, per attempt. */
-const rangePath = (jobId: string, retry: number, first: number) => `results/${jobId}/ranges/${retry}/${first}.json`;
 
 /**
  * Runs a parse job: queued → processing → done, cancelled or error. A job is read whole by one
@@ -264,7 +271,7 @@ export class ParseRunner {
     const outcome = await this.conclude(job, attempt, () =>
       this.convert(job, files, NEVER_CANCELLED, async () => assemblePdf(parts)),
     );
-    await this.storage.deletePrefix(`results/${jobId}/ranges`).catch(() => undefined);
+    await this.storage.deletePrefix(rangesPrefix(jobId)).catch(() => undefined);
     this.metrics.jobEnded(outcome, (Date.now() - job.startedAt!.getTime()) / 1000);
     return outcome;
   }
@@ -291,12 +298,12 @@ export class ParseRunner {
     try {
       const converted = await work(this.cancelCheck(job));
       const undelivered = this.undelivered(job, converted);
-      const resultPath = `results/${jobId}/result.md`;
+      const resultPath = markdownPath(jobId);
       if (converted.stopped) {
         const kept = converted.delivered.units > 0;
         if (kept) await this.storeResult(job, resultPath, converted);
         await this.lifecycle.move('stopCancelled', { jobId }, { resultPath: kept ? resultPath : null, ...undelivered });
-        await this.storage.deletePrefix(`inputs/${jobId}`).catch(() => undefined);
+        await this.storage.deletePrefix(inputsPrefix(jobId)).catch(() => undefined);
         return 'cancelled';
       }
       if (converted.delivered.units === 0) {
@@ -373,8 +380,7 @@ export class ParseRunner {
       units,
       ocr,
       limits: uploadLimits(this.config),
-      // The first file's pictures are images/p3-1.png; a later file's carry its number, images/f2-p3-1.png.
-      imagePrefix: file.seq > 1 ? `images/f${file.seq}-` : 'images/',
+      imagePrefix: imagePrefix(file.seq),
     };
   }
 
@@ -503,7 +509,7 @@ export class ParseRunner {
         }
         report.push(...refinement);
         for (const image of extraction.images ?? []) {
-          await this.storage.put(`results/${jobId}/${image.name}`, Buffer.from(image.data, 'base64'));
+          await this.storage.put(imagePath(jobId, image.name), Buffer.from(image.data, 'base64'));
         }
         if (failedPages.length > 0) failedUnits.push(`${file.displayPath} page ${failedPages.join(', ')}`);
         failed += failedPages.length;

@@ -4,10 +4,9 @@ import { DomainError, type JobPayload } from '@docconv/contracts';
 import { conversionOf, JobEntity } from '@docconv/db';
 import { mapColumnsWithModel, type LanguageModel } from '@docconv/refine';
 import { renderXlsxAdvanced } from '@docconv/render';
-import { Storage } from '@docconv/storage';
+import { conversionPath, Storage } from '@docconv/storage';
 import { DataSource } from 'typeorm';
 import { advancedRecoveryNotes, JobLifecycle } from '@docconv/lifecycle';
-import { conversionPath } from '@docconv/jobs';
 import { LANGUAGE_MODEL } from './engine-tokens';
 import type { Attempt } from './parse-runner';
 
