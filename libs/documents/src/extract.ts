@@ -1,4 +1,5 @@
 import { DomainError } from '@docconv/contracts';
+import type { Document } from '@docconv/model';
 import { readFile } from 'node:fs/promises';
 import type { DecompressionLimits } from './decompression';
 import { extractCsv } from './csv/extract-csv';
@@ -53,6 +54,11 @@ export interface Extraction {
   placed?: PlacedPage[];
   /** Pictures the Markdown links (`![caption](images/p3-1.png)`), to store beside it. */
   images?: ExtractedImage[];
+  /**
+   * The file's document, from a reader that builds the model: `markdown` is written from it.
+   * Absent for a reader not yet ported: the document is then read back from `markdown`.
+   */
+  document?: Document;
 }
 
 /**

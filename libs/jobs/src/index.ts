@@ -1,4 +1,5 @@
 export * from './conversions.service';
+export * from './job-document';
 export * from './job-errors';
 export * from './job-summary';
 export * from './jobs.module';

@@ -21,6 +21,7 @@ import { refinePage, splitIntoPages, type LanguageModel } from '@docconv/refine'
 import { transcriptMarkdown, type Transcriber } from '@docconv/transcription';
 import { Queues } from '@docconv/redis';
 import {
+  documentPath,
   imagePath,
   imagePrefix,
   inputsPrefix,
@@ -41,6 +42,7 @@ import { quote } from '@docconv/billing';
 import { uploadLimits, type FilePageReport } from '@docconv/jobs';
 import { JobLifecycle, type Undelivered } from '@docconv/lifecycle';
 import { ConversionMetrics } from '@docconv/metrics';
+import { assembleDocument, PART_SEPARATOR, type DocumentPart } from './assemble-document';
 import { LANGUAGE_MODEL, TRANSCRIBER } from './engine-tokens';
 import { ExtractionPool, NEVER_CANCELLED, type CancelCheck } from './extraction-pool';
 
@@ -62,6 +64,8 @@ interface Delivered {
 
 interface Converted {
   markdown: string;
+  /** Each file's stretch of `markdown`, with the document its reader built: the job's document is made of them. */
+  parts: DocumentPart[];
   delivered: Delivered;
   /** Why the files that could not be read failed. */
   failures: string[];
@@ -332,11 +336,22 @@ export class ParseRunner {
     }
   }
 
-  /** The Markdown, and beside it the structured result mapping its blocks to their files, pages and boxes. */
+  /**
+   * The Markdown, and beside it the structured result mapping its blocks to their files, pages and
+   * boxes, and the document the Markdown is written from (what conversions render).
+   */
   private async storeResult(job: JobEntity, resultPath: string, converted: Converted): Promise<void> {
     const jobId = job.id;
     const structured = await this.extractions.structure(converted.markdown, converted.sources, this.deadlineOf(job));
     await this.storage.put(structuredResultPath(jobId), Buffer.from(structured, 'utf8'));
+    const document = assembleDocument(converted.parts);
+    if (document !== undefined) {
+      await this.storage.put(documentPath(jobId), Buffer.from(JSON.stringify(document), 'utf8'));
+    } else {
+      // Conversions then read the Markdown back, as for a job finished before documents were stored.
+      this.logger.error({ job_id: jobId }, 'No document.json: the documents of its files do not write its Markdown');
+      await this.storage.deletePrefix(documentPath(jobId)).catch(() => undefined);
+    }
     await this.storage.put(resultPath, Buffer.from(converted.markdown, 'utf8'));
   }
 
@@ -443,7 +458,7 @@ export class ParseRunner {
     let stopped = false;
     let seen: string | undefined;
     try {
-      const parts: string[] = [];
+      const parts: DocumentPart[] = [];
       const sources: ResultSource[] = [];
       let offset = 0; // where the next part starts in the joined Markdown
       const report: FilePageReport[] = [];
@@ -472,7 +487,7 @@ export class ParseRunner {
           report.push({ file: file.displayPath, ...unread });
           // Marked where the file would have been, and listed with its reason in the structured result.
           const part = `## ${file.displayPath}\n\n${failedFileMarkdown(error.message)}\n`;
-          parts.push(part);
+          parts.push({ file: file.displayPath, markdown: part, headed: true });
           sources.push({
             file: file.displayPath,
             kind: file.kind as FileKind,
@@ -525,7 +540,9 @@ export class ParseRunner {
         // A transcript carries its own heading (the file's path); other files get one when there are several.
         const headed = files.length === 1 || kind === 'audio' || kind === 'video';
         const part = headed ? markdown : `## ${file.displayPath}\n\n${markdown.trim()}\n`;
-        parts.push(part);
+        // The reader's document is the file's unless refinement rewrote its Markdown.
+        const document = markdown === extraction.markdown ? extraction.document : undefined;
+        parts.push({ file: file.displayPath, markdown: part, headed: !headed, read: document });
         sources.push({
           file: file.displayPath,
           kind,
@@ -552,8 +569,8 @@ export class ParseRunner {
       if (stopped) await progress.flush();
       else await progress.settled();
       await this.storage.put(pageReportPath(jobId), Buffer.from(JSON.stringify(report), 'utf8'));
-      const markdown = parts.length === 1 ? parts[0] : parts.join('\n');
-      return { markdown, delivered, failures, failedUnits, failed, stopped, seen, sources };
+      const markdown = parts.map((part) => part.markdown).join(PART_SEPARATOR);
+      return { markdown, parts, delivered, failures, failedUnits, failed, stopped, seen, sources };
     } finally {
       progress.stop();
     }
