@@ -5,17 +5,37 @@ import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { DomainError } from '@docconv/contracts';
 import { CONVERSION_FORMATS, conversionOf, JobEntity, type ConversionFormat } from '@docconv/db';
 import { CONVERSION_LABELS, JobLifecycle } from '@docconv/lifecycle';
+import { writeMarkdown, type Document } from '@docconv/model';
 import { RenderLimitError, renderInThread } from '@docconv/render';
 import { conversionPath, resultFilePath, Storage } from '@docconv/storage';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
+import { loadJobDocument, type LoadedDocument } from './job-document';
 import { invalidState } from './job-errors';
 import type { Caller } from './upload.types';
 
 export { CONVERSION_FORMATS, type ConversionFormat } from '@docconv/db';
 
-/** The largest Markdown rendered to an office file in the API (a document of thousands of pages). */
-const MAX_RENDER_MARKDOWN_BYTES = 64 * 1024 * 1024;
+/**
+ * The largest Markdown rendered to an office file in the API (a document of thousands of pages),
+ * and the largest document.json parsed to write it: a document spells out each block's
+ * provenance and runs, so it is some times its Markdown.
+ */
+const MAX_RENDER_BYTES: Record<LoadedDocument['source'], { what: string; bytes: number }> = {
+  'result.md': { what: 'Markdown', bytes: 64 * 1024 * 1024 },
+  'document.json': { what: 'document', bytes: 256 * 1024 * 1024 },
+};
+
+/** Refuses to render a result whose `source` is `bytes` long, past its limit. */
+function refuseLarger(format: ConversionFormat, source: LoadedDocument['source'], bytes: number): void {
+  const limit = MAX_RENDER_BYTES[source];
+  if (bytes <= limit.bytes) return;
+  const mb = (n: number) => Math.round(n / 1024 / 1024);
+  throw new DomainError(
+    'payload_too_large',
+    `This result's ${limit.what} is ${mb(bytes)} MB; ${CONVERSION_LABELS[format]} conversions take at most ${mb(limit.bytes)} MB. Download the Markdown instead.`,
+  );
+}
 /**
  * The pictures one office file embeds, in bytes; pictures past it keep their alt text. The render thread holds
  * them and their encoded copies within its heap (`RENDER_MEMORY_MB`).
@@ -120,14 +140,9 @@ export class ConversionsService {
     const result = { format, storagePath: path, title: job.filename };
     if (conversionOf(job, format)?.status === 'done') return result;
 
-    const bytes = await this.storage.read(job.resultPath!);
-    if (bytes.length > MAX_RENDER_MARKDOWN_BYTES) {
-      throw new DomainError(
-        'payload_too_large',
-        `This result's Markdown is ${Math.round(bytes.length / 1024 / 1024)} MB; ${CONVERSION_LABELS[format]} conversions take at most ${MAX_RENDER_MARKDOWN_BYTES / 1024 / 1024} MB. Download the Markdown instead.`,
-      );
-    }
-    const markdown = bytes.toString('utf8');
+    // The renderers read Markdown until they take the document: what it writes is result.md.
+    const markdown = writeMarkdown(await this.document(job, format));
+    refuseLarger(format, 'result.md', Buffer.byteLength(markdown));
     const images = format === 'xlsx_basic' ? {} : await this.pictures(job.id, markdown);
     const file = await this.render(format, markdown, images, job);
     await this.storage.put(path, file);
@@ -140,6 +155,12 @@ export class ConversionsService {
       { apiKeyId: caller.apiKeyId, path, points },
     );
     return result;
+  }
+
+  /** The job's document, refused before it is parsed when it is larger than a conversion renders. */
+  private async document(job: JobEntity, format: ConversionFormat): Promise<Document> {
+    const loaded = await loadJobDocument(this.storage, job, ({ bytes, source }) => refuseLarger(format, source, bytes));
+    return loaded.document;
   }
 
   /** The stored pictures the Markdown links, up to what one file embeds. */
