@@ -1,20 +1,6 @@
 import type { JobEntity } from '@docconv/db';
-import type { Document } from '@docconv/model';
+import { readMarkdown, type Document } from '@docconv/model';
 import { documentPath, Storage } from '@docconv/storage';
-
-/**
- * Markdown as a document whose Markdown writer gives it back byte for byte: for a file whose
- * reader does not build the model yet, and for a job finished before document.json was stored.
- *
- * Until `readMarkdown` (libs/model/src/markdown/read-markdown.ts) is on this branch it is one
- * block holding the Markdown as written, so that every caller already goes through here.
- */
-export function markdownDocument(markdown: string, file: string): Document {
-  const body = markdown.replace(/\n+$/, '');
-  const trailing = markdown.slice(body.length);
-  if (body === '') return { version: 1, blocks: [], trailing };
-  return { version: 1, blocks: [{ type: 'raw', text: body, from: { file }, written: body }], trailing };
-}
 
 /** A finished job's document as stored, and how many bytes were read to get it. */
 export interface LoadedDocument {
@@ -42,5 +28,5 @@ export async function loadJobDocument(
   }
   const bytes = await storage.read(job.resultPath!);
   allowed({ bytes: bytes.length, source: 'result.md' });
-  return { document: markdownDocument(bytes.toString('utf8'), job.filename), bytes: bytes.length, source: 'result.md' };
+  return { document: readMarkdown(bytes.toString('utf8'), job.filename), bytes: bytes.length, source: 'result.md' };
 }

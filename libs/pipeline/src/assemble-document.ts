@@ -1,5 +1,4 @@
-import { markdownDocument } from '@docconv/jobs';
-import { blockMarkdown, plain, writeMarkdown, type Block, type Document } from '@docconv/model';
+import { blockMarkdown, plain, readMarkdown, writeMarkdown, type Block, type Document } from '@docconv/model';
 
 /** One file's stretch of a job's Markdown, as the parse laid it out (see ParseRunner.convert). */
 export interface DocumentPart {
@@ -28,7 +27,7 @@ export function assembleDocument(parts: readonly DocumentPart[]): Document | und
   const built = joinDocuments(parts.map(partDocument));
   if (writeMarkdown(built) === markdown) return built;
   // The readers' documents meet in a way the writer spells otherwise (a list across two files).
-  const read = joinDocuments(parts.map((part) => markdownDocument(part.markdown, part.file)));
+  const read = joinDocuments(parts.map((part) => readMarkdown(part.markdown, part.file)));
   return writeMarkdown(read) === markdown ? read : undefined;
 }
 
@@ -41,7 +40,7 @@ function partDocument(part: DocumentPart): Document {
     const document = { ...part.read, blocks: [...heading, ...part.read.blocks] };
     if (writeMarkdown(document) === part.markdown) return document;
   }
-  return markdownDocument(part.markdown, part.file);
+  return readMarkdown(part.markdown, part.file);
 }
 
 /**
