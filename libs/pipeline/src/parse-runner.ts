@@ -42,7 +42,7 @@ import { quote } from '@docconv/billing';
 import { uploadLimits, type FilePageReport } from '@docconv/jobs';
 import { JobLifecycle, type Undelivered } from '@docconv/lifecycle';
 import { ConversionMetrics } from '@docconv/metrics';
-import { assembleDocument, PART_SEPARATOR, type DocumentPart } from './assemble-document';
+import { PART_SEPARATOR, type DocumentPart } from './assemble-document';
 import { LANGUAGE_MODEL, TRANSCRIBER } from './engine-tokens';
 import { ExtractionPool, NEVER_CANCELLED, type CancelCheck } from './extraction-pool';
 
@@ -342,11 +342,13 @@ export class ParseRunner {
    */
   private async storeResult(job: JobEntity, resultPath: string, converted: Converted): Promise<void> {
     const jobId = job.id;
-    const structured = await this.extractions.structure(converted.markdown, converted.sources, this.deadlineOf(job));
+    const [structured, document] = await Promise.all([
+      this.extractions.structure(converted.markdown, converted.sources, this.deadlineOf(job)),
+      this.extractions.document(converted.parts, this.deadlineOf(job)),
+    ]);
     await this.storage.put(structuredResultPath(jobId), Buffer.from(structured, 'utf8'));
-    const document = assembleDocument(converted.parts);
     if (document !== undefined) {
-      await this.storage.put(documentPath(jobId), Buffer.from(JSON.stringify(document), 'utf8'));
+      await this.storage.put(documentPath(jobId), Buffer.from(document, 'utf8'));
     } else {
       // Conversions then read the Markdown back, as for a job finished before documents were stored.
       this.logger.error({ job_id: jobId }, 'No document.json: the documents of its files do not write its Markdown');
