@@ -5,12 +5,11 @@ import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { DomainError } from '@docconv/contracts';
 import { CONVERSION_FORMATS, conversionOf, JobEntity, type ConversionFormat } from '@docconv/db';
 import { CONVERSION_LABELS, JobLifecycle } from '@docconv/lifecycle';
-import { writeMarkdown, type Document } from '@docconv/model';
 import { RenderLimitError, renderInThread } from '@docconv/render';
 import { conversionPath, resultFilePath, Storage } from '@docconv/storage';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
-import { loadJobDocument, type LoadedDocument } from './job-document';
+import { loadStoredResult, markdownOf, type StoredResult } from './job-document';
 import { invalidState } from './job-errors';
 import type { Caller } from './upload.types';
 
@@ -21,13 +20,13 @@ export { CONVERSION_FORMATS, type ConversionFormat } from '@docconv/db';
  * and the largest document.json parsed to write it: a document spells out each block's
  * provenance and runs, so it is some times its Markdown.
  */
-const MAX_RENDER_BYTES: Record<LoadedDocument['source'], { what: string; bytes: number }> = {
+const MAX_RENDER_BYTES: Record<StoredResult['source'], { what: string; bytes: number }> = {
   'result.md': { what: 'Markdown', bytes: 64 * 1024 * 1024 },
   'document.json': { what: 'document', bytes: 256 * 1024 * 1024 },
 };
 
 /** Refuses to render a result whose `source` is `bytes` long, past its limit. */
-function refuseLarger(format: ConversionFormat, source: LoadedDocument['source'], bytes: number): void {
+function refuseLarger(format: ConversionFormat, source: StoredResult['source'], bytes: number): void {
   const limit = MAX_RENDER_BYTES[source];
   if (bytes <= limit.bytes) return;
   const mb = (n: number) => Math.round(n / 1024 / 1024);
@@ -140,8 +139,10 @@ export class ConversionsService {
     const result = { format, storagePath: path, title: job.filename };
     if (conversionOf(job, format)?.status === 'done') return result;
 
-    // The renderers read Markdown until they take the document: what it writes is result.md.
-    const markdown = writeMarkdown(await this.document(job, format));
+    // The render thread takes Markdown and reads it into the model off the event loop; a stored
+    // document's is its Markdown written (result.md byte for byte) until the thread takes the document.
+    const stored = await loadStoredResult(this.storage, job, (source, bytes) => refuseLarger(format, source, bytes));
+    const markdown = markdownOf(stored);
     refuseLarger(format, 'result.md', Buffer.byteLength(markdown));
     const images = format === 'xlsx_basic' ? {} : await this.pictures(job.id, markdown);
     const file = await this.render(format, markdown, images, job);
@@ -155,12 +156,6 @@ export class ConversionsService {
       { apiKeyId: caller.apiKeyId, path, points },
     );
     return result;
-  }
-
-  /** The job's document, refused before it is parsed when it is larger than a conversion renders. */
-  private async document(job: JobEntity, format: ConversionFormat): Promise<Document> {
-    const loaded = await loadJobDocument(this.storage, job, ({ bytes, source }) => refuseLarger(format, source, bytes));
-    return loaded.document;
   }
 
   /** The stored pictures the Markdown links, up to what one file embeds. */

@@ -2,8 +2,7 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DomainError, type JobPayload } from '@docconv/contracts';
 import { conversionOf, JobEntity } from '@docconv/db';
-import { loadJobDocument } from '@docconv/jobs';
-import { writeMarkdown } from '@docconv/model';
+import { loadStoredResult, markdownOf } from '@docconv/jobs';
 import { mapColumnsWithModel, type LanguageModel } from '@docconv/refine';
 import { renderXlsxAdvanced } from '@docconv/render';
 import { conversionPath, Storage } from '@docconv/storage';
@@ -44,8 +43,8 @@ export class XlsxAdvancedRunner {
           'The Markdown result of this job could not be found in storage, so there was nothing to convert.',
         );
       }
-      // The renderer reads Markdown until it takes the document: what the document writes is result.md.
-      const markdown = writeMarkdown((await loadJobDocument(this.storage, job)).document);
+      // The renderer reads Markdown until it takes the document (then: documentOf(stored)).
+      const markdown = markdownOf(await loadStoredResult(this.storage, job));
       const model = this.languageModel;
       const { bytes, mismatches } = await renderXlsxAdvanced(markdown, {
         title: job.filename,
