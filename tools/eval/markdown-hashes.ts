@@ -6,7 +6,8 @@
  * stay byte for byte what it was, or the difference is listed with its reason. Only hashes are
  * kept, never the public documents or their Markdown.
  */
-import { detect, extractToMarkdown, inspect, type OcrOptions } from '@docconv/documents';
+import { detect, inspect } from '@docconv/documents';
+import { extractToMarkdown, type OcrOptions } from '@docconv/reading';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
