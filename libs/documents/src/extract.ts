@@ -54,7 +54,10 @@ export interface Extraction {
   placed?: PlacedPage[];
   /** Pictures the Markdown links (`![caption](images/p3-1.png)`), to store beside it. */
   images?: ExtractedImage[];
-  /** The file as the document model, from a reader that builds it (the Markdown is its writer's output). */
+  /**
+   * The file's document, from a reader that builds the model: `markdown` is written from it.
+   * Absent for a reader not yet ported: the document is then read back from `markdown`.
+   */
   document?: Document;
 }
 

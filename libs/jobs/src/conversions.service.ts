@@ -6,26 +6,40 @@ import { DomainError } from '@docconv/contracts';
 import { CONVERSION_FORMATS, conversionOf, JobEntity, type ConversionFormat } from '@docconv/db';
 import { CONVERSION_LABELS, JobLifecycle } from '@docconv/lifecycle';
 import { RenderLimitError, renderInThread } from '@docconv/render';
-import { Storage } from '@docconv/storage';
+import { conversionPath, resultFilePath, Storage } from '@docconv/storage';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
+import { loadStoredResult, markdownOf, type StoredResult } from './job-document';
 import { invalidState } from './job-errors';
 import type { Caller } from './upload.types';
 
 export { CONVERSION_FORMATS, type ConversionFormat } from '@docconv/db';
 
-/** The largest Markdown rendered to an office file in the API (a document of thousands of pages). */
-const MAX_RENDER_MARKDOWN_BYTES = 64 * 1024 * 1024;
+/**
+ * The largest Markdown rendered to an office file in the API (a document of thousands of pages),
+ * and the largest document.json parsed to write it: a document spells out each block's
+ * provenance and runs, so it is some times its Markdown.
+ */
+const MAX_RENDER_BYTES: Record<StoredResult['source'], { what: string; bytes: number }> = {
+  'result.md': { what: 'Markdown', bytes: 64 * 1024 * 1024 },
+  'document.json': { what: 'document', bytes: 256 * 1024 * 1024 },
+};
+
+/** Refuses to render a result whose `source` is `bytes` long, past its limit. */
+function refuseLarger(format: ConversionFormat, source: StoredResult['source'], bytes: number): void {
+  const limit = MAX_RENDER_BYTES[source];
+  if (bytes <= limit.bytes) return;
+  const mb = (n: number) => Math.round(n / 1024 / 1024);
+  throw new DomainError(
+    'payload_too_large',
+    `This result's ${limit.what} is ${mb(bytes)} MB; ${CONVERSION_LABELS[format]} conversions take at most ${mb(limit.bytes)} MB. Download the Markdown instead.`,
+  );
+}
 /**
  * The pictures one office file embeds, in bytes; pictures past it keep their alt text. The render thread holds
  * them and their encoded copies within its heap (`RENDER_MEMORY_MB`).
  */
 const MAX_RENDER_IMAGE_BYTES = 128 * 1024 * 1024;
-
-/** A path the Markdown or structured result names (`images/p3-1.png`) inside the job's results; undefined when it would leave them. */
-export function resultFilePath(jobId: string, relative: string): string | undefined {
-  return /^images\/[A-Za-z0-9._-]+$/.test(relative) ? `results/${jobId}/${relative}` : undefined;
-}
 
 /** The picture links of a result's Markdown (`![alt](images/f1-p2-1.png)`), each once. */
 function pictureLinks(markdown: string): string[] {
@@ -40,17 +54,6 @@ export const CONVERSION_EXTENSIONS: Record<ConversionFormat, 'xlsx' | 'docx' | '
   pptx: 'pptx',
   hwpx: 'hwpx',
 };
-
-/** Where each format is stored (DESIGN: `result.<ext>`, two XLSX variants). */
-const FILES: Record<ConversionFormat, string> = {
-  xlsx_basic: 'result.basic.xlsx',
-  xlsx_advanced: 'result.advanced.xlsx',
-  docx: 'result.docx',
-  pptx: 'result.pptx',
-  hwpx: 'result.hwpx',
-};
-
-export const conversionPath = (jobId: string, format: ConversionFormat) => `results/${jobId}/${FILES[format]}`;
 
 /** A format a finished job converts to, as `/capabilities` lists it. */
 export interface OutputFormat {
@@ -136,14 +139,11 @@ export class ConversionsService {
     const result = { format, storagePath: path, title: job.filename };
     if (conversionOf(job, format)?.status === 'done') return result;
 
-    const bytes = await this.storage.read(job.resultPath!);
-    if (bytes.length > MAX_RENDER_MARKDOWN_BYTES) {
-      throw new DomainError(
-        'payload_too_large',
-        `This result's Markdown is ${Math.round(bytes.length / 1024 / 1024)} MB; ${CONVERSION_LABELS[format]} conversions take at most ${MAX_RENDER_MARKDOWN_BYTES / 1024 / 1024} MB. Download the Markdown instead.`,
-      );
-    }
-    const markdown = bytes.toString('utf8');
+    // The render thread takes Markdown and reads it into the model off the event loop; a stored
+    // document's is its Markdown written (result.md byte for byte) until the thread takes the document.
+    const stored = await loadStoredResult(this.storage, job, (source, bytes) => refuseLarger(format, source, bytes));
+    const markdown = markdownOf(stored);
+    refuseLarger(format, 'result.md', Buffer.byteLength(markdown));
     const images = format === 'xlsx_basic' ? {} : await this.pictures(job.id, markdown);
     const file = await this.render(format, markdown, images, job);
     await this.storage.put(path, file);

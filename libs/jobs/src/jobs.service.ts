@@ -6,7 +6,7 @@ import { DomainError } from '@docconv/contracts';
 import { JobEntity, JobFileEntity, type JobStatus } from '@docconv/db';
 import { jobFileType, jobQueue, type IntakeFile, type IntakeResult } from '@docconv/documents';
 import { JobLifecycle, MAX_RETRIES } from '@docconv/lifecycle';
-import { Storage } from '@docconv/storage';
+import { inputPath, inputsPrefix, Storage } from '@docconv/storage';
 import { assertCallbackUrlAllowed } from '@docconv/webhooks';
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -102,7 +102,7 @@ export class JobsService {
     const stored: JobFileEntity[] = [];
     try {
       for (const [index, file] of files.entries()) {
-        const storagePath = `inputs/${jobId}/${index + 1}-${safeName(file.displayPath)}`;
+        const storagePath = inputPath(jobId, index + 1, safeName(file.displayPath));
         const { bytes } = await this.storage.put(storagePath, createReadStream(file.path));
         stored.push(
           Object.assign(new JobFileEntity(), {
@@ -181,7 +181,7 @@ export class JobsService {
         };
       });
     } catch (error) {
-      await this.storage.deletePrefix(`inputs/${jobId}`).catch(() => undefined);
+      await this.storage.deletePrefix(inputsPrefix(jobId)).catch(() => undefined);
       throw error;
     }
   }
@@ -256,7 +256,7 @@ export class JobsService {
       throw invalidState(`The job is ${current.status}: only pending, queued or processing jobs can be cancelled.`);
     }, caller.userId);
     if (!stopping) {
-      await this.storage.deletePrefix(`inputs/${job.id}`).catch(() => undefined);
+      await this.storage.deletePrefix(inputsPrefix(job.id)).catch(() => undefined);
       return job;
     }
     const deadline = Date.now() + CANCEL_WAIT_MS;

@@ -8,9 +8,3 @@ import type { PageReport } from '@docconv/documents';
 export type FilePageReport =
   | (PageReport & { file: string })
   | { file: string; page: number; source: 'refinement'; refined: boolean; notes?: string[] };
-
-/** Where a job's page report is stored, next to its Markdown. */
-export const pageReportPath = (jobId: string): string => `results/${jobId}/pages.json`;
-
-/** Where a job's structured result (typed blocks mapped into result.md) is stored, beside the Markdown. */
-export const structuredResultPath = (jobId: string): string => `results/${jobId}/result.json`;

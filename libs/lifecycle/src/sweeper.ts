@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { PARSE_JOBS, type ParseQueue } from '@docconv/contracts';
 import { Queues } from '@docconv/redis';
-import { Storage } from '@docconv/storage';
+import { inputsPrefix, Storage } from '@docconv/storage';
 import { WebhookDeliveries } from '@docconv/webhooks';
 import { DataSource } from 'typeorm';
 import { JobLifecycle } from './job-lifecycle';
@@ -61,7 +61,7 @@ export class Sweeper {
     for (const { id } of due) {
       if (!(await this.lifecycle.move('expire', { jobId: id }, {}))) continue;
       expired++;
-      await this.storage.deletePrefix(`inputs/${id}`).catch(() => undefined);
+      await this.storage.deletePrefix(inputsPrefix(id)).catch(() => undefined);
     }
     return { expired };
   }

@@ -6,6 +6,7 @@ import { NoPageRead, type ExtractInput, type Extraction, type PageRange, type Pd
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { DocumentPart } from './assemble-document';
 import type { ThreadCommand, ThreadMessage } from './extraction-thread';
 
 /** The compiled thread entry; absent when running from TypeScript sources (the tests' in-process API never parses). */
@@ -116,6 +117,24 @@ export class ExtractionPool implements OnApplicationBootstrap, OnModuleDestroy {
       NEVER_CANCELLED,
       false,
     ) as Promise<string>;
+  }
+
+  /**
+   * The job's document (`assembleDocument` of its parts) as JSON, made in a thread as the
+   * structured result is: reading back the Markdown of a file whose reader builds no document
+   * takes seconds for a large one. Undefined when the parts' documents do not write the Markdown.
+   */
+  async document(parts: DocumentPart[], deadline: number): Promise<string | undefined> {
+    const run = (id: number): ThreadCommand => ({ type: 'document', id, parts });
+    const json = (await this.inThread(
+      run,
+      'the document',
+      () => undefined,
+      deadline,
+      NEVER_CANCELLED,
+      false,
+    )) as string;
+    return json === 'null' ? undefined : json;
   }
 
   private extract(

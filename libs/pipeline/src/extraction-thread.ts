@@ -12,6 +12,7 @@ import {
   type PageRange,
   type PdfPages,
 } from '@docconv/reading';
+import { assembleDocument, type DocumentPart } from './assemble-document';
 
 /**
  * Messages from the worker to an extraction thread: extract a file (or read the page `range` of a
@@ -20,6 +21,7 @@ import {
 export type ThreadCommand =
   | { type: 'run'; id: number; input: ExtractInput; range?: PageRange }
   | { type: 'structure'; id: number; markdown: string; sources: ResultSource[] }
+  | { type: 'document'; id: number; parts: DocumentPart[] }
   | { type: 'cancelled'; id: number; cancelled: boolean };
 
 /** Messages from an extraction thread about the file `id`. */
@@ -61,13 +63,15 @@ if (parentPort) {
         file.answer = resolve;
         post({ type: 'ask', id: file.id });
       });
-    // The structured result of a job's Markdown, as JSON: reading a large result takes seconds.
+    // The structured result and the document of a job's Markdown, as JSON: reading a large result takes seconds.
     const work: Promise<Extraction | PdfPages | string> =
       command.type === 'structure'
         ? Promise.resolve().then(() => JSON.stringify(structuredResult(command.markdown, command.sources)))
-        : command.range
-          ? readPdfRange(command.input, command.range, onProgress, shouldStop)
-          : extractToMarkdown(command.input, onProgress, shouldStop);
+        : command.type === 'document'
+          ? Promise.resolve().then(() => JSON.stringify(assembleDocument(command.parts) ?? null))
+          : command.range
+            ? readPdfRange(command.input, command.range, onProgress, shouldStop)
+            : extractToMarkdown(command.input, onProgress, shouldStop);
     work.then(
       (extraction) =>
         post({ type: 'done', id: file.id, extraction, heapMb: getHeapStatistics().used_heap_size / 2 ** 20 }),

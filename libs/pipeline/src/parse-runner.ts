@@ -18,7 +18,18 @@ import { OCR_LANGUAGES } from '@docconv/ocr';
 import { refinePage, splitIntoPages, type LanguageModel } from '@docconv/refine';
 import { transcriptMarkdown, type Transcriber } from '@docconv/transcription';
 import { Queues } from '@docconv/redis';
-import { Storage } from '@docconv/storage';
+import {
+  documentPath,
+  imagePath,
+  imagePrefix,
+  inputsPrefix,
+  markdownPath,
+  pageReportPath,
+  rangePath,
+  rangesPrefix,
+  Storage,
+  structuredResultPath,
+} from '@docconv/storage';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -26,9 +37,10 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { DataSource } from 'typeorm';
 import { quote } from '@docconv/billing';
-import { pageReportPath, structuredResultPath, uploadLimits, type FilePageReport } from '@docconv/jobs';
+import { uploadLimits, type FilePageReport } from '@docconv/jobs';
 import { JobLifecycle, type Undelivered } from '@docconv/lifecycle';
 import { ConversionMetrics } from '@docconv/metrics';
+import { PART_SEPARATOR, type DocumentPart } from './assemble-document';
 import { LANGUAGE_MODEL, TRANSCRIBER } from './engine-tokens';
 import { ExtractionPool, NEVER_CANCELLED, type CancelCheck } from './extraction-pool';
 
@@ -50,6 +62,8 @@ interface Delivered {
 
 interface Converted {
   markdown: string;
+  /** Each file's stretch of `markdown`, with the document its reader built: the job's document is made of them. */
+  parts: DocumentPart[];
   delivered: Delivered;
   /** Why the files that could not be read failed. */
   failures: string[];
@@ -127,9 +141,6 @@ export function rangePagesFor(file: { pages: number; needsOcr: boolean }, slots:
   const size = Math.ceil(file.pages / (slots * RANGES_PER_SLOT) / ORIENTATION_BLOCK_PAGES) * ORIENTATION_BLOCK_PAGES;
   return Math.min(file.needsOcr ? MAX_RANGE_PAGES : MAX_TEXT_RANGE_PAGES, Math.max(MIN_RANGE_PAGES, size));
 }
-
-/** Where a range's read pages wait for the assembly: under the job's results, per attempt. */
-const rangePath = (jobId: string, retry: number, first: number) => `results/${jobId}/ranges/${retry}/${first}.json`;
 
 /**
  * Runs a parse job: queued → processing → done, cancelled or error. A job is read whole by one
@@ -259,7 +270,7 @@ export class ParseRunner {
     const outcome = await this.conclude(job, attempt, () =>
       this.convert(job, files, NEVER_CANCELLED, async () => assemblePdf(parts)),
     );
-    await this.storage.deletePrefix(`results/${jobId}/ranges`).catch(() => undefined);
+    await this.storage.deletePrefix(rangesPrefix(jobId)).catch(() => undefined);
     this.metrics.jobEnded(outcome, (Date.now() - job.startedAt!.getTime()) / 1000);
     return outcome;
   }
@@ -286,12 +297,12 @@ export class ParseRunner {
     try {
       const converted = await work(this.cancelCheck(job));
       const undelivered = this.undelivered(job, converted);
-      const resultPath = `results/${jobId}/result.md`;
+      const resultPath = markdownPath(jobId);
       if (converted.stopped) {
         const kept = converted.delivered.units > 0;
         if (kept) await this.storeResult(job, resultPath, converted);
         await this.lifecycle.move('stopCancelled', { jobId }, { resultPath: kept ? resultPath : null, ...undelivered });
-        await this.storage.deletePrefix(`inputs/${jobId}`).catch(() => undefined);
+        await this.storage.deletePrefix(inputsPrefix(jobId)).catch(() => undefined);
         return 'cancelled';
       }
       if (converted.delivered.units === 0) {
@@ -320,11 +331,24 @@ export class ParseRunner {
     }
   }
 
-  /** The Markdown, and beside it the structured result mapping its blocks to their files, pages and boxes. */
+  /**
+   * The Markdown, and beside it the structured result mapping its blocks to their files, pages and
+   * boxes, and the document the Markdown is written from (what conversions render).
+   */
   private async storeResult(job: JobEntity, resultPath: string, converted: Converted): Promise<void> {
     const jobId = job.id;
-    const structured = await this.extractions.structure(converted.markdown, converted.sources, this.deadlineOf(job));
+    const [structured, document] = await Promise.all([
+      this.extractions.structure(converted.markdown, converted.sources, this.deadlineOf(job)),
+      this.extractions.document(converted.parts, this.deadlineOf(job)),
+    ]);
     await this.storage.put(structuredResultPath(jobId), Buffer.from(structured, 'utf8'));
+    if (document !== undefined) {
+      await this.storage.put(documentPath(jobId), Buffer.from(document, 'utf8'));
+    } else {
+      // Conversions then read the Markdown back, as for a job finished before documents were stored.
+      this.logger.error({ job_id: jobId }, 'No document.json: the documents of its files do not write its Markdown');
+      await this.storage.deletePrefix(documentPath(jobId)).catch(() => undefined);
+    }
     await this.storage.put(resultPath, Buffer.from(converted.markdown, 'utf8'));
   }
 
@@ -368,8 +392,7 @@ export class ParseRunner {
       units,
       ocr,
       limits: uploadLimits(this.config),
-      // The first file's pictures are images/p3-1.png; a later file's carry its number, images/f2-p3-1.png.
-      imagePrefix: file.seq > 1 ? `images/f${file.seq}-` : 'images/',
+      imagePrefix: imagePrefix(file.seq),
     };
   }
 
@@ -432,7 +455,7 @@ export class ParseRunner {
     let stopped = false;
     let seen: string | undefined;
     try {
-      const parts: string[] = [];
+      const parts: DocumentPart[] = [];
       const sources: ResultSource[] = [];
       let offset = 0; // where the next part starts in the joined Markdown
       const report: FilePageReport[] = [];
@@ -461,7 +484,7 @@ export class ParseRunner {
           report.push({ file: file.displayPath, ...unread });
           // Marked where the file would have been, and listed with its reason in the structured result.
           const part = `## ${file.displayPath}\n\n${failedFileMarkdown(error.message)}\n`;
-          parts.push(part);
+          parts.push({ file: file.displayPath, markdown: part, headed: true });
           sources.push({
             file: file.displayPath,
             kind: file.kind as FileKind,
@@ -498,7 +521,7 @@ export class ParseRunner {
         }
         report.push(...refinement);
         for (const image of extraction.images ?? []) {
-          await this.storage.put(`results/${jobId}/${image.name}`, Buffer.from(image.data, 'base64'));
+          await this.storage.put(imagePath(jobId, image.name), Buffer.from(image.data, 'base64'));
         }
         if (failedPages.length > 0) failedUnits.push(`${file.displayPath} page ${failedPages.join(', ')}`);
         failed += failedPages.length;
@@ -514,7 +537,9 @@ export class ParseRunner {
         // A transcript carries its own heading (the file's path); other files get one when there are several.
         const headed = files.length === 1 || kind === 'audio' || kind === 'video';
         const part = headed ? markdown : `## ${file.displayPath}\n\n${markdown.trim()}\n`;
-        parts.push(part);
+        // The reader's document is the file's unless refinement rewrote its Markdown.
+        const document = markdown === extraction.markdown ? extraction.document : undefined;
+        parts.push({ file: file.displayPath, markdown: part, headed: !headed, read: document });
         sources.push({
           file: file.displayPath,
           kind,
@@ -541,8 +566,8 @@ export class ParseRunner {
       if (stopped) await progress.flush();
       else await progress.settled();
       await this.storage.put(pageReportPath(jobId), Buffer.from(JSON.stringify(report), 'utf8'));
-      const markdown = parts.length === 1 ? parts[0] : parts.join('\n');
-      return { markdown, delivered, failures, failedUnits, failed, stopped, seen, sources };
+      const markdown = parts.map((part) => part.markdown).join(PART_SEPARATOR);
+      return { markdown, parts, delivered, failures, failedUnits, failed, stopped, seen, sources };
     } finally {
       progress.stop();
     }

@@ -2,12 +2,12 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DomainError, type JobPayload } from '@docconv/contracts';
 import { conversionOf, JobEntity } from '@docconv/db';
+import { loadStoredResult, markdownOf } from '@docconv/jobs';
 import { mapColumnsWithModel, type LanguageModel } from '@docconv/refine';
 import { renderXlsxAdvanced } from '@docconv/render';
-import { Storage } from '@docconv/storage';
+import { conversionPath, Storage } from '@docconv/storage';
 import { DataSource } from 'typeorm';
 import { advancedRecoveryNotes, JobLifecycle } from '@docconv/lifecycle';
-import { conversionPath } from '@docconv/jobs';
 import { LANGUAGE_MODEL } from './engine-tokens';
 import type { Attempt } from './parse-runner';
 
@@ -43,7 +43,8 @@ export class XlsxAdvancedRunner {
           'The Markdown result of this job could not be found in storage, so there was nothing to convert.',
         );
       }
-      const markdown = (await this.storage.read(job.resultPath)).toString('utf8');
+      // The renderer reads Markdown until it takes the document (then: documentOf(stored)).
+      const markdown = markdownOf(await loadStoredResult(this.storage, job));
       const model = this.languageModel;
       const { bytes, mismatches } = await renderXlsxAdvanced(markdown, {
         title: job.filename,

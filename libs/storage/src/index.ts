@@ -1,4 +1,5 @@
 export * from './download-link';
+export * from './job-keys';
 export * from './local-disk.storage';
 export * from './local-file-url';
 export * from './s3.storage';

@@ -13,7 +13,7 @@ import {
   type FilePageReport,
 } from '@docconv/jobs';
 import { conversionOf } from '@docconv/db';
-import { contentTypeOf, downloadName, Storage } from '@docconv/storage';
+import { contentTypeOf, downloadName, previewPath, Storage } from '@docconv/storage';
 import { renderPreview, structuredResult, type FileKind, type StructuredResult } from '@docconv/documents';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -166,7 +166,7 @@ export class JobsViewService {
     }
     const count = found.kind === 'pdf' ? found.pages : found.images;
     if (page > count) throw invalidState(`File ${file} of this job has ${count} page(s); there is no page ${page}.`);
-    const cached = `results/${jobId}/previews/f${file}-p${page}.png`;
+    const cached = previewPath(jobId, file, page);
     if (await this.storage.exists(cached)) return this.storage.read(cached);
     const folder = await mkdtemp(join(tmpdir(), 'docconv-preview-'));
     try {
