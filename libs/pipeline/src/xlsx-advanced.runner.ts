@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DomainError, type JobPayload } from '@docconv/contracts';
 import { conversionOf, JobEntity } from '@docconv/db';
 import { mapColumnsWithModel, type LanguageModel } from '@docconv/refine';
-import { renderXlsxAdvanced } from '@docconv/render';
+import { readMarkdown, renderXlsxAdvanced } from '@docconv/render';
 import { Storage } from '@docconv/storage';
 import { DataSource } from 'typeorm';
 import { advancedRecoveryNotes, JobLifecycle } from '@docconv/lifecycle';
@@ -45,7 +45,7 @@ export class XlsxAdvancedRunner {
       }
       const markdown = (await this.storage.read(job.resultPath)).toString('utf8');
       const model = this.languageModel;
-      const { bytes, mismatches } = await renderXlsxAdvanced(markdown, {
+      const { bytes, mismatches } = await renderXlsxAdvanced(readMarkdown(markdown, job.filename), {
         title: job.filename,
         columns: job.columns,
         mapColumns: model ? (headers, columns) => mapColumnsWithModel(model, headers, columns) : undefined,

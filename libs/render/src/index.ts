@@ -1,15 +1,8 @@
 export { parseMarkdown, plainText, inlineRuns, type InlineRun } from './markdown-tree';
 export { htmlTables, htmlSegments, type HtmlCell, type HtmlTable, type HtmlSegment } from './html-tables';
-export {
-  tableFromGfm,
-  tableFromHtml,
-  tableGrid,
-  filledGrid,
-  columnNames,
-  type Table,
-  type CellRange,
-} from './table-model';
+export { tableFromHtml, tableGrid, filledGrid, columnNames, type Table, type CellRange } from './table-model';
 export { documentBlocks, type Block } from './document-blocks';
+export { readMarkdown } from './markdown-document';
 export { renderDocx, type DocxOptions } from './render-docx';
 export { renderPptx, type PptxOptions } from './render-pptx';
 export { renderHwpx, type HwpxOptions } from './render-hwpx';

@@ -10,9 +10,10 @@ import {
   xmlSafe,
 } from './markdown-tree';
 import { columnNames, filledGrid, gridSlice, tableFromHtml } from './table-model';
+import { readMarkdown } from './markdown-document';
 
 function blocksOf(markdown: string): Block[] {
-  return documentBlocks(parseMarkdown(markdown));
+  return documentBlocks(readMarkdown(markdown, 'test.md'));
 }
 
 describe('parseMarkdown', () => {

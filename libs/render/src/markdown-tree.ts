@@ -111,6 +111,22 @@ export function runsText(runs: InlineRun[]): string {
   return runs.map((run) => run.text).join('');
 }
 
+/** Runs cut into lines at their `\n`s: one list of runs per line (an empty line has none). */
+export function runLines(runs: InlineRun[]): InlineRun[][] {
+  const lines: InlineRun[][] = [[]];
+  for (const run of runs) {
+    if (run.image) {
+      lines[lines.length - 1].push(run);
+      continue;
+    }
+    run.text.split('\n').forEach((text, index) => {
+      if (index > 0) lines.push([]);
+      if (text !== '') lines[lines.length - 1].push({ ...run, text });
+    });
+  }
+  return lines;
+}
+
 function collectRuns(node: PhrasingContent, style: RunStyle, out: InlineRun[]): void {
   switch (node.type) {
     case 'text':
@@ -150,7 +166,8 @@ function collectRuns(node: PhrasingContent, style: RunStyle, out: InlineRun[]): 
   }
 }
 
-function mergeAdjacentRuns(runs: InlineRun[]): InlineRun[] {
+/** Runs with adjacent ones of the same formatting joined and empty ones dropped (a picture is never joined). */
+export function mergeAdjacentRuns(runs: InlineRun[]): InlineRun[] {
   const merged: InlineRun[] = [];
   for (const run of runs) {
     if (run.text === '' && !run.image) continue;

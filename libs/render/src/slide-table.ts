@@ -1,7 +1,9 @@
 import { BODY, BODY_LINE_IN, MAX_BODY_LINES } from './slide-layout';
+import type { InlineRun } from './markdown-tree';
 import { longestWord, truncateToLines, unitsPerLine, wrapLines } from './slide-text';
 import {
   cellPlacements,
+  formattedRuns,
   gridSlice,
   tableGrid,
   tableWidth,
@@ -13,6 +15,8 @@ import { displayWidth } from './text-width';
 
 export interface SlideTableCell {
   text: string;
+  /** The text's runs with their formatting (see `formattedRuns`). */
+  runs: InlineRun[];
   header: boolean;
   rowspan: number;
   colspan: number;
@@ -102,7 +106,7 @@ function withoutLeaders(table: Table): Table {
   const rows = tableGrid(table).map(clean);
   const headerIsEntry = table.header.some(hasLeader);
   const header = headerIsEntry ? [] : rows.slice(0, table.header.length);
-  return { header, rows: rows.slice(header.length), merges: table.merges };
+  return { header, rows: rows.slice(header.length), merges: table.merges, runs: table.runs };
 }
 
 /** Character units a line of a cell `widthIn` inches wide holds. */
@@ -158,6 +162,7 @@ function layoutTable(source: Table, fontSize: number): PreparedTable {
     header: grid.slice(0, table.header.length),
     rows: grid.slice(table.header.length),
     merges: table.merges,
+    runs: table.runs,
   };
   return { table: laidOut, colW, rowH, fontSize, notes };
 }
@@ -236,12 +241,14 @@ export function tableSlice(prepared: PreparedTable, from: number, to: number): {
     ...header.merges,
     ...body.merges.map((m) => ({ ...m, top: m.top + headerRows, bottom: m.bottom + headerRows })),
   ];
-  const placements = cellPlacements({ header: [], rows: grid, merges });
+  const runs = header.runs && body.runs ? [...header.runs, ...body.runs] : undefined;
+  const sliced: Table = { header: [], rows: grid, merges, runs };
+  const placements = cellPlacements(sliced);
   const rows = grid.map((row, r) =>
     row.flatMap((text, c): SlideTableCell[] => {
       const range = rangeOf(placements[r][c], r, c);
       if (!range) return [];
-      const cell = { text, header: r < headerRows };
+      const cell = { text, runs: formattedRuns(sliced, r, c), header: r < headerRows };
       return [{ ...cell, rowspan: range.bottom - range.top + 1, colspan: range.right - range.left + 1 }];
     }),
   );
