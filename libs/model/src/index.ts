@@ -7,3 +7,4 @@ export * from './markdown/links';
 export * from './markdown/markdown-blocks';
 export * from './markdown/tables';
 export * from './markdown/write-markdown';
+export { readMarkdown } from './markdown/read-markdown';

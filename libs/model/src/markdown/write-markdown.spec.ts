@@ -1,0 +1,102 @@
+import type { Document } from '../document';
+import { plain } from '../document';
+import { writeMarkdown } from './write-markdown';
+
+const from = { file: 'f.pdf', page: 1 };
+
+describe('writeMarkdown', () => {
+  it('writes each kind of block, escaping text and leaving page furniture out', () => {
+    const document: Document = {
+      version: 1,
+      blocks: [
+        { type: 'furniture', role: 'header', text: 'Annual report', from },
+        { type: 'heading', level: 2, content: plain('Item #'), from },
+        {
+          type: 'paragraph',
+          content: [
+            { kind: 'text', text: 'Sales rose ' },
+            { kind: 'text', text: '12%', bold: true },
+            { kind: 'text', text: ' (see [draft] *notes*).' },
+          ],
+          from,
+        },
+        { type: 'paragraph', content: plain('1. not a list'), from },
+        { type: 'list_item', depth: 0, content: plain('first'), from },
+        { type: 'list_item', depth: 1, number: 2, content: plain('second'), from },
+        {
+          type: 'table',
+          headerRows: 1,
+          rows: [
+            [
+              { content: [{ kind: 'text', text: 'Name', bold: true }], rowspan: 1, colspan: 1 },
+              { content: plain('a|b'), rowspan: 1, colspan: 1 },
+            ],
+            [
+              { content: plain('x'), rowspan: 1, colspan: 1 },
+              { content: plain('y'), rowspan: 1, colspan: 1 },
+            ],
+          ],
+          from,
+        },
+        { type: 'figure', src: 'images/p1-1.png', alt: 'A [chart]', from },
+        { type: 'code', language: 'js', text: 'a ```b```', from },
+        { type: 'formula', tex: 'E = mc^2', from },
+        { type: 'furniture', role: 'footer', text: '1', from },
+      ],
+    };
+    expect(writeMarkdown(document)).toBe(
+      [
+        '## Item \\#',
+        '',
+        'Sales rose **12%** (see [draft] \\*notes\\*).',
+        '',
+        '1\\. not a list',
+        '',
+        '- first',
+        '  2. second',
+        '',
+        '| **Name** | a\\|b |',
+        '| --- | --- |',
+        '| x | y |',
+        '',
+        '![A \\[chart\\]](images/p1-1.png)',
+        '',
+        '````js',
+        'a ```b```',
+        '````',
+        '',
+        '$$',
+        'E = mc^2',
+        '$$',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('writes a table with spans as HTML, keeping a cell formatting', () => {
+    const markdown = writeMarkdown({
+      version: 1,
+      blocks: [
+        {
+          type: 'table',
+          headerRows: 1,
+          rows: [
+            [{ content: plain('Head'), rowspan: 1, colspan: 2 }],
+            [
+              { content: [{ kind: 'text', text: 'x', italic: true }], rowspan: 1, colspan: 1 },
+              { content: plain('y'), rowspan: 1, colspan: 1 },
+            ],
+          ],
+          from,
+        },
+      ],
+    });
+    expect(markdown).toBe(
+      '<table>\n<tr><th colspan="2">Head</th></tr>\n<tr><td><em>x</em></td><td>y</td></tr>\n</table>\n',
+    );
+  });
+
+  it('writes nothing for an empty document', () => {
+    expect(writeMarkdown({ version: 1, blocks: [] })).toBe('');
+  });
+});
