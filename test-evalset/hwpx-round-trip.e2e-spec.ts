@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { extractHwpx } from '../libs/documents/src/hwpx/extract-hwpx';
-import { readMarkdown } from '../libs/render/src/markdown-document';
+import { readMarkdown } from '@docconv/model';
 import { renderHwpx } from '../libs/render/src/render-hwpx';
 import { similarity } from '../tools/eval/metrics';
 import { parseMarkdownTables, type Table } from '../tools/eval/tables';

@@ -1,6 +1,6 @@
 import type { Block as ModelBlock, Cell, Document, Inline, ListItemBlock as ModelListItem } from '@docconv/model';
 import { htmlSegments } from './html-tables';
-import { mergeAdjacentRuns, runsText, xmlSafe, type InlineRun } from './markdown-tree';
+import { mergeAdjacentRuns, runsText, withoutStrayMarkers, xmlSafe, type InlineRun } from './markdown-tree';
 import { tableFromCells, tableFromHtml, type Table } from './table-model';
 export interface HeadingBlock {
   kind: 'heading';
@@ -174,7 +174,8 @@ class ListTracker {
 }
 
 /**
- * Inline content as render runs: a break is a `\n` run, math its TeX between dollars, a note reference
+ * Inline content as render runs: text outside code without the `**` and `~~` of markup that failed (see
+ * `withoutStrayMarkers`: never text a reader should see in an office file), a break a `\n` run, math its TeX between dollars, a note reference
  * `[^label]` (as footnotes are matched in DOCX), a picture a run holding it with its alt text.
  */
 export function blockRuns(content: readonly Inline[]): InlineRun[] {
@@ -182,7 +183,7 @@ export function blockRuns(content: readonly Inline[]): InlineRun[] {
     switch (inline.kind) {
       case 'text':
         return {
-          text: xmlSafe(inline.text),
+          text: inline.code ? xmlSafe(inline.text) : withoutStrayMarkers(xmlSafe(inline.text)),
           bold: inline.bold === true,
           italic: inline.italic === true,
           strike: inline.strike === true,

@@ -64,11 +64,21 @@ export class DocxFootnotes {
   }
 }
 
-/** The labels of the notes a block refers to, in its text, its table cells and its caption. */
+/**
+ * The labels of the notes a block refers to, in its text, its table cells and its caption: note references,
+ * and `[^label]` written in text (as Markdown read into the model carries them).
+ */
 function noteLabels(block: Document['blocks'][number]): string[] {
+  if (block.type === 'footnote') return [];
   const contents: (readonly Inline[])[] = [];
   if ('content' in block) contents.push(block.content);
   if ('caption' in block && block.caption) contents.push(block.caption);
   if (block.type === 'table') for (const row of block.rows) for (const cell of row) contents.push(cell.content);
-  return contents.flatMap((content) => content.flatMap((inline) => (inline.kind === 'note' ? [inline.label] : [])));
+  return contents.flatMap((content) =>
+    content.flatMap((inline) => {
+      if (inline.kind === 'note') return [inline.label];
+      if (inline.kind !== 'text' || inline.code) return [];
+      return [...inline.text.matchAll(REFERENCE)].map((match) => match[1]);
+    }),
+  );
 }

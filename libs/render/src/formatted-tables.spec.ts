@@ -1,4 +1,4 @@
-import { readMarkdown } from './markdown-document';
+import { readMarkdown } from '@docconv/model';
 import { renderDocx } from './render-docx';
 import { renderHwpx } from './render-hwpx';
 import { renderXlsxBasic } from './render-xlsx-basic';

@@ -2,7 +2,6 @@ export { parseMarkdown, plainText, inlineRuns, type InlineRun } from './markdown
 export { htmlTables, htmlSegments, type HtmlCell, type HtmlTable, type HtmlSegment } from './html-tables';
 export { tableFromHtml, tableGrid, filledGrid, columnNames, type Table, type CellRange } from './table-model';
 export { documentBlocks, type Block } from './document-blocks';
-export { readMarkdown } from './markdown-document';
 export { renderDocx, type DocxOptions } from './render-docx';
 export { renderPptx, type PptxOptions } from './render-pptx';
 export { renderHwpx, type HwpxOptions } from './render-hwpx';

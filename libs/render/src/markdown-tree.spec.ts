@@ -10,10 +10,23 @@ import {
   xmlSafe,
 } from './markdown-tree';
 import { columnNames, filledGrid, gridSlice, tableFromHtml } from './table-model';
-import { readMarkdown } from './markdown-document';
+import { readMarkdown } from '@docconv/model';
 
 function blocksOf(markdown: string): Block[] {
   return documentBlocks(readMarkdown(markdown, 'test.md'));
+}
+
+/** The render blocks of a document holding the given paragraphs and raw HTML blocks (`<…` starts raw HTML). */
+function rawBlocksOf(...texts: string[]): Block[] {
+  const from = { file: 'test.md' };
+  return documentBlocks({
+    version: 1,
+    blocks: texts.map((text) =>
+      text.startsWith('<')
+        ? { type: 'raw', from, text }
+        : { type: 'paragraph', from, content: [{ kind: 'text', text }] },
+    ),
+  });
 }
 
 describe('parseMarkdown', () => {
@@ -218,9 +231,12 @@ describe('documentBlocks', () => {
     expect(new Set(items.map((item) => item.list)).size).toBe(4);
   });
 
-  it('drops HTML comments and keeps an HTML table whole across blank lines', () => {
-    const blocks = blocksOf(
-      '<!-- page 1 -->\n\nBefore\n\n<table>\n<tr><th>h</th></tr>\n\n<tr><td>1</td></tr>\n\n<tr><td>2</td></tr>\n</table>\n\nAfter\n',
+  it('drops HTML comments and keeps a raw HTML table whole across blank lines', () => {
+    const blocks = rawBlocksOf(
+      '<!-- page 1 -->',
+      'Before',
+      '<table>\n<tr><th>h</th></tr>\n\n<tr><td>1</td></tr>\n\n<tr><td>2</td></tr>\n</table>',
+      'After',
     );
     expect(blocks.map((block) => block.kind)).toEqual(['paragraph', 'table', 'paragraph']);
     expect(blocks[1]).toMatchObject({ kind: 'table', table: { header: [['h']], rows: [['1'], ['2']] } });
@@ -247,9 +263,9 @@ describe('documentBlocks', () => {
     });
   });
 
-  it('reads inline Markdown inside HTML table cells as text, without its markers', () => {
-    const blocks = blocksOf(
-      '<table><tr><th>**항목**</th><th>*n*</th></tr><tr><td>[link](http://a.b) `code` ~~old~~</td><td>2*3*4</td></tr></table>\n',
+  it('reads inline Markdown inside raw HTML table cells as text, without its markers', () => {
+    const blocks = rawBlocksOf(
+      '<table><tr><th>**항목**</th><th>*n*</th></tr><tr><td>[link](http://a.b) `code` ~~old~~</td><td>2*3*4</td></tr></table>',
     );
     expect(blocks[0]).toMatchObject({
       kind: 'table',

@@ -2,7 +2,7 @@ import mammoth from 'mammoth';
 import sharp from 'sharp';
 import { renderDocx } from './render-docx';
 import { zipEntries } from './testing/zip-entries';
-import { readMarkdown } from './markdown-document';
+import { readMarkdown } from '@docconv/model';
 
 /** The renderer's input: the Markdown read into the model. */
 const md = (markdown: string) => readMarkdown(markdown, 'test.md');

@@ -10,7 +10,7 @@ import { parseMarkdownTables, sameTable } from '../../../tools/eval/tables';
 import { HWPX_MIMETYPE } from './hwpx-package';
 import { renderHwpx } from './render-hwpx';
 import { zipEntries } from './testing/zip-entries';
-import { readMarkdown } from './markdown-document';
+import { readMarkdown } from '@docconv/model';
 
 const REPORT = `# 2024년 사업 보고서
 

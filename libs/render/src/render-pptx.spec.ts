@@ -4,7 +4,7 @@ import { sentenceStarts, unitsPerLine } from './slide-text';
 import { renderPptxInChild } from './testing/render-pptx-in-child';
 import { zipEntries } from './testing/zip-entries';
 import { displayWidth } from './text-width';
-import { readMarkdown } from './markdown-document';
+import { readMarkdown } from '@docconv/model';
 
 /** The renderer's input: the Markdown read into the model. */
 const md = (markdown: string) => readMarkdown(markdown, 'test.md');

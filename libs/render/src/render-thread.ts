@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { readMarkdown } from './markdown-document';
+import { readMarkdown } from '@docconv/model';
 import { renderDocx } from './render-docx';
 import { renderHwpx } from './render-hwpx';
 import { renderPptx } from './render-pptx';

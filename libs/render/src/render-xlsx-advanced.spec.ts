@@ -2,7 +2,7 @@ import { ValueType, type Workbook } from 'exceljs';
 import { matchColumns, renderXlsxAdvanced, resolveMapping } from './render-xlsx-advanced';
 import { readWorkbook, sheetNamed, sheetValues } from './testing/read-workbook';
 import { zipEntries } from './testing/zip-entries';
-import { readMarkdown } from './markdown-document';
+import { readMarkdown } from '@docconv/model';
 
 function utc(year: number, month: number, day: number): Date {
   return new Date(Date.UTC(year, month - 1, day));

@@ -1,7 +1,7 @@
 import { ValueType, type Workbook } from 'exceljs';
 import { renderXlsxBasic } from './render-xlsx-basic';
 import { readWorkbook, sheetNamed, sheetValues } from './testing/read-workbook';
-import { readMarkdown } from './markdown-document';
+import { readMarkdown } from '@docconv/model';
 
 const DOCUMENT = `# Report
 

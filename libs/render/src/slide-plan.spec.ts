@@ -1,5 +1,5 @@
 import { documentBlocks } from './document-blocks';
-import { readMarkdown } from './markdown-document';
+import { readMarkdown } from '@docconv/model';
 import { BODY, BODY_FONT_PT, BODY_LINE_IN, MAX_BODY_LINES } from './slide-layout';
 import {
   fileTitle,
