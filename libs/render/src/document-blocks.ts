@@ -1,6 +1,6 @@
 import type { Block as ModelBlock, Cell, Document, Inline, ListItemBlock as ModelListItem } from '@docconv/model';
 import { htmlSegments } from './html-tables';
-import { mergeAdjacentRuns, runsText, withoutStrayMarkers, xmlSafe, type InlineRun } from './markdown-tree';
+import { mergeAdjacentRuns, runsText, trimRuns, withoutStrayMarkers, xmlSafe, type InlineRun } from './markdown-tree';
 import { tableFromCells, tableFromHtml, type Table } from './table-model';
 export interface HeadingBlock {
   kind: 'heading';
@@ -213,19 +213,6 @@ function plainRun(text: string): InlineRun {
 
 function plainRuns(text: string): InlineRun[] {
   return text === '' ? [] : [plainRun(text)];
-}
-
-/** Drops leading and trailing whitespace of a paragraph (left by removed HTML, for example). */
-function trimRuns(runs: InlineRun[]): InlineRun[] {
-  const trimmed = runs.map((run) => ({ ...run }));
-  while (trimmed.length > 0 && !trimmed[0].image && trimmed[0].text.trim() === '') trimmed.shift();
-  while (trimmed.length > 0 && !trimmed[trimmed.length - 1].image && trimmed[trimmed.length - 1].text.trim() === '')
-    trimmed.pop();
-  if (trimmed.length === 0) return [];
-  if (!trimmed[0].image) trimmed[0].text = trimmed[0].text.trimStart();
-  const last = trimmed[trimmed.length - 1];
-  if (!last.image) last.text = last.text.trimEnd();
-  return trimmed;
 }
 
 /** The text of the heading that comes last before each table, for naming sheets and slides. */

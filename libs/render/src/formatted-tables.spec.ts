@@ -87,14 +87,15 @@ describe('office files keep formatted runs and merged cells of a table', () => {
     expect(elementHolding(section, 'hp:tc', 'Total')).toContain('<hp:cellSpan colSpan="2" rowSpan="1"/>');
   });
 
-  it('a table read from Markdown keeps the bold and italic of its cells', async () => {
-    const markdown = '| Fruit | Note |\n|---|---|\n| **Apples** | ripe *soon* |\n';
-    const document = await part(
-      await renderDocx(readMarkdown(markdown, 'stock.md'), { title: 'stock' }),
-      'word/document.xml',
-    );
+  it('a GFM table read from Markdown keeps the bold and italic of its cells (DOCX, PPTX)', async () => {
+    const markdown = readMarkdown('| Fruit | Note |\n|---|---|\n| **Apples** | ripe *soon* |\n', 'stock.md');
+    const document = await part(await renderDocx(markdown, { title: 'stock' }), 'word/document.xml');
     expect(elementHolding(document, 'w:r', 'Apples')).toContain('<w:b/>');
     expect(elementHolding(document, 'w:r', 'soon')).toContain('<w:i/>');
+    const [deck] = renderPptxInChild([{ document: markdown, title: 'stock' }]);
+    const slide = await part(deck, 'ppt/slides/slide2.xml');
+    expect(elementHolding(slide, 'a:r', 'Apples')).toMatch(/<a:rPr[^>]* b="1"/);
+    expect(elementHolding(slide, 'a:r', 'soon')).toMatch(/<a:rPr[^>]* i="1"/);
   });
 });
 

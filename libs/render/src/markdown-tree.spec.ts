@@ -6,6 +6,7 @@ import {
   inlineRuns,
   parseMarkdown,
   plainText,
+  sliceRuns,
   withoutStrayMarkers,
   xmlSafe,
 } from './markdown-tree';
@@ -271,6 +272,22 @@ describe('documentBlocks', () => {
       kind: 'table',
       table: { header: [['항목', 'n']], rows: [['link code old', '2*3*4']] },
     });
+  });
+});
+
+describe('sliceRuns', () => {
+  it('cuts runs at character offsets of their joined text, keeping each piece its formatting', () => {
+    const plain = { bold: false, italic: false, strike: false, code: false, link: null };
+    const runs = [
+      { ...plain, text: 'ripe ' },
+      { ...plain, text: 'soon', italic: true },
+      { ...plain, text: ' now', bold: true },
+    ];
+    expect(sliceRuns(runs, 2, 7).map(({ text, italic }) => [text, italic])).toEqual([
+      ['pe ', false],
+      ['so', true],
+    ]);
+    expect(sliceRuns(runs, 9, 13)).toEqual([{ ...plain, text: ' now', bold: true }]);
   });
 });
 
