@@ -175,8 +175,9 @@ class ListTracker {
 
 /**
  * Inline content as render runs: text outside code without the `**` and `~~` of markup that failed (see
- * `withoutStrayMarkers`: never text a reader should see in an office file), a break a `\n` run, math its TeX between dollars, a note reference
- * `[^label]` (as footnotes are matched in DOCX), a picture a run holding it with its alt text.
+ * `withoutStrayMarkers`: never text a reader should see in an office file), a break a `\n` run, math its
+ * TeX between dollars, a note reference `[^label]` (as footnotes are matched in DOCX), a picture a run
+ * holding it with its alt text.
  */
 export function blockRuns(content: readonly Inline[]): InlineRun[] {
   const runs = content.map((inline): InlineRun => {

@@ -59,11 +59,12 @@ interface BlockContext extends InlineContext {
 }
 
 /**
- * A Word document: headings in Word's built-in heading styles, inline bold/italic/strike/code and real hyperlinks,
+ * A Word document, written from the document model: headings in Word's built-in heading styles, inline bold/italic/strike/code and real hyperlinks,
  * pictures embedded at a size that fits the page, GFM footnotes as Word footnotes, nested bulleted and numbered lists
  * on Word numbering, tables with column widths from their content, borders and a bold shaded header row that repeats
- * on each page (merged cells kept as row and column spans, a cell's runs keeping their formatting), code blocks in a monospace style, and a page break before
- * every file heading after the first. The title goes into the document's core properties.
+ * on each page (merged cells kept as row and column spans, a cell's runs keeping their formatting), code blocks
+ * in a monospace style, and a page break before every file heading after the first. The title goes into the
+ * document's core properties.
  */
 export async function renderDocx(model: DocumentModel, options: DocxOptions): Promise<Buffer> {
   const notes = new DocxFootnotes(model);

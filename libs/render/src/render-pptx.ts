@@ -28,9 +28,10 @@ const TEXT_BOX_INSET_IN = 0.1;
  * A PowerPoint deck: a title slide with the document's title, then content slides laid out by `planDeck`
  * (sections, continuation slides titled with a counter, breaks only between paragraphs or sentences),
  * bullets and numbering as real list levels, tables as native tables with a shaded bold header row repeated
- * on each slide (merged cells spanning, each cell's runs keeping their formatting), pictures fitted with their proportions, and text that did not fit in the speaker notes.
- * Each paragraph is one run, so inline formatting is kept only where it covers the whole paragraph and link
- * addresses are written after the linked words.
+ * on each slide (merged cells spanning, each cell's runs keeping their formatting), pictures fitted with their
+ * proportions, and text that did not fit in the speaker notes. Each paragraph outside tables is one run, so
+ * inline formatting there is kept only where it covers the whole paragraph and link addresses are written
+ * after the linked words.
  *
  * pptxgenjs loads Node built-ins with a dynamic `import()` when it writes; that works in Node itself but
  * not inside Jest's module sandbox, which is why the specs render decks in a child process.

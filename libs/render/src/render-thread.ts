@@ -9,10 +9,11 @@ import type { RenderRequest } from './render-in-thread';
 /** Reads and renders one file off the caller's event loop and posts its bytes (or the error's message) back. */
 if (parentPort) {
   const port = parentPort;
-  const { format, markdown, title, images: pictures } = workerData as RenderRequest;
-  const images = new Map(Object.entries(pictures ?? {}));
+  const request = workerData as RenderRequest;
+  const { format, title } = request;
+  const images = new Map(Object.entries(request.images ?? {}));
   const render = (): Promise<Buffer> => {
-    const document = readMarkdown(markdown, title);
+    const document = 'document' in request ? request.document : readMarkdown(request.markdown, title);
     switch (format) {
       case 'docx':
         return renderDocx(document, { title, images });

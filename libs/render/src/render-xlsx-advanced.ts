@@ -42,6 +42,10 @@ export const MAPPED_SHEET = 'Mapped';
  * - totals rows' figures written as `SUM` formulas when the rows above add up to them, and every total they
  *   do not add up to listed in `mismatches` (and on the Contents sheet);
  * - with `columns`, a Mapped sheet listing every table row under exactly those columns.
+ *
+ * Cells hold values only: no rich text and no bold or italic from the document. The sheets are for filtering,
+ * sorting and formulas (merged cells are unmerged and their values repeated, headers flattened), where a
+ * cell's formatting says nothing a value does; XLSX Basic is the workbook that keeps the document's look.
  */
 export async function renderXlsxAdvanced(document: Document, options: XlsxAdvancedOptions): Promise<AdvancedWorkbook> {
   const blocks = documentBlocks(document);
