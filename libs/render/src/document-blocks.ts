@@ -30,8 +30,6 @@ export interface ListItemBlock {
   number: number;
   runs: InlineRun[];
   text: string;
-  /** A further paragraph of the same item, written indented without a bullet. */
-  continuation: boolean;
 }
 
 export interface CodeBlock {
@@ -164,7 +162,6 @@ class ListTracker {
       number: item.number ?? list.start + list.count - 1,
       runs,
       text: runsText(runs),
-      continuation: false,
     };
   }
 

@@ -109,8 +109,7 @@ class SectionWriter {
 
   private listItem(item: ListItemBlock): void {
     const runs = this.runs(item.runs, BODY_CHAR);
-    if (item.continuation) this.push(PARA_SHAPE.indented(item.level), STYLE.normal, runs);
-    else if (!item.ordered) this.push(PARA_SHAPE.bullet(item.level), STYLE.normal, runs);
+    if (!item.ordered) this.push(PARA_SHAPE.bullet(item.level), STYLE.normal, runs);
     else
       this.push(PARA_SHAPE.indented(item.level), STYLE.normal, [this.textRun(`${item.number}. `, BODY_CHAR), ...runs]);
   }

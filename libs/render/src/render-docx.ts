@@ -242,9 +242,6 @@ class ListNumbering {
 
 function listParagraph(item: ListItemBlock, context: BlockContext): Paragraph {
   const children = inlineChildren(item.runs, context);
-  if (item.continuation) {
-    return new Paragraph({ style: STYLE.listParagraph, indent: { left: INDENT_TWIPS * (item.level + 1) }, children });
-  }
   return new Paragraph({
     style: STYLE.listParagraph,
     numbering: {

@@ -35,7 +35,7 @@ export function documentLines(blocks: Block[]): DocumentLine[] {
       case 'paragraph':
         return splitLines(block.text).map((text) => ({ kind: 'paragraph', text, marker: null, level: 0 }));
       case 'listItem': {
-        const marker = block.continuation ? null : block.ordered ? `${block.number}.` : '•';
+        const marker = block.ordered ? `${block.number}.` : '•';
         const text = block.text.replace(/\s*\n\s*/g, ' ');
         return [{ kind: 'listItem', text, marker, level: block.level }];
       }
