@@ -81,7 +81,7 @@ function pushBlock(block: Exclude<ModelBlock, ModelListItem>, out: Block[]): voi
       pushParagraph(blockRuns(block.content), block.quote === true, out);
       return;
     case 'transcript': {
-      const speaker = block.speaker ? plainRuns(`${block.speaker}: `) : [];
+      const speaker = block.speaker ? plainRuns(`${xmlSafe(block.speaker)}: `) : [];
       pushParagraph([...speaker, ...blockRuns(block.content)], false, out);
       return;
     }
