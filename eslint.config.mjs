@@ -1,21 +1,32 @@
 import js from '@eslint/js';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import tseslint from 'typescript-eslint';
 
 /**
- * Import boundaries. Apps never import other apps; libs never import apps or tests; the libs
- * only the worker runs (its conversion pipeline and the engines it alone drives) are never
- * imported by the API's side: the API, the admin CLI and the libs they load.
+ * Import boundaries. Apps never import other apps; libs never import apps or tests; what only
+ * the worker runs (its conversion pipeline, the engines it alone drives, the readers of
+ * libs/documents: tools/closure/worker-only.json) is never loaded by the API's side: the API,
+ * the admin CLI and the libs they load. Importing its types is allowed (they are erased).
  */
 const APPS = readdirSync(new URL('./apps', import.meta.url));
 const LIBS = readdirSync(new URL('./libs', import.meta.url));
-const WORKER_ONLY = ['pipeline', 'refine', 'transcription'];
+const WORKER_ONLY = JSON.parse(readFileSync(new URL('./tools/closure/worker-only.json', import.meta.url), 'utf8'));
 const TESTS = ['**/test/**', '**/test-reliability/**', '**/test-evalset/**', '**/test-soak/**'];
 const SPECS = ['**/*.spec.ts', '**/*.e2e-spec.ts'];
+const FIXTURE_BUILDERS = 'libs/*/src/**/testing/**'; // the builders of test fixtures are test code
 const workerOnly = {
-  group: WORKER_ONLY.map((lib) => `@docconv/${lib}`),
-  message: 'This library runs only in the worker: the API side must not load it.',
+  group: [...WORKER_ONLY.libs, ...WORKER_ONLY.entries].map((name) => `@docconv/${name}`),
+  allowTypeImports: true,
+  message: 'This runs only in the worker: the API side must not load it.',
 };
+/** libs/documents' readers, as its other files would import them (`./ocr/page-reader`, `../docx/extract-docx`). */
+const READING = WORKER_ONLY.documents.map((path) => `libs/documents/src/${path.endsWith('/') ? `${path}**` : path}`);
+const readers = {
+  group: WORKER_ONLY.documents.map((path) => `**/${path.endsWith('/') ? `${path}*` : path.replace(/\.ts$/, '')}`),
+  allowTypeImports: true,
+  message: 'Intake (what the API loads of libs/documents) must not load a reader: see tools/closure/worker-only.json.',
+};
+const libraryRules = { group: ['**/apps/**', ...TESTS], message: 'Libraries never import apps or tests.' };
 const boundaries = [
   ...APPS.map((app) => ({
     files: [`apps/${app}/**/*.ts`, `apps/${app}/**/*.tsx`],
@@ -30,16 +41,19 @@ const boundaries = [
   })),
   ...LIBS.map((lib) => ({
     files: [`libs/${lib}/**/*.ts`],
-    ignores: [...SPECS, 'libs/*/src/**/testing/**'], // the builders of test fixtures are test code
+    ignores: [...SPECS, FIXTURE_BUILDERS, ...(lib === 'documents' ? READING : [])],
     patterns: [
-      { group: ['**/apps/**', ...TESTS], message: 'Libraries never import apps or tests.' },
-      ...(WORKER_ONLY.includes(lib) ? [] : [workerOnly]),
+      libraryRules,
+      ...(WORKER_ONLY.libs.includes(lib) ? [] : [workerOnly]),
+      ...(lib === 'documents' ? [readers] : []),
     ],
   })),
+  // The readers of libs/documents are the worker's: they may load the OCR engines.
+  { files: READING, ignores: [...SPECS, FIXTURE_BUILDERS], patterns: [libraryRules] },
 ].map(({ files, ignores, patterns }) => ({
   files,
   ignores,
-  rules: { 'no-restricted-imports': ['error', { patterns }] },
+  rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] },
 }));
 
 export default tseslint.config(

@@ -1,5 +1,5 @@
 import { DEFAULT_OCR_PAGE_DEADLINE_SECONDS, engineThreads } from '@docconv/config';
-import { extractToMarkdown, PageReader, type ExtractInput } from '@docconv/documents';
+import { extractToMarkdown, PageReader, type ExtractInput } from '@docconv/reading';
 import {
   EasyOcrEngine,
   OCR_LANGUAGES,

@@ -1,5 +1,5 @@
 import { DEFAULT_OCR_PAGE_DEADLINE_SECONDS } from '@docconv/config';
-import { extractToMarkdown, type ExtractInput, type OcrOptions } from '@docconv/documents';
+import { extractToMarkdown, type ExtractInput, type OcrOptions } from '@docconv/reading';
 import { OCR_LANGUAGES } from '@docconv/ocr';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';

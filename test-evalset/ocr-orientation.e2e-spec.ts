@@ -1,5 +1,5 @@
 import { DEFAULT_OCR_PAGE_DEADLINE_SECONDS } from '@docconv/config';
-import { extractToMarkdown, type PageReport } from '@docconv/documents';
+import { extractToMarkdown, type PageReport } from '@docconv/reading';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -8,7 +8,7 @@
  * objects come after the page's text. This module reads the export the way a reader sees the
  * pages: the text in visual order, and the tables as grids with spans.
  */
-import { mapPrivateUse } from '@docconv/documents';
+import { mapPrivateUse } from '@docconv/reading';
 import { decodeEntities } from './metrics';
 import type { Table, TableCell } from './tables';
 

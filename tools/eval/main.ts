@@ -12,14 +12,8 @@
 import { DEFAULT_OCR_PAGE_DEADLINE_SECONDS } from '@docconv/config';
 import { DomainError } from '@docconv/contracts';
 import type { OcrEngine, OcrModel } from '@docconv/db';
-import {
-  detect,
-  extractToMarkdown,
-  inspect,
-  mapPrivateUse,
-  type OcrOptions,
-  type PageReport,
-} from '@docconv/documents';
+import { detect, inspect } from '@docconv/documents';
+import { extractToMarkdown, mapPrivateUse, type OcrOptions, type PageReport } from '@docconv/reading';
 import {
   createWhisperTranscriber,
   EngineTranscriber,

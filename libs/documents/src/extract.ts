@@ -3,13 +3,13 @@ import { readFile } from 'node:fs/promises';
 import type { DecompressionLimits } from './decompression';
 import { extractCsv } from './csv/extract-csv';
 import { extractDocxWithImages } from './docx/extract-docx';
-import { extractEmail } from './email/read-email';
+import { extractEmail, type EmailKind } from './email/read-email';
 import { extractEpub } from './epub/extract-epub';
 import { extractHtml } from './html/extract-html';
 import { extractHwp } from './hwp/extract-hwp';
 import { extractHwpx } from './hwpx/extract-hwpx';
 import { extractImage } from './image/extract-image';
-import { extractViaLibreOffice } from './legacy/extract-legacy';
+import { extractViaLibreOffice, type OfficeViaLibreOffice } from './legacy/extract-legacy';
 import type { PlacedPage } from './blocks/placement';
 import type { ExtractedImage } from './images';
 import type { FileKind } from './kinds';
@@ -64,7 +64,7 @@ export function extractToMarkdown(
   onProgress: (done: number) => void,
   shouldStop?: StopSignal,
 ): Promise<Extraction> {
-  return withPageReader(input, (reader) => extract(input, onProgress, reader, shouldStop));
+  return withPageReader(input, (pages) => READERS[input.kind](input, onProgress, pages, shouldStop));
 }
 
 /**
@@ -92,63 +92,71 @@ async function withPageReader<T>(input: ExtractInput, read: (reader: PageReader)
   }
 }
 
-async function extract(
+/**
+ * Reads one file of its kind. `pages` reads the pages of PDFs and the frames of images that
+ * have no usable text layer; `onProgress` and `shouldStop` are as for `extractToMarkdown`.
+ */
+type Reader = (
   input: ExtractInput,
   onProgress: (done: number) => void,
-  reader: PageReader,
+  pages: PageReader,
   shouldStop?: StopSignal,
-): Promise<Extraction> {
-  const text = async (markdown: Promise<string>): Promise<Extraction> => ({ markdown: await markdown, pages: [] });
-  switch (input.kind) {
-    case 'markdown':
-      return text(readFile(input.path).then((b) => b.toString('utf8')));
-    case 'pdf':
-      return extractPdf(input.path, input.displayName, onProgress, reader, shouldStop, input.imagePrefix);
-    case 'image':
-      return extractImage(input.path, input.mime, input.units, input.displayName, onProgress, reader, shouldStop);
-    case 'hwp':
-      return text(extractHwp(input.path, input.displayName, input.limits));
-    case 'hwpx':
-      return text(extractHwpx(input.path, input.displayName, input.limits));
-    case 'docx': {
-      const { markdown, images } = await extractDocxWithImages(
-        input.path,
-        input.displayName,
-        input.limits,
-        input.imagePrefix,
-      );
-      return { markdown, pages: [], images };
-    }
-    case 'pptx':
-      return text(extractPptx(input.path, input.displayName, input.limits));
-    case 'xlsx':
-      return text(extractXlsx(input.path, input.displayName, input.limits));
-    case 'text':
-      return text(extractText(input.path, input.displayName));
-    case 'html':
-      return text(extractHtml(input.path, input.displayName));
-    case 'csv':
-      return text(extractCsv(input.path, input.displayName));
-    case 'tsv':
-      return text(extractCsv(input.path, input.displayName, '\t'));
-    case 'epub':
-      return text(extractEpub(input.path, input.displayName, input.limits));
-    case 'odt':
-    case 'ods':
-    case 'odp':
-    case 'doc':
-    case 'xls':
-    case 'ppt':
-    case 'rtf':
-      return text(extractViaLibreOffice(input.path, input.kind, input.displayName, input.limits));
-    case 'eml':
-    case 'msg':
-      return text(extractEmail(input.path, input.kind, input.displayName));
-    case 'audio':
-    case 'video':
-      throw new DomainError(
-        'transcription_unavailable',
-        `${input.displayName}: transcription of ${input.kind} is not available on this worker. Ask for a refund.`,
-      );
-  }
-}
+) => Promise<Extraction>;
+
+/** A reader of a format read whole to Markdown, with no page reports. */
+const whole =
+  (read: (input: ExtractInput) => Promise<string>): Reader =>
+  async (input) => ({ markdown: await read(input), pages: [] });
+
+const viaLibreOffice = (kind: OfficeViaLibreOffice): Reader =>
+  whole((input) => extractViaLibreOffice(input.path, kind, input.displayName, input.limits));
+
+const email = (kind: EmailKind): Reader => whole((input) => extractEmail(input.path, kind, input.displayName));
+
+const notTranscribed: Reader = async (input) => {
+  throw new DomainError(
+    'transcription_unavailable',
+    `${input.displayName}: transcription of ${input.kind} is not available on this worker. Ask for a refund.`,
+  );
+};
+
+/**
+ * The reader of each format of the table (formats.ts): a kind without one does not compile.
+ * Recordings are transcribed by the speech pool, never read here.
+ */
+const READERS: Record<FileKind, Reader> = {
+  pdf: (input, onProgress, pages, shouldStop) =>
+    extractPdf(input.path, input.displayName, onProgress, pages, shouldStop, input.imagePrefix),
+  image: (input, onProgress, pages, shouldStop) =>
+    extractImage(input.path, input.mime, input.units, input.displayName, onProgress, pages, shouldStop),
+  docx: async (input) => {
+    const { markdown, images } = await extractDocxWithImages(
+      input.path,
+      input.displayName,
+      input.limits,
+      input.imagePrefix,
+    );
+    return { markdown, pages: [], images };
+  },
+  pptx: whole((input) => extractPptx(input.path, input.displayName, input.limits)),
+  xlsx: whole((input) => extractXlsx(input.path, input.displayName, input.limits)),
+  hwp: whole((input) => extractHwp(input.path, input.displayName, input.limits)),
+  hwpx: whole((input) => extractHwpx(input.path, input.displayName, input.limits)),
+  odt: viaLibreOffice('odt'),
+  ods: viaLibreOffice('ods'),
+  odp: viaLibreOffice('odp'),
+  doc: viaLibreOffice('doc'),
+  xls: viaLibreOffice('xls'),
+  ppt: viaLibreOffice('ppt'),
+  rtf: viaLibreOffice('rtf'),
+  epub: whole((input) => extractEpub(input.path, input.displayName, input.limits)),
+  eml: email('eml'),
+  msg: email('msg'),
+  html: whole((input) => extractHtml(input.path, input.displayName)),
+  csv: whole((input) => extractCsv(input.path, input.displayName)),
+  tsv: whole((input) => extractCsv(input.path, input.displayName, '\t')),
+  text: whole((input) => extractText(input.path, input.displayName)),
+  markdown: whole((input) => readFile(input.path).then((bytes) => bytes.toString('utf8'))),
+  audio: notTranscribed,
+  video: notTranscribed,
+};

@@ -1,3 +1,9 @@
+/**
+ * `@docconv/documents`: intake, what the API loads. A file's kind from its bytes, its pages,
+ * images and seconds for the price, archives and e-mails opened, the accepted formats, and the
+ * structured result and page previews built from what the worker stored. Reading a file to
+ * Markdown (the readers, OCR, the page loop) is the worker's: `@docconv/reading`.
+ */
 export * from './archive/extract-archive';
 export {
   BLOCK_TYPES,
@@ -13,17 +19,11 @@ export * from './blocks/placement';
 export * from './blocks/structured-result';
 export * from './decompression';
 export * from './detect';
-export * from './extract';
 export * from './formats';
-export { mapPrivateUse } from './hancom/private-use';
 export * from './inspect';
 export * from './intake';
 export * from './intake-pool';
 export * from './kinds';
-export * from './ocr/ocr-page';
-export * from './ocr/page-reader';
+export type { PageReport } from './ocr/ocr-page';
 export * from './text-pages';
-export * from './page-loop';
 export * from './page-preview';
-export { pdfjs as loadPdfReader } from './pdf/pdfjs';
-export * from './page-failure';

@@ -1,32 +1,7 @@
 import type { ParseQueue } from '@docconv/contracts';
-import { acceptedFormat } from './formats';
+import { acceptedFormat, type FileKind } from './formats';
 
-/** What a file is, decided from its content. Archives are containers and never a job's file. */
-export type FileKind =
-  | 'pdf'
-  | 'docx'
-  | 'pptx'
-  | 'xlsx'
-  | 'hwp'
-  | 'hwpx'
-  | 'image'
-  | 'audio'
-  | 'video'
-  | 'markdown'
-  | 'html'
-  | 'text'
-  | 'csv'
-  | 'tsv'
-  | 'epub'
-  | 'odt'
-  | 'ods'
-  | 'odp'
-  | 'doc'
-  | 'xls'
-  | 'ppt'
-  | 'rtf'
-  | 'eml'
-  | 'msg';
+export type { FileKind } from './formats';
 export type ArchiveFormat = 'zip' | 'tar' | 'tar.gz';
 
 /** `file_type` of a job (spec 2.2). */
@@ -44,17 +19,20 @@ export function jobFileType(kinds: FileKind[], fromArchive: boolean): JobFileTyp
   return distinct.size === 1 ? [...distinct][0] : 'mixed';
 }
 
-/** Kinds read through LibreOffice (converted to their OOXML counterpart first). */
-const OFFICE_KINDS: ReadonlySet<FileKind> = new Set(['odt', 'ods', 'odp', 'doc', 'xls', 'ppt', 'rtf']);
+/** Which pool a job of mixed files goes to: the lowest rank any of its files needs. */
+const QUEUE_RANK: Record<ParseQueue, number> = { speech: 0, office: 1, parse: 2 };
 
 /**
  * The queue of the worker pool a job's files need: `speech` for any recording (the speech
- * model), else `office` for any file LibreOffice reads, else `parse` (text layers and OCR).
+ * model), else `office` for any file LibreOffice reads, else `parse` (text layers and OCR);
+ * each format's pool is its row's `queue`.
  */
 export function jobQueue(kinds: FileKind[]): ParseQueue {
-  if (kinds.some((kind) => kind === 'audio' || kind === 'video')) return 'speech';
-  if (kinds.some((kind) => OFFICE_KINDS.has(kind))) return 'office';
-  return 'parse';
+  const queues = kinds.map((kind) => acceptedFormat(kind).queue);
+  return queues.reduce<ParseQueue>(
+    (chosen, queue) => (QUEUE_RANK[queue] < QUEUE_RANK[chosen] ? queue : chosen),
+    'parse',
+  );
 }
 
 export type DetectedFile = { kind: FileKind; mime: string } | { kind: 'archive'; mime: string; format: ArchiveFormat };

@@ -1,14 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { DomainError, type ErrorCode } from '@docconv/contracts';
-import {
-  NoPageRead,
-  type ExtractInput,
-  type Extraction,
-  type PageRange,
-  type PdfPages,
-  type ResultSource,
-} from '@docconv/documents';
+import type { ResultSource } from '@docconv/documents';
+import { NoPageRead, type ExtractInput, type Extraction, type PageRange, type PdfPages } from '@docconv/reading';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';

@@ -1,6 +1,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { DomainError, type PageFailure } from '@docconv/contracts';
+import { structuredResult, type ResultSource } from '@docconv/documents';
 import {
   extractToMarkdown,
   NoPageRead,
@@ -10,9 +11,7 @@ import {
   type Extraction,
   type PageRange,
   type PdfPages,
-  type ResultSource,
-  structuredResult,
-} from '@docconv/documents';
+} from '@docconv/reading';
 
 /**
  * Messages from the worker to an extraction thread: extract a file (or read the page `range` of a

@@ -3,19 +3,17 @@ import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DomainError, MAX_PRIORITY, type JobPayload } from '@docconv/contracts';
 import { JobEntity, JobFileEntity } from '@docconv/db';
+import { acceptedFormat, type FileKind, type PageReport, type ResultSource } from '@docconv/documents';
 import {
   assemblePdf,
   type Extraction,
-  type FileKind,
   type OcrOptions,
   type PageRange,
-  type PageReport,
   type PdfPages,
-  type ResultSource,
   failedFileMarkdown,
   failureOf,
   ORIENTATION_BLOCK_PAGES,
-} from '@docconv/documents';
+} from '@docconv/reading';
 import { OCR_LANGUAGES } from '@docconv/ocr';
 import { refinePage, splitIntoPages, type LanguageModel } from '@docconv/refine';
 import { transcriptMarkdown, type Transcriber } from '@docconv/transcription';
@@ -68,9 +66,6 @@ interface Converted {
 
 /** Files read page by page, each page delivered only if it finished before any cancel (see readPageByPage). */
 const PAGED = new Set<FileKind>(['pdf', 'image']);
-
-/** Formats whose Markdown layout refinement may rework (spec 4.3: PDF, office and HWP files). */
-const REFINABLE = new Set<FileKind>(['pdf', 'docx', 'pptx', 'xlsx', 'hwp', 'hwpx']);
 
 export interface Attempt {
   /** Attempts already made before this one. */
@@ -492,7 +487,7 @@ export class ParseRunner {
         const pages = kind === 'pdf' ? read : extraction.stopped ? 0 : file.pages;
         const refinement: FilePageReport[] = [];
         const markdown =
-          job.doclingRefinement && REFINABLE.has(kind)
+          job.doclingRefinement && acceptedFormat(kind).refinable
             ? await this.refine(extraction.markdown, pages, file.displayPath, job, refinement, cancelled)
             : extraction.markdown;
         if (markdown === undefined) {

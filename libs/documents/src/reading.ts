@@ -1,0 +1,13 @@
+/**
+ * `@docconv/reading`: the worker-only side of libs/documents. The readers that turn a file into
+ * Markdown, OCR of pages without a text layer, and the page loop; they load the OCR engines and
+ * pdf.js, which the API never needs (lint keeps them out of its reach). Intake is
+ * `@docconv/documents`.
+ */
+export * from './extract';
+export { mapPrivateUse } from './hancom/private-use';
+export * from './ocr/ocr-page';
+export * from './ocr/page-reader';
+export * from './page-loop';
+export { pdfjs as loadPdfReader } from './pdf/pdfjs';
+export * from './page-failure';
