@@ -4,6 +4,7 @@ import { DomainError, type JobPayload } from '@docconv/contracts';
 import { conversionOf, JobEntity } from '@docconv/db';
 import { loadStoredResult, markdownOf } from '@docconv/jobs';
 import { mapColumnsWithModel, type LanguageModel } from '@docconv/refine';
+import { readMarkdown } from '@docconv/model';
 import { renderXlsxAdvanced } from '@docconv/render';
 import { conversionPath, Storage } from '@docconv/storage';
 import { DataSource } from 'typeorm';
@@ -46,7 +47,7 @@ export class XlsxAdvancedRunner {
       // The renderer reads Markdown until it takes the document (then: documentOf(stored)).
       const markdown = markdownOf(await loadStoredResult(this.storage, job));
       const model = this.languageModel;
-      const { bytes, mismatches } = await renderXlsxAdvanced(markdown, {
+      const { bytes, mismatches } = await renderXlsxAdvanced(readMarkdown(markdown, job.filename), {
         title: job.filename,
         columns: job.columns,
         mapColumns: model ? (headers, columns) => mapColumnsWithModel(model, headers, columns) : undefined,

@@ -1,8 +1,7 @@
-import type { List, ListItem, Root, RootContent } from 'mdast';
+import type { Block as ModelBlock, Cell, Document, Inline, ListItemBlock as ModelListItem } from '@docconv/model';
 import { htmlSegments } from './html-tables';
-import { inlineRuns, plainText, runsText, type InlineRun } from './markdown-tree';
-import { tableFromGfm, tableFromHtml, type Table } from './table-model';
-
+import { mergeAdjacentRuns, runsText, trimRuns, withoutStrayMarkers, xmlSafe, type InlineRun } from './markdown-tree';
+import { tableFromCells, tableFromHtml, type Table } from './table-model';
 export interface HeadingBlock {
   kind: 'heading';
   depth: number;
@@ -31,8 +30,6 @@ export interface ListItemBlock {
   number: number;
   runs: InlineRun[];
   text: string;
-  /** A further paragraph of the same item, written indented without a bullet. */
-  continuation: boolean;
 }
 
 export interface CodeBlock {
@@ -50,135 +47,170 @@ export interface RuleBlock {
   kind: 'rule';
 }
 
-/** The document as a flat sequence of blocks, which is all the renderers need from the tree. */
+/** The document as a flat sequence of blocks, which is all the renderers need from the model. */
 export type Block = HeadingBlock | ParagraphBlock | ListItemBlock | CodeBlock | TableBlock | RuleBlock;
 
-interface WalkContext {
-  quote: boolean;
-  nextList: number;
+/**
+ * The render blocks of a document model: the one place that says how each kind of model block is written by
+ * the office renderers. Text is made safe for XML here (every office format is XML inside). Table cells keep
+ * their runs and spans; raw HTML becomes its tables and the text around them; page furniture is left out;
+ * a footnote becomes a paragraph `[^label]: …` (DOCX turns it into a Word footnote); a figure is a paragraph
+ * holding its picture; math keeps its TeX between dollars. Empty paragraphs are left out.
+ */
+export function documentBlocks(document: Document): Block[] {
+  const out: Block[] = [];
+  const lists = new ListTracker();
+  for (const block of document.blocks) {
+    if (block.type === 'list_item') out.push(lists.item(block));
+    else {
+      lists.end();
+      pushBlock(block, out);
+    }
+  }
+  return out;
+}
+
+function pushBlock(block: Exclude<ModelBlock, ModelListItem>, out: Block[]): void {
+  switch (block.type) {
+    case 'heading': {
+      const runs = blockRuns(block.content);
+      out.push({ kind: 'heading', depth: block.level, runs, text: runsText(runs).trim() });
+      return;
+    }
+    case 'paragraph':
+      pushParagraph(blockRuns(block.content), block.quote === true, out);
+      return;
+    case 'transcript': {
+      const speaker = block.speaker ? plainRuns(`${xmlSafe(block.speaker)}: `) : [];
+      pushParagraph([...speaker, ...blockRuns(block.content)], false, out);
+      return;
+    }
+    case 'footnote':
+      pushParagraph([...plainRuns(`[^${xmlSafe(block.label)}]: `), ...blockRuns(block.content)], false, out);
+      return;
+    case 'table':
+      if (block.caption) pushParagraph(blockRuns(block.caption), false, out);
+      out.push({ kind: 'table', table: modelTable(block.rows, block.headerRows) });
+      return;
+    case 'figure': {
+      const alt = xmlSafe(block.alt);
+      pushParagraph(block.src === undefined ? plainRuns(alt) : [imageRun(block.src, alt)], false, out);
+      if (block.caption && block.src !== undefined) pushParagraph(blockRuns(block.caption), false, out);
+      return;
+    }
+    case 'formula':
+      pushParagraph(plainRuns(xmlSafe(`$$\n${block.tex}\n$$`)), false, out);
+      return;
+    case 'code':
+      out.push({ kind: 'code', lang: block.language ?? null, text: xmlSafe(block.text) });
+      return;
+    case 'separator':
+      out.push({ kind: 'rule' });
+      return;
+    case 'raw':
+      for (const segment of htmlSegments(xmlSafe(block.text))) {
+        if (segment.kind === 'table') out.push({ kind: 'table', table: tableFromHtml(segment.table) });
+        else pushParagraph(plainRuns(segment.text), false, out);
+      }
+      return;
+    case 'furniture':
+      return;
+  }
+}
+
+function pushParagraph(runs: InlineRun[], quote: boolean, out: Block[]): void {
+  const trimmed = trimRuns(runs);
+  if (trimmed.length > 0) out.push({ kind: 'paragraph', runs: trimmed, text: runsText(trimmed), quote });
+}
+
+/** A model table on the render grid: each cell's runs (trimmed) and its spans. */
+function modelTable(rows: Cell[][], headerRows: number): Table {
+  const cells = rows.map((row) =>
+    row.map((cell) => ({ runs: trimRuns(blockRuns(cell.content)), rowspan: cell.rowspan, colspan: cell.colspan })),
+  );
+  return tableFromCells(cells, headerRows);
 }
 
 /**
- * Flattens the tree into blocks: nested lists become list items with a level, HTML tables become tables,
- * HTML comments are dropped and other raw HTML is kept as its text. Empty paragraphs are left out.
+ * Numbers the items of the document's lists. A list is a run of items; inside it, an item deeper than the one
+ * before opens a nested list, and an item at a depth already open continues that list unless it switches
+ * between bullets and numbers. Each list gets its own id, so its numbering restarts.
  */
-export function documentBlocks(root: Root): Block[] {
-  const blocks: Block[] = [];
-  const context: WalkContext = { quote: false, nextList: 0 };
-  for (const node of root.children) walkBlock(node, context, blocks);
-  return blocks;
-}
+class ListTracker {
+  private open: { id: number; ordered: boolean; start: number; count: number }[] = [];
+  private nextId = 0;
 
-function walkBlock(node: RootContent, context: WalkContext, out: Block[]): void {
-  switch (node.type) {
-    case 'heading': {
-      const runs = inlineRuns(node.children);
-      out.push({ kind: 'heading', depth: node.depth, runs, text: runsText(runs).trim() });
-      return;
-    }
-    case 'paragraph': {
-      const runs = trimRuns(inlineRuns(node.children));
-      if (runs.length > 0) out.push({ kind: 'paragraph', runs, text: runsText(runs), quote: context.quote });
-      return;
-    }
-    case 'list':
-      walkList(node, 0, context, out);
-      return;
-    case 'code':
-      out.push({ kind: 'code', lang: node.lang ?? null, text: node.value });
-      return;
-    case 'table':
-      out.push({ kind: 'table', table: tableFromGfm(node) });
-      return;
-    case 'html':
-      walkHtml(node.value, context, out);
-      return;
-    case 'blockquote':
-      for (const child of node.children) walkBlock(child, { ...context, quote: true }, out);
-      return;
-    case 'thematicBreak':
-      out.push({ kind: 'rule' });
-      return;
-    case 'footnoteDefinition': {
-      const text = `[^${node.identifier}]: ${node.children.map((child) => plainText(child)).join(' ')}`;
-      out.push({ kind: 'paragraph', runs: [plainRun(text)], text, quote: context.quote });
-      return;
-    }
-    default:
-      pushPlainText(plainText(node), context, out);
+  item(item: ModelListItem): ListItemBlock {
+    const ordered = item.number !== undefined;
+    const depth = Math.min(item.depth, this.open.length);
+    const current = this.open[depth];
+    this.open = this.open.slice(0, depth + 1);
+    const list =
+      current !== undefined && current.ordered === ordered
+        ? current
+        : { id: this.nextId++, ordered, start: item.number ?? 1, count: 0 };
+    this.open[depth] = list;
+    list.count++;
+    const box = item.checked === undefined ? [] : plainRuns(item.checked ? '☑ ' : '☐ ');
+    const runs = [...box, ...trimRuns(blockRuns(item.content))];
+    return {
+      kind: 'listItem',
+      ordered,
+      level: item.depth,
+      list: list.id,
+      start: list.start,
+      number: item.number ?? list.start + list.count - 1,
+      runs,
+      text: runsText(runs),
+    };
+  }
+
+  end(): void {
+    this.open = [];
   }
 }
 
-function walkList(list: List, level: number, context: WalkContext, out: Block[]): void {
-  const id = context.nextList++;
-  const start = list.start ?? 1;
-  list.children.forEach((item, index) =>
-    walkListItem(item, { list, id, level, start, number: start + index }, context, out),
-  );
-}
-
-interface ItemPosition {
-  list: List;
-  id: number;
-  level: number;
-  start: number;
-  number: number;
-}
-
-function walkListItem(item: ListItem, position: ItemPosition, context: WalkContext, out: Block[]): void {
-  const base = {
-    kind: 'listItem' as const,
-    ordered: position.list.ordered === true,
-    level: position.level,
-    list: position.id,
-    start: position.start,
-    number: position.number,
-  };
-  const checkbox = item.checked === true ? '☑ ' : item.checked === false ? '☐ ' : '';
-  let wroteItem = false;
-  for (const child of item.children) {
-    if (child.type === 'paragraph') {
-      const runs = trimRuns(inlineRuns(child.children));
-      const withBox = wroteItem || !checkbox ? runs : [plainRun(checkbox), ...runs];
-      out.push({ ...base, runs: withBox, text: runsText(withBox), continuation: wroteItem });
-      wroteItem = true;
-    } else if (child.type === 'list') {
-      if (!wroteItem) out.push({ ...base, runs: [], text: '', continuation: false });
-      wroteItem = true;
-      walkList(child, position.level + 1, context, out);
-    } else {
-      walkBlock(child, context, out);
+/**
+ * Inline content as render runs: text outside code without the `**` and `~~` of markup that failed (see
+ * `withoutStrayMarkers`: never text a reader should see in an office file), a break a `\n` run, math its
+ * TeX between dollars, a note reference `[^label]` (as footnotes are matched in DOCX), a picture a run
+ * holding it with its alt text.
+ */
+export function blockRuns(content: readonly Inline[]): InlineRun[] {
+  const runs = content.map((inline): InlineRun => {
+    switch (inline.kind) {
+      case 'text':
+        return {
+          text: inline.code ? xmlSafe(inline.text) : withoutStrayMarkers(xmlSafe(inline.text)),
+          bold: inline.bold === true,
+          italic: inline.italic === true,
+          strike: inline.strike === true,
+          code: inline.code === true,
+          link: inline.link ?? null,
+        };
+      case 'break':
+        return plainRun('\n');
+      case 'math':
+        return plainRun(xmlSafe(`$${inline.tex}$`));
+      case 'note':
+        return plainRun(`[^${xmlSafe(inline.label)}]`);
+      case 'image':
+        return imageRun(inline.src, xmlSafe(inline.alt));
     }
-  }
-  if (!wroteItem) out.push({ ...base, runs: [], text: '', continuation: false });
+  });
+  return mergeAdjacentRuns(runs);
 }
 
-/** Raw HTML: tables become table blocks, the text around them paragraphs; comments disappear. */
-function walkHtml(html: string, context: WalkContext, out: Block[]): void {
-  for (const segment of htmlSegments(html)) {
-    if (segment.kind === 'table') out.push({ kind: 'table', table: tableFromHtml(segment.table) });
-    else pushPlainText(segment.text, context, out);
-  }
-}
-
-function pushPlainText(text: string, context: WalkContext, out: Block[]): void {
-  const trimmed = text.trim();
-  if (trimmed) out.push({ kind: 'paragraph', runs: [plainRun(trimmed)], text: trimmed, quote: context.quote });
+function imageRun(src: string, alt: string): InlineRun {
+  return { ...plainRun(alt), image: { src, alt } };
 }
 
 function plainRun(text: string): InlineRun {
   return { text, bold: false, italic: false, strike: false, code: false, link: null };
 }
 
-/** Drops leading and trailing whitespace of a paragraph (left by removed HTML, for example). */
-function trimRuns(runs: InlineRun[]): InlineRun[] {
-  const trimmed = runs.map((run) => ({ ...run }));
-  while (trimmed.length > 0 && trimmed[0].text.trim() === '') trimmed.shift();
-  while (trimmed.length > 0 && trimmed[trimmed.length - 1].text.trim() === '') trimmed.pop();
-  if (trimmed.length === 0) return [];
-  trimmed[0].text = trimmed[0].text.trimStart();
-  trimmed[trimmed.length - 1].text = trimmed[trimmed.length - 1].text.trimEnd();
-  return trimmed;
+function plainRuns(text: string): InlineRun[] {
+  return text === '' ? [] : [plainRun(text)];
 }
 
 /** The text of the heading that comes last before each table, for naming sheets and slides. */

@@ -1,8 +1,8 @@
-import type { FootnoteDefinition, Nodes, Root } from 'mdast';
-import type { Block } from './document-blocks';
-import { inlineRuns, plainText, type InlineRun } from './markdown-tree';
+import type { Document, Inline } from '@docconv/model';
+import { blockRuns, type Block } from './document-blocks';
+import type { InlineRun } from './markdown-tree';
 
-/** A GFM footnote's content: one list of runs per paragraph. */
+/** A footnote's content: one list of runs per paragraph. */
 export type NoteBody = InlineRun[][];
 
 /** A piece of run text: plain text, or a reference to a footnote (by its Word id) where `[^id]` stood. */
@@ -14,24 +14,20 @@ const REFERENCE = /\[\^([^\]\s]+)\]/g;
 const DEFINITION = /^\[\^([^\]\s]+)\]: /;
 
 /**
- * The document's footnotes, read from the Markdown tree: every definition that some reference points to becomes a
- * Word footnote, numbered in the order the references come. A definition nothing refers to stays a paragraph, and a
- * reference with no definition is never parsed as one, so it stays text.
+ * The document's footnotes: every footnote block that some note reference points to becomes a Word footnote,
+ * numbered in the order the references come. A footnote nothing refers to stays a paragraph, and a reference
+ * with no footnote stays its text `[^label]`.
  */
 export class DocxFootnotes {
   private readonly bodies = new Map<string, NoteBody>();
   private readonly ids = new Map<string, number>();
 
-  constructor(root: Root) {
+  constructor(document: Document) {
     const referenced = new Set<string>();
-    const definitions: FootnoteDefinition[] = [];
-    visit(root, (node) => {
-      if (node.type === 'footnoteReference') referenced.add(node.identifier);
-      else if (node.type === 'footnoteDefinition') definitions.push(node);
-    });
-    for (const definition of definitions) {
-      if (referenced.has(definition.identifier) && !this.bodies.has(definition.identifier))
-        this.bodies.set(definition.identifier, noteBody(definition));
+    for (const block of document.blocks) for (const label of noteLabels(block)) referenced.add(label);
+    for (const block of document.blocks) {
+      if (block.type === 'footnote' && referenced.has(block.label) && !this.bodies.has(block.label))
+        this.bodies.set(block.label, [blockRuns(block.content)]);
     }
   }
 
@@ -68,17 +64,21 @@ export class DocxFootnotes {
   }
 }
 
-/** A definition's paragraphs as runs; other content (a list, code) as its plain text. A note has one paragraph at least. */
-function noteBody(definition: FootnoteDefinition): NoteBody {
-  if (definition.children.length === 0) return [[]];
-  return definition.children.map((child) =>
-    child.type === 'paragraph'
-      ? inlineRuns(child.children)
-      : [{ text: plainText(child), bold: false, italic: false, strike: false, code: false, link: null }],
+/**
+ * The labels of the notes a block refers to, in its text, its table cells and its caption: note references,
+ * and `[^label]` written in text (as Markdown read into the model carries them).
+ */
+function noteLabels(block: Document['blocks'][number]): string[] {
+  if (block.type === 'footnote') return [];
+  const contents: (readonly Inline[])[] = [];
+  if ('content' in block) contents.push(block.content);
+  if ('caption' in block && block.caption) contents.push(block.caption);
+  if (block.type === 'table') for (const row of block.rows) for (const cell of row) contents.push(cell.content);
+  return contents.flatMap((content) =>
+    content.flatMap((inline) => {
+      if (inline.kind === 'note') return [inline.label];
+      if (inline.kind !== 'text' || inline.code) return [];
+      return [...inline.text.matchAll(REFERENCE)].map((match) => match[1]);
+    }),
   );
-}
-
-function visit(node: Nodes, visitor: (node: Nodes) => void): void {
-  visitor(node);
-  if ('children' in node) for (const child of node.children as Nodes[]) visit(child, visitor);
 }

@@ -10,7 +10,8 @@ import {
   type ParagraphChild,
 } from 'docx';
 import { STYLE } from './docx-styles';
-import { cellPlacements, tableGrid, tableWidth, type Table } from './table-model';
+import { runLines, type InlineRun } from './markdown-tree';
+import { cellPlacements, formattedRuns, tableGrid, tableWidth, type Table } from './table-model';
 import { displayWidth } from './text-width';
 
 const HEADER_SHADING = 'D9E2F3';
@@ -34,19 +35,20 @@ const MIN_COLUMN_CHARACTERS = 4;
 const MAX_WORD_CHARACTERS = 24;
 const MAX_HEADER_WORD_CHARACTERS = 8;
 
-/** How the text of a cell is written as runs: the caller's footnote references and formatting apply. */
-export type CellRuns = (text: string, header: boolean) => ParagraphChild[];
+/** How one line of a cell is written as Word runs: the caller's footnote references and formatting apply. */
+export type CellRuns = (line: InlineRun[], header: boolean) => ParagraphChild[];
 
 /**
  * A bordered table with column widths from its content: header rows repeat on each page, bold on a shaded
- * background; merges become spans. Each line of a cell's text is a paragraph of its own.
+ * background; merges become spans. Each line of a cell is a paragraph of its own, its runs formatted as the
+ * document formats them.
  */
 export function docxTable(table: Table, textWidth: number, cellRuns: CellRuns): DocxTable {
   const widths = columnWidths(table, textWidth);
   const placements = cellPlacements(table);
   const rows = tableGrid(table).map((cells, r) => {
     const header = r < table.header.length;
-    const children = cells.flatMap((text, c) => {
+    const children = cells.flatMap((_, c) => {
       const placement = placements[r][c];
       if (placement.kind === 'covered') return [];
       const rowSpan = placement.kind === 'start' ? placement.range.bottom - placement.range.top + 1 : 1;
@@ -54,9 +56,9 @@ export function docxTable(table: Table, textWidth: number, cellRuns: CellRuns): 
       const width = widths.slice(c, c + columnSpan).reduce((sum, value) => sum + value, 0);
       return [
         new TableCell({
-          children: text
-            .split('\n')
-            .map((line) => new Paragraph({ style: STYLE.tableText, children: cellRuns(line, header) })),
+          children: runLines(formattedRuns(table, r, c)).map(
+            (line) => new Paragraph({ style: STYLE.tableText, children: cellRuns(line, header) }),
+          ),
           rowSpan: rowSpan > 1 ? rowSpan : undefined,
           columnSpan: columnSpan > 1 ? columnSpan : undefined,
           width: { size: width, type: WidthType.DXA },

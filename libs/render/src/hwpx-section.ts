@@ -13,9 +13,9 @@ import {
 } from './hwpx-header';
 import type { HwpxPictures, PlacedPicture } from './hwpx-pictures';
 import { element, OWPML_NAMESPACES, textNode, xmlPart } from './hwpx-xml';
-import type { InlineRun } from './markdown-tree';
+import { runLines, type InlineRun } from './markdown-tree';
 import { fitWithin } from './render-images';
-import { cellPlacements, tableGrid, tableWidth, type Table } from './table-model';
+import { cellPlacements, formattedRuns, tableGrid, tableWidth, type Table } from './table-model';
 
 /** HWPUNIT per pixel at 96 pixels to the inch. */
 const HWPUNIT_PER_PIXEL = 75;
@@ -33,7 +33,8 @@ const TAB = '    ';
  * `Contents/section0.xml`: the document's blocks as OWPML paragraphs. Headings are outline
  * paragraphs in the 개요 styles; bulleted items are bullet paragraphs, numbered items carry their
  * number as text; code blocks are monospace paragraphs on a grey fill; tables are bordered grids
- * with their header rows marked and shaded and merged cells spanning (covered cells left out);
+ * with their header rows marked and shaded, merged cells spanning (covered cells left out) and each
+ * cell's runs in their own char properties;
  * pictures are drawn inline from `BinData/`. Hard line breaks stay line breaks. The first
  * paragraph carries the section's page settings (A4 portrait).
  */
@@ -108,8 +109,7 @@ class SectionWriter {
 
   private listItem(item: ListItemBlock): void {
     const runs = this.runs(item.runs, BODY_CHAR);
-    if (item.continuation) this.push(PARA_SHAPE.indented(item.level), STYLE.normal, runs);
-    else if (!item.ordered) this.push(PARA_SHAPE.bullet(item.level), STYLE.normal, runs);
+    if (!item.ordered) this.push(PARA_SHAPE.bullet(item.level), STYLE.normal, runs);
     else
       this.push(PARA_SHAPE.indented(item.level), STYLE.normal, [this.textRun(`${item.number}. `, BODY_CHAR), ...runs]);
   }
@@ -214,7 +214,7 @@ class SectionWriter {
     const placements = cellPlacements(table);
     const rows = grid.map((cells, r) => {
       const header = r < table.header.length;
-      const tcs = cells.flatMap((text, c) => {
+      const tcs = cells.flatMap((_, c) => {
         const placement = placements[r][c];
         if (placement.kind === 'covered') return [];
         const range = placement.kind === 'start' ? placement.range : { top: r, left: c, bottom: r, right: c };
@@ -246,7 +246,7 @@ class SectionWriter {
                 hasTextRef: 0,
                 hasNumRef: 0,
               },
-              ...this.cellParagraphs(text, header),
+              ...this.cellParagraphs(formattedRuns(table, r, c), header),
             ),
             element('hp:cellAddr', { colAddr: c, rowAddr: r }),
             element('hp:cellSpan', { colSpan, rowSpan }),
@@ -296,13 +296,12 @@ class SectionWriter {
     return element('hp:run', { charPrIDRef: this.book.charShape(BODY_CHAR) }, tbl, element('hp:t'));
   }
 
-  private cellParagraphs(text: string, header: boolean): string[] {
+  /** A cell's lines as paragraphs, each run in its own char properties (bold, italic, strike, code). */
+  private cellParagraphs(runs: InlineRun[], header: boolean): string[] {
     const paraShape = header ? PARA_SHAPE.headerCell : PARA_SHAPE.cell;
-    return text
-      .split('\n')
-      .map((line) =>
-        paragraph({ paraShape, style: STYLE.normal, runs: line === '' ? [] : [this.textRun(line, BODY_CHAR)] }),
-      );
+    return runLines(runs).map((line) =>
+      paragraph({ paraShape, style: STYLE.normal, runs: this.runs(line, BODY_CHAR) }),
+    );
   }
 }
 

@@ -1,14 +1,6 @@
 export { parseMarkdown, plainText, inlineRuns, type InlineRun } from './markdown-tree';
 export { htmlTables, htmlSegments, type HtmlCell, type HtmlTable, type HtmlSegment } from './html-tables';
-export {
-  tableFromGfm,
-  tableFromHtml,
-  tableGrid,
-  filledGrid,
-  columnNames,
-  type Table,
-  type CellRange,
-} from './table-model';
+export { tableFromHtml, tableGrid, filledGrid, columnNames, type Table, type CellRange } from './table-model';
 export { documentBlocks, type Block } from './document-blocks';
 export { renderDocx, type DocxOptions } from './render-docx';
 export { renderPptx, type PptxOptions } from './render-pptx';

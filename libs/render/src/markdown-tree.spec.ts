@@ -6,13 +6,28 @@ import {
   inlineRuns,
   parseMarkdown,
   plainText,
+  sliceRuns,
   withoutStrayMarkers,
   xmlSafe,
 } from './markdown-tree';
 import { columnNames, filledGrid, gridSlice, tableFromHtml } from './table-model';
+import { readMarkdown } from '@docconv/model';
 
 function blocksOf(markdown: string): Block[] {
-  return documentBlocks(parseMarkdown(markdown));
+  return documentBlocks(readMarkdown(markdown, 'test.md'));
+}
+
+/** The render blocks of a document holding the given paragraphs and raw HTML blocks (`<…` starts raw HTML). */
+function rawBlocksOf(...texts: string[]): Block[] {
+  const from = { file: 'test.md' };
+  return documentBlocks({
+    version: 1,
+    blocks: texts.map((text) =>
+      text.startsWith('<')
+        ? { type: 'raw', from, text }
+        : { type: 'paragraph', from, content: [{ kind: 'text', text }] },
+    ),
+  });
 }
 
 describe('parseMarkdown', () => {
@@ -217,9 +232,12 @@ describe('documentBlocks', () => {
     expect(new Set(items.map((item) => item.list)).size).toBe(4);
   });
 
-  it('drops HTML comments and keeps an HTML table whole across blank lines', () => {
-    const blocks = blocksOf(
-      '<!-- page 1 -->\n\nBefore\n\n<table>\n<tr><th>h</th></tr>\n\n<tr><td>1</td></tr>\n\n<tr><td>2</td></tr>\n</table>\n\nAfter\n',
+  it('drops HTML comments and keeps a raw HTML table whole across blank lines', () => {
+    const blocks = rawBlocksOf(
+      '<!-- page 1 -->',
+      'Before',
+      '<table>\n<tr><th>h</th></tr>\n\n<tr><td>1</td></tr>\n\n<tr><td>2</td></tr>\n</table>',
+      'After',
     );
     expect(blocks.map((block) => block.kind)).toEqual(['paragraph', 'table', 'paragraph']);
     expect(blocks[1]).toMatchObject({ kind: 'table', table: { header: [['h']], rows: [['1'], ['2']] } });
@@ -246,14 +264,30 @@ describe('documentBlocks', () => {
     });
   });
 
-  it('reads inline Markdown inside HTML table cells as text, without its markers', () => {
-    const blocks = blocksOf(
-      '<table><tr><th>**항목**</th><th>*n*</th></tr><tr><td>[link](http://a.b) `code` ~~old~~</td><td>2*3*4</td></tr></table>\n',
+  it('reads inline Markdown inside raw HTML table cells as text, without its markers', () => {
+    const blocks = rawBlocksOf(
+      '<table><tr><th>**항목**</th><th>*n*</th></tr><tr><td>[link](http://a.b) `code` ~~old~~</td><td>2*3*4</td></tr></table>',
     );
     expect(blocks[0]).toMatchObject({
       kind: 'table',
       table: { header: [['항목', 'n']], rows: [['link code old', '2*3*4']] },
     });
+  });
+});
+
+describe('sliceRuns', () => {
+  it('cuts runs at character offsets of their joined text, keeping each piece its formatting', () => {
+    const plain = { bold: false, italic: false, strike: false, code: false, link: null };
+    const runs = [
+      { ...plain, text: 'ripe ' },
+      { ...plain, text: 'soon', italic: true },
+      { ...plain, text: ' now', bold: true },
+    ];
+    expect(sliceRuns(runs, 2, 7).map(({ text, italic }) => [text, italic])).toEqual([
+      ['pe ', false],
+      ['so', true],
+    ]);
+    expect(sliceRuns(runs, 9, 13)).toEqual([{ ...plain, text: ' now', bold: true }]);
   });
 });
 

@@ -2,6 +2,10 @@ import mammoth from 'mammoth';
 import sharp from 'sharp';
 import { renderDocx } from './render-docx';
 import { zipEntries } from './testing/zip-entries';
+import { readMarkdown } from '@docconv/model';
+
+/** The renderer's input: the Markdown read into the model. */
+const md = (markdown: string) => readMarkdown(markdown, 'test.md');
 
 const REPORT = `# Quarterly Report
 
@@ -114,7 +118,7 @@ async function xml(docx: Buffer, path: string): Promise<string> {
 describe('renderDocx', () => {
   let report: Buffer;
   beforeAll(async () => {
-    report = await renderDocx(REPORT, { title: 'Quarterly Report.pdf' });
+    report = await renderDocx(md(REPORT), { title: 'Quarterly Report.pdf' });
   });
 
   it('writes headings in Word heading styles', async () => {
@@ -165,7 +169,7 @@ describe('renderDocx', () => {
   });
 
   it('writes HTML tables with row and column spans', async () => {
-    const out = await html(await renderDocx(MERGED, { title: 'merged' }));
+    const out = await html(await renderDocx(md(MERGED), { title: 'merged' }));
     expect(out).toContain(
       '<th rowspan="2"><p><strong>Region</strong></p></th><th colspan="2"><p><strong>Sales</strong></p></th>',
     );
@@ -174,7 +178,7 @@ describe('renderDocx', () => {
   });
 
   it('writes Korean text and tables', async () => {
-    const docx = await renderDocx(KOREAN, { title: '분기 보고서' });
+    const docx = await renderDocx(md(KOREAN), { title: '분기 보고서' });
     const out = await html(docx);
     expect(out).toContain('<h1>분기 보고서</h1>');
     expect(out).toContain('<h2>매출 현황</h2>');
@@ -184,7 +188,7 @@ describe('renderDocx', () => {
   });
 
   it('starts each file heading after the first on a new page', async () => {
-    const docx = await renderDocx(MULTI_FILE, {
+    const docx = await renderDocx(md(MULTI_FILE), {
       title: 'job',
       fileHeadings: ['reports/a.pdf', 'reports/b.pdf', 'c.txt'],
     });
@@ -196,7 +200,7 @@ describe('renderDocx', () => {
   });
 
   it('adds no page breaks without file headings', async () => {
-    expect(await xml(await renderDocx(MULTI_FILE, { title: 'job' }), 'word/document.xml')).not.toContain(
+    expect(await xml(await renderDocx(md(MULTI_FILE), { title: 'job' }), 'word/document.xml')).not.toContain(
       'pageBreakBefore',
     );
   });
@@ -225,7 +229,7 @@ describe('renderDocx', () => {
   });
 
   it('gives a long-text column more width than a column of short numbers, within the text width', async () => {
-    const columns = gridColumns(await xml(await renderDocx(LONG_TEXT_TABLE, { title: 't' }), 'word/document.xml'));
+    const columns = gridColumns(await xml(await renderDocx(md(LONG_TEXT_TABLE), { title: 't' }), 'word/document.xml'));
     expect(columns).toHaveLength(2);
     expect(columns[0]).toBeGreaterThan(columns[1] * 4);
     expect(columns[1]).toBeGreaterThanOrEqual(700);
@@ -240,14 +244,14 @@ describe('renderDocx', () => {
   });
 
   it('repeats every header row of a multi-row header', async () => {
-    const rows = (await xml(await renderDocx(MERGED, { title: 'merged' }), 'word/document.xml'))
+    const rows = (await xml(await renderDocx(md(MERGED), { title: 'merged' }), 'word/document.xml'))
       .split('<w:tr>')
       .slice(1);
     expect(rows.map((row) => row.includes('<w:tblHeader/>'))).toEqual([true, true, false, false]);
   });
 
   it('keeps line breaks inside table cells and never prints the asterisks of bold in HTML cells', async () => {
-    const docx = await renderDocx('<table><tr><th>Name</th></tr><tr><td>**x**<br>second line</td></tr></table>', {
+    const docx = await renderDocx(md('<table><tr><th>Name</th></tr><tr><td>**x**<br>second line</td></tr></table>'), {
       title: 't',
     });
     const document = await xml(docx, 'word/document.xml');
@@ -256,7 +260,7 @@ describe('renderDocx', () => {
   });
 
   it('writes footnotes as Word footnotes and leaves a reference with no definition as text', async () => {
-    const docx = await renderDocx(FOOTNOTES, { title: 'notes' });
+    const docx = await renderDocx(md(FOOTNOTES), { title: 'notes' });
     const document = await xml(docx, 'word/document.xml');
     expect(document.match(/<w:footnoteReference w:id="1"\/>/g)).toHaveLength(1);
     expect(document).not.toContain('The source');
@@ -271,7 +275,7 @@ describe('renderDocx', () => {
 
   it('embeds pictures scaled to the text width, proportions kept', async () => {
     const images = new Map([['images/wide.png', await widePicture()]]);
-    const docx = await renderDocx('See ![a chart](images/wide.png) here.', { title: 'p', images });
+    const docx = await renderDocx(md('See ![a chart](images/wide.png) here.'), { title: 'p', images });
     const entries = await zipEntries(docx);
     const media = [...entries.keys()].filter((path) => path.startsWith('word/media/'));
     expect(media).toHaveLength(1);
@@ -287,7 +291,7 @@ describe('renderDocx', () => {
   });
 
   it('writes a picture the result does not have as its alt text in italics', async () => {
-    const out = await html(await renderDocx('See ![a chart](images/missing.png) here.', { title: 'p' }));
+    const out = await html(await renderDocx(md('See ![a chart](images/missing.png) here.'), { title: 'p' }));
     expect(out).toContain('See <em>a chart</em> here.');
   });
 });

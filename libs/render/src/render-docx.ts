@@ -19,10 +19,11 @@ import { DocxFootnotes, type NotePiece } from './docx-footnotes';
 import { loadPictures, pictureRun } from './docx-pictures';
 import { CODE_SHADING, INDENT_TWIPS, MONOSPACE_FONT, STYLE, documentStyles } from './docx-styles';
 import { docxTable } from './docx-table';
+import type { Document as DocumentModel } from '@docconv/model';
 import { documentBlocks, type Block, type HeadingBlock, type ListItemBlock } from './document-blocks';
-import { parseMarkdown, xmlSafe, type InlineRun } from './markdown-tree';
+import { xmlSafe, type InlineRun } from './markdown-tree';
 import type { Picture, RenderImages } from './render-images';
-import { tableWidth } from './table-model';
+import { formattedRuns, tableGrid, tableWidth } from './table-model';
 
 export interface DocxOptions {
   title: string;
@@ -58,16 +59,16 @@ interface BlockContext extends InlineContext {
 }
 
 /**
- * A Word document: headings in Word's built-in heading styles, inline bold/italic/strike/code and real hyperlinks,
+ * A Word document, written from the document model: headings in Word's built-in heading styles, inline bold/italic/strike/code and real hyperlinks,
  * pictures embedded at a size that fits the page, GFM footnotes as Word footnotes, nested bulleted and numbered lists
  * on Word numbering, tables with column widths from their content, borders and a bold shaded header row that repeats
- * on each page (merged cells kept as row and column spans), code blocks in a monospace style, and a page break before
- * every file heading after the first. The title goes into the document's core properties.
+ * on each page (merged cells kept as row and column spans, a cell's runs keeping their formatting), code blocks
+ * in a monospace style, and a page break before every file heading after the first. The title goes into the
+ * document's core properties.
  */
-export async function renderDocx(markdown: string, options: DocxOptions): Promise<Buffer> {
-  const root = parseMarkdown(markdown);
-  const notes = new DocxFootnotes(root);
-  const blocks = documentBlocks(root).filter((block) => !notes.isDefinition(block));
+export async function renderDocx(model: DocumentModel, options: DocxOptions): Promise<Buffer> {
+  const notes = new DocxFootnotes(model);
+  const blocks = documentBlocks(model).filter((block) => !notes.isDefinition(block));
   const context: BlockContext = {
     notes,
     pictures: await loadPictures(blockRuns(blocks), options.images),
@@ -86,8 +87,15 @@ export async function renderDocx(markdown: string, options: DocxOptions): Promis
   return Packer.toBuffer(document);
 }
 
+/** Every run of the blocks, table cells included (for the pictures they hold). */
 function* blockRuns(blocks: Block[]): Generator<InlineRun> {
-  for (const block of blocks) if ('runs' in block) yield* block.runs;
+  for (const block of blocks) {
+    if ('runs' in block) yield* block.runs;
+    if (block.kind !== 'table') continue;
+    const grid = tableGrid(block.table);
+    for (let r = 0; r < grid.length; r++)
+      for (let c = 0; c < grid[r].length; c++) yield* formattedRuns(block.table, r, c);
+  }
 }
 
 function blockElements(block: Block, context: BlockContext): (Paragraph | DocxTable)[] {
@@ -105,7 +113,9 @@ function blockElements(block: Block, context: BlockContext): (Paragraph | DocxTa
     case 'table':
       return tableWidth(block.table) > 0
         ? [
-            docxTable(block.table, TEXT_WIDTH_TWIPS, (text, header) => cellRuns(text, header, context.notes)),
+            docxTable(block.table, TEXT_WIDTH_TWIPS, (line, header) =>
+              inlineChildren(header ? line.map((run) => ({ ...run, bold: true })) : line, context),
+            ),
             new Paragraph({}),
           ]
         : [];
@@ -204,15 +214,6 @@ function textRuns(run: InlineRun, text: string): TextRun[] {
   );
 }
 
-/** A table cell's line: bold in header rows, with its footnote references. */
-function cellRuns(text: string, header: boolean, notes: DocxFootnotes): ParagraphChild[] {
-  return notes
-    .pieces(text)
-    .map((piece) =>
-      'text' in piece ? new TextRun({ text: piece.text, bold: header || undefined }) : noteReference(piece),
-    );
-}
-
 // ---- lists --------------------------------------------------------------------------------
 
 /**
@@ -241,9 +242,6 @@ class ListNumbering {
 
 function listParagraph(item: ListItemBlock, context: BlockContext): Paragraph {
   const children = inlineChildren(item.runs, context);
-  if (item.continuation) {
-    return new Paragraph({ style: STYLE.listParagraph, indent: { left: INDENT_TWIPS * (item.level + 1) }, children });
-  }
   return new Paragraph({
     style: STYLE.listParagraph,
     numbering: {

@@ -10,6 +10,7 @@ import { parseMarkdownTables, sameTable } from '../../../tools/eval/tables';
 import { HWPX_MIMETYPE } from './hwpx-package';
 import { renderHwpx } from './render-hwpx';
 import { zipEntries } from './testing/zip-entries';
+import { readMarkdown } from '@docconv/model';
 
 const REPORT = `# 2024년 사업 보고서
 
@@ -48,7 +49,7 @@ async function roundTrip(markdown: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'hwpx-'));
   try {
     const path = join(dir, 'report.hwpx');
-    await writeFile(path, await renderHwpx(markdown, { title: '사업 보고서' }));
+    await writeFile(path, await renderHwpx(readMarkdown(markdown, 'test.md'), { title: '사업 보고서' }));
     return await extractHwpx(path, 'report.hwpx');
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -99,7 +100,7 @@ describe('the HWPX package', () => {
     const png = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#3060c0' } })
       .png()
       .toBuffer();
-    hwpx = await renderHwpx(`${PICTURE_MARKDOWN}\n${REPORT}`, {
+    hwpx = await renderHwpx(readMarkdown(`${PICTURE_MARKDOWN}\n${REPORT}`, 'test.md'), {
       title: '보고서 <초안> & 검토',
       images: new Map([['images/rocket.png', png]]),
     });
@@ -191,7 +192,13 @@ describe('renderHwpx read by an independent reader', () => {
         .png()
         .toBuffer();
       const markdown = `![점](dot.png)\n\n${REPORT}`;
-      await writeFile(path, await renderHwpx(markdown, { title: '사업 보고서', images: new Map([['dot.png', png]]) }));
+      await writeFile(
+        path,
+        await renderHwpx(readMarkdown(markdown, 'test.md'), {
+          title: '사업 보고서',
+          images: new Map([['dot.png', png]]),
+        }),
+      );
       const output = execFileSync(process.execPath, ['--input-type=module', '-e', INDEPENDENT_READER, path], {
         cwd: join(__dirname, '../../..'),
         encoding: 'utf8',

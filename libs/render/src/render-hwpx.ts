@@ -1,11 +1,12 @@
+import type { Document } from '@docconv/model';
 import { documentBlocks, type Block } from './document-blocks';
 import { HwpxStyleBook } from './hwpx-header';
 import { hwpxPackage } from './hwpx-package';
 import { HwpxPictures } from './hwpx-pictures';
 import { sectionXml } from './hwpx-section';
-import { parseMarkdown, xmlSafe } from './markdown-tree';
+import { xmlSafe, type InlineRun } from './markdown-tree';
 import type { RenderImages } from './render-images';
-import { tableGrid } from './table-model';
+import { formattedRuns, tableGrid } from './table-model';
 
 export interface HwpxOptions {
   title: string;
@@ -23,8 +24,8 @@ const PREVIEW_CHARS = 1024;
  * 함초롬바탕 and 함초롬돋움 (바탕 and 돋움 where those are missing). The title goes into the
  * package metadata.
  */
-export async function renderHwpx(markdown: string, options: HwpxOptions): Promise<Buffer> {
-  const blocks = documentBlocks(parseMarkdown(markdown));
+export async function renderHwpx(document: Document, options: HwpxOptions): Promise<Buffer> {
+  const blocks = documentBlocks(document);
   const pictures = await HwpxPictures.read(pictureSources(blocks), options.images);
   const book = new HwpxStyleBook();
   const section = sectionXml(blocks, book, pictures);
@@ -38,11 +39,18 @@ export async function renderHwpx(markdown: string, options: HwpxOptions): Promis
   });
 }
 
-/** The link targets of every picture in the blocks' text. */
+/** The link targets of every picture in the blocks' text and table cells. */
 function pictureSources(blocks: Block[]): string[] {
-  return blocks.flatMap((block) =>
-    'runs' in block ? block.runs.flatMap((run) => (run.image ? [run.image.src] : [])) : [],
-  );
+  return blocks.flatMap((block) => {
+    if (block.kind !== 'table') return 'runs' in block ? block.runs.flatMap(pictureSource) : [];
+    return tableGrid(block.table).flatMap((row, r) =>
+      row.flatMap((_, c) => formattedRuns(block.table, r, c).flatMap(pictureSource)),
+    );
+  });
+}
+
+function pictureSource(run: InlineRun): string[] {
+  return run.image ? [run.image.src] : [];
 }
 
 /** The start of the document as plain text: one line per block, a table's cells separated by spaces. */

@@ -1,13 +1,17 @@
 import { compiledThreadEntry } from '@docconv/contracts';
+import type { Document } from '@docconv/model';
 import { Worker } from 'node:worker_threads';
 
-export interface RenderRequest {
+/**
+ * What to render: the document model, or the Markdown of a job stored without one (the thread reads it into
+ * the model with `readMarkdown`, since reading a long Markdown takes CPU too).
+ */
+export type RenderRequest = {
   format: 'docx' | 'pptx' | 'hwpx' | 'xlsx_basic';
-  markdown: string;
   title: string;
-  /** The pictures the Markdown links, by the link target as written; the formats that embed pictures use them. */
+  /** The pictures the document links, by the link target as written; the formats that embed pictures use them. */
   images?: Record<string, Uint8Array>;
-}
+} & ({ document: Document } | { markdown: string });
 
 /** The heap one render may use, and how long it may take: past either, the thread is stopped. */
 export const RENDER_MEMORY_MB = 1024;

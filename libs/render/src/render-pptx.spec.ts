@@ -4,6 +4,10 @@ import { sentenceStarts, unitsPerLine } from './slide-text';
 import { renderPptxInChild } from './testing/render-pptx-in-child';
 import { zipEntries } from './testing/zip-entries';
 import { displayWidth } from './text-width';
+import { readMarkdown } from '@docconv/model';
+
+/** The renderer's input: the Markdown read into the model. */
+const md = (markdown: string) => readMarkdown(markdown, 'test.md');
 
 interface ReadParagraph {
   text: string;
@@ -208,13 +212,13 @@ describe('renderPptx', () => {
       .png()
       .toBuffer();
     const decks = renderPptxInChild([
-      { markdown: REPORT, title: 'report.pdf' },
-      { markdown: LONG, title: 'long.pdf' },
-      { markdown: BIG_TABLE, title: 'ledger.xlsx' },
-      { markdown: KOREAN, title: '보고서.hwp' },
-      { markdown: PROSE, title: 'essay.docx' },
-      { markdown: HEADINGLESS, title: 'noori.hwp' },
-      { markdown: PICTURES, title: 'figures.pdf', images: { 'images/chart.png': chart.toString('base64') } },
+      { document: md(REPORT), title: 'report.pdf' },
+      { document: md(LONG), title: 'long.pdf' },
+      { document: md(BIG_TABLE), title: 'ledger.xlsx' },
+      { document: md(KOREAN), title: '보고서.hwp' },
+      { document: md(PROSE), title: 'essay.docx' },
+      { document: md(HEADINGLESS), title: 'noori.hwp' },
+      { document: md(PICTURES), title: 'figures.pdf', images: { 'images/chart.png': chart.toString('base64') } },
     ]);
     const read = await Promise.all(decks.map(readDeck));
     [report, long, bigTable, korean, prose, headingless] = read.map((deck) => deck.slides);

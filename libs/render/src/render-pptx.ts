@@ -1,10 +1,11 @@
+import type { Document } from '@docconv/model';
 import PptxGenJS from 'pptxgenjs';
 import { documentBlocks, type Block } from './document-blocks';
-import { parseMarkdown, xmlSafe } from './markdown-tree';
+import { runLines, xmlSafe } from './markdown-tree';
 import { pictureOf, type Picture, type RenderImages } from './render-images';
 import { BODY, BODY_FONT_PT, BODY_LINE_IN, PARAGRAPH_SPACE_PT, SLIDE, TITLE_BOX } from './slide-layout';
 import { fontSizeOf, planDeck, type PlannedSlide, type SlideParagraph, type SlidePicture } from './slide-plan';
-import type { SlideTable } from './slide-table';
+import type { SlideTable, SlideTableCell } from './slide-table';
 import { truncateToLines, unitsPerLine, wrapLines } from './slide-text';
 
 export interface PptxOptions {
@@ -27,15 +28,16 @@ const TEXT_BOX_INSET_IN = 0.1;
  * A PowerPoint deck: a title slide with the document's title, then content slides laid out by `planDeck`
  * (sections, continuation slides titled with a counter, breaks only between paragraphs or sentences),
  * bullets and numbering as real list levels, tables as native tables with a shaded bold header row repeated
- * on each slide, pictures fitted with their proportions, and text that did not fit in the speaker notes.
- * Each paragraph is one run, so inline formatting is kept only where it covers the whole paragraph and link
- * addresses are written after the linked words.
+ * on each slide (merged cells spanning, each cell's runs keeping their formatting), pictures fitted with their
+ * proportions, and text that did not fit in the speaker notes. Each paragraph outside tables is one run, so
+ * inline formatting there is kept only where it covers the whole paragraph and link addresses are written
+ * after the linked words.
  *
  * pptxgenjs loads Node built-ins with a dynamic `import()` when it writes; that works in Node itself but
  * not inside Jest's module sandbox, which is why the specs render decks in a child process.
  */
-export async function renderPptx(markdown: string, options: PptxOptions): Promise<Buffer> {
-  const blocks = documentBlocks(parseMarkdown(markdown));
+export async function renderPptx(document: Document, options: PptxOptions): Promise<Buffer> {
+  const blocks = documentBlocks(document);
   const pictures = await loadPictures(blocks, options.images);
   const plan = planDeck(blocks, xmlSafe(options.title), pictures);
   const deck = new PptxGenJS();
@@ -164,7 +166,7 @@ function bulletOf(paragraph: SlideParagraph): PptxGenJS.TextPropsOptions['bullet
 function addTable(slide: PptxGenJS.Slide, table: SlideTable, y: number): void {
   const rows: PptxGenJS.TableRow[] = table.rows.map((row) =>
     row.map((cell) => ({
-      text: cell.text,
+      text: cellTextRuns(cell),
       options: {
         bold: cell.header,
         fill: cell.header ? { color: HEADER_FILL } : undefined,
@@ -185,6 +187,25 @@ function addTable(slide: PptxGenJS.Slide, table: SlideTable, y: number): void {
     border: { type: 'solid', pt: 0.75, color: BORDER_COLOR },
     autoPage: false,
   });
+}
+
+/** A cell's lines as pptxgenjs text runs: bold, italic, strike and code as the document formats them. */
+function cellTextRuns(cell: SlideTableCell): PptxGenJS.TextProps[] {
+  const lines = runLines(cell.runs);
+  return lines.flatMap((line, index) =>
+    (line.length > 0 ? line : [{ text: '', bold: false, italic: false, strike: false, code: false, link: null }]).map(
+      (run, at): PptxGenJS.TextProps => ({
+        text: run.text,
+        options: {
+          bold: cell.header || run.bold || undefined,
+          italic: run.italic || undefined,
+          strike: run.strike ? 'sngStrike' : undefined,
+          fontFace: run.code ? MONOSPACE : undefined,
+          breakLine: at === line.length - 1 && index < lines.length - 1 ? true : undefined,
+        },
+      }),
+    ),
+  );
 }
 
 /** A picture centred across the body at its planned size. */

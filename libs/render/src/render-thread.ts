@@ -1,25 +1,28 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { readMarkdown } from '@docconv/model';
 import { renderDocx } from './render-docx';
 import { renderHwpx } from './render-hwpx';
 import { renderPptx } from './render-pptx';
 import { renderXlsxBasic } from './render-xlsx-basic';
 import type { RenderRequest } from './render-in-thread';
 
-/** Renders one file off the caller's event loop and posts its bytes (or the error's message) back. */
+/** Reads and renders one file off the caller's event loop and posts its bytes (or the error's message) back. */
 if (parentPort) {
   const port = parentPort;
-  const { format, markdown, title, images: pictures } = workerData as RenderRequest;
-  const images = new Map(Object.entries(pictures ?? {}));
+  const request = workerData as RenderRequest;
+  const { format, title } = request;
+  const images = new Map(Object.entries(request.images ?? {}));
   const render = (): Promise<Buffer> => {
+    const document = 'document' in request ? request.document : readMarkdown(request.markdown, title);
     switch (format) {
       case 'docx':
-        return renderDocx(markdown, { title, images });
+        return renderDocx(document, { title, images });
       case 'pptx':
-        return renderPptx(markdown, { title, images });
+        return renderPptx(document, { title, images });
       case 'hwpx':
-        return renderHwpx(markdown, { title, images });
+        return renderHwpx(document, { title, images });
       case 'xlsx_basic':
-        return renderXlsxBasic(markdown, { title });
+        return renderXlsxBasic(document, { title });
     }
   };
   render().then(

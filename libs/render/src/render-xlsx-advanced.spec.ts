@@ -2,6 +2,7 @@ import { ValueType, type Workbook } from 'exceljs';
 import { matchColumns, renderXlsxAdvanced, resolveMapping } from './render-xlsx-advanced';
 import { readWorkbook, sheetNamed, sheetValues } from './testing/read-workbook';
 import { zipEntries } from './testing/zip-entries';
+import { readMarkdown } from '@docconv/model';
 
 function utc(year: number, month: number, day: number): Date {
   return new Date(Date.UTC(year, month - 1, day));
@@ -39,14 +40,14 @@ Notes between the two parts.
 
 /** The workbook's bytes, read back. */
 async function advanced(markdown: string, columns: string[] | null = null): Promise<Workbook> {
-  return readWorkbook((await renderXlsxAdvanced(markdown, { title: 't', columns })).bytes);
+  return readWorkbook((await renderXlsxAdvanced(readMarkdown(markdown, 'test.md'), { title: 't', columns })).bytes);
 }
 
 describe('renderXlsxAdvanced', () => {
   let workbook: Workbook;
   let bytes: Buffer;
   beforeAll(async () => {
-    ({ bytes } = await renderXlsxAdvanced(INVOICE, {
+    ({ bytes } = await renderXlsxAdvanced(readMarkdown(INVOICE, 'test.md'), {
       title: 'invoice.pdf',
       columns: ['Item', 'Price', 'Qty', 'Name', 'Missing'],
     }));
@@ -189,7 +190,10 @@ describe('renderXlsxAdvanced', () => {
       '| 대구 | 500 | 1 |',
       '| 합계 | 3,500 | 40 |',
     ].join('\n');
-    const { bytes: book, mismatches } = await renderXlsxAdvanced(markdown, { title: 't', columns: null });
+    const { bytes: book, mismatches } = await renderXlsxAdvanced(readMarkdown(markdown, 'test.md'), {
+      title: 't',
+      columns: null,
+    });
     const ws = (await readWorkbook(book)).worksheets[1];
     expect(ws.getCell('B4').value).toEqual({ formula: 'SUM(B2:B3)', result: 3000 });
     expect(ws.getCell('C4').value).toEqual({ formula: 'SUM(C2:C3)', result: 30.75 });

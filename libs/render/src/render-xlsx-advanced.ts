@@ -1,6 +1,6 @@
+import type { Document } from '@docconv/model';
 import type { Row, Workbook, Worksheet } from 'exceljs';
 import { documentBlocks, type Block } from './document-blocks';
-import { parseMarkdown } from './markdown-tree';
 import { TEXT_SHEET, newWorkbook, workbookBytes } from './render-xlsx-basic';
 import { SheetNamer } from './sheet-names';
 import { identifierColumns, tableTitles, typedRow, withFoundHeader } from './table-analysis';
@@ -42,9 +42,13 @@ export const MAPPED_SHEET = 'Mapped';
  * - totals rows' figures written as `SUM` formulas when the rows above add up to them, and every total they
  *   do not add up to listed in `mismatches` (and on the Contents sheet);
  * - with `columns`, a Mapped sheet listing every table row under exactly those columns.
+ *
+ * Cells hold values only: no rich text and no bold or italic from the document. The sheets are for filtering,
+ * sorting and formulas (merged cells are unmerged and their values repeated, headers flattened), where a
+ * cell's formatting says nothing a value does; XLSX Basic is the workbook that keeps the document's look.
  */
-export async function renderXlsxAdvanced(markdown: string, options: XlsxAdvancedOptions): Promise<AdvancedWorkbook> {
-  const blocks = documentBlocks(parseMarkdown(markdown));
+export async function renderXlsxAdvanced(document: Document, options: XlsxAdvancedOptions): Promise<AdvancedWorkbook> {
+  const blocks = documentBlocks(document);
   const groups = tableGroups(blocks);
   const columns = options.columns && options.columns.length > 0 ? options.columns : null;
 

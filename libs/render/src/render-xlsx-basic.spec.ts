@@ -1,6 +1,7 @@
 import { ValueType, type Workbook } from 'exceljs';
 import { renderXlsxBasic } from './render-xlsx-basic';
 import { readWorkbook, sheetNamed, sheetValues } from './testing/read-workbook';
+import { readMarkdown } from '@docconv/model';
 
 const DOCUMENT = `# Report
 
@@ -49,7 +50,7 @@ SELECT 1;
 describe('renderXlsxBasic', () => {
   let workbook: Workbook;
   beforeAll(async () => {
-    workbook = await readWorkbook(await renderXlsxBasic(DOCUMENT, { title: 'Report.pdf' }));
+    workbook = await readWorkbook(await renderXlsxBasic(readMarkdown(DOCUMENT, 'test.md'), { title: 'Report.pdf' }));
   });
 
   it('puts each table on a sheet named after the heading before it, then the Text sheet', () => {
@@ -121,7 +122,9 @@ describe('renderXlsxBasic', () => {
   it('makes a row as tall as the text its cells wrap to', async () => {
     const long = 'a sentence of several words '.repeat(12).trim();
     const book = await readWorkbook(
-      await renderXlsxBasic(`| Name | Note |\n|---|---|\n| x | short |\n| y | ${long} |\n`, { title: 't' }),
+      await renderXlsxBasic(readMarkdown(`| Name | Note |\n|---|---|\n| x | short |\n| y | ${long} |\n`, 'test.md'), {
+        title: 't',
+      }),
     );
     const sheet = book.worksheets[0];
     const width = sheet.getColumn(2).width ?? 0;
@@ -138,7 +141,7 @@ describe('renderXlsxBasic', () => {
   });
 
   it('writes a document without tables as a Text sheet alone', async () => {
-    const only = await readWorkbook(await renderXlsxBasic('Just a line.', { title: 't' }));
+    const only = await readWorkbook(await renderXlsxBasic(readMarkdown('Just a line.', 'test.md'), { title: 't' }));
     expect(only.worksheets.map((ws) => ws.name)).toEqual(['Text']);
     expect(sheetNamed(only, 'Text').getCell('A1').value).toBe('Just a line.');
   });
@@ -165,7 +168,7 @@ describe('renderXlsxBasic', () => {
       '| | Q1 | Q2 |',
       '| Seoul | 10 | 20 |',
     ].join('\n');
-    const book = await readWorkbook(await renderXlsxBasic(markdown, { title: 't' }));
+    const book = await readWorkbook(await renderXlsxBasic(readMarkdown(markdown, 'test.md'), { title: 't' }));
     expect(book.worksheets.map((ws) => ws.name)).toEqual([
       'Table 3-1 Special registers and',
       'Column mask',

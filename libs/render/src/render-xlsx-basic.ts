@@ -1,6 +1,7 @@
+import type { Document } from '@docconv/model';
 import { Workbook } from 'exceljs';
 import { documentBlocks, type TableBlock } from './document-blocks';
-import { parseMarkdown, xmlSafe } from './markdown-tree';
+import { xmlSafe } from './markdown-tree';
 import { SheetNamer } from './sheet-names';
 import { identifierColumns, tableTitles, typedRow, withFoundHeader } from './table-analysis';
 import { columnNames, tableGrid } from './table-model';
@@ -11,6 +12,7 @@ import {
   freezeHeader,
   mergeRanges,
   writeBodyRow,
+  writeCellFormatting,
   writeHeaderRows,
 } from './workbook-parts';
 
@@ -24,12 +26,13 @@ export const TEXT_SHEET = 'Text';
 /**
  * A workbook with every table (GFM or HTML) on its own sheet, named after its caption ("Table 3-1 …") or else
  * the nearest heading before it, with its header rows found (see `headerRowCount`), bold and frozen, and merged
- * cells where the HTML table spanned them; then a Text sheet with the rest of the document. Body cells are
+ * cells where the table spanned them, and the cells' bold, italic, strike and code kept (see
+ * `writeCellFormatting`); then a Text sheet with the rest of the document. Body cells are
  * typed as the document wrote them (numbers, percentages, money, dates, times — see `typedValue`), except in
  * columns of identifiers such as codes with leading zeros or phone numbers, which stay text.
  */
-export async function renderXlsxBasic(markdown: string, options: XlsxBasicOptions): Promise<Buffer> {
-  const blocks = documentBlocks(parseMarkdown(markdown));
+export async function renderXlsxBasic(document: Document, options: XlsxBasicOptions): Promise<Buffer> {
+  const blocks = documentBlocks(document);
   const workbook = newWorkbook(options.title);
   const names = new SheetNamer();
   const textSheet = names.reserve(TEXT_SHEET);
@@ -75,6 +78,7 @@ function addTableSheet(workbook: Workbook, name: string, block: TableBlock): voi
   const textColumns = identifierColumns(columnNames(table), table.rows);
   writeHeaderRows(sheet, table.header, 1);
   table.rows.forEach((row, index) => writeBodyRow(sheet, table.header.length + 1 + index, typedRow(row, textColumns)));
+  writeCellFormatting(sheet, table, 1);
   mergeRanges(sheet, table.merges, 1);
   freezeHeader(sheet, table.header.length);
   fitColumnWidths(sheet, tableGrid(table));

@@ -1,5 +1,5 @@
 import { documentBlocks } from './document-blocks';
-import { parseMarkdown } from './markdown-tree';
+import { readMarkdown } from '@docconv/model';
 import { BODY, BODY_FONT_PT, BODY_LINE_IN, MAX_BODY_LINES } from './slide-layout';
 import {
   fileTitle,
@@ -23,7 +23,7 @@ jest.mock('./text-width', () => {
 });
 
 function plan(markdown: string, title = 'deck.md', pictures?: ReadonlyMap<string, PictureSize>): DeckPlan {
-  return planDeck(documentBlocks(parseMarkdown(markdown)), title, pictures);
+  return planDeck(documentBlocks(readMarkdown(markdown, 'test.md')), title, pictures);
 }
 
 function paragraphsOf(slide: PlannedSlide): SlideParagraph[] {

@@ -177,7 +177,7 @@ function blockUnits(block: Block, pictures: ReadonlyMap<string, PictureSize>): U
       return [
         textUnit(
           paragraph(linkedText(block.text.replace(/\s*\n\s*/g, ' '), block.runs), 'body', {
-            bullet: block.continuation ? 'none' : block.ordered ? 'number' : 'bullet',
+            bullet: block.ordered ? 'number' : 'bullet',
             level: block.level,
             number: block.number,
             bold: allRuns(block.runs, (run) => run.bold),

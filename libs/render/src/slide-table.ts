@@ -1,7 +1,9 @@
 import { BODY, BODY_LINE_IN, MAX_BODY_LINES } from './slide-layout';
+import { sliceRuns, trimRuns, type InlineRun } from './markdown-tree';
 import { longestWord, truncateToLines, unitsPerLine, wrapLines } from './slide-text';
 import {
   cellPlacements,
+  formattedRuns,
   gridSlice,
   tableGrid,
   tableWidth,
@@ -13,6 +15,8 @@ import { displayWidth } from './text-width';
 
 export interface SlideTableCell {
   text: string;
+  /** The text's runs with their formatting (see `formattedRuns`). */
+  runs: InlineRun[];
   header: boolean;
   rowspan: number;
   colspan: number;
@@ -102,7 +106,7 @@ function withoutLeaders(table: Table): Table {
   const rows = tableGrid(table).map(clean);
   const headerIsEntry = table.header.some(hasLeader);
   const header = headerIsEntry ? [] : rows.slice(0, table.header.length);
-  return { header, rows: rows.slice(header.length), merges: table.merges };
+  return { header, rows: rows.slice(header.length), merges: table.merges, runs: table.runs };
 }
 
 /** Character units a line of a cell `widthIn` inches wide holds. */
@@ -158,6 +162,7 @@ function layoutTable(source: Table, fontSize: number): PreparedTable {
     header: grid.slice(0, table.header.length),
     rows: grid.slice(table.header.length),
     merges: table.merges,
+    runs: table.runs,
   };
   return { table: laidOut, colW, rowH, fontSize, notes };
 }
@@ -202,28 +207,36 @@ function scaleTo(widths: number[], total: number): number[] {
 
 /**
  * The table with body rows whose cells wrap to more than `maxLines` lines split into as many rows as they
- * need: each cell's text continues, `maxLines` lines at a time, in the rows below. A header too tall to
- * repeat on every slide is read as the table's first body rows instead.
+ * need: each cell's text (and its runs) continues, `maxLines` lines at a time, in the rows below. A header too
+ * tall to repeat on every slide is read as the table's first body rows instead.
  */
 function withTallRowsSplit(table: Table, colW: number[], fontSize: number, maxLines: number): Table {
   const linesOf = (text: string, c: number) => wrapLines(text, cellUnits(colW[c], fontSize), 0, maxLines);
   const tallHeader = table.header.some((row) => row.some((text, c) => linesOf(text, c).length > maxLines));
   const header = tallHeader ? [] : table.header;
-  const body = tallHeader ? [...table.header, ...table.rows] : table.rows;
   const rows: string[][] = [];
-  for (const row of body) {
-    const chunks = row.map((text, c) => {
-      const starts = wrapLines(text, cellUnits(colW[c], fontSize));
-      const pieces: string[] = [];
-      for (let i = 0; i < starts.length; i += maxLines) {
-        pieces.push(text.slice(starts[i], starts[i + maxLines] ?? text.length).trim());
+  const runs: InlineRun[][][] = header.map((row, r) => row.map((_, c) => formattedRuns(table, r, c)));
+  tableGrid(table)
+    .slice(header.length)
+    .forEach((row, index) => {
+      const r = header.length + index;
+      const chunks = row.map((text, c) => {
+        const starts = wrapLines(text, cellUnits(colW[c], fontSize));
+        const cellRuns = formattedRuns(table, r, c);
+        const pieces: { text: string; runs: InlineRun[] }[] = [];
+        for (let i = 0; i < starts.length; i += maxLines) {
+          const end = starts[i + maxLines] ?? text.length;
+          pieces.push({ text: text.slice(starts[i], end).trim(), runs: trimRuns(sliceRuns(cellRuns, starts[i], end)) });
+        }
+        return pieces.length > 0 ? pieces : [{ text, runs: cellRuns }];
+      });
+      const height = Math.max(...chunks.map((pieces) => pieces.length));
+      for (let i = 0; i < height; i++) {
+        rows.push(chunks.map((pieces) => pieces[i]?.text ?? ''));
+        runs.push(chunks.map((pieces) => pieces[i]?.runs ?? []));
       }
-      return pieces.length > 0 ? pieces : [text];
     });
-    const height = Math.max(...chunks.map((pieces) => pieces.length));
-    for (let i = 0; i < height; i++) rows.push(chunks.map((pieces) => pieces[i] ?? ''));
-  }
-  return { header, rows, merges: [] };
+  return { header, rows, merges: [], runs };
 }
 
 /** The header rows plus body rows `from` to `to` (grid indexes) as a slide table, with the notes of its rows. */
@@ -236,12 +249,14 @@ export function tableSlice(prepared: PreparedTable, from: number, to: number): {
     ...header.merges,
     ...body.merges.map((m) => ({ ...m, top: m.top + headerRows, bottom: m.bottom + headerRows })),
   ];
-  const placements = cellPlacements({ header: [], rows: grid, merges });
+  const runs = header.runs && body.runs ? [...header.runs, ...body.runs] : undefined;
+  const sliced: Table = { header: [], rows: grid, merges, runs };
+  const placements = cellPlacements(sliced);
   const rows = grid.map((row, r) =>
     row.flatMap((text, c): SlideTableCell[] => {
       const range = rangeOf(placements[r][c], r, c);
       if (!range) return [];
-      const cell = { text, header: r < headerRows };
+      const cell = { text, runs: formattedRuns(sliced, r, c), header: r < headerRows };
       return [{ ...cell, rowspan: range.bottom - range.top + 1, colspan: range.right - range.left + 1 }];
     }),
   );

@@ -149,9 +149,10 @@ export function withFoundHeader(table: Table): Table {
         merges: table.merges
           .filter((range) => range.top > 0)
           .map((range) => ({ ...range, top: range.top - 1, bottom: range.bottom - 1 })),
+        runs: table.runs?.slice(1),
       }
     : table;
   const rows = tableGrid(source);
   const count = headerRowCount(source);
-  return { header: rows.slice(0, count), rows: rows.slice(count), merges: source.merges };
+  return { header: rows.slice(0, count), rows: rows.slice(count), merges: source.merges, runs: source.runs };
 }

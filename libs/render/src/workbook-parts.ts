@@ -1,6 +1,7 @@
-import type { Workbook, Worksheet } from 'exceljs';
+import type { CellValue, Font, Workbook, Worksheet } from 'exceljs';
 import type { Block } from './document-blocks';
-import type { CellRange } from './table-model';
+import type { InlineRun } from './markdown-tree';
+import { formattedRuns, tableGrid, type CellRange, type Table } from './table-model';
 import { displayWidth } from './text-width';
 import type { TypedValue } from './typed-value';
 
@@ -34,7 +35,7 @@ export function documentLines(blocks: Block[]): DocumentLine[] {
       case 'paragraph':
         return splitLines(block.text).map((text) => ({ kind: 'paragraph', text, marker: null, level: 0 }));
       case 'listItem': {
-        const marker = block.continuation ? null : block.ordered ? `${block.number}.` : '•';
+        const marker = block.ordered ? `${block.number}.` : '•';
         const text = block.text.replace(/\s*\n\s*/g, ' ');
         return [{ kind: 'listItem', text, marker, level: block.level }];
       }
@@ -99,6 +100,68 @@ export function writeBodyRow(sheet: Worksheet, rowNumber: number, values: (strin
   });
 }
 
+/**
+ * Writes the formatting of the table's cells over the values already in the sheet (its grid starting at sheet
+ * row `firstRow`). A cell holding text whose runs are formatted differently becomes rich text, each run with its
+ * bold, italic, strike or monospace font; a cell whose runs share a formatting — a bold total, typed as a number
+ * as much as a bold word — gets it as the cell's font. Rich text is kept for text, since a number or date must
+ * stay a value a formula can read. Header cells stay bold.
+ */
+export function writeCellFormatting(sheet: Worksheet, table: Table, firstRow: number): void {
+  tableGrid(table).forEach((row, r) =>
+    row.forEach((_, c) => {
+      const runs = formattedRuns(table, r, c).filter((run) => run.text !== '');
+      if (!runs.some(isFormatted)) return;
+      const cell = sheet.getCell(firstRow + r, c + 1);
+      const base: Partial<Font> = r < table.header.length ? { bold: true } : {};
+      const text = typeof cell.value === 'string' ? cell.value : null;
+      if (text !== null && !sameFont(runs) && text === runs.map((run) => run.text).join('')) {
+        cell.value = { richText: runs.map((run) => ({ text: run.text, font: { ...base, ...runFont(run) } })) };
+      } else {
+        cell.font = { ...base, ...sharedFont(runs) };
+      }
+    }),
+  );
+}
+
+function isFormatted(run: InlineRun): boolean {
+  return run.bold || run.italic || run.strike || run.code;
+}
+
+function runFont(run: InlineRun): Partial<Font> {
+  return {
+    ...(run.bold ? { bold: true } : {}),
+    ...(run.italic ? { italic: true } : {}),
+    ...(run.strike ? { strike: true } : {}),
+    ...(run.code ? { name: MONOSPACE } : {}),
+  };
+}
+
+function sameFont(runs: InlineRun[]): boolean {
+  return runs.every((run) => JSON.stringify(runFont(run)) === JSON.stringify(runFont(runs[0])));
+}
+
+/** The formatting every run has. */
+function sharedFont(runs: InlineRun[]): Partial<Font> {
+  const every = (test: (run: InlineRun) => boolean) => runs.every(test);
+  return runFont({
+    text: '',
+    bold: every((run) => run.bold),
+    italic: every((run) => run.italic),
+    strike: every((run) => run.strike),
+    code: every((run) => run.code),
+    link: null,
+  });
+}
+
+/** The text a cell shows, rich text joined; null for a value that is not text. */
+function shownText(value: CellValue): string | null {
+  if (typeof value === 'string') return value;
+  if (value !== null && typeof value === 'object' && 'richText' in value)
+    return value.richText.map((part) => part.text).join('');
+  return null;
+}
+
 /** Merges the ranges, whose rows count from the sheet row `firstRow`. */
 export function mergeRanges(sheet: Worksheet, merges: CellRange[], firstRow: number): void {
   for (const range of merges) {
@@ -126,9 +189,10 @@ export function fitRowHeights(sheet: Worksheet): void {
   sheet.eachRow((row) => {
     let lines = 1;
     row.eachCell((cell, column) => {
-      if (typeof cell.value !== 'string' || !cell.alignment?.wrapText) return;
+      const text = shownText(cell.value);
+      if (text === null || !cell.alignment?.wrapText) return;
       const width = sheet.getColumn(column).width ?? DEFAULT_COLUMN_WIDTH;
-      const wrapped = cell.value
+      const wrapped = text
         .split('\n')
         .reduce((sum, line) => sum + Math.max(1, Math.ceil((displayWidth(line) * 1.1) / Math.max(1, width - 1))), 0);
       lines = Math.max(lines, wrapped);

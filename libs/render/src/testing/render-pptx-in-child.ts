@@ -1,8 +1,9 @@
+import type { Document } from '@docconv/model';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
 export interface DeckRequest {
-  markdown: string;
+  document: Document;
   title: string;
   /** Pictures by link target, as base64 (the request travels to the child as JSON). */
   images?: Record<string, string>;
@@ -26,7 +27,7 @@ const { renderPptx } = require(process.argv[1]);
 const requests = JSON.parse(readFileSync(0, 'utf8'));
 const imagesOf = (request) =>
   request.images && new Map(Object.entries(request.images).map(([src, base64]) => [src, Buffer.from(base64, 'base64')]));
-Promise.all(requests.map((request) => renderPptx(request.markdown, { title: request.title, images: imagesOf(request) })))
+Promise.all(requests.map((request) => renderPptx(request.document, { title: request.title, images: imagesOf(request) })))
   .then((decks) => process.stdout.write(JSON.stringify(decks.map((deck) => deck.toString('base64')))))
   .catch((error) => { console.error(error); process.exit(1); });
 `;
