@@ -5,6 +5,7 @@ import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { DomainError } from '@docconv/contracts';
 import { CONVERSION_FORMATS, conversionOf, JobEntity, type ConversionFormat } from '@docconv/db';
 import { CONVERSION_LABELS, JobLifecycle } from '@docconv/lifecycle';
+import type { Document } from '@docconv/model';
 import { RenderLimitError, renderInThread } from '@docconv/render';
 import { conversionPath, resultFilePath, Storage } from '@docconv/storage';
 import { randomUUID } from 'node:crypto';
@@ -139,13 +140,14 @@ export class ConversionsService {
     const result = { format, storagePath: path, title: job.filename };
     if (conversionOf(job, format)?.status === 'done') return result;
 
-    // The render thread takes Markdown and reads it into the model off the event loop; a stored
-    // document's is its Markdown written (result.md byte for byte) until the thread takes the document.
+    // The render thread takes the stored document; a job finished before document.json existed
+    // sends its Markdown, which the thread reads into the model off the event loop.
     const stored = await loadStoredResult(this.storage, job, (source, bytes) => refuseLarger(format, source, bytes));
     const markdown = markdownOf(stored);
     refuseLarger(format, 'result.md', Buffer.byteLength(markdown));
     const images = format === 'xlsx_basic' ? {} : await this.pictures(job.id, markdown);
-    const file = await this.render(format, markdown, images, job);
+    const content = stored.source === 'document.json' ? { document: stored.document } : { markdown };
+    const file = await this.render(format, content, images, job);
     await this.storage.put(path, file);
     const price = format === 'xlsx_basic' ? this.config.pricing.prices.xlsxBasicUnit : '0';
     const points = conversionPoints(units(job.totalPages, job.imageCount), price);
@@ -175,12 +177,12 @@ export class ConversionsService {
 
   private async render(
     format: Exclude<ConversionFormat, 'xlsx_advanced'>,
-    markdown: string,
+    content: { document: Document } | { markdown: string },
     images: Record<string, Uint8Array>,
     job: JobEntity,
   ) {
     try {
-      return await renderInThread({ format, markdown, title: job.filename, images });
+      return await renderInThread({ format, ...content, title: job.filename, images });
     } catch (error) {
       if (error instanceof RenderLimitError) {
         throw new DomainError(

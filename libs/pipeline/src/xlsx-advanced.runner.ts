@@ -2,9 +2,8 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DomainError, type JobPayload } from '@docconv/contracts';
 import { conversionOf, JobEntity } from '@docconv/db';
-import { loadStoredResult, markdownOf } from '@docconv/jobs';
+import { documentOf, loadStoredResult } from '@docconv/jobs';
 import { mapColumnsWithModel, type LanguageModel } from '@docconv/refine';
-import { readMarkdown } from '@docconv/model';
 import { renderXlsxAdvanced } from '@docconv/render';
 import { conversionPath, Storage } from '@docconv/storage';
 import { DataSource } from 'typeorm';
@@ -44,10 +43,9 @@ export class XlsxAdvancedRunner {
           'The Markdown result of this job could not be found in storage, so there was nothing to convert.',
         );
       }
-      // The renderer reads Markdown until it takes the document (then: documentOf(stored)).
-      const markdown = markdownOf(await loadStoredResult(this.storage, job));
+      const document = documentOf(await loadStoredResult(this.storage, job));
       const model = this.languageModel;
-      const { bytes, mismatches } = await renderXlsxAdvanced(readMarkdown(markdown, job.filename), {
+      const { bytes, mismatches } = await renderXlsxAdvanced(document, {
         title: job.filename,
         columns: job.columns,
         mapColumns: model ? (headers, columns) => mapColumnsWithModel(model, headers, columns) : undefined,
