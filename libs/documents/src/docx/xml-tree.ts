@@ -1,3 +1,5 @@
+import { decodeCharacterReferences } from '@docconv/characters';
+
 /**
  * An element of an Office Open XML part. Its name, and the names of its attributes, carry the
  * conventional prefix of their namespace (`w:`, `m:`, `r:`, `a:`, …) whatever prefix the file
@@ -33,8 +35,6 @@ const PREFIXES: Record<string, string> = {
   'urn:schemas-microsoft-com:office:office': 'o',
   'http://schemas.openxmlformats.org/package/2006/relationships': 'pr',
 };
-
-const PREDEFINED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
 /** Elements whose whitespace-only text is content (`<w:t xml:space="preserve"> </w:t>`). */
 const TEXT_ELEMENTS = new Set(['w:t', 'm:t', 'w:instrText', 'w:delText', 'a:t']);
@@ -73,7 +73,7 @@ export function parseXml(xml: string, partName: string): XmlElement {
       const text = source.slice(i, textEnd);
       const parent = stack.at(-1)?.element;
       if (parent) {
-        if (TEXT_ELEMENTS.has(parent.name) || /\S/.test(text)) parent.children.push(decodeEntities(text));
+        if (TEXT_ELEMENTS.has(parent.name) || /\S/.test(text)) parent.children.push(decodeCharacterReferences(text));
       } else if (/\S/.test(text)) {
         throw fail('text outside the root element', i);
       }
@@ -124,7 +124,7 @@ export function parseXml(xml: string, partName: string): XmlElement {
       const attrs: Record<string, string> = {};
       for (const [key, value] of rawAttrs) {
         if (key === 'xmlns' || key.startsWith('xmlns:')) continue;
-        attrs[key.includes(':') ? qualify(key, scope, false) : key] = decodeEntities(value);
+        attrs[key.includes(':') ? qualify(key, scope, false) : key] = decodeCharacterReferences(value);
       }
       const element: XmlElement = { name: qualify(name[1], scope, true), attrs, children: [] };
       parent?.element.children.push(element);
@@ -174,18 +174,6 @@ function qualify(name: string, scope: Map<string, string>, isElement: boolean): 
   const known = uri === undefined ? undefined : PREFIXES[uri];
   if (known !== undefined) return `${known}:${local}`;
   return name;
-}
-
-/** Decodes the five predefined entities and numeric character references. */
-function decodeEntities(text: string): string {
-  if (!text.includes('&')) return text;
-  return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);/g, (whole, body: string) => {
-    if (body.startsWith('#')) {
-      const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return PREDEFINED_ENTITIES[body] ?? whole;
-  });
 }
 
 export function isElement(node: XmlNode): node is XmlElement {

@@ -1,3 +1,4 @@
+import { decodeCharacterReferences } from '@docconv/characters';
 import { DomainError } from '@docconv/contracts';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
@@ -167,10 +168,13 @@ async function readStyleBook(path: string, budget: DecompressionBudget): Promise
       }
       case 'style':
         if (id !== undefined)
-          book.styles.set(id, [attr(node, 'name') ?? '', attr(node, 'engName') ?? ''].map(decodeEntities));
+          book.styles.set(
+            id,
+            [attr(node, 'name') ?? '', attr(node, 'engName') ?? ''].map((text) => decodeCharacterReferences(text)),
+          );
         return false;
       case 'bullet':
-        if (id !== undefined) book.bullets.set(id, decodeEntities(attr(node, 'char') ?? ''));
+        if (id !== undefined) book.bullets.set(id, decodeCharacterReferences(attr(node, 'char') ?? ''));
         return false;
       case 'numbering': {
         if (id === undefined) return false;
@@ -178,7 +182,7 @@ async function readStyleBook(path: string, budget: DecompressionBudget): Promise
           .filter((k) => localName(tagOf(k)) === 'paraHead')
           .sort((a, b) => whole(attr(a, 'level'), 0) - whole(attr(b, 'level'), 0))
           .map((head) => ({
-            pattern: decodeEntities(textOf(head)),
+            pattern: decodeCharacterReferences(textOf(head)),
             format: numberFormat(attr(head, 'numFormat') ?? 'DIGIT'),
             start: whole(attr(head, 'start'), 1),
           }));
@@ -202,7 +206,7 @@ async function readStyleBook(path: string, budget: DecompressionBudget): Promise
  */
 async function readCharts(path: string, sections: string[], budget: DecompressionBudget): Promise<Map<string, string>> {
   const refs = new Set(
-    sections.flatMap((xml) => [...xml.matchAll(/\bchartIDRef="([^"]*)"/g)].map((m) => decodeEntities(m[1]))),
+    sections.flatMap((xml) => [...xml.matchAll(/\bchartIDRef="([^"]*)"/g)].map((m) => decodeCharacterReferences(m[1]))),
   );
   const charts = new Map<string, string>();
   if (refs.size === 0) return charts;
@@ -326,7 +330,8 @@ class SectionReader {
         return;
       case 't':
         for (const piece of kids(item)) {
-          if (typeof piece['#text'] === 'string') text(decodeEntities(piece['#text'].replace(/[\r\n]+/g, ' ')));
+          if (typeof piece['#text'] === 'string')
+            text(decodeCharacterReferences(piece['#text'].replace(/[\r\n]+/g, ' ')));
           else this.runItem(piece, sink, shape);
         }
         return;
@@ -358,7 +363,7 @@ class SectionReader {
         return;
       }
       case 'chart': {
-        const markdown = this.charts.get(decodeEntities(attr(item, 'chartIDRef') ?? ''));
+        const markdown = this.charts.get(decodeCharacterReferences(attr(item, 'chartIDRef') ?? ''));
         if (markdown === undefined) {
           this.carriedText(item, sink);
           return;
@@ -372,10 +377,10 @@ class SectionReader {
         return;
       }
       case 'compose':
-        text(decodeEntities(attr(item, 'composeText') ?? ''));
+        text(decodeCharacterReferences(attr(item, 'composeText') ?? ''));
         return;
       case 'textart':
-        text(decodeEntities(attr(item, 'text') ?? ''));
+        text(decodeCharacterReferences(attr(item, 'text') ?? ''));
         return;
       case 'dutmal': {
         const main = kids(item).find((k) => localName(tagOf(k)) === 'mainText');
@@ -423,7 +428,10 @@ class SectionReader {
   private holdsChart(option: XmlNode): boolean {
     let found = false;
     walk(kids(option), (node) => {
-      if (localName(tagOf(node)) === 'chart' && this.charts.has(decodeEntities(attr(node, 'chartIDRef') ?? '')))
+      if (
+        localName(tagOf(node)) === 'chart' &&
+        this.charts.has(decodeCharacterReferences(attr(node, 'chartIDRef') ?? ''))
+      )
         found = true;
       return !found;
     });
@@ -593,7 +601,7 @@ function attr(node: XmlNode, name: string): string | undefined {
 
 /** All text below a node, in order. */
 function textOf(node: XmlNode): string {
-  if (typeof node['#text'] === 'string') return decodeEntities(node['#text']);
+  if (typeof node['#text'] === 'string') return decodeCharacterReferences(node['#text']);
   return kids(node).map(textOf).join('');
 }
 
@@ -624,14 +632,4 @@ function walk(nodes: XmlNode[], visit: (node: XmlNode) => boolean): void {
 function whole(value: string | undefined, fallback: number): number {
   const n = value === undefined ? NaN : Number(value);
   return Number.isInteger(n) && n >= 0 && n < 100_000 ? n : fallback;
-}
-
-const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (match, body: string) => {
-    if (body[0] !== '#') return NAMED_ENTITIES[body] ?? match;
-    const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
-    return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : match;
-  });
 }

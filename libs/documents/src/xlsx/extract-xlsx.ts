@@ -1,3 +1,4 @@
+import { decodeCharacterReferences } from '@docconv/characters';
 import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
 import { escapeHeadingText, escapeLineStart, escapeText as escapeMarkdownText } from '../markdown/escape';
 import { gridRows, tableMarkdown, type PlacedCell } from '../markdown/tables';
@@ -109,7 +110,7 @@ async function readSharedStrings(zip: ZipReader, part: string): Promise<string[]
       }
     },
     text(raw) {
-      if (capture) current += decodeEntities(raw);
+      if (capture) current += decodeCharacterReferences(raw);
     },
   });
   return strings;
@@ -268,8 +269,8 @@ function readSheet(book: Workbook, xml: string, part: string): { grid: Grid; dra
     },
     text(raw) {
       if (!cell || !capture) return;
-      if (capture === 'value') cell.value += decodeEntities(raw);
-      else cell.inline += decodeEntities(raw);
+      if (capture === 'value') cell.value += decodeCharacterReferences(raw);
+      else cell.inline += decodeCharacterReferences(raw);
     },
   });
   if (root !== 'worksheet') throw new OfficeReadError(`${part} is not a worksheet`);
@@ -620,7 +621,7 @@ function scanXml(xml: string, part: string, handler: ScanHandler): void {
         ATTRIBUTE.lastIndex = pos;
         const attr = ATTRIBUTE.exec(xml);
         if (!attr) break;
-        attrs[attr[1]] = decodeEntities(attr[2].slice(1, -1));
+        attrs[attr[1]] = decodeCharacterReferences(attr[2].slice(1, -1));
         pos = ATTRIBUTE.lastIndex;
       }
       while (pos < xml.length && /\s/.test(xml[pos])) pos++;
@@ -637,31 +638,7 @@ function scanXml(xml: string, part: string, handler: ScanHandler): void {
   if (stack.length) fail(`<${stack[stack.length - 1]}> is never closed`);
 }
 
-const ENTITY = /&(#x[0-9a-fA-F]+|#\d+|lt|gt|amp|quot|apos);/g;
-
-function decodeEntities(text: string): string {
-  if (!text.includes('&')) return text;
-  return text.replace(ENTITY, (whole, name: string) => {
-    switch (name) {
-      case 'lt':
-        return '<';
-      case 'gt':
-        return '>';
-      case 'amp':
-        return '&';
-      case 'quot':
-        return '"';
-      case 'apos':
-        return "'";
-      default: {
-        const code = name[1] === 'x' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-        return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-      }
-    }
-  });
-}
-
-/** CDATA content is literal; escaping its ampersands lets it pass through `decodeEntities` unchanged. */
+/** CDATA content is literal; escaping its ampersands lets it pass through `decodeCharacterReferences` unchanged. */
 function escapeText(text: string): string {
   return text.replace(/&/g, '&amp;');
 }
