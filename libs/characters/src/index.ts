@@ -1,1 +1,2 @@
 export * from './character-references';
+export * from './dropped-characters';

@@ -1,14 +1,8 @@
+import { withoutDroppedCharacters } from '@docconv/characters';
 import type { Paragraph } from 'mdast';
 import { documentBlocks, type Block, type ListItemBlock } from './document-blocks';
 import { htmlTables, htmlText } from './html-tables';
-import {
-  inlineMarkdownText,
-  inlineRuns,
-  parseMarkdown,
-  plainText,
-  withoutStrayMarkers,
-  xmlSafe,
-} from './markdown-tree';
+import { inlineMarkdownText, inlineRuns, parseMarkdown, plainText, withoutStrayMarkers } from './markdown-tree';
 import { columnNames, filledGrid, gridSlice, tableFromHtml } from './table-model';
 
 function blocksOf(markdown: string): Block[] {
@@ -41,7 +35,7 @@ describe('parseMarkdown', () => {
   });
 
   it('removes characters XML cannot carry', () => {
-    expect(xmlSafe('a\u0000b\u0007c\td\ne\uD800f')).toBe('abc\td\ne\uFFFDf');
+    expect(withoutDroppedCharacters('a\u0000b\u0007c\td\ne\uD800f')).toBe('abc\td\ne\uFFFDf');
     expect(plainText(parseMarkdown('x\u0001y').children[0])).toBe('xy');
   });
 

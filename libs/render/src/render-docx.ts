@@ -1,3 +1,4 @@
+import { withoutDroppedCharacters } from '@docconv/characters';
 import {
   AlignmentType,
   BorderStyle,
@@ -20,7 +21,7 @@ import { loadPictures, pictureRun } from './docx-pictures';
 import { CODE_SHADING, INDENT_TWIPS, MONOSPACE_FONT, STYLE, documentStyles } from './docx-styles';
 import { docxTable } from './docx-table';
 import { documentBlocks, type Block, type HeadingBlock, type ListItemBlock } from './document-blocks';
-import { parseMarkdown, xmlSafe, type InlineRun } from './markdown-tree';
+import { parseMarkdown, type InlineRun } from './markdown-tree';
 import type { Picture, RenderImages } from './render-images';
 import { tableWidth } from './table-model';
 
@@ -76,7 +77,7 @@ export async function renderDocx(markdown: string, options: DocxOptions): Promis
   };
   const children = blocks.flatMap((block) => blockElements(block, context));
   const document = new Document({
-    title: xmlSafe(options.title),
+    title: withoutDroppedCharacters(options.title),
     creator: 'docconv',
     styles: documentStyles(),
     numbering: context.lists.options(),
@@ -128,7 +129,7 @@ class FileHeadingBreaks {
   private seenFile = false;
 
   constructor(fileHeadings: string[]) {
-    this.names = new Set(fileHeadings.map((name) => xmlSafe(name).trim()));
+    this.names = new Set(fileHeadings.map((name) => withoutDroppedCharacters(name).trim()));
   }
 
   breaksBefore(heading: HeadingBlock): boolean {

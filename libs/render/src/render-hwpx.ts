@@ -1,9 +1,10 @@
+import { withoutDroppedCharacters } from '@docconv/characters';
 import { documentBlocks, type Block } from './document-blocks';
 import { HwpxStyleBook } from './hwpx-header';
 import { hwpxPackage } from './hwpx-package';
 import { HwpxPictures } from './hwpx-pictures';
 import { sectionXml } from './hwpx-section';
-import { parseMarkdown, xmlSafe } from './markdown-tree';
+import { parseMarkdown } from './markdown-tree';
 import type { RenderImages } from './render-images';
 import { tableGrid } from './table-model';
 
@@ -29,7 +30,7 @@ export async function renderHwpx(markdown: string, options: HwpxOptions): Promis
   const book = new HwpxStyleBook();
   const section = sectionXml(blocks, book, pictures);
   return hwpxPackage({
-    title: xmlSafe(options.title),
+    title: withoutDroppedCharacters(options.title),
     headerXml: book.xml(1),
     sectionXml: section,
     pictures: pictures.binaryItems(),

@@ -1,6 +1,7 @@
+import { withoutDroppedCharacters } from '@docconv/characters';
 import PptxGenJS from 'pptxgenjs';
 import { documentBlocks, type Block } from './document-blocks';
-import { parseMarkdown, xmlSafe } from './markdown-tree';
+import { parseMarkdown } from './markdown-tree';
 import { pictureOf, type Picture, type RenderImages } from './render-images';
 import { BODY, BODY_FONT_PT, BODY_LINE_IN, PARAGRAPH_SPACE_PT, SLIDE, TITLE_BOX } from './slide-layout';
 import { fontSizeOf, planDeck, type PlannedSlide, type SlideParagraph, type SlidePicture } from './slide-plan';
@@ -37,7 +38,7 @@ const TEXT_BOX_INSET_IN = 0.1;
 export async function renderPptx(markdown: string, options: PptxOptions): Promise<Buffer> {
   const blocks = documentBlocks(parseMarkdown(markdown));
   const pictures = await loadPictures(blocks, options.images);
-  const plan = planDeck(blocks, xmlSafe(options.title), pictures);
+  const plan = planDeck(blocks, withoutDroppedCharacters(options.title), pictures);
   const deck = new PptxGenJS();
   deck.layout = 'LAYOUT_16x9';
   deck.title = plan.title;

@@ -1,6 +1,7 @@
+import { withoutDroppedCharacters } from '@docconv/characters';
 import { Workbook } from 'exceljs';
 import { documentBlocks, type TableBlock } from './document-blocks';
-import { parseMarkdown, xmlSafe } from './markdown-tree';
+import { parseMarkdown } from './markdown-tree';
 import { SheetNamer } from './sheet-names';
 import { identifierColumns, tableTitles, typedRow, withFoundHeader } from './table-analysis';
 import { columnNames, tableGrid } from './table-model';
@@ -63,7 +64,7 @@ export async function workbookBytes(workbook: Workbook): Promise<Buffer> {
 /** An empty workbook carrying the document title in its properties. */
 export function newWorkbook(title: string): Workbook {
   const workbook = new Workbook();
-  workbook.title = xmlSafe(title);
+  workbook.title = withoutDroppedCharacters(title);
   workbook.creator = 'docconv';
   workbook.created = new Date();
   return workbook;
