@@ -42,6 +42,15 @@ describe('scanXml', () => {
     ]);
   });
 
+  it('reads CRLF and CR line ends as LF, in text, character data and attributes, but keeps a referenced CR', () => {
+    expect(events('<a b="1\r\n2">x\r\r\ny&#13;\r<![CDATA[\r\n]]></a>')).toEqual([
+      '<a b=1\n2>',
+      JSON.stringify('x\n\ny\r\n'),
+      JSON.stringify('\n'),
+      '</a>',
+    ]);
+  });
+
   it('skips a byte order mark before the declaration', () => {
     expect(events('\ufeff<?xml version="1.0"?><a/>')).toEqual(['<a/>', '</a>']);
   });

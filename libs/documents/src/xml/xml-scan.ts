@@ -8,8 +8,9 @@ import { decodeCharacterReferences } from '@docconv/characters';
  *
  * It checks that the part is well-formed: tags nest and match, attributes are quoted, there is
  * one root and no text outside it. Document type declarations are refused: Office and OpenDocument
- * files never have them, and their entities are how XML bombs are built. Character references and
- * the five predefined entities are decoded (`decodeCharacterReferences`); CDATA is passed as written.
+ * files never have them, and their entities are how XML bombs are built. Line ends are read as
+ * XML says (CRLF and CR as LF), then character references and the five predefined entities are
+ * decoded (`decodeCharacterReferences`: `&#13;` stays a CR); CDATA is passed as written.
  */
 
 /** Raised when a part is not well-formed XML; `message` reads as the end of a sentence. */
@@ -32,7 +33,7 @@ const GREATER_THAN = 0x3e;
 
 /** Scans `xml`, the part `partName` of a package, reporting to `handler`; throws XmlPartError when it is not well-formed. */
 export function scanXml(xml: string, partName: string, handler: XmlScanHandler): void {
-  const source = xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml;
+  const source = endOfLineHandled(xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml);
   const fail = (what: string, at: number): XmlPartError =>
     new XmlPartError(`${partName} is not well-formed XML (line ${lineAt(source, at)}: ${what})`);
   const open: string[] = [];
@@ -97,6 +98,11 @@ export function scanXml(xml: string, partName: string, handler: XmlScanHandler):
   }
   if (open.length > 0) throw fail(`unclosed element ${open[open.length - 1]}`, source.length);
   if (!rootClosed) throw fail('no root element', 0);
+}
+
+/** The text with its line ends as an XML processor reads them (XML 1.0, 2.11): CRLF and a lone CR become LF. */
+function endOfLineHandled(xml: string): string {
+  return xml.includes('\r') ? xml.replace(/\r\n?/g, '\n') : xml;
 }
 
 /** Past the `>` that ends an end tag whose name ends at `from` (spaces may come before it), or -1. */
