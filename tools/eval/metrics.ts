@@ -5,36 +5,11 @@
  * characters count as one symbol each.
  */
 
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: '\u00a0',
-  ndash: '\u2013',
-  mdash: '\u2014',
-  hellip: '\u2026',
-  lsquo: '\u2018',
-  rsquo: '\u2019',
-  ldquo: '\u201c',
-  rdquo: '\u201d',
-  middot: '\u00b7',
-  bull: '\u2022',
-  copy: '\u00a9',
-  reg: '\u00ae',
-  times: '\u00d7',
-};
+import { decodeCharacterReferences, HTML_ENTITIES } from '@docconv/characters';
 
-/** Decodes HTML character references: the common named ones and every numeric one. */
+/** HTML character references decoded as the scorer reads them: the common named ones and every numeric one. */
 export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);/g, (whole, body: string) => {
-    if (body.startsWith('#')) {
-      const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return NAMED_ENTITIES[body.toLowerCase()] ?? whole;
-  });
+  return decodeCharacterReferences(text, HTML_ENTITIES);
 }
 
 /**

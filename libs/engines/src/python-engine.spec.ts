@@ -4,24 +4,35 @@ import { join } from 'node:path';
 import { EngineCallError } from './engine-process';
 import { EngineTimeoutError, PythonEngine } from './python-engine';
 
+/** The protocol module every engine process of ours is built on. */
+const PROTOCOL = join(__dirname, '..', 'python');
+
 /**
- * A small engine written for these tests, speaking the protocol: `{"echo": x}` answers x after
- * two progress lines, `{"sleep": s}` answers after s seconds, `{"fail": m}` answers an error,
- * `{"die": true}` exits without answering.
+ * A small engine written for these tests on the shared protocol module: `{"echo": x}` answers x
+ * after two progress lines, `{"sleep": s}` answers after s seconds, `{"fail": m}` refuses with m,
+ * `{"crash": m}` fails unexpectedly, `{"die": true}` exits without answering. With ECHO_NO_MODEL
+ * set it cannot load.
  */
 const ENGINE = `
-import json, sys, time, os
-def write(m):
-    sys.stdout.write(json.dumps(m) + "\\n"); sys.stdout.flush()
-write({"ready": True, "engine": "echo", "version": "1.0", "pid": os.getpid()})
-for line in sys.stdin:
-    r = json.loads(line)
+import os, sys, time
+sys.path.insert(0, ${JSON.stringify(PROTOCOL)})
+from engine_protocol import EXIT_NO_MODEL, EngineUnavailable, RequestError, serve
+
+def answer(r, progress):
     if r.get("die"): os._exit(9)
     if "sleep" in r: time.sleep(r["sleep"])
-    if "fail" in r:
-        write({"id": r["id"], "error": r["fail"]}); continue
-    write({"id": r["id"], "progress": 0.5}); write({"id": r["id"], "progress": 1.0})
-    write({"id": r["id"], "result": r.get("echo")})
+    if "fail" in r: raise RequestError(r["fail"])
+    if "crash" in r: raise ValueError(r["crash"])
+    print("said on stdout by a library")
+    progress(0.5); progress(1.0)
+    return r.get("echo")
+
+def load():
+    print("loading, on stdout")
+    if os.environ.get("ECHO_NO_MODEL"): raise EngineUnavailable(EXIT_NO_MODEL, "echo: no model here")
+    return {"engine": "echo", "version": "1.0", "pid": os.getpid()}, answer
+
+sys.exit(serve(load))
 `;
 
 describe('PythonEngine', () => {
@@ -66,6 +77,30 @@ describe('PythonEngine', () => {
     } finally {
       await engine.close();
     }
+  });
+
+  it('answers an unexpected failure as an error naming its type, and the process goes on', async () => {
+    const engine = await open();
+    try {
+      await expect(engine.call({ crash: 'boom' })).rejects.toThrow('echo engine: ValueError: boom');
+      await expect(engine.call({ echo: 'still here' })).resolves.toBe('still here');
+      expect(engine.state()).toMatchObject({ restarts: 0, retries: 0 });
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('fails to start with the exit code and message of an engine that cannot load, what it printed on stderr', async () => {
+    const failure = PythonEngine.create({
+      name: 'echo',
+      label: 'echo engine',
+      python: 'python3',
+      script,
+      env: { ECHO_NO_MODEL: '1' },
+    });
+    await expect(failure).rejects.toThrow(
+      /echo engine did not start: exited with code 3: loading, on stdout\s+echo: no model here/,
+    );
   });
 
   it('sends a request whose process dies under it once more, to a new process', async () => {

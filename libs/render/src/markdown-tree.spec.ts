@@ -1,3 +1,4 @@
+import { withoutDroppedCharacters } from '@docconv/characters';
 import type { Paragraph } from 'mdast';
 import { documentBlocks, type Block, type ListItemBlock } from './document-blocks';
 import { htmlTables, htmlText } from './html-tables';
@@ -8,7 +9,6 @@ import {
   plainText,
   sliceRuns,
   withoutStrayMarkers,
-  xmlSafe,
 } from './markdown-tree';
 import { columnNames, filledGrid, gridSlice, tableFromHtml } from './table-model';
 import { readMarkdown } from '@docconv/model';
@@ -56,7 +56,7 @@ describe('parseMarkdown', () => {
   });
 
   it('removes characters XML cannot carry', () => {
-    expect(xmlSafe('a\u0000b\u0007c\td\ne\uD800f')).toBe('abc\td\ne\uFFFDf');
+    expect(withoutDroppedCharacters('a\u0000b\u0007c\td\ne\uD800f')).toBe('abc\td\ne\uFFFDf');
     expect(plainText(parseMarkdown('x\u0001y').children[0])).toBe('xy');
   });
 

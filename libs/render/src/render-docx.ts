@@ -1,3 +1,4 @@
+import { withoutDroppedCharacters } from '@docconv/characters';
 import {
   AlignmentType,
   BorderStyle,
@@ -21,7 +22,7 @@ import { CODE_SHADING, INDENT_TWIPS, MONOSPACE_FONT, STYLE, documentStyles } fro
 import { docxTable } from './docx-table';
 import type { Document as DocumentModel } from '@docconv/model';
 import { documentBlocks, type Block, type HeadingBlock, type ListItemBlock } from './document-blocks';
-import { xmlSafe, type InlineRun } from './markdown-tree';
+import { type InlineRun } from './markdown-tree';
 import type { Picture, RenderImages } from './render-images';
 import { formattedRuns, tableGrid, tableWidth } from './table-model';
 
@@ -77,7 +78,7 @@ export async function renderDocx(model: DocumentModel, options: DocxOptions): Pr
   };
   const children = blocks.flatMap((block) => blockElements(block, context));
   const document = new Document({
-    title: xmlSafe(options.title),
+    title: withoutDroppedCharacters(options.title),
     creator: 'docconv',
     styles: documentStyles(),
     numbering: context.lists.options(),
@@ -138,7 +139,7 @@ class FileHeadingBreaks {
   private seenFile = false;
 
   constructor(fileHeadings: string[]) {
-    this.names = new Set(fileHeadings.map((name) => xmlSafe(name).trim()));
+    this.names = new Set(fileHeadings.map((name) => withoutDroppedCharacters(name).trim()));
   }
 
   breaksBefore(heading: HeadingBlock): boolean {

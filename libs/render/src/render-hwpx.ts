@@ -1,10 +1,11 @@
 import type { Document } from '@docconv/model';
+import { withoutDroppedCharacters } from '@docconv/characters';
 import { documentBlocks, type Block } from './document-blocks';
 import { HwpxStyleBook } from './hwpx-header';
 import { hwpxPackage } from './hwpx-package';
 import { HwpxPictures } from './hwpx-pictures';
 import { sectionXml } from './hwpx-section';
-import { xmlSafe, type InlineRun } from './markdown-tree';
+import { type InlineRun } from './markdown-tree';
 import type { RenderImages } from './render-images';
 import { formattedRuns, tableGrid } from './table-model';
 
@@ -30,7 +31,7 @@ export async function renderHwpx(document: Document, options: HwpxOptions): Prom
   const book = new HwpxStyleBook();
   const section = sectionXml(blocks, book, pictures);
   return hwpxPackage({
-    title: xmlSafe(options.title),
+    title: withoutDroppedCharacters(options.title),
     headerXml: book.xml(1),
     sectionXml: section,
     pictures: pictures.binaryItems(),

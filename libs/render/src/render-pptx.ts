@@ -1,7 +1,8 @@
 import type { Document } from '@docconv/model';
 import PptxGenJS from 'pptxgenjs';
 import { documentBlocks, type Block } from './document-blocks';
-import { runLines, xmlSafe } from './markdown-tree';
+import { runLines } from './markdown-tree';
+import { withoutDroppedCharacters } from '@docconv/characters';
 import { pictureOf, type Picture, type RenderImages } from './render-images';
 import { BODY, BODY_FONT_PT, BODY_LINE_IN, PARAGRAPH_SPACE_PT, SLIDE, TITLE_BOX } from './slide-layout';
 import { fontSizeOf, planDeck, type PlannedSlide, type SlideParagraph, type SlidePicture } from './slide-plan';
@@ -39,7 +40,7 @@ const TEXT_BOX_INSET_IN = 0.1;
 export async function renderPptx(document: Document, options: PptxOptions): Promise<Buffer> {
   const blocks = documentBlocks(document);
   const pictures = await loadPictures(blocks, options.images);
-  const plan = planDeck(blocks, xmlSafe(options.title), pictures);
+  const plan = planDeck(blocks, withoutDroppedCharacters(options.title), pictures);
   const deck = new PptxGenJS();
   deck.layout = 'LAYOUT_16x9';
   deck.title = plan.title;

@@ -1,7 +1,7 @@
 import type { Document } from '@docconv/model';
 import { Workbook } from 'exceljs';
 import { documentBlocks, type TableBlock } from './document-blocks';
-import { xmlSafe } from './markdown-tree';
+import { withoutDroppedCharacters } from '@docconv/characters';
 import { SheetNamer } from './sheet-names';
 import { identifierColumns, tableTitles, typedRow, withFoundHeader } from './table-analysis';
 import { columnNames, tableGrid } from './table-model';
@@ -66,7 +66,7 @@ export async function workbookBytes(workbook: Workbook): Promise<Buffer> {
 /** An empty workbook carrying the document title in its properties. */
 export function newWorkbook(title: string): Workbook {
   const workbook = new Workbook();
-  workbook.title = xmlSafe(title);
+  workbook.title = withoutDroppedCharacters(title);
   workbook.creator = 'docconv';
   workbook.created = new Date();
   return workbook;

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""faster-whisper as a long-running engine process of the worker (libs/engines/src/engine-process.ts).
+"""faster-whisper as a long-running engine process of the worker (libs/engines/src/engine-process.ts,
+libs/engines/python/engine_protocol.py).
 
 On start it loads the CTranslate2 Whisper model and writes one line,
     {"ready": true, "engine": "faster-whisper", "version": "<x.y.z>",
@@ -21,62 +22,51 @@ Environment:
 """
 
 import hashlib
-import json
 import os
 import sys
 
-EXIT_NO_ENGINE = 2
-EXIT_NO_MODEL = 3
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "engines", "python"))
+from engine_protocol import EXIT_NO_MODEL, EXIT_NO_RUNTIME, EngineUnavailable, serve  # noqa: E402
 
 
 def main():
-    # The protocol owns stdout; whatever the libraries print goes to stderr instead.
-    protocol = sys.stdout
-    sys.stdout = sys.stderr
+    return serve(load)
+
+
+def load():
+    """The ready line's fields and the answer to a request, once the model is loaded."""
     try:
         import faster_whisper
         from faster_whisper import WhisperModel
         from faster_whisper.tokenizer import _LANGUAGE_CODES
     except ImportError as error:
-        print(f"whisper_server: cannot import faster_whisper with {sys.executable}: {error}", file=sys.stderr)
-        return EXIT_NO_ENGINE
+        raise EngineUnavailable(
+            EXIT_NO_RUNTIME, f"whisper_server: cannot import faster_whisper with {sys.executable}: {error}"
+        ) from error
 
     model_dir = os.environ.get("WHISPER_MODEL_DIR") or os.path.join(sys.prefix, "models", "whisper-base")
     weights = os.path.join(model_dir or "", "model.bin")
     if not model_dir or not os.path.isfile(weights):
-        print(f"whisper_server: no Whisper model at {model_dir!r} (set WHISPER_MODEL_DIR)", file=sys.stderr)
-        return EXIT_NO_MODEL
+        raise EngineUnavailable(EXIT_NO_MODEL, f"whisper_server: no Whisper model at {model_dir!r} (set WHISPER_MODEL_DIR)")
 
     threads = int(os.environ.get("WHISPER_THREADS", "2"))
     model = WhisperModel(model_dir, device="cpu", compute_type="int8", cpu_threads=threads, local_files_only=True)
     multilingual = model.model.is_multilingual
-    write(
-        protocol,
-        {
-            "ready": True,
-            "engine": "faster-whisper",
-            "version": faster_whisper.__version__,
-            "model": {
-                "name": model_name(model_dir),
-                "sha256": sha256(weights),
-                "size_bytes": os.path.getsize(weights),
-                "multilingual": multilingual,
-            },
-            "languages": sorted(_LANGUAGE_CODES) if multilingual else ["en"],
+    ready = {
+        "engine": "faster-whisper",
+        "version": faster_whisper.__version__,
+        "model": {
+            "name": model_name(model_dir),
+            "sha256": sha256(weights),
+            "size_bytes": os.path.getsize(weights),
+            "multilingual": multilingual,
         },
-    )
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        request = json.loads(line)
-        try:
-            write(protocol, {"id": request["id"], "result": transcribe(model, multilingual, request, protocol)})
-        except Exception as error:  # the recording, not the process, is at fault: answer and go on
-            write(protocol, {"id": request["id"], "error": f"{type(error).__name__}: {error}"})
-    return 0
+        "languages": sorted(_LANGUAGE_CODES) if multilingual else ["en"],
+    }
+    return ready, lambda request, progress: transcribe(model, multilingual, request, progress)
 
 
-def transcribe(model, multilingual, request, protocol):
+def transcribe(model, multilingual, request, progress):
     segments, info = model.transcribe(
         request["path"],
         language=None if multilingual else "en",
@@ -87,7 +77,7 @@ def transcribe(model, multilingual, request, protocol):
     for segment in segments:
         out.append({"start": round(segment.start, 2), "end": round(segment.end, 2), "text": segment.text.strip()})
         if info.duration > 0:
-            write(protocol, {"id": request["id"], "progress": min(1.0, segment.end / info.duration)})
+            progress(min(1.0, segment.end / info.duration))
     return {
         "language": info.language,
         "language_probability": round(info.language_probability, 3),
@@ -106,11 +96,6 @@ def sha256(path):
         for block in iter(lambda: file.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
-
-
-def write(stream, message):
-    stream.write(json.dumps(message, ensure_ascii=False) + "\n")
-    stream.flush()
 
 
 if __name__ == "__main__":

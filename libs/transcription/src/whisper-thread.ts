@@ -9,9 +9,6 @@ import type { LoadMessage, RequestMessage, TranscribeRequest, WhisperThreadData 
  * The whisper thread: loads the model once, then transcribes one file at a time on request.
  * whisper.cpp's `full` blocks the thread it runs on for the whole transcription, which is why
  * it runs here and not on the worker's event loop.
- *
- * Only relative imports and packages: this file also runs from TypeScript source, where the
- * path aliases of the libraries do not resolve.
  */
 if (parentPort) serve(parentPort, workerData as WhisperThreadData);
 

@@ -1,6 +1,5 @@
-import { DomainError } from '@docconv/contracts';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { compiledThreadEntry, DomainError } from '@docconv/contracts';
+import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Transcriber, Transcript, TranscriptionProgress } from './transcriber';
 import { inspectWhisperModel, InvalidWhisperModelError, type WhisperModelInfo } from './whisper-model-file';
@@ -124,33 +123,12 @@ export class WhisperTranscriber implements Transcriber {
   }
 }
 
-/** Registers a `.ts` loader (SWC, CommonJS output) in the thread, then runs the entry file. */
-const TYPESCRIPT_ENTRY = `
-const { workerData } = require('node:worker_threads');
-const Module = require('node:module');
-const { readFileSync } = require('node:fs');
-const { transformSync } = require(workerData.compiler);
-Module._extensions['.ts'] = (module, filename) => {
-  const options = { filename, jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } };
-  module._compile(transformSync(readFileSync(filename, 'utf8'), options).code, filename);
-};
-require(workerData.entry);
-`;
-
 /**
  * Starts the thread from the compiled `whisper-thread.js` beside this file (the build in dist/),
- * or, when running from TypeScript sources (the tests), from `whisper-thread.ts` compiled on
- * load with SWC, the compiler the tests already use.
+ * or its copy under dist/ when running from TypeScript sources (the tests build first).
  */
 function startWhisperThread(data: WhisperThreadData): Worker {
-  const compiled = join(__dirname, 'whisper-thread.js');
-  if (existsSync(compiled)) return new Worker(compiled, { workerData: data });
-  const source = join(__dirname, 'whisper-thread.ts');
-  if (!existsSync(source)) throw new Error(`the whisper thread entry ${compiled} is missing; build the project`);
-  return new Worker(TYPESCRIPT_ENTRY, {
-    eval: true,
-    workerData: { ...data, entry: source, compiler: require.resolve('@swc/core') },
-  });
+  return new Worker(compiledThreadEntry(__dirname, 'whisper-thread.js'), { workerData: data });
 }
 
 /** Resolves when the thread has loaded the model; rejects, and stops the thread, when it could not. */

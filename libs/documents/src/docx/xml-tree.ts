@@ -1,3 +1,5 @@
+import { scanXml } from '../xml/xml-scan';
+
 /**
  * An element of an Office Open XML part. Its name, and the names of its attributes, carry the
  * conventional prefix of their namespace (`w:`, `m:`, `r:`, `a:`, …) whatever prefix the file
@@ -34,128 +36,53 @@ const PREFIXES: Record<string, string> = {
   'http://schemas.openxmlformats.org/package/2006/relationships': 'pr',
 };
 
-const PREDEFINED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-
 /** Elements whose whitespace-only text is content (`<w:t xml:space="preserve"> </w:t>`). */
 const TEXT_ELEMENTS = new Set(['w:t', 'm:t', 'w:instrText', 'w:delText', 'a:t']);
 
-const START_TAG = /<([^\s/>!?]+)/y;
-const ATTRIBUTE = /\s+([^\s=/>]+)\s*=\s*(?:"([^"<]*)"|'([^'<]*)')/y;
-const TAG_CLOSE = /\s*(\/?)>/y;
-const END_TAG = /<\/([^\s>]+)\s*>/y;
-
-/** Raised when a part is not well-formed XML; `message` reads as the end of a sentence. */
-export class XmlPartError extends Error {}
+export { XmlPartError } from '../xml/xml-scan';
 
 interface OpenElement {
   element: XmlElement;
-  tag: string;
   scope: Map<string, string>;
 }
 
 /**
- * Parses one part into its root element, checking that it is well-formed: tags nest and
- * match, attributes are quoted, there is one root. Document type declarations are refused:
- * Word never writes them, and their entities are how XML bombs are built.
+ * Parses one part into its root element (`scanXml` checks that it is well-formed and refuses
+ * document type declarations), names qualified by the conventional prefix of their namespace.
+ * Whitespace between tags is kept only in the elements whose text it is.
  */
 export function parseXml(xml: string, partName: string): XmlElement {
-  const source = xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml;
-  const fail = (what: string, at: number): XmlPartError =>
-    new XmlPartError(`${partName} is not well-formed XML (line ${lineAt(source, at)}: ${what})`);
   const stack: OpenElement[] = [];
   let root: XmlElement | undefined;
-  let i = 0;
-
-  while (i < source.length) {
-    const lt = source.indexOf('<', i);
-    const textEnd = lt < 0 ? source.length : lt;
-    if (textEnd > i) {
-      const text = source.slice(i, textEnd);
-      const parent = stack.at(-1)?.element;
-      if (parent) {
-        if (TEXT_ELEMENTS.has(parent.name) || /\S/.test(text)) parent.children.push(decodeEntities(text));
-      } else if (/\S/.test(text)) {
-        throw fail('text outside the root element', i);
-      }
-    }
-    if (lt < 0) break;
-    i = lt;
-
-    if (source.startsWith('<?', i)) {
-      i = skipPast(source, '?>', i, () => fail('unterminated processing instruction', i));
-    } else if (source.startsWith('<!--', i)) {
-      i = skipPast(source, '-->', i, () => fail('unterminated comment', i));
-    } else if (source.startsWith('<![CDATA[', i)) {
-      const close = source.indexOf(']]>', i + 9);
-      const parent = stack.at(-1)?.element;
-      if (close < 0 || !parent) throw fail('misplaced character data section', i);
-      parent.children.push(source.slice(i + 9, close));
-      i = close + 3;
-    } else if (source.startsWith('<!', i)) {
-      throw fail('document type declarations are not allowed', i);
-    } else if (source.startsWith('</', i)) {
-      END_TAG.lastIndex = i;
-      const match = END_TAG.exec(source);
-      const open = stack.pop();
-      if (!match || !open || open.tag !== match[1]) throw fail(`unexpected end tag ${match?.[1] ?? ''}`.trim(), i);
-      i = END_TAG.lastIndex;
-      if (stack.length === 0) root = open.element;
-    } else {
-      if (root) throw fail('content after the root element', i);
-      START_TAG.lastIndex = i;
-      const name = START_TAG.exec(source);
-      if (!name) throw fail('malformed tag', i);
-      let at = START_TAG.lastIndex;
-      const rawAttrs: [string, string][] = [];
-      for (;;) {
-        ATTRIBUTE.lastIndex = at;
-        const attribute = ATTRIBUTE.exec(source);
-        if (!attribute) break;
-        rawAttrs.push([attribute[1], attribute[2] ?? attribute[3] ?? '']);
-        at = ATTRIBUTE.lastIndex;
-      }
-      TAG_CLOSE.lastIndex = at;
-      const close = TAG_CLOSE.exec(source);
-      if (!close) throw fail(`malformed tag ${name[1]}`, i);
-      i = TAG_CLOSE.lastIndex;
-
+  scanXml(xml, partName, {
+    open(name, rawAttrs) {
       const parent = stack.at(-1);
       const scope = scopeOf(rawAttrs, parent?.scope ?? new Map<string, string>());
       const attrs: Record<string, string> = {};
-      for (const [key, value] of rawAttrs) {
+      for (const [key, value] of Object.entries(rawAttrs)) {
         if (key === 'xmlns' || key.startsWith('xmlns:')) continue;
-        attrs[key.includes(':') ? qualify(key, scope, false) : key] = decodeEntities(value);
+        attrs[key.includes(':') ? qualify(key, scope, false) : key] = value;
       }
-      const element: XmlElement = { name: qualify(name[1], scope, true), attrs, children: [] };
-      parent?.element.children.push(element);
-      if (close[1] === '/') {
-        if (!parent) root = element;
-      } else {
-        stack.push({ element, tag: name[1], scope });
-      }
-    }
-  }
-  if (stack.length > 0) throw fail(`unclosed element ${stack[stack.length - 1].tag}`, source.length);
-  if (!root) throw fail('no root element', 0);
-  return root;
-}
-
-function skipPast(source: string, terminator: string, from: number, error: () => XmlPartError): number {
-  const close = source.indexOf(terminator, from + 2);
-  if (close < 0) throw error();
-  return close + terminator.length;
-}
-
-function lineAt(source: string, offset: number): number {
-  let line = 1;
-  for (let i = source.indexOf('\n'); i >= 0 && i < offset; i = source.indexOf('\n', i + 1)) line++;
-  return line;
+      const element: XmlElement = { name: qualify(name, scope, true), attrs, children: [] };
+      if (parent) parent.element.children.push(element);
+      else root = element;
+      stack.push({ element, scope });
+    },
+    close() {
+      stack.pop();
+    },
+    text(text) {
+      const parent = stack.at(-1)?.element;
+      if (parent && (TEXT_ELEMENTS.has(parent.name) || /\S/.test(text))) parent.children.push(text);
+    },
+  });
+  return root!;
 }
 
 /** The namespace bindings in force in an element: its parent's, plus its own declarations. */
-function scopeOf(rawAttrs: [string, string][], parentScope: Map<string, string>): Map<string, string> {
+function scopeOf(rawAttrs: Record<string, string>, parentScope: Map<string, string>): Map<string, string> {
   let scope = parentScope;
-  for (const [key, value] of rawAttrs) {
+  for (const [key, value] of Object.entries(rawAttrs)) {
     if (key !== 'xmlns' && !key.startsWith('xmlns:')) continue;
     if (scope === parentScope) scope = new Map(parentScope);
     scope.set(key === 'xmlns' ? '' : key.slice(6), value);
@@ -174,18 +101,6 @@ function qualify(name: string, scope: Map<string, string>, isElement: boolean): 
   const known = uri === undefined ? undefined : PREFIXES[uri];
   if (known !== undefined) return `${known}:${local}`;
   return name;
-}
-
-/** Decodes the five predefined entities and numeric character references. */
-function decodeEntities(text: string): string {
-  if (!text.includes('&')) return text;
-  return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);/g, (whole, body: string) => {
-    if (body.startsWith('#')) {
-      const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return PREDEFINED_ENTITIES[body] ?? whole;
-  });
 }
 
 export function isElement(node: XmlNode): node is XmlElement {

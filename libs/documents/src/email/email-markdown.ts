@@ -1,3 +1,4 @@
+import { withoutDroppedCharacters } from '@docconv/characters';
 import { htmlMarkdown, htmlReadableCharacters } from '../html/html-markdown';
 import { escapeText } from '@docconv/model';
 import { tableMarkdown, type GridCell as TableCell } from '@docconv/model';
@@ -14,10 +15,6 @@ const FIELDS = [
   ['Date', 'date'],
 ] as const;
 
-/** Control characters other than tab and line breaks, and DEL: never part of the Markdown we write. */
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
-
 /**
  * A message as Markdown: its header fields as a small table, then its body (the HTML body
  * converted, else the text body as literal text). Attachments are not written here: intake
@@ -31,13 +28,13 @@ const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
  */
 export function emailMarkdown(message: EmailMessage): string {
   const parts = [headerTable(message), bodyMarkdown(message)].filter((part) => part !== '');
-  return parts.length === 0 ? '' : `${parts.join('\n\n').replace(CONTROL, '')}\n`;
+  return parts.length === 0 ? '' : `${withoutDroppedCharacters(parts.join('\n\n'))}\n`;
 }
 
 /** Readable characters of the body, which prices a message: the HTML body's text, else the text body's. */
 export function bodyReadableCharacters(message: EmailMessage): number {
   if (message.html !== undefined) return htmlReadableCharacters(message.html);
-  return readableCharacters((message.text ?? '').replace(CONTROL, ''));
+  return readableCharacters(withoutDroppedCharacters(message.text ?? ''));
 }
 
 function headerTable(message: EmailMessage): string {

@@ -1,3 +1,4 @@
+import { withoutDroppedCharacters } from '@docconv/characters';
 import { DomainError } from '@docconv/contracts';
 
 /**
@@ -48,10 +49,6 @@ export interface Mailbox {
   address?: string;
 }
 
-/** C0 and C1 control characters and DEL: never part of readable text. */
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-
 /** The longest attachment name we make, in characters: room for any real file name. */
 const MAX_NAME_LENGTH = 150;
 
@@ -77,9 +74,9 @@ function megabytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${bytes} bytes`;
 }
 
-/** A header value on one line: control characters and line breaks become spaces, runs of spaces one. */
+/** A header value on one line: the dropped characters and line breaks become spaces, runs of spaces one. */
 export function oneLine(value: string): string {
-  return value.replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
+  return withoutDroppedCharacters(value, ' ').replace(/\s+/g, ' ').trim();
 }
 
 /** A header value worth showing, or `undefined` for an empty one. */
@@ -206,7 +203,9 @@ export function contentTypeFor(name: string): string {
  */
 export function safeFileName(raw: string | undefined): string | undefined {
   if (!raw) return undefined;
-  const base = (raw.split(/[/\\]/).pop() ?? '').replace(CONTROL, '').replace(/\s+/g, ' ').trim();
+  const base = withoutDroppedCharacters(raw.split(/[/\\]/).pop() ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (base === '' || /^\.+$/.test(base)) return undefined;
   if (base.length <= MAX_NAME_LENGTH) return base;
   const extension = /\.[^.\s]{1,10}$/.exec(base)?.[0] ?? '';

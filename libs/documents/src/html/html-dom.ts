@@ -1,3 +1,4 @@
+import { withoutDroppedCharacters } from '@docconv/characters';
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
 
 /** A node of a parsed HTML document (parse5's default tree). */
@@ -111,10 +112,6 @@ const VOID_ELEMENTS = new Set([
   'wbr',
 ]);
 
-/** Control characters no reader wants in text: C0 other than tab and line ends, DEL, C1, and byte-order marks. */
-// eslint-disable-next-line no-control-regex -- removing control characters is the point
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFEFF]/g;
-
 /**
  * Parses HTML as a browser does (the WHATWG algorithm, entities decoded, misnested tags
  * repaired). Document type declarations are read as tokens only: entities they declare are
@@ -214,9 +211,9 @@ export function isUnseen(element: HtmlElement): boolean {
   return style !== undefined && /(?:^|;)\s*display\s*:\s*none\s*(?:!important\s*)?(?:;|$)/i.test(style);
 }
 
-/** Text as a reader sees it: without control characters and byte-order marks. */
+/** Text as a reader sees it: without the dropped characters (control characters, byte order marks). */
 export function cleanText(text: string): string {
-  return text.replace(CONTROL, '');
+  return withoutDroppedCharacters(text);
 }
 
 /**

@@ -1,5 +1,5 @@
+import { decodeCharacterReferences } from '@docconv/characters';
 import { DomainError } from '@docconv/contracts';
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
 import type {
   Block,
@@ -14,26 +14,13 @@ import type {
 } from '../hancom/model';
 import { styleRole } from '../hancom/styles';
 import { NumberingCounter, numberFormat, type Numbering } from '../hancom/numbering';
-import { chartMarkdown, readXmlPart } from '../office/ooxml';
+import { chartMarkdown, parseXml, readXmlPart, type XmlNode } from '../office/ooxml';
 import { withZip } from '../zip/zip-reader';
 import { readHwpxSections } from './hwpx-file';
-
-/** A node of fast-xml-parser's ordered tree: `{ tag: children, ':@': attributes }` or `{ '#text': text }`. */
-type XmlNode = Record<string, unknown>;
 
 const MAX_HEADER_BYTES = 32 * 1024 * 1024;
 const MAX_TABLE_COLUMNS = 1000;
 const ADVICE = 'Check that it opens in Hangul, or save it again as HWPX or HWP and upload that.';
-
-const parser = new XMLParser({
-  preserveOrder: true,
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  trimValues: false,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  processEntities: false,
-});
 
 /**
  * An HWPX (OWPML) document read into the Hancom model: every section's paragraphs with their
@@ -63,9 +50,9 @@ export async function readHwpx(
   for (const [index, xml] of sections.entries()) {
     let roots: XmlNode[];
     try {
-      roots = parseSection(xml);
+      roots = parseSection(xml, `section ${index + 1}`);
     } catch (error) {
-      return refuse(displayName, `section ${index + 1} ${error instanceof Error ? error.message : 'cannot be parsed'}`);
+      return refuse(displayName, error instanceof Error ? error.message : `section ${index + 1} cannot be parsed`);
     }
     try {
       document.sections.push(reader.section(roots));
@@ -76,12 +63,10 @@ export async function readHwpx(
   return document;
 }
 
-function parseSection(xml: string): XmlNode[] {
-  const source = xml.replace(/^\uFEFF/, '');
-  const valid = XMLValidator.validate(source);
-  if (valid !== true) throw new Error(`is not well-formed XML (line ${valid.err.line}: ${valid.err.msg})`);
-  const roots = (parser.parse(source) as XmlNode[]).filter((n) => localName(tagOf(n)) === 'sec');
-  if (roots.length === 0) throw new Error('has no section element');
+/** The section elements of a section part; `name` ("section 2") words the errors. */
+function parseSection(xml: string, name: string): XmlNode[] {
+  const roots = parseXml(xml, name).children.filter((n) => tagName(n) === 'sec');
+  if (roots.length === 0) throw new Error(`${name} has no section element`);
   return roots;
 }
 
@@ -137,12 +122,18 @@ async function readStyleBook(path: string, budget: DecompressionBudget): Promise
   } catch {
     return book; // the document reads without styles: no headings, numbers or emphasis
   }
-  if (header === undefined || XMLValidator.validate(header.replace(/^\uFEFF/, '')) !== true) return book;
-  walk(parser.parse(header.replace(/^\uFEFF/, '')) as XmlNode[], (node) => {
+  let tree: XmlNode;
+  try {
+    if (header === undefined) return book;
+    tree = parseXml(header, 'Contents/header.xml');
+  } catch {
+    return book; // not well-formed: read without styles too
+  }
+  walk(tree.children, (node) => {
     const id = attr(node, 'id');
-    switch (localName(tagOf(node))) {
+    switch (tagName(node)) {
       case 'paraPr': {
-        const heading = kids(node).find((k) => localName(tagOf(k)) === 'heading');
+        const heading = kids(node).find((k) => tagName(k) === 'heading');
         if (heading && id !== undefined) {
           book.paraShapes.set(id, {
             type: attr(heading, 'type') ?? 'NONE',
@@ -154,7 +145,7 @@ async function readStyleBook(path: string, budget: DecompressionBudget): Promise
       }
       case 'charPr': {
         if (id === undefined) return false;
-        const parts = new Map(kids(node).map((k) => [localName(tagOf(k)), k]));
+        const parts = new Map(kids(node).map((k) => [tagName(k), k]));
         const strike = parts.get('strikeout');
         book.charShapes.set(id, {
           bold: parts.has('bold'),
@@ -166,19 +157,18 @@ async function readStyleBook(path: string, budget: DecompressionBudget): Promise
         return false;
       }
       case 'style':
-        if (id !== undefined)
-          book.styles.set(id, [attr(node, 'name') ?? '', attr(node, 'engName') ?? ''].map(decodeEntities));
+        if (id !== undefined) book.styles.set(id, [attr(node, 'name') ?? '', attr(node, 'engName') ?? '']);
         return false;
       case 'bullet':
-        if (id !== undefined) book.bullets.set(id, decodeEntities(attr(node, 'char') ?? ''));
+        if (id !== undefined) book.bullets.set(id, attr(node, 'char') ?? '');
         return false;
       case 'numbering': {
         if (id === undefined) return false;
         const levels = kids(node)
-          .filter((k) => localName(tagOf(k)) === 'paraHead')
+          .filter((k) => tagName(k) === 'paraHead')
           .sort((a, b) => whole(attr(a, 'level'), 0) - whole(attr(b, 'level'), 0))
           .map((head) => ({
-            pattern: decodeEntities(textOf(head)),
+            pattern: textOf(head),
             format: numberFormat(attr(head, 'numFormat') ?? 'DIGIT'),
             start: whole(attr(head, 'start'), 1),
           }));
@@ -202,7 +192,7 @@ async function readStyleBook(path: string, budget: DecompressionBudget): Promise
  */
 async function readCharts(path: string, sections: string[], budget: DecompressionBudget): Promise<Map<string, string>> {
   const refs = new Set(
-    sections.flatMap((xml) => [...xml.matchAll(/\bchartIDRef="([^"]*)"/g)].map((m) => decodeEntities(m[1]))),
+    sections.flatMap((xml) => [...xml.matchAll(/\bchartIDRef="([^"]*)"/g)].map((m) => decodeCharacterReferences(m[1]))),
   );
   const charts = new Map<string, string>();
   if (refs.size === 0) return charts;
@@ -253,7 +243,7 @@ class SectionReader {
     const blocks: Block[] = [];
     for (const root of roots) {
       for (const child of kids(root)) {
-        if (localName(tagOf(child)) !== 'p') continue;
+        if (tagName(child) !== 'p') continue;
         blocks.push(this.paragraph(child));
       }
     }
@@ -268,7 +258,7 @@ class SectionReader {
     const sink: InlineSink = { inlines: [] };
     const { role, label } = this.role(node);
     for (const child of kids(node)) {
-      if (localName(tagOf(child)) === 'run') {
+      if (tagName(child) === 'run') {
         const shape = this.book.charShapes.get(attr(child, 'charPrIDRef') ?? '');
         for (const item of kids(child)) this.runItem(item, sink, shape);
       } else {
@@ -320,13 +310,13 @@ class SectionReader {
     const text = (value: string): void => {
       if (value !== '') sink.inlines.push({ type: 'text', text: value, ...formatting(shape) });
     };
-    const tag = localName(tagOf(item));
+    const tag = tagName(item);
     switch (tag) {
       case '':
         return;
       case 't':
         for (const piece of kids(item)) {
-          if (typeof piece['#text'] === 'string') text(decodeEntities(piece['#text'].replace(/[\r\n]+/g, ' ')));
+          if (piece.name === '#text') text(piece.text.replace(/[\r\n]+/g, ' '));
           else this.runItem(piece, sink, shape);
         }
         return;
@@ -351,14 +341,14 @@ class SectionReader {
         // Hangul writes a chart as a case, with an OLE object as the default for older readers.
         const options = kids(item);
         const chosen =
-          options.find((o) => localName(tagOf(o)) === 'case' && this.holdsChart(o)) ??
-          options.find((o) => localName(tagOf(o)) === 'default') ??
+          options.find((o) => tagName(o) === 'case' && this.holdsChart(o)) ??
+          options.find((o) => tagName(o) === 'default') ??
           options[0];
         if (chosen) for (const inner of kids(chosen)) this.runItem(inner, sink, shape);
         return;
       }
       case 'chart': {
-        const markdown = this.charts.get(decodeEntities(attr(item, 'chartIDRef') ?? ''));
+        const markdown = this.charts.get(attr(item, 'chartIDRef') ?? '');
         if (markdown === undefined) {
           this.carriedText(item, sink);
           return;
@@ -372,24 +362,24 @@ class SectionReader {
         return;
       }
       case 'compose':
-        text(decodeEntities(attr(item, 'composeText') ?? ''));
+        text(attr(item, 'composeText') ?? '');
         return;
       case 'textart':
-        text(decodeEntities(attr(item, 'text') ?? ''));
+        text(attr(item, 'text') ?? '');
         return;
       case 'dutmal': {
-        const main = kids(item).find((k) => localName(tagOf(k)) === 'mainText');
+        const main = kids(item).find((k) => tagName(k) === 'mainText');
         if (main) text(textOf(main));
         return;
       }
       case 'equation': {
-        const script = kids(item).find((k) => localName(tagOf(k)) === 'script');
+        const script = kids(item).find((k) => tagName(k) === 'script');
         sink.inlines.push({ type: 'equation', script: script ? textOf(script) : '' });
         return;
       }
       case 'pic':
       case 'ole': {
-        const comment = kids(item).find((k) => localName(tagOf(k)) === 'shapeComment');
+        const comment = kids(item).find((k) => tagName(k) === 'shapeComment');
         sink.inlines.push({ type: 'image', alt: comment ? textOf(comment) : '', ...this.caption(item) });
         return;
       }
@@ -423,20 +413,19 @@ class SectionReader {
   private holdsChart(option: XmlNode): boolean {
     let found = false;
     walk(kids(option), (node) => {
-      if (localName(tagOf(node)) === 'chart' && this.charts.has(decodeEntities(attr(node, 'chartIDRef') ?? '')))
-        found = true;
+      if (tagName(node) === 'chart' && this.charts.has(attr(node, 'chartIDRef') ?? '')) found = true;
       return !found;
     });
     return found;
   }
 
   private control(control: XmlNode, sink: InlineSink, shape: CharShape | undefined): void {
-    switch (localName(tagOf(control))) {
+    switch (tagName(control)) {
       case 'footNote':
       case 'endNote':
         sink.inlines.push({
           type: 'note',
-          kind: localName(tagOf(control)) === 'footNote' ? 'footnote' : 'endnote',
+          kind: tagName(control) === 'footNote' ? 'footnote' : 'endnote',
           blocks: this.paragraphs(subListParagraphs(control)),
         });
         return;
@@ -471,7 +460,7 @@ class SectionReader {
   }
 
   private caption(object: XmlNode): { caption?: Caption } {
-    const caption = kids(object).find((k) => localName(tagOf(k)) === 'caption');
+    const caption = kids(object).find((k) => tagName(k) === 'caption');
     if (!caption) return {};
     return {
       caption: {
@@ -484,13 +473,13 @@ class SectionReader {
   /** A table: each cell at its address (or, without one, at the next free column) with its spans. */
   private table(table: XmlNode): Table {
     const trs = kids(table)
-      .filter((k) => localName(tagOf(k)) === 'tr')
-      .map((tr) => kids(tr).filter((k) => localName(tagOf(k)) === 'tc'));
+      .filter((k) => tagName(k) === 'tr')
+      .map((tr) => kids(tr).filter((k) => tagName(k) === 'tc'));
     const widest = Math.max(0, ...trs.map((cells) => cells.length));
     const rows = trs.length;
     const reach = trs.flat().map((tc) => {
-      const address = kids(tc).find((k) => localName(tagOf(k)) === 'cellAddr');
-      const span = kids(tc).find((k) => localName(tagOf(k)) === 'cellSpan');
+      const address = kids(tc).find((k) => tagName(k) === 'cellAddr');
+      const span = kids(tc).find((k) => tagName(k) === 'cellSpan');
       return whole(address && attr(address, 'colAddr'), 0) + Math.max(1, whole(span && attr(span, 'colSpan'), 1));
     });
     const cols = Math.min(MAX_TABLE_COLUMNS, Math.max(widest, whole(attr(table, 'colCnt'), 0), ...reach));
@@ -501,8 +490,8 @@ class SectionReader {
       let cursor = 0;
       for (const tc of tcs) {
         const parts = kids(tc);
-        const address = parts.find((k) => localName(tagOf(k)) === 'cellAddr');
-        const span = parts.find((k) => localName(tagOf(k)) === 'cellSpan');
+        const address = parts.find((k) => tagName(k) === 'cellAddr');
+        const span = parts.find((k) => tagName(k) === 'cellSpan');
         for (const [from, to] of covered[rowIndex]) if (cursor >= from && cursor < to) cursor = to;
         const row = Math.min(rows - 1, whole(address && attr(address, 'rowAddr'), rowIndex));
         const col = Math.min(Math.max(0, cols - 1), whole(address && attr(address, 'colAddr'), cursor));
@@ -546,7 +535,7 @@ function withLinks(inlines: Inline[]): Inline[] {
 function hyperlinkTarget(field: XmlNode): string {
   let command = attr(field, 'command') ?? '';
   walk(kids(field), (node) => {
-    if (localName(tagOf(node)) === 'stringParam' && (attr(node, 'name') ?? '').toLowerCase() === 'command')
+    if (tagName(node) === 'stringParam' && (attr(node, 'name') ?? '').toLowerCase() === 'command')
       command = textOf(node);
     return true;
   });
@@ -569,42 +558,33 @@ function formatting(shape: CharShape | undefined): Partial<CharShape> {
 
 // ---- XML tree ----------------------------------------------------------------------------
 
-function tagOf(node: XmlNode): string {
-  for (const key of Object.keys(node)) if (key !== ':@') return key;
-  return '';
-}
-
-function localName(tag: string): string {
-  if (tag.startsWith('#') || tag.startsWith('?')) return '';
-  const colon = tag.indexOf(':');
-  return colon === -1 ? tag : tag.slice(colon + 1);
+/** An element's local name, or '' for character data. */
+function tagName(node: XmlNode): string {
+  return node.name === '#text' ? '' : node.name;
 }
 
 function kids(node: XmlNode): XmlNode[] {
-  const value = node[tagOf(node)];
-  return Array.isArray(value) ? (value as XmlNode[]) : [];
+  return node.children;
 }
 
 function attr(node: XmlNode, name: string): string | undefined {
-  const attributes = node[':@'] as Record<string, unknown> | undefined;
-  const value = attributes?.[name];
-  return typeof value === 'string' ? value : undefined;
+  return node.attrs[name];
 }
 
 /** All text below a node, in order. */
 function textOf(node: XmlNode): string {
-  if (typeof node['#text'] === 'string') return decodeEntities(node['#text']);
-  return kids(node).map(textOf).join('');
+  if (node.name === '#text') return node.text;
+  return node.children.map(textOf).join('');
 }
 
 /** The paragraphs of the nearest sub-lists below a node (a cell, note, text box or caption); a caption's are not a text box's. */
 function subListParagraphs(node: XmlNode): XmlNode[] {
   const found: XmlNode[] = [];
   walk(kids(node), (child) => {
-    const tag = localName(tagOf(child));
+    const tag = tagName(child);
     if (tag === 'caption') return false;
     if (tag === 'subList') {
-      found.push(...kids(child).filter((k) => localName(tagOf(k)) === 'p'));
+      found.push(...kids(child).filter((k) => tagName(k) === 'p'));
       return false;
     }
     return true;
@@ -624,14 +604,4 @@ function walk(nodes: XmlNode[], visit: (node: XmlNode) => boolean): void {
 function whole(value: string | undefined, fallback: number): number {
   const n = value === undefined ? NaN : Number(value);
   return Number.isInteger(n) && n >= 0 && n < 100_000 ? n : fallback;
-}
-
-const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (match, body: string) => {
-    if (body[0] !== '#') return NAMED_ENTITIES[body] ?? match;
-    const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
-    return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : match;
-  });
 }

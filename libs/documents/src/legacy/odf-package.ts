@@ -1,3 +1,4 @@
+import { decodeCharacterReferences } from '@docconv/characters';
 import type { ZipReader } from '../zip/zip-reader';
 
 /**
@@ -40,7 +41,7 @@ export async function hasOdfMacros(zip: ZipReader, manifest: string): Promise<bo
     if (entry.isDirectory || !SCRIPT_ENTRY.test(entry.name) || LIBRARY_DESCRIPTOR.test(entry.name)) continue;
     if (entry.name.startsWith('Scripts/')) return true;
     const module = (await zip.read(entry, MAX_SMALL_PART_BYTES)).toString('utf8');
-    if (!EMPTY_MODULE.test(decodeXmlText(moduleSource(module)))) return true;
+    if (!EMPTY_MODULE.test(decodeCharacterReferences(moduleSource(module)))) return true;
   }
   return [...manifest.matchAll(/manifest:full-path="Scripts\/[^"]*[^/"]"/g)].length > 0;
 }
@@ -55,15 +56,6 @@ function moduleSource(xml: string): string {
   const match = /<script:module\b[^>]*>([\s\S]*)<\/script:module>/.exec(xml);
   if (match) return match[1];
   return /<script:module\b[^>]*\/>/.test(xml) ? '' : xml;
-}
-
-/** Text with the five XML entities and character references decoded. */
-function decodeXmlText(text: string): string {
-  return text.replace(/&(#x[0-9a-fA-F]+|#\d+|amp|lt|gt|quot|apos);/g, (_, body: string) => {
-    if (body.startsWith('#x')) return String.fromCodePoint(parseInt(body.slice(2), 16));
-    if (body.startsWith('#')) return String.fromCodePoint(Number(body.slice(1)));
-    return { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }[body] ?? '';
-  });
 }
 
 /** `meta:page-count` of the document statistics in `meta.xml` (text documents), or undefined. */
@@ -90,7 +82,7 @@ export function countDrawPages(content: string): number {
 /** The readable text of a text document's `content.xml`, roughly: paragraphs and cells apart, tags gone. */
 export function odfText(content: string): string {
   const body = /<office:body\b[\s\S]*<\/office:body>/.exec(content)?.[0] ?? content;
-  return decodeXmlText(
+  return decodeCharacterReferences(
     body
       .replace(/<text:(?:tab|line-break|s)\b[^>]*\/>/g, ' ')
       .replace(/<\/(?:text:p|text:h|table:table-cell)>/g, ' ')

@@ -1,9 +1,9 @@
 import { DomainError } from '@docconv/contracts';
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { posix } from 'node:path';
 import { emphasisMarkdown } from '@docconv/model';
 import { escapeInlineSyntax, escapeLineStart, escapeText } from '@docconv/model';
 import { tableMarkdown } from '@docconv/model';
+import { scanXml, XmlPartError } from '../xml/xml-scan';
 import type { ZipReader } from '../zip/zip-reader';
 
 /** Reading OOXML packages (PowerPoint and Excel): parts, relationships, XML trees, charts as Markdown. */
@@ -34,48 +34,56 @@ export interface XmlNode {
   text: string;
 }
 
-const xmlParser = new XMLParser({
-  preserveOrder: true,
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  trimValues: false,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  processEntities: true,
-  htmlEntities: true,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-});
-
-/** Parses one part, refusing malformed XML and document type declarations (which Office never writes). */
-export function parseXml(xml: string, part: string): XmlNode {
-  if (/<!DOCTYPE/i.test(xml))
-    throw new OfficeReadError(`${part} declares a document type, which Office files never do`);
-  const valid = XMLValidator.validate(xml);
-  if (valid !== true) throw new OfficeReadError(`${part} is not well-formed XML (line ${valid.err.line})`);
-  return { name: '#document', attrs: {}, children: convert(xmlParser.parse(xml) as RawNode[]), text: '' };
+/** What a scan of a part reports (`scanPart`): elements by local name, attributes under their qualified names. */
+export interface PartScanHandler {
+  open(name: string, attrs: Record<string, string>, empty: boolean): void;
+  close(name: string): void;
+  /** Character data, references decoded. */
+  text(text: string): void;
 }
 
-type RawNode = Record<string, unknown>;
-
-function convert(raw: RawNode[]): XmlNode[] {
-  const nodes: XmlNode[] = [];
-  for (const item of raw) {
-    for (const [key, value] of Object.entries(item)) {
-      if (key === ':@') continue;
-      if (key === '#text') {
-        nodes.push({ name: '#text', attrs: {}, children: [], text: String(value) });
-        continue;
-      }
-      nodes.push({
-        name: key.slice(key.indexOf(':') + 1),
-        attrs: (item[':@'] as Record<string, string> | undefined) ?? {},
-        children: Array.isArray(value) ? convert(value as RawNode[]) : [],
-        text: '',
-      });
-    }
+/**
+ * Scans one part with the XML reader of the formats (`scanXml`), elements named without their
+ * prefix; a part that is not well-formed XML, or declares a document type (which Office never
+ * writes), fails with an OfficeReadError.
+ */
+export function scanPart(xml: string, part: string, handler: PartScanHandler): void {
+  try {
+    scanXml(xml, part, {
+      open: (name, attributes, empty) => handler.open(localName(name), attributes, empty),
+      close: (name) => handler.close(localName(name)),
+      text: (text) => handler.text(text),
+    });
+  } catch (error) {
+    throw error instanceof XmlPartError ? new OfficeReadError(error.message, { cause: error }) : error;
   }
-  return nodes;
+}
+
+/** Parses one part into a tree under a `#document` node; adjacent character data is one `#text` node. */
+export function parseXml(xml: string, part: string): XmlNode {
+  const document: XmlNode = { name: '#document', attrs: {}, children: [], text: '' };
+  const stack = [document];
+  scanPart(xml, part, {
+    open(name, attrs) {
+      const node: XmlNode = { name, attrs, children: [], text: '' };
+      stack[stack.length - 1].children.push(node);
+      stack.push(node);
+    },
+    close() {
+      stack.pop();
+    },
+    text(text) {
+      const siblings = stack[stack.length - 1].children;
+      const last = siblings[siblings.length - 1];
+      if (last?.name === '#text') last.text += text;
+      else siblings.push({ name: '#text', attrs: {}, children: [], text });
+    },
+  });
+  return document;
+}
+
+function localName(name: string): string {
+  return name.slice(name.indexOf(':') + 1);
 }
 
 export function child(node: XmlNode | undefined, name: string): XmlNode | undefined {

@@ -1,3 +1,4 @@
+import { withoutDroppedCharacters } from '@docconv/characters';
 import iconv from 'iconv-lite';
 import { MAX_INVALID_SHARE, rankLegacyEncodings } from './legacy-encodings';
 import { decodeUtf8, mostlyUtf8, utf8Evidence } from './utf8';
@@ -204,18 +205,11 @@ function completeLines(bytes: Buffer, truncated: boolean): Buffer {
 
 /**
  * Decoded text as readers see it: no byte order mark, LF line ends (form feed, vertical tab and
- * the Unicode separators included), no other control characters.
+ * the Unicode separators included), none of the dropped characters (`withoutDroppedCharacters`).
  */
 export function cleanText(text: string): string {
-  return text
-    .replace(/^\ufeff/, '')
-    .replace(LINE_BREAK, '\n')
-    .replace(CONTROL, '');
+  return withoutDroppedCharacters(text.replace(LINE_BREAK, '\n'));
 }
 
 /** Line ends and what else breaks a line: CRLF, CR, form feed, vertical tab, NEL, the Unicode separators. */
 const LINE_BREAK = /\r\n?|[\f\v\u0085\u2028\u2029]/g;
-
-/** Control characters left once line breaks are LF: all but tab and LF. */
-// eslint-disable-next-line no-control-regex -- removing control characters is the point
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;

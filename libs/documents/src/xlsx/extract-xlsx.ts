@@ -13,6 +13,7 @@ import {
   readPart,
   readRels,
   readXmlPart,
+  scanPart,
   relsOfType,
   runText,
   textContent,
@@ -94,7 +95,7 @@ async function readSharedStrings(zip: ZipReader, part: string): Promise<string[]
   let current: string | undefined;
   let capture = false;
   let phonetic = 0;
-  scanXml(xml, part, {
+  scanPart(xml, part, {
     open(name, _attrs, empty) {
       if (name === 'si') current = '';
       else if (name === 'rPh' && !empty) phonetic++;
@@ -108,8 +109,8 @@ async function readSharedStrings(zip: ZipReader, part: string): Promise<string[]
         current = undefined;
       }
     },
-    text(raw) {
-      if (capture) current += decodeEntities(raw);
+    text(text) {
+      if (capture) current += text;
     },
   });
   return strings;
@@ -211,7 +212,7 @@ function readSheet(book: Workbook, xml: string, part: string): { grid: Grid; dra
   let cell: { attrs: Record<string, string>; value: string; inline: string } | undefined;
   let capture: 'value' | 'inline' | undefined;
   let phonetic = 0;
-  scanXml(xml, part, {
+  scanPart(xml, part, {
     open(name, attrs, empty) {
       root ??= name;
       switch (name) {
@@ -266,10 +267,10 @@ function readSheet(book: Workbook, xml: string, part: string): { grid: Grid; dra
         cell = undefined;
       }
     },
-    text(raw) {
+    text(text) {
       if (!cell || !capture) return;
-      if (capture === 'value') cell.value += decodeEntities(raw);
-      else cell.inline += decodeEntities(raw);
+      if (capture === 'value') cell.value += text;
+      else cell.inline += text;
     },
   });
   if (root !== 'worksheet') throw new OfficeReadError(`${part} is not a worksheet`);
@@ -556,114 +557,6 @@ async function commentsMarkdown(zip: ZipReader, rels: Map<string, Relationship>)
     }
   }
   return lines.length ? `### Comments\n\n${lines.join('\n')}` : '';
-}
-
-// ---- streaming XML scan -------------------------------------------------------------------------
-
-interface ScanHandler {
-  open(name: string, attrs: Record<string, string>, empty: boolean): void;
-  close(name: string): void;
-  text(raw: string): void;
-}
-
-const ELEMENT_NAME = /[^\s/>]+/y;
-const ATTRIBUTE = /\s*([^\s=/>]+)\s*=\s*("[^"]*"|'[^']*')/y;
-
-/**
- * A small, strict pull scan of an XML part: elements by local name, attributes with entities
- * decoded, raw character data. Refuses unbalanced tags and document type declarations.
- */
-function scanXml(xml: string, part: string, handler: ScanHandler): void {
-  const stack: string[] = [];
-  let rootSeen = false;
-  const fail = (what: string): never => {
-    throw new OfficeReadError(`${part} is not well-formed XML (${what})`);
-  };
-  let at = 0;
-  while (at < xml.length) {
-    const lt = xml.indexOf('<', at);
-    if (lt < 0) {
-      if (xml.slice(at).trim()) fail('text after the last element');
-      break;
-    }
-    if (lt > at && stack.length) handler.text(xml.slice(at, lt));
-    if (xml.startsWith('<!--', lt)) {
-      const end = xml.indexOf('-->', lt + 4);
-      if (end < 0) fail('unterminated comment');
-      at = end + 3;
-    } else if (xml.startsWith('<![CDATA[', lt)) {
-      const end = xml.indexOf(']]>', lt + 9);
-      if (end < 0) fail('unterminated CDATA section');
-      if (stack.length) handler.text(escapeText(xml.slice(lt + 9, end)));
-      at = end + 3;
-    } else if (xml.startsWith('<?', lt)) {
-      const end = xml.indexOf('?>', lt + 2);
-      if (end < 0) fail('unterminated processing instruction');
-      at = end + 2;
-    } else if (xml.startsWith('<!', lt)) {
-      throw new OfficeReadError(`${part} declares a document type, which Office files never do`);
-    } else if (xml.startsWith('</', lt)) {
-      const end = xml.indexOf('>', lt + 2);
-      if (end < 0) fail('unterminated closing tag');
-      const qualified = xml.slice(lt + 2, end).trim();
-      if (stack.pop() !== qualified) fail(`unexpected </${qualified}>`);
-      handler.close(qualified.slice(qualified.indexOf(':') + 1));
-      at = end + 1;
-    } else {
-      ELEMENT_NAME.lastIndex = lt + 1;
-      const nameMatch = ELEMENT_NAME.exec(xml);
-      if (!nameMatch) fail('an element without a name');
-      const qualified = nameMatch![0];
-      const attrs: Record<string, string> = {};
-      let pos = lt + 1 + qualified.length;
-      for (;;) {
-        ATTRIBUTE.lastIndex = pos;
-        const attr = ATTRIBUTE.exec(xml);
-        if (!attr) break;
-        attrs[attr[1]] = decodeEntities(attr[2].slice(1, -1));
-        pos = ATTRIBUTE.lastIndex;
-      }
-      while (pos < xml.length && /\s/.test(xml[pos])) pos++;
-      const empty = xml.startsWith('/>', pos);
-      if (!empty && xml[pos] !== '>') fail(`a malformed <${qualified}> tag`);
-      if (stack.length === 0 && rootSeen) fail('a second root element');
-      rootSeen = true;
-      handler.open(qualified.slice(qualified.indexOf(':') + 1), attrs, empty);
-      if (empty) handler.close(qualified.slice(qualified.indexOf(':') + 1));
-      else stack.push(qualified);
-      at = pos + (empty ? 2 : 1);
-    }
-  }
-  if (stack.length) fail(`<${stack[stack.length - 1]}> is never closed`);
-}
-
-const ENTITY = /&(#x[0-9a-fA-F]+|#\d+|lt|gt|amp|quot|apos);/g;
-
-function decodeEntities(text: string): string {
-  if (!text.includes('&')) return text;
-  return text.replace(ENTITY, (whole, name: string) => {
-    switch (name) {
-      case 'lt':
-        return '<';
-      case 'gt':
-        return '>';
-      case 'amp':
-        return '&';
-      case 'quot':
-        return '"';
-      case 'apos':
-        return "'";
-      default: {
-        const code = name[1] === 'x' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-        return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-      }
-    }
-  });
-}
-
-/** CDATA content is literal; escaping its ampersands lets it pass through `decodeEntities` unchanged. */
-function escapeText(text: string): string {
-  return text.replace(/&/g, '&amp;');
 }
 
 // ---- number formats ----------------------------------------------------------------------------

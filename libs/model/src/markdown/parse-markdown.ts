@@ -1,3 +1,4 @@
+import { withoutDroppedCharacters } from '@docconv/characters';
 import type { Nodes, PhrasingContent, Root } from 'mdast';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
@@ -36,26 +37,12 @@ const PLACEHOLDER = /\uE000(\d+)\uE001/g;
  * Characters XML cannot carry (control characters, unpaired surrogates) are removed or replaced first.
  */
 export function parseMarkdown(markdown: string): Root {
-  const text = xmlSafe(markdown);
+  const text = withoutDroppedCharacters(markdown);
   const verbatim: string[] = [];
   const source = text.includes(PLACEHOLDER_OPEN) ? text : prepareSource(text, verbatim);
   const tree = PARSER.parse(source);
   if (verbatim.length > 0) restoreVerbatim(tree, verbatim);
   return tree;
-}
-
-/**
- * The text without the characters XML 1.0 forbids (C0 controls other than tab and line breaks, U+FFFE,
- * U+FFFF), with unpaired surrogates replaced by U+FFFD. Extracted text sometimes carries them, and every
- * office format is XML inside.
- */
-export function xmlSafe(text: string): string {
-  return (
-    text
-      // eslint-disable-next-line no-control-regex -- removing control characters is the point
-      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
-      .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
-  );
 }
 
 /** The plain text of a node: formatting dropped, line breaks kept as `\n`, images as their alt text, raw HTML removed (`<br>` becomes a line break). */

@@ -13,7 +13,8 @@ const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
 const RENDERER = join(__dirname, '..', 'render-pptx.ts');
 
 /**
- * Runs in the child: compiles our TypeScript on load with @swc/core (the compiler Jest uses here), renders
+ * Runs in the child (its working directory the repository): compiles our TypeScript on load with @swc/core
+ * (the compiler Jest uses here), resolves the \`@docconv/*\` aliases as tsconfig.json maps them, renders
  * every requested deck (with its pictures, if any) and prints them as a JSON array of base64 strings.
  */
 const CHILD_SCRIPT = `
@@ -23,6 +24,7 @@ require.extensions['.ts'] = (module, filename) => {
   const options = { filename, jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } };
   module._compile(transformSync(readFileSync(filename, 'utf8'), options).code, filename);
 };
+require('tsconfig-paths').register({ baseUrl: process.cwd(), paths: require('./tsconfig.json').compilerOptions.paths });
 const { renderPptx } = require(process.argv[1]);
 const requests = JSON.parse(readFileSync(0, 'utf8'));
 const imagesOf = (request) =>

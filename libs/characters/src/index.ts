@@ -1,0 +1,2 @@
+export * from './character-references';
+export * from './dropped-characters';
