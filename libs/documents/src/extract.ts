@@ -1,4 +1,5 @@
 import { DomainError } from '@docconv/contracts';
+import { readMarkdown, writeMarkdown, type Document } from '@docconv/model';
 import { readFile } from 'node:fs/promises';
 import type { DecompressionLimits } from './decompression';
 import { extractCsv } from './csv/extract-csv';
@@ -53,6 +54,8 @@ export interface Extraction {
   placed?: PlacedPage[];
   /** Pictures the Markdown links (`![caption](images/p3-1.png)`), to store beside it. */
   images?: ExtractedImage[];
+  /** The typed document the Markdown was written from, for readers that build one (`@docconv/model`). */
+  document?: Document;
 }
 
 /**
@@ -99,9 +102,13 @@ async function extract(
   shouldStop?: StopSignal,
 ): Promise<Extraction> {
   const text = async (markdown: Promise<string>): Promise<Extraction> => ({ markdown: await markdown, pages: [] });
+  const modelled = async (read: Promise<Document>): Promise<Extraction> => {
+    const document = await read;
+    return { markdown: writeMarkdown(document), pages: [], document };
+  };
   switch (input.kind) {
     case 'markdown':
-      return text(readFile(input.path).then((b) => b.toString('utf8')));
+      return modelled(readFile(input.path).then((b) => readMarkdown(b.toString('utf8'), input.displayName)));
     case 'pdf':
       return extractPdf(input.path, input.displayName, onProgress, reader, shouldStop, input.imagePrefix);
     case 'image':
