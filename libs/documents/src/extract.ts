@@ -131,7 +131,7 @@ async function extract(
     case 'xlsx':
       return text(extractXlsx(input.path, input.displayName, input.limits));
     case 'text':
-      return text(extractText(input.path, input.displayName));
+      return modelled(extractText(input.path, input.displayName));
     case 'html':
       return text(extractHtml(input.path, input.displayName));
     case 'csv':
@@ -150,7 +150,7 @@ async function extract(
       return text(extractViaLibreOffice(input.path, input.kind, input.displayName, input.limits));
     case 'eml':
     case 'msg':
-      return text(extractEmail(input.path, input.kind, input.displayName));
+      return modelled(extractEmail(input.path, input.kind, input.displayName));
     case 'audio':
     case 'video':
       throw new DomainError(

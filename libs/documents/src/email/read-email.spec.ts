@@ -3,7 +3,12 @@ import iconv from 'iconv-lite';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { countEmailPages, extractEmail, readEmail, type EmailKind } from './read-email';
+import { writeMarkdown } from '@docconv/model';
+import { countEmailPages, extractEmail as readEmailDocument, readEmail, type EmailKind } from './read-email';
+
+/** An e-mail file's Markdown, as the one writer makes it from the file's document. */
+const extractEmail = async (path: string, kind: EmailKind, displayName: string): Promise<string> =>
+  writeMarkdown(await readEmailDocument(path, kind, displayName));
 import { FIXED, msgFile, TAG, type MsgMessage } from './testing/msg-builder';
 
 /** Control characters other than tab and line breaks. */
@@ -159,8 +164,8 @@ describe('readEmail and extractEmail', () => {
 
       const markdown = await extractEmail(await file('eml', KOREAN_EML), 'eml', 'mail.eml');
       expect(markdown).toMatch(/^\| Subject: 분기 보고서 검토 요청 \|\n\| --- \|\n/);
-      expect(markdown).toContain('| From: 김철수 \\<chulsoo@example.kr\\> |');
-      expect(markdown).toContain('| To: Bob Example \\<bob@example.com\\>, Carol \\<carol@example.com\\> |');
+      expect(markdown).toContain('| From: 김철수 \\<chulsoo@example.kr> |');
+      expect(markdown).toContain('| To: Bob Example \\<bob@example.com>, Carol \\<carol@example.com> |');
       expect(markdown).toContain('| Date: 2024-01-02T03:04:05Z |');
       expect(markdown).toContain('안녕하세요');
       expect(markdown).not.toContain('평문 본문');
@@ -203,8 +208,8 @@ describe('readEmail and extractEmail', () => {
         [
           '| Subject: Notes |',
           '| --- |',
-          '| From: Alice Example \\<alice@example.com\\> |',
-          '| To: Bob Example \\<bob@example.com\\> |',
+          '| From: Alice Example \\<alice@example.com> |',
+          '| To: Bob Example \\<bob@example.com> |',
           '',
           'Hello Bob,',
           '',
@@ -270,9 +275,9 @@ describe('readEmail and extractEmail', () => {
         [
           '| Subject: 분기 보고서 |',
           '| --- |',
-          '| From: Alice Example \\<alice@example.com\\> |',
-          '| To: Bob Example \\<bob@example.com\\> |',
-          '| Cc: Carol \\<carol@example.com\\> |',
+          '| From: Alice Example \\<alice@example.com> |',
+          '| To: Bob Example \\<bob@example.com> |',
+          '| Cc: Carol \\<carol@example.com> |',
           '| Date: 2024-01-02T03:04:05Z |',
           '',
           'Hello Bob,',
