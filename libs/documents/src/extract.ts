@@ -135,9 +135,9 @@ async function extract(
     case 'html':
       return text(extractHtml(input.path, input.displayName));
     case 'csv':
-      return text(extractCsv(input.path, input.displayName));
+      return modelled(extractCsv(input.path, input.displayName));
     case 'tsv':
-      return text(extractCsv(input.path, input.displayName, '\t'));
+      return modelled(extractCsv(input.path, input.displayName, '\t'));
     case 'epub':
       return text(extractEpub(input.path, input.displayName, input.limits));
     case 'odt':
