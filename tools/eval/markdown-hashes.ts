@@ -6,7 +6,7 @@
  * stay byte for byte what it was, or the difference is listed with its reason. Only hashes are
  * kept, never the public documents or their Markdown.
  */
-import { detect, extractToMarkdown, inspect, type OcrOptions } from '@docconv/documents';
+import { detect, extractToMarkdown, inspect, type Extraction, type OcrOptions } from '@docconv/documents';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
@@ -43,11 +43,16 @@ export function markdownHash(markdown: string): string {
 
 /** The Markdown of one file as the worker makes it for a job's first file (pictures taken out under `images/`). */
 export async function workerMarkdown(path: string): Promise<string> {
+  return (await workerExtraction(path)).markdown;
+}
+
+/** One file read as the worker reads a job's first file: its Markdown, and its document when the reader builds one. */
+export async function workerExtraction(path: string): Promise<Extraction> {
   const displayName = basename(path);
   const detected = await detect(path, displayName, { media: true });
   if (detected.kind === 'archive') throw new Error(`${path} is an archive; the set's inputs are documents`);
   const inspected = await inspect(path, detected.kind, detected.mime, displayName);
-  const { markdown } = await extractToMarkdown(
+  return extractToMarkdown(
     {
       path,
       kind: detected.kind,
@@ -59,7 +64,6 @@ export async function workerMarkdown(path: string): Promise<string> {
     },
     () => {},
   );
-  return markdown;
 }
 
 async function main(): Promise<void> {
