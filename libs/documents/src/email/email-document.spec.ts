@@ -24,9 +24,9 @@ describe('emailDocument', () => {
       [
         '| Subject: Quarterly report |',
         '| --- |',
-        '| From: Alice Example \\<alice@example.com> |',
-        '| To: Bob Example \\<bob@example.com>, carol@example.com |',
-        '| Cc: Dave \\<dave@example.com> |',
+        '| From: Alice Example \\<alice@example.com\\> |',
+        '| To: Bob Example \\<bob@example.com\\>, carol@example.com |',
+        '| Cc: Dave \\<dave@example.com\\> |',
         '| Date: 2024-01-02T03:04:05Z |',
         '',
         'Hello Bob,',
@@ -45,7 +45,7 @@ describe('emailDocument', () => {
     expect(emailMarkdown(message({ text: 'Only a body.' }))).toBe('Only a body.\n');
   });
 
-  it('keeps header values literal: pipes, emphasis, links and tag-like angle brackets are escaped, line breaks joined', () => {
+  it('keeps header values literal: pipes, emphasis, links and angle brackets are escaped, line breaks joined', () => {
     const markdown = emailMarkdown(
       message({
         subject: 'Re: [draft](x) Q3 | *urgent*\r\n  second line',
@@ -54,8 +54,8 @@ describe('emailDocument', () => {
       }),
     );
     expect(markdown).toContain('| Subject: Re: [draft\\](x) Q3 \\| \\*urgent\\* second line |');
-    expect(markdown).toContain('| From: "Doe, John" \\<john@example.com> |');
-    expect(markdown).toContain('| To: a\\\\\\<b@example.com> |');
+    expect(markdown).toContain('| From: "Doe, John" \\<john@example.com\\> |');
+    expect(markdown).toContain('| To: a\\\\\\<b@example.com\\> |');
   });
 
   it('prefers the HTML body to the text body', () => {

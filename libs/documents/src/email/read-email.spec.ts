@@ -164,8 +164,8 @@ describe('readEmail and extractEmail', () => {
 
       const markdown = await extractEmail(await file('eml', KOREAN_EML), 'eml', 'mail.eml');
       expect(markdown).toMatch(/^\| Subject: 분기 보고서 검토 요청 \|\n\| --- \|\n/);
-      expect(markdown).toContain('| From: 김철수 \\<chulsoo@example.kr> |');
-      expect(markdown).toContain('| To: Bob Example \\<bob@example.com>, Carol \\<carol@example.com> |');
+      expect(markdown).toContain('| From: 김철수 \\<chulsoo@example.kr\\> |');
+      expect(markdown).toContain('| To: Bob Example \\<bob@example.com\\>, Carol \\<carol@example.com\\> |');
       expect(markdown).toContain('| Date: 2024-01-02T03:04:05Z |');
       expect(markdown).toContain('안녕하세요');
       expect(markdown).not.toContain('평문 본문');
@@ -208,8 +208,8 @@ describe('readEmail and extractEmail', () => {
         [
           '| Subject: Notes |',
           '| --- |',
-          '| From: Alice Example \\<alice@example.com> |',
-          '| To: Bob Example \\<bob@example.com> |',
+          '| From: Alice Example \\<alice@example.com\\> |',
+          '| To: Bob Example \\<bob@example.com\\> |',
           '',
           'Hello Bob,',
           '',
@@ -275,9 +275,9 @@ describe('readEmail and extractEmail', () => {
         [
           '| Subject: 분기 보고서 |',
           '| --- |',
-          '| From: Alice Example \\<alice@example.com> |',
-          '| To: Bob Example \\<bob@example.com> |',
-          '| Cc: Carol \\<carol@example.com> |',
+          '| From: Alice Example \\<alice@example.com\\> |',
+          '| To: Bob Example \\<bob@example.com\\> |',
+          '| Cc: Carol \\<carol@example.com\\> |',
           '| Date: 2024-01-02T03:04:05Z |',
           '',
           'Hello Bob,',

@@ -96,6 +96,24 @@ describe('writeMarkdown', () => {
     );
   });
 
+  it('escapes both angle brackets around an e-mail address, and only the opening one of a URL or a tag', () => {
+    const markdown = writeMarkdown({
+      version: 1,
+      blocks: [
+        {
+          type: 'table',
+          headerRows: 1,
+          rows: [[{ content: plain('From: Alice <alice@example.com>'), rowspan: 1, colspan: 1 }]],
+          from,
+        },
+        { type: 'paragraph', content: plain('See <https://example.com> or <b>here</b>.'), from },
+      ],
+    });
+    expect(markdown).toBe(
+      '| From: Alice \\<alice@example.com\\> |\n| --- |\n\nSee \\<https://example.com> or \\<b>here\\</b>.\n',
+    );
+  });
+
   it('writes nothing for an empty document', () => {
     expect(writeMarkdown({ version: 1, blocks: [] })).toBe('');
   });
