@@ -122,6 +122,11 @@ describe('textMarkdown', () => {
     );
     expect(textMarkdown('안녕하세요.\n반갑습니다.')).toBe('안녕하세요.  \n반갑습니다.\n');
   });
+
+  it('keeps an ideographic-space indent, and writes a run of blanks inside a line as one space', () => {
+    expect(textMarkdown('\u3000첫 문단입니다.\n\u3000둘째 줄.')).toBe('\u3000첫 문단입니다.  \n\u3000둘째 줄.\n');
+    expect(textMarkdown('Name    Age\nAnn\t\t30')).toBe('Name Age  \nAnn 30\n');
+  });
 });
 
 describe('extractText', () => {

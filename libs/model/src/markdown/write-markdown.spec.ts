@@ -114,6 +114,26 @@ describe('writeMarkdown', () => {
     );
   });
 
+  it('keeps an ideographic-space indent, which Markdown shows, and drops spaces and tabs at a line’s edges', () => {
+    const document: Document = {
+      version: 1,
+      blocks: [
+        {
+          type: 'paragraph',
+          content: [
+            { kind: 'text', text: '\u3000첫 문단' },
+            { kind: 'break' },
+            { kind: 'text', text: '\u3000둘째 줄\u3000' },
+          ],
+          from,
+        },
+        { type: 'paragraph', content: [{ kind: 'text', text: ' \t plain \t' }], from },
+        { type: 'paragraph', content: [{ kind: 'text', text: '\u3000bold', bold: true }], from },
+      ],
+    };
+    expect(writeMarkdown(document)).toBe('\u3000첫 문단  \n\u3000둘째 줄\u3000\n\nplain\n\n**bold**\n');
+  });
+
   it('writes nothing for an empty document', () => {
     expect(writeMarkdown({ version: 1, blocks: [] })).toBe('');
   });
