@@ -7,7 +7,7 @@
  * kept, never the public documents or their Markdown.
  */
 import { detect, inspect } from '@docconv/documents';
-import { extractToMarkdown, type OcrOptions } from '@docconv/reading';
+import { extractToMarkdown, type Extraction, type OcrOptions } from '@docconv/reading';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
@@ -44,11 +44,16 @@ export function markdownHash(markdown: string): string {
 
 /** The Markdown of one file as the worker makes it for a job's first file (pictures taken out under `images/`). */
 export async function workerMarkdown(path: string): Promise<string> {
+  return (await workerExtraction(path)).markdown;
+}
+
+/** One file read as the worker reads a job's first file: its Markdown, and its document when the reader builds one. */
+export async function workerExtraction(path: string): Promise<Extraction> {
   const displayName = basename(path);
   const detected = await detect(path, displayName, { media: true });
   if (detected.kind === 'archive') throw new Error(`${path} is an archive; the set's inputs are documents`);
   const inspected = await inspect(path, detected.kind, detected.mime, displayName);
-  const { markdown } = await extractToMarkdown(
+  return extractToMarkdown(
     {
       path,
       kind: detected.kind,
@@ -60,7 +65,6 @@ export async function workerMarkdown(path: string): Promise<string> {
     },
     () => {},
   );
-  return markdown;
 }
 
 async function main(): Promise<void> {

@@ -1,5 +1,5 @@
 import { DomainError } from '@docconv/contracts';
-import type { Document } from '@docconv/model';
+import { readMarkdown, writeMarkdown, type Document } from '@docconv/model';
 import { readFile } from 'node:fs/promises';
 import type { DecompressionLimits } from './decompression';
 import { extractCsv } from './csv/extract-csv';
@@ -117,7 +117,15 @@ const whole =
 const viaLibreOffice = (kind: OfficeViaLibreOffice): Reader =>
   whole((input) => extractViaLibreOffice(input.path, kind, input.displayName, input.limits));
 
-const email = (kind: EmailKind): Reader => whole((input) => extractEmail(input.path, kind, input.displayName));
+/** A reader that builds the document model: its Markdown is the model's writer's. */
+const modelled =
+  (read: (input: ExtractInput) => Promise<Document>): Reader =>
+  async (input) => {
+    const document = await read(input);
+    return { markdown: writeMarkdown(document), pages: [], document };
+  };
+
+const email = (kind: EmailKind): Reader => modelled((input) => extractEmail(input.path, kind, input.displayName));
 
 const notTranscribed: Reader = async (input) => {
   throw new DomainError(
@@ -159,11 +167,12 @@ const READERS: Record<FileKind, Reader> = {
   eml: email('eml'),
   msg: email('msg'),
   html: whole((input) => extractHtml(input.path, input.displayName)),
-  csv: whole((input) => extractCsv(input.path, input.displayName)),
-  tsv: whole((input) => extractCsv(input.path, input.displayName, '\t')),
-  text: whole((input) => extractText(input.path, input.displayName)),
-  markdown: whole((input) => readFile(input.path).then((bytes) => bytes.toString('utf8'))),
+  csv: modelled((input) => extractCsv(input.path, input.displayName)),
+  tsv: modelled((input) => extractCsv(input.path, input.displayName, '\t')),
+  text: modelled((input) => extractText(input.path, input.displayName)),
+  markdown: modelled((input) =>
+    readFile(input.path).then((bytes) => readMarkdown(bytes.toString('utf8'), input.displayName)),
+  ),
   audio: notTranscribed,
   video: notTranscribed,
 };
-

@@ -5,7 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseMarkdown, readInline } from '@docconv/model/testing';
 import { MAX_CSV_ROWS } from './csv-grid';
-import { extractCsv, inspectCsv, sniffDelimiter } from './extract-csv';
+import { writeMarkdown } from '@docconv/model';
+import { extractCsv as readCsv, inspectCsv, sniffDelimiter } from './extract-csv';
+
+/** A CSV file's Markdown, as the one writer makes it from the file's document. */
+const extractCsv = async (path: string, displayName: string, delimiter?: string): Promise<string> =>
+  writeMarkdown(await readCsv(path, displayName, delimiter));
 
 let folder: string;
 
@@ -49,7 +54,7 @@ describe('sniffDelimiter', () => {
 describe('extractCsv', () => {
   it('writes a table whose first row is the header, with no heading', async () => {
     const path = await file('comma.csv', 'Name,Age\r\nAnn,30\r\nBo,25');
-    expect(await extractCsv(path, 'comma.csv')).toBe('| Name | Age |\n| --- | --- |\n| Ann | 30 |\n| Bo | 25 |');
+    expect(await extractCsv(path, 'comma.csv')).toBe('| Name | Age |\n| --- | --- |\n| Ann | 30 |\n| Bo | 25 |\n');
   });
 
   it.each([
@@ -191,3 +196,35 @@ describe('inspectCsv', () => {
     expect(await inspectCsv(path, 'given.tsv', '\t')).toEqual({ rows: 2, columns: 2 });
   });
 });
+
+describe('the CSV document', () => {
+  it('is one table of plain, unescaped cells, the first record its header row, from its file', async () => {
+    const path = await file('doc.csv', 'Name,Note\n*Ann*,"line one\nline two"\nBo|B,<b>\n');
+    expect((await readCsv(path, 'doc.csv')).blocks).toEqual([
+      {
+        type: 'table',
+        headerRows: 1,
+        from: { file: 'doc.csv' },
+        rows: [
+          [cell('Name'), cell('Note')],
+          [
+            cell('*Ann*'),
+            {
+              ...cell('line one'),
+              content: [...cell('line one').content, { kind: 'break' }, ...cell('line two').content],
+            },
+          ],
+          [cell('Bo|B'), cell('<b>')],
+        ],
+      },
+    ]);
+  });
+
+  it('has no block when the file has no records', async () => {
+    expect((await readCsv(await file('none.csv', ''), 'none.csv')).blocks).toEqual([]);
+  });
+});
+
+function cell(text: string) {
+  return { content: [{ kind: 'text', text }], rowspan: 1, colspan: 1 };
+}

@@ -2,8 +2,8 @@ import { DomainError } from '@docconv/contracts';
 import iconv from 'iconv-lite';
 import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
-import { escapeText } from '@docconv/model';
-import { tableMarkdown, type GridCell as TableCell } from '@docconv/model';
+import type { Cell, Document } from '@docconv/model';
+import { lineContent } from '../text/extract-text';
 import { cleanText, decodeWith, detectTextEncoding, TEXT_SAMPLE_BYTES, type TextEncoding } from '../text/decode-text';
 import { CsvGrid } from './csv-grid';
 import { CsvScanner } from './csv-scanner';
@@ -12,7 +12,7 @@ import { declaredDelimiter, sniffDelimiter } from './sniff-delimiter';
 export { sniffDelimiter } from './sniff-delimiter';
 
 /**
- * Markdown from a CSV or TSV file: one table, the first record its header row, as docling writes
+ * The document of a CSV or TSV file: one table, the first record its header row, as docling writes
  * it. No heading: a job of several files puts the file's name above it already.
  *
  * The encoding is found as for plain text (`detectTextEncoding`: UTF-8 or UTF-16 with or without
@@ -22,14 +22,14 @@ export { sniffDelimiter } from './sniff-delimiter';
  * fields, keeps every value in a column. A line break inside a quoted field is a `<br>` in its
  * cell. The table is held to the limits `inspectCsv` checks.
  */
-export async function extractCsv(path: string, displayName: string, delimiter?: string): Promise<string> {
+export async function extractCsv(path: string, displayName: string, delimiter?: string): Promise<Document> {
   const bytes = await readFile(path);
   const dialect = csvDialect(bytes, displayName, delimiter);
   const grid = new CsvGrid(displayName, true, dialect.skip);
   const scanner = new CsvScanner(dialect.delimiter, grid);
   scanner.write(decodeWith(bytes.subarray(dialect.bomLength), dialect.encoding));
   scanner.end();
-  return csvMarkdown(grid.rows);
+  return csvDocument(grid.rows, displayName);
 }
 
 /**
@@ -105,12 +105,14 @@ async function readStart(path: string): Promise<Buffer> {
 }
 
 /**
- * Records as a Markdown table: each field's text as literal inline Markdown, control characters
- * dropped; `tableMarkdown` pads short rows to the widest and writes line breaks as `<br>`.
+ * Records as a document of one table (none when there are no records), its first record the
+ * header row; each field plain text, control characters dropped. Short rows are padded to the
+ * widest by the Markdown writer; a line break in a field is a break in its cell.
  */
-export function csvMarkdown(records: string[][]): string {
-  const rows: TableCell[][] = records.map((record) =>
-    record.map((text) => ({ text: escapeText(cleanText(text)), rowspan: 1, colspan: 1 })),
+export function csvDocument(records: string[][], file: string): Document {
+  if (records.length === 0) return { version: 1, blocks: [] };
+  const rows = records.map((record) =>
+    record.map((text): Cell => ({ content: lineContent(cleanText(text)), rowspan: 1, colspan: 1 })),
   );
-  return tableMarkdown(rows);
+  return { version: 1, blocks: [{ type: 'table', rows, headerRows: 1, from: { file } }] };
 }

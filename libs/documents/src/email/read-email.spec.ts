@@ -3,7 +3,12 @@ import iconv from 'iconv-lite';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { countEmailPages, extractEmail, readEmail, type EmailKind } from './read-email';
+import { writeMarkdown } from '@docconv/model';
+import { countEmailPages, extractEmail as readEmailDocument, readEmail, type EmailKind } from './read-email';
+
+/** An e-mail file's Markdown, as the one writer makes it from the file's document. */
+const extractEmail = async (path: string, kind: EmailKind, displayName: string): Promise<string> =>
+  writeMarkdown(await readEmailDocument(path, kind, displayName));
 import { FIXED, msgFile, TAG, type MsgMessage } from './testing/msg-builder';
 
 /** Control characters other than tab and line breaks. */

@@ -1,11 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { textPages } from '../text-pages';
-import { bodyReadableCharacters, emailMarkdown } from './email-markdown';
+import type { Document } from '@docconv/model';
+import { bodyReadableCharacters, emailDocument } from './email-document';
 import type { EmailLimits, EmailMessage, ReadOptions } from './email-message';
 import { readEml } from './read-eml';
 import { readMsg } from './read-msg';
 
-export { emailMarkdown } from './email-markdown';
+export { emailDocument } from './email-document';
 export type { EmailAttachment, EmailLimits, EmailMessage } from './email-message';
 
 /** The e-mail kinds detection tells apart: an Internet message file, or an Outlook item. */
@@ -26,9 +27,9 @@ export async function readEmail(
   return read(path, kind, displayName, { ...limits, attachments: true });
 }
 
-/** Markdown for an e-mail file: the message's header fields and body, without its attachments. */
-export async function extractEmail(path: string, kind: EmailKind, displayName: string): Promise<string> {
-  return emailMarkdown(await read(path, kind, displayName, { attachments: false }));
+/** The document of an e-mail file: the message's header fields and body, without its attachments. */
+export async function extractEmail(path: string, kind: EmailKind, displayName: string): Promise<Document> {
+  return emailDocument(await read(path, kind, displayName, { attachments: false }), displayName);
 }
 
 /** Pages an e-mail is priced as: its body's readable characters, 3,000 to a page, at least one. */

@@ -5,7 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Nodes } from 'mdast';
 import { parseMarkdown } from '@docconv/model/testing';
-import { countTextPages, extractText, textMarkdown } from './extract-text';
+import { writeMarkdown } from '@docconv/model';
+import { countTextPages, extractText as readText, textBlocks } from './extract-text';
+
+/** Plain text's Markdown, as the one writer makes it from the text's paragraphs. */
+const textMarkdown = (text: string): string => writeMarkdown({ version: 1, blocks: textBlocks(text, 'a.txt') });
+
+/** A text file's Markdown, as the one writer makes it from the file's document. */
+const extractText = async (path: string, displayName: string): Promise<string> =>
+  writeMarkdown(await readText(path, displayName));
 
 let folder: string;
 
@@ -94,7 +102,7 @@ describe('textMarkdown', () => {
 
   it('separates paragraphs at blank lines and keeps line breaks inside one as hard breaks', () => {
     const markdown = textMarkdown('\n\nDear Ann,\n\nThe address is\n12 High Street\nLondon\n\n\n\nBest,\nBo\n');
-    expect(markdown).toBe('Dear Ann,\n\nThe address is  \n12 High Street  \nLondon\n\nBest,  \nBo');
+    expect(markdown).toBe('Dear Ann,\n\nThe address is  \n12 High Street  \nLondon\n\nBest,  \nBo\n');
     expect(rendered(markdown)).toEqual([
       'paragraph: Dear Ann,',
       'paragraph: The address is\n12 High Street\nLondon',
@@ -104,22 +112,27 @@ describe('textMarkdown', () => {
 
   it('trims indentation, so indented lines do not become code blocks', () => {
     const markdown = textMarkdown('Steps:\n    - first\n\n        four-space code?\n\t# tabbed');
-    expect(markdown).toBe('Steps:  \n\\- first\n\nfour-space code?  \n\\# tabbed');
+    expect(markdown).toBe('Steps:  \n\\- first\n\nfour-space code?  \n\\# tabbed\n');
     expect(rendered(markdown)).toEqual(['paragraph: Steps:\n- first', 'paragraph: four-space code?\n# tabbed']);
   });
 
   it('leaves ordinary text as it is', () => {
     expect(textMarkdown('Hello, world. 5 * 3 = 15, snake_case and AT&T.')).toBe(
-      'Hello, world. 5 * 3 = 15, snake_case and AT&T.',
+      'Hello, world. 5 * 3 = 15, snake_case and AT&T.\n',
     );
-    expect(textMarkdown('안녕하세요.\n반갑습니다.')).toBe('안녕하세요.  \n반갑습니다.');
+    expect(textMarkdown('안녕하세요.\n반갑습니다.')).toBe('안녕하세요.  \n반갑습니다.\n');
+  });
+
+  it('keeps an ideographic-space indent, and writes a run of blanks inside a line as one space', () => {
+    expect(textMarkdown('\u3000첫 문단입니다.\n\u3000둘째 줄.')).toBe('\u3000첫 문단입니다.  \n\u3000둘째 줄.\n');
+    expect(textMarkdown('Name    Age\nAnn\t\t30')).toBe('Name Age  \nAnn 30\n');
   });
 });
 
 describe('extractText', () => {
   it('reads a CP949 file', async () => {
     const path = await file('korean.txt', iconv.encode('제1장 총칙\r\n\r\n# 제목처럼 보이는 줄\r\n', 'cp949'));
-    expect(await extractText(path, 'korean.txt')).toBe('제1장 총칙\n\n\\# 제목처럼 보이는 줄');
+    expect(await extractText(path, 'korean.txt')).toBe('제1장 총칙\n\n\\# 제목처럼 보이는 줄\n');
   });
 
   it('reads a UTF-16 file with a byte order mark', async () => {
@@ -127,7 +140,7 @@ describe('extractText', () => {
       'utf16.txt',
       Buffer.concat([Buffer.from([0xff, 0xfe]), iconv.encode('café\n', 'utf-16le')]),
     );
-    expect(await extractText(path, 'utf16.txt')).toBe('café');
+    expect(await extractText(path, 'utf16.txt')).toBe('café\n');
   });
 
   it('refuses a file that is not text', async () => {
@@ -148,5 +161,19 @@ describe('countTextPages', () => {
     expect(await countTextPages(await file('short.txt', 'short   text\n\n'), 'short.txt')).toBe(1);
     expect(await countTextPages(await file('long.txt', 'x'.repeat(3001)), 'long.txt')).toBe(2);
     expect(await countTextPages(await file('spaces.txt', `${'y'.repeat(2999)}\n\n\n \n`), 'spaces.txt')).toBe(1);
+  });
+});
+
+describe('textBlocks', () => {
+  it('makes a paragraph of plain, unescaped runs per stretch of lines, a break between lines, each from its file', () => {
+    expect(textBlocks('# Not a heading\n  *x* <b>\n\n\n2020. The year\n', 'notes.txt')).toEqual([
+      {
+        type: 'paragraph',
+        content: [{ kind: 'text', text: '# Not a heading' }, { kind: 'break' }, { kind: 'text', text: '*x* <b>' }],
+        from: { file: 'notes.txt' },
+      },
+      { type: 'paragraph', content: [{ kind: 'text', text: '2020. The year' }], from: { file: 'notes.txt' } },
+    ]);
+    expect(textBlocks(' \n\t\n', 'blank.txt')).toEqual([]);
   });
 });

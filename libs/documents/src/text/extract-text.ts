@@ -1,16 +1,16 @@
 import { DomainError } from '@docconv/contracts';
 import { readFile } from 'node:fs/promises';
-import { escapeLineStart, escapeText } from '@docconv/model';
+import { plain, type Document, type Inline, type ParagraphBlock } from '@docconv/model';
 import { readableCharacters, textPages } from '../text-pages';
 import { decodeText } from './decode-text';
 
 /**
- * Markdown from a plain-text file, in whatever encoding it is (`decodeText`). Nothing is
+ * The document of a plain-text file, in whatever encoding it is (`decodeText`). Nothing is
  * invented: no headings, lists or code blocks are guessed from the text's look. See
- * `textMarkdown` for how the text is written.
+ * `textBlocks` for how the text is cut.
  */
-export async function extractText(path: string, displayName: string): Promise<string> {
-  return textMarkdown(await readText(path, displayName));
+export async function extractText(path: string, displayName: string): Promise<Document> {
+  return { version: 1, blocks: textBlocks(await readText(path, displayName), displayName) };
 }
 
 /** Pages of a plain-text file for pricing: one per 3,000 readable characters, at least one. */
@@ -31,26 +31,31 @@ async function readText(path: string, displayName: string): Promise<string> {
 }
 
 /**
- * Plain text as Markdown that renders as the same text, line for line:
+ * Plain text as paragraphs that show the same text, line for line:
  *
  * - blank lines (or lines of spaces) separate paragraphs; several count as one, as in Markdown;
- * - every other line is kept, and a line break inside a paragraph is a hard break (two spaces at
- *   the line's end, as the other extractors write it), so addresses, verse and lists typed as
- *   text keep their lines;
- * - text Markdown would read as syntax is escaped (`escapeText`, then `escapeLineStart` for a
- *   line that would start a heading, list, quote, table, fence or HTML block), so `# x`, `- x`,
- *   `1. x`, `> x`, `| a | b |`, `<div>` and `*x*` show as typed;
- * - leading and trailing spaces and tabs are dropped: four spaces would make indented code,
- *   which no escape undoes, and Markdown shows neither. Runs of spaces inside a line are kept as
- *   typed (a renderer shows them as one), and so is an ideographic-space indent (U+3000), which
- *   Markdown shows.
+ * - every other line is kept, a line break inside a paragraph is a break (the Markdown writer
+ *   makes it a hard break), so addresses, verse and lists typed as text keep their lines;
+ * - the text is plain: the writer escapes what Markdown would read as syntax (`# x`, `- x`,
+ *   `| a | b |`, `*x*` show as typed);
+ * - leading and trailing spaces and tabs are dropped: Markdown shows neither, and four spaces
+ *   would make indented code. An ideographic-space indent (U+3000), which Markdown shows, is kept;
+ *   runs of spaces inside a line are kept here, and the writer writes each as one space.
  *
- * `text` has LF line ends and no control characters (`decodeText`'s text).
+ * `text` has LF line ends and no control characters (`decodeText`'s text); `file` is the
+ * blocks' provenance.
  */
-export function textMarkdown(text: string): string {
-  return paragraphs(text)
-    .map((lines) => escapeText(lines.join('\n')).split('\n').map(escapeLineStart).join('  \n'))
-    .join('\n\n');
+export function textBlocks(text: string, file: string): ParagraphBlock[] {
+  return paragraphs(text).map((lines) => ({
+    type: 'paragraph',
+    content: lineContent(lines.join('\n')),
+    from: { file },
+  }));
+}
+
+/** Plain text of several lines as inline content: each line's text, a break between two. */
+export function lineContent(text: string): Inline[] {
+  return text.split('\n').flatMap((line, i): Inline[] => (i === 0 ? plain(line) : [{ kind: 'break' }, ...plain(line)]));
 }
 
 /** The paragraphs of a text (split at lines that are empty or all whitespace), each as its trimmed lines. */

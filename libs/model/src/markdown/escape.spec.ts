@@ -28,6 +28,8 @@ const TRICKY = [
   '~~~ a ~~ b',
   'a < b',
   '<div>',
+  'Ann <ann@example.com>',
+  '<https://example.com/a?b=c> and a<b, c>d',
   '</p> closes',
   '<!-- comment -->',
   '<https://x>',
@@ -120,6 +122,8 @@ describe('escapeText and escapeLineStart, as CommonMark and GFM read them back',
     expect(line('![img](x)')).toBe('![img\\](x)');
     expect(line('[^1]')).toBe('\\[^1]');
     expect(line('a < b and <div>')).toBe('a < b and \\<div>');
+    expect(line('Ann <ann@example.com>, <https://x.org>')).toBe('Ann \\<ann@example.com\\>, \\<https://x.org>');
+    expect(line('a<b, c>d <m:r> <x@y')).toBe('a\\<b, c>d \\<m:r> \\<x@y');
     expect(line('&amp; AT&T')).toBe('\\&amp; AT&T');
     expect(line('C:\\path\\to')).toBe('C:\\path\\to');
     expect(line('**bold**')).toBe('\\*\\*bold\\*\\*');

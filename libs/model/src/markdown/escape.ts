@@ -18,6 +18,13 @@ const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
 /** What may follow `<` in raw HTML or an autolink: a tag name, `/`, `!` or `?` (sections 6.5, 6.6). */
 const TAG_START = /[A-Za-z/!?]/;
 
+/**
+ * An e-mail autolink (section 6.6), sticky, read from `lastIndex`. Not a URI one: there the
+ * `\` before `>` would join the address GFM links without brackets (`https://x.org\`).
+ */
+const EMAIL_AUTOLINK =
+  /<[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*>/y;
+
 /** A named, decimal or hexadecimal character reference (section 2.5). */
 const CHARACTER_REFERENCE = /^&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});/;
 
@@ -31,7 +38,8 @@ const LOOKAHEAD = 40;
  * - `\` before ASCII punctuation, a line break or the end (an escape or a hard break, 2.4, 6.7);
  * - every backtick (a code span, 6.1);
  * - `<` before a letter, `/`, `!` or `?` (raw HTML or an autolink, 6.5, 6.6; at a line's start
- *   also an HTML block, 4.6);
+ *   also an HTML block, 4.6); when what follows is an e-mail address and `>`
+ *   (`<ann@example.com>`), its `>` too, so the address shows between two escaped brackets;
  * - `&` that begins a character reference (`&amp;`, `&#38;`; 2.5);
  * - `[` before `^` (a GFM footnote reference) and `]` before `(` or `[` (an inline, full or
  *   collapsed link or image, 6.3, 6.4; `![img](x)` is then literal too). A bracket pair alone
@@ -44,9 +52,15 @@ const LOOKAHEAD = 40;
 export function escapeInlineSyntax(text: string, following = ''): string {
   const all = text + following.slice(0, LOOKAHEAD);
   let out = '';
+  /** Where the `>` closing an e-mail address whose `<` was escaped stands. */
+  let closing = -1;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     const next = all[i + 1] ?? '';
+    if (i === closing) {
+      out += '\\>';
+      continue;
+    }
     switch (c) {
       case '\\':
         out += next === '' || next === '\n' || ASCII_PUNCTUATION.test(next) ? '\\\\' : '\\';
@@ -56,6 +70,8 @@ export function escapeInlineSyntax(text: string, following = ''): string {
         break;
       case '<':
         out += TAG_START.test(next) ? '\\<' : '<';
+        EMAIL_AUTOLINK.lastIndex = i;
+        closing = EMAIL_AUTOLINK.test(text) ? EMAIL_AUTOLINK.lastIndex - 1 : closing;
         break;
       case '&':
         out += CHARACTER_REFERENCE.test(all.slice(i, i + LOOKAHEAD)) ? '\\&' : '&';

@@ -94,6 +94,44 @@ describe('writeMarkdown', () => {
     );
   });
 
+  it('escapes both angle brackets around an e-mail address, and only the opening one of a URL or a tag', () => {
+    const markdown = writeMarkdown({
+      version: 1,
+      blocks: [
+        {
+          type: 'table',
+          headerRows: 1,
+          rows: [[{ content: plain('From: Alice <alice@example.com>'), rowspan: 1, colspan: 1 }]],
+          from,
+        },
+        { type: 'paragraph', content: plain('See <https://example.com> or <b>here</b>.'), from },
+      ],
+    });
+    expect(markdown).toBe(
+      '| From: Alice \\<alice@example.com\\> |\n| --- |\n\nSee \\<https://example.com> or \\<b>here\\</b>.\n',
+    );
+  });
+
+  it('keeps an ideographic-space indent, which Markdown shows, and drops spaces and tabs at a line’s edges', () => {
+    const document: Document = {
+      version: 1,
+      blocks: [
+        {
+          type: 'paragraph',
+          content: [
+            { kind: 'text', text: '\u3000첫 문단' },
+            { kind: 'break' },
+            { kind: 'text', text: '\u3000둘째 줄\u3000' },
+          ],
+          from,
+        },
+        { type: 'paragraph', content: [{ kind: 'text', text: ' \t plain \t' }], from },
+        { type: 'paragraph', content: [{ kind: 'text', text: '\u3000bold', bold: true }], from },
+      ],
+    };
+    expect(writeMarkdown(document)).toBe('\u3000첫 문단  \n\u3000둘째 줄\u3000\n\nplain\n\n**bold**\n');
+  });
+
   it('writes nothing for an empty document', () => {
     expect(writeMarkdown({ version: 1, blocks: [] })).toBe('');
   });

@@ -103,7 +103,20 @@ export function inlineMarkdown(content: readonly Inline[]): string {
   // Links are told apart by their target: adjacent runs linking to the same address make one link.
   const links = new Map<string, number>();
   const linkId = (href: string) => links.get(href) ?? links.set(href, links.size + 1).size;
-  return renderInline(content.map((inline) => piece(inline, linkId)));
+  const markdown = renderInline(content.map((inline) => piece(inline, linkId)));
+  return markdown === ''
+    ? ''
+    : `${ideographicSpaces(content[0], /^\u3000+/)}${markdown}${ideographicSpaces(content.at(-1), /\u3000+$/)}`;
+}
+
+/**
+ * The ideographic spaces (U+3000) at an edge of inline content when it is plain text there:
+ * Markdown strips only spaces and tabs from a line, so it shows them (a CJK paragraph indent),
+ * and `renderInline`'s trim would drop them.
+ */
+function ideographicSpaces(inline: Inline | undefined, edge: RegExp): string {
+  if (inline?.kind !== 'text' || inline.bold || inline.italic || inline.strike || inline.code || inline.link) return '';
+  return edge.exec(inline.text)?.[0] ?? '';
 }
 
 function piece(inline: Inline, linkId: (href: string) => number): Piece {

@@ -1,9 +1,13 @@
-import { emailMarkdown } from './email-markdown';
+import { writeMarkdown } from '@docconv/model';
+import { emailDocument } from './email-document';
 import type { EmailMessage } from './email-message';
+
+/** The Markdown the one writer makes of a message's document. */
+const emailMarkdown = (message: EmailMessage): string => writeMarkdown(emailDocument(message, 'mail.eml'));
 
 const message = (fields: Partial<EmailMessage>): EmailMessage => ({ attachments: [], ...fields });
 
-describe('emailMarkdown', () => {
+describe('emailDocument', () => {
   it('writes the header fields as a one-column table, the subject as its header row, then the body', () => {
     expect(
       emailMarkdown(
@@ -78,5 +82,43 @@ describe('a text body', () => {
       attachments: [],
     });
     expect(markdown).toBe('\\# one  \n\\> quoted  \n1\\. item  \n\\--  \n\\`code\\` \\<b>x\\</b> bell\n');
+  });
+});
+
+describe('the message document', () => {
+  it('holds the header fields as plain, unescaped cells of a one-column table, then the body, each from its file', () => {
+    const document = emailDocument(
+      message({ subject: 'Re: *urgent*', from: 'Alice <alice@example.com>', text: '# one\ntwo' }),
+      'mail.eml',
+    );
+    expect(document.blocks).toEqual([
+      {
+        type: 'table',
+        headerRows: 1,
+        from: { file: 'mail.eml' },
+        rows: [
+          [{ content: [{ kind: 'text', text: 'Subject: Re: *urgent*' }], rowspan: 1, colspan: 1 }],
+          [{ content: [{ kind: 'text', text: 'From: Alice <alice@example.com>' }], rowspan: 1, colspan: 1 }],
+        ],
+      },
+      {
+        type: 'paragraph',
+        content: [{ kind: 'text', text: '# one' }, { kind: 'break' }, { kind: 'text', text: 'two' }],
+        from: { file: 'mail.eml' },
+      },
+    ]);
+  });
+
+  it('reads an HTML body into blocks that keep the HTML reader’s Markdown, a blank line after the table', () => {
+    const document = emailDocument(
+      message({ subject: 'S', html: '<h2>Title</h2><p>A <b>bold</b> word.</p>' }),
+      'm.eml',
+    );
+    expect(document.blocks.map((block) => [block.type, block.from.file])).toEqual([
+      ['table', 'm.eml'],
+      ['heading', 'm.eml'],
+      ['paragraph', 'm.eml'],
+    ]);
+    expect(writeMarkdown(document)).toBe('| Subject: S |\n| --- |\n\n## Title\n\nA **bold** word.\n');
   });
 });
