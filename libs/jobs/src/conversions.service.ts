@@ -6,7 +6,7 @@ import { DomainError } from '@docconv/contracts';
 import { CONVERSION_FORMATS, conversionOf, JobEntity, type ConversionFormat } from '@docconv/db';
 import { CONVERSION_LABELS, JobLifecycle } from '@docconv/lifecycle';
 import { RenderLimitError, renderInThread } from '@docconv/render';
-import { Storage } from '@docconv/storage';
+import { downloadName, Storage } from '@docconv/storage';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { invalidState } from './job-errors';
@@ -99,9 +99,24 @@ export class ConversionsService {
     private readonly lifecycle: JobLifecycle,
   ) {}
 
-  async convert(caller: Caller, jobId: string, format: ConversionFormat): Promise<ConversionResult> {
+  /**
+   * The job converted to `format` (charged on the first conversion only), with a link to download it:
+   * the storage's, on `PUBLIC_BASE_URL`, path-absolute without it, or the bucket's presigned one.
+   */
+  async convert(
+    caller: Caller,
+    jobId: string,
+    format: ConversionFormat,
+  ): Promise<ConversionResult & { downloadUrl: string }> {
     const job = await this.finishedJob(caller.userId, jobId);
-    return format === 'xlsx_advanced' ? this.convertAdvanced(caller, job) : this.convertHere(caller, job, format);
+    const result =
+      format === 'xlsx_advanced'
+        ? await this.convertAdvanced(caller, job)
+        : await this.convertHere(caller, job, format);
+    const downloadUrl = await this.storage.signedUrl(result.storagePath, {
+      filename: downloadName(result.title, CONVERSION_EXTENSIONS[format]),
+    });
+    return { ...result, downloadUrl };
   }
 
   /** XLSX Advanced retry (free) or refund (what the run charged) after a failed run (spec 4.8). */
