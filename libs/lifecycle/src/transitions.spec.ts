@@ -1,13 +1,7 @@
 import { JOB_STATUSES, JobConversionEntity, JobEntity, type ConversionStatus, type JobStatus } from '@docconv/db';
 import { getMetadataArgsStorage } from 'typeorm';
-import {
-  TRANSITIONS,
-  type ConversionState,
-  type JobState,
-  type MoveContext,
-  type TransitionName,
-  type TransitionSpec,
-} from './transitions';
+import type { ConversionState, JobState } from './moves';
+import { TRANSITIONS, type MoveContext, type TransitionName, type TransitionSpec } from './transitions';
 
 /** True when A and B are the same union. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

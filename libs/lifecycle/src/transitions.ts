@@ -52,7 +52,7 @@ type Declared = TransitionSpec &
 
 /**
  * A move with the type of its parameters `P` attached, its states kept as the literals written
- * (so the table's states and moves can be read off its type): `declare<P>()({ … })`.
+ * (so the states and moves of moves.ts are read off its type): `declare<P>()({ … })`.
  */
 const declare =
   <P extends Record<string, unknown> = Record<string, never>>() =>
@@ -394,20 +394,3 @@ export const TRANSITIONS = {
 
 export type TransitionName = keyof typeof TRANSITIONS;
 export type TransitionParams<N extends TransitionName> = NonNullable<(typeof TRANSITIONS)[N]['params']>;
-
-type Table = typeof TRANSITIONS;
-/** The moves of one subject. */
-type MovesOf<S extends TransitionSpec['subject']> = {
-  [N in TransitionName]: Table[N]['subject'] extends S ? N : never;
-}[TransitionName];
-/** The states a subject's moves leave from and arrive in (null, for a conversion: no row yet). */
-type StatesOf<N extends TransitionName> = Table[N]['to'] | Table[N]['from'][number];
-
-/** Every way a job moves. */
-export type JobMove = MovesOf<'job'>;
-/** Every way a conversion moves. */
-export type ConversionMove = MovesOf<'conversion'>;
-/** The job states the table moves between. */
-export type JobState = StatesOf<JobMove>;
-/** The conversion states the table moves between, without the row's absence. */
-export type ConversionState = Exclude<StatesOf<ConversionMove>, null>;
