@@ -8,7 +8,6 @@ import { MetricsModule } from '@docconv/metrics';
 import { JobsModule } from '@docconv/jobs';
 import { QueueModule, RedisModule } from '@docconv/redis';
 import { StorageModule } from '@docconv/storage';
-import { AccountViewService } from './account/account-view.service';
 import { AccountController } from './account/account.controller';
 import { AccessGuard } from './auth/access.guard';
 import { AuthController } from './auth/auth.controller';
@@ -16,7 +15,7 @@ import { AuthService } from './auth/auth.service';
 import { ProblemFilter } from './errors/problem.filter';
 import { FilesModule } from './files/files.module';
 import { HealthModule } from './health/health.module';
-import { JobsViewService } from './jobs/jobs-view.service';
+import { JobResultsService } from './jobs/job-results.service';
 import { JobsController } from './jobs/jobs.controller';
 import { UploadService } from './jobs/upload.service';
 import { KeysController } from './keys/keys.controller';
@@ -71,7 +70,6 @@ export class ApiModule {
         LoginThrottle,
         RequestCounter,
         AuthService,
-        AccountViewService,
         PaymentWebhookService,
         PaymentCheckoutService,
         UploadService,
@@ -79,7 +77,7 @@ export class ApiModule {
         IdempotencyService,
         IdempotentInterceptor,
         JobStreamService,
-        JobsViewService,
+        JobResultsService,
         OperatorMetrics,
       ],
     };

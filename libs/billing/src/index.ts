@@ -1,6 +1,7 @@
 export * from './billing.module';
 export * from './checkout-gateway';
 export * from './checkout.service';
+export * from './delivery';
 export * from './free-pages.service';
 export * from './ledger.service';
 export * from './payments.service';

@@ -7,7 +7,7 @@ import { CONVERSION_FORMATS, conversionOf, JobEntity, type ConversionFormat } fr
 import { CONVERSION_LABELS, JobLifecycle } from '@docconv/lifecycle';
 import type { Document } from '@docconv/model';
 import { RenderLimitError, renderInThread } from '@docconv/render';
-import { conversionPath, resultFilePath, Storage } from '@docconv/storage';
+import { conversionPath, downloadName, resultFilePath, Storage } from '@docconv/storage';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { loadStoredResult, markdownOf, type StoredResult } from './job-document';
@@ -103,9 +103,24 @@ export class ConversionsService {
     private readonly lifecycle: JobLifecycle,
   ) {}
 
-  async convert(caller: Caller, jobId: string, format: ConversionFormat): Promise<ConversionResult> {
+  /**
+   * The job converted to `format` (charged on the first conversion only), with a link to download it:
+   * the storage's, on `PUBLIC_BASE_URL`, path-absolute without it, or the bucket's presigned one.
+   */
+  async convert(
+    caller: Caller,
+    jobId: string,
+    format: ConversionFormat,
+  ): Promise<ConversionResult & { downloadUrl: string }> {
     const job = await this.finishedJob(caller.userId, jobId);
-    return format === 'xlsx_advanced' ? this.convertAdvanced(caller, job) : this.convertHere(caller, job, format);
+    const result =
+      format === 'xlsx_advanced'
+        ? await this.convertAdvanced(caller, job)
+        : await this.convertHere(caller, job, format);
+    const downloadUrl = await this.storage.signedUrl(result.storagePath, {
+      filename: downloadName(result.title, CONVERSION_EXTENSIONS[format]),
+    });
+    return { ...result, downloadUrl };
   }
 
   /** XLSX Advanced retry (free) or refund (what the run charged) after a failed run (spec 4.8). */

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { FreePagesService, LedgerService, quote } from '@docconv/billing';
+import { FreePagesService, LedgerService, measure, quote, type PricedFile } from '@docconv/billing';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { DomainError } from '@docconv/contracts';
 import { JobEntity, JobFileEntity, type JobStatus } from '@docconv/db';
@@ -20,6 +20,9 @@ import { safeName } from './safe-name';
 import { jobTitle } from './job-title';
 import { IntakeService } from './intake.service';
 import type { Caller, ReceivedFile, UploadOptions } from './upload.types';
+
+/** An inspected file in the units it is priced in. */
+const priced = (file: IntakeFile): PricedFile => ({ kind: file.kind, ...file.inspection });
 
 /** A pending job's quote is binding for this long; then the job is cancelled. */
 export const QUOTE_VALIDITY_HOURS = 24;
@@ -69,8 +72,7 @@ export class JobsService {
   private async intake(received: ReceivedFile[], work: string, options: UploadOptions): Promise<IntakeResult> {
     const { limits } = this.config;
     const result = await this.intakeService.inspect(received, work, options.transcription);
-    const { files } = result;
-    const pages = files.reduce((sum, f) => sum + f.inspection.pages, 0);
+    const { pages } = measure(result.files.map(priced));
     if (pages > limits.maxPagesPerUpload) {
       throw new DomainError(
         'payload_too_large',
@@ -92,11 +94,8 @@ export class JobsService {
         `${media[0].displayPath} is ${media[0].kind}, and transcription is not available on this server. Upload documents, images or Markdown.`,
       );
     }
-    const sum = (pick: (f: IntakeFile) => number) => files.reduce((total, f) => total + pick(f), 0);
-    const pages = sum((f) => f.inspection.pages);
-    const images = sum((f) => f.inspection.images);
-    const audioSeconds = files.filter((f) => f.kind === 'audio').map((f) => f.inspection.durationSeconds);
-    const videoSeconds = files.filter((f) => f.kind === 'video').map((f) => f.inspection.durationSeconds);
+    const measured = measure(files.map(priced));
+    const { pages, images } = measured;
 
     const jobId = randomUUID();
     const stored: JobFileEntity[] = [];
@@ -133,7 +132,7 @@ export class JobsService {
         const freePagesLeft = (await this.freePages.allowance(caller.userId, m)).left;
         const q = quote(
           {
-            measured: { pages, images, audioSeconds, videoSeconds },
+            measured,
             model: options.model,
             refinement: options.refinement,
             freePagesLeft,

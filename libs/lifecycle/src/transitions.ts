@@ -1,5 +1,5 @@
 import type { LedgerEntry } from '@docconv/billing';
-import type { ConversionFormat, JobConversionEntity, JobEntity } from '@docconv/db';
+import type { ConversionFormat, ConversionStatus, JobConversionEntity, JobEntity, JobStatus } from '@docconv/db';
 import { PARSE_JOBS } from '@docconv/contracts';
 import type { OutboxMessage } from './outbox';
 
@@ -43,11 +43,21 @@ export interface TransitionSpec {
   send?: (moved: MoveContext) => OutboxMessage;
 }
 
-/** A spec with the type of its parameters attached. */
-type Transition<P> = TransitionSpec & { readonly params?: P };
+/** A move's states are its subject's: a job moves between job statuses, a conversion between conversion statuses. */
+type Declared = TransitionSpec &
+  (
+    | { subject: 'job'; from: readonly JobStatus[]; to: JobStatus }
+    | { subject: 'conversion'; from: readonly (ConversionStatus | null)[]; to: ConversionStatus }
+  );
 
-const declare = <P extends Record<string, unknown> = Record<string, never>>(spec: TransitionSpec): Transition<P> =>
-  spec;
+/**
+ * A move with the type of its parameters `P` attached, its states kept as the literals written
+ * (so the states and moves of moves.ts are read off its type): `declare<P>()({ … })`.
+ */
+const declare =
+  <P extends Record<string, unknown> = Record<string, never>>() =>
+  <const S extends Declared>(spec: S): S & { readonly params?: P } =>
+    spec;
 
 const parseMessage = ({ job }: MoveContext): OutboxMessage => ({
   kind: 'enqueue',
@@ -119,7 +129,7 @@ export const CONVERSION_LABELS: Record<ConversionFormat, string> = {
 export const TRANSITIONS = {
   // ---- the job ---------------------------------------------------------------------------
   /** The user accepts the quote: it is charged and queued. */
-  confirm: declare<Caller>({
+  confirm: declare<Caller>()({
     subject: 'job',
     from: ['pending'],
     to: 'queued',
@@ -137,7 +147,7 @@ export const TRANSITIONS = {
     send: parseMessage,
   }),
   /** A pending job is cancelled for nothing; a queued one is refunded in full. */
-  cancel: declare<Caller>({
+  cancel: declare<Caller>()({
     subject: 'job',
     from: ['pending', 'queued'],
     to: 'cancelled',
@@ -159,7 +169,7 @@ export const TRANSITIONS = {
       ),
   }),
   /** A quote nobody confirmed within its validity. */
-  expire: declare({
+  expire: declare()({
     subject: 'job',
     from: ['pending'],
     to: 'cancelled',
@@ -172,7 +182,7 @@ export const TRANSITIONS = {
     event: 'status',
   }),
   /** A worker takes the job (again, after a crash: the attempt starts over). */
-  start: declare({
+  start: declare()({
     subject: 'job',
     from: ['queued', 'processing'],
     to: 'processing',
@@ -186,7 +196,7 @@ export const TRANSITIONS = {
     event: 'status',
   }),
   /** The job is converted; the price of pages that could not be read (`undelivered`) is given back at once. */
-  finish: declare<{ resultPath: string } & Undelivered>({
+  finish: declare<{ resultPath: string } & Undelivered>()({
     subject: 'job',
     from: ['processing'],
     to: 'done',
@@ -206,7 +216,7 @@ export const TRANSITIONS = {
    * The owner cancels while a worker converts. The worker asks after each page (and each file)
    * whether this was done: what finishes after it is not delivered, and the job stops there.
    */
-  requestCancel: declare({
+  requestCancel: declare()({
     subject: 'job',
     from: ['processing'],
     to: 'processing',
@@ -217,7 +227,7 @@ export const TRANSITIONS = {
    * The worker stopped a cancelled job: the pages finished before the cancel stay downloadable,
    * the rest (with their free pages) is refunded.
    */
-  stopCancelled: declare<{ resultPath: string | null } & Undelivered>({
+  stopCancelled: declare<{ resultPath: string | null } & Undelivered>()({
     subject: 'job',
     from: ['processing'],
     to: 'cancelled',
@@ -234,7 +244,7 @@ export const TRANSITIONS = {
     posting: ({ job, params: p }) => undeliveredRefund(job, p as Undelivered, `job:${job.id}:refund`),
   }),
   /** The job could not be converted: the user may retry it or take a refund. */
-  fail: declare<{ reason: string; failed: number }>({
+  fail: declare<{ reason: string; failed: number }>()({
     subject: 'job',
     from: ['processing'],
     to: 'error',
@@ -248,7 +258,7 @@ export const TRANSITIONS = {
     event: 'status',
   }),
   /** A job still processing past the time a job may run (its worker died). */
-  overdue: declare<{ seconds: number }>({
+  overdue: declare<{ seconds: number }>()({
     subject: 'job',
     from: ['processing'],
     to: 'error',
@@ -260,7 +270,7 @@ export const TRANSITIONS = {
     },
     event: 'status',
   }),
-  retry: declare({
+  retry: declare()({
     subject: 'job',
     from: ['error'],
     to: 'queued',
@@ -279,7 +289,7 @@ export const TRANSITIONS = {
     send: parseMessage,
   }),
   /** Every point deducted for a failed job, returned once; the job stays `error`. */
-  refund: declare<Caller>({
+  refund: declare<Caller>()({
     subject: 'job',
     from: ['error'],
     to: 'error',
@@ -297,7 +307,7 @@ export const TRANSITIONS = {
 
   // ---- its conversions -----------------------------------------------------------------
   /** DOCX, PPTX or XLSX Basic made in one go: the first of each format is recorded and charged. */
-  deliverConversion: declare<Caller & { path: string; points: number }>({
+  deliverConversion: declare<Caller & { path: string; points: number }>()({
     subject: 'conversion',
     from: [null],
     to: 'done',
@@ -312,7 +322,7 @@ export const TRANSITIONS = {
       ),
   }),
   /** A new XLSX Advanced run (never asked, or refunded), charged as it starts. */
-  startAdvanced: declare<Caller & { runId: string; points: number }>({
+  startAdvanced: declare<Caller & { runId: string; points: number }>()({
     subject: 'conversion',
     from: [null, 'refunded'],
     to: 'processing',
@@ -338,7 +348,7 @@ export const TRANSITIONS = {
     send: runMessage,
   }),
   /** The failed run again, free. */
-  retryAdvanced: declare({
+  retryAdvanced: declare()({
     subject: 'conversion',
     from: ['error'],
     to: 'processing',
@@ -347,7 +357,7 @@ export const TRANSITIONS = {
     send: runMessage,
   }),
   /** A failed run's charge, returned once. */
-  refundAdvanced: declare<Caller>({
+  refundAdvanced: declare<Caller>()({
     subject: 'conversion',
     from: ['error'],
     to: 'refunded',
@@ -363,7 +373,7 @@ export const TRANSITIONS = {
       ),
   }),
   /** The workbook is stored; its notes list printed totals its rows do not add up to (null when all do). */
-  finishAdvanced: declare<{ runId: string; path: string; notes: string | null }>({
+  finishAdvanced: declare<{ runId: string; path: string; notes: string | null }>()({
     subject: 'conversion',
     from: ['processing'],
     to: 'done',
@@ -372,7 +382,7 @@ export const TRANSITIONS = {
     event: 'xlsx_advanced',
   }),
   /** The run failed (or its worker or queue gave up on it): retry for free or refund. */
-  failAdvanced: declare<{ runId: string; notes: string }>({
+  failAdvanced: declare<{ runId: string; notes: string }>()({
     subject: 'conversion',
     from: ['processing'],
     to: 'error',

@@ -36,7 +36,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { DataSource } from 'typeorm';
-import { quote } from '@docconv/billing';
+import { deliveredOf, settle, type PricedFile } from '@docconv/billing';
 import { uploadLimits, type FilePageReport } from '@docconv/jobs';
 import { JobLifecycle, type Undelivered } from '@docconv/lifecycle';
 import { ConversionMetrics } from '@docconv/metrics';
@@ -50,21 +50,12 @@ export type ParseOutcome = 'done' | 'error' | 'cancelled' | 'skipped' | 'spread'
 /** How a `parse.range` job ended: its pages read (or reported failed), or nothing to do. */
 export type RangeOutcome = 'read' | 'skipped';
 
-/** What a run delivered, measured as the quote measures (so it can be priced the same way). */
-interface Delivered {
-  /** Pages, images, recordings and page-less files delivered: 0 means nothing was. */
-  units: number;
-  pages: number;
-  images: number;
-  audioSeconds: number[];
-  videoSeconds: number[];
-}
-
 interface Converted {
   markdown: string;
   /** Each file's stretch of `markdown`, with the document its reader built: the job's document is made of them. */
   parts: DocumentPart[];
-  delivered: Delivered;
+  /** What each file that delivered something delivered (see deliveredOf): none, and nothing was. */
+  delivered: PricedFile[];
   /** Why the files that could not be read failed. */
   failures: string[];
   /** The pages and files not delivered, named for the ledger. */
@@ -232,7 +223,7 @@ export class ParseRunner {
         ),
       );
       const pages = part.reports.filter((report) => report.source !== 'failed').length;
-      this.measure('pdf', part.reports, (performance.now() - began) / 1000, pages, job);
+      this.record('pdf', part.reports, (performance.now() - began) / 1000, pages, job);
       return part;
     } catch (error) {
       if (error instanceof DomainError) return failedRange({ first, last }, error.message);
@@ -299,13 +290,13 @@ export class ParseRunner {
       const undelivered = this.undelivered(job, converted);
       const resultPath = markdownPath(jobId);
       if (converted.stopped) {
-        const kept = converted.delivered.units > 0;
+        const kept = converted.delivered.length > 0;
         if (kept) await this.storeResult(job, resultPath, converted);
         await this.lifecycle.move('stopCancelled', { jobId }, { resultPath: kept ? resultPath : null, ...undelivered });
         await this.storage.deletePrefix(inputsPrefix(jobId)).catch(() => undefined);
         return 'cancelled';
       }
-      if (converted.delivered.units === 0) {
+      if (converted.delivered.length === 0) {
         await this.fail(jobId, converted.failures.join(' '), 'file_processing_failed', converted.failed);
         return 'error';
       }
@@ -427,8 +418,9 @@ export class ParseRunner {
                 cancelled,
               );
         const read = extraction.pages.filter((page) => page.source !== 'failed').length;
-        const units = kind === 'pdf' || kind === 'image' ? read : extraction.stopped ? 0 : file.pages;
-        this.measure(kind, extraction.pages, (performance.now() - began) / 1000, units, job);
+        const handed = deliveredOf(file, read, extraction.stopped === true);
+        const seconds = (performance.now() - began) / 1000;
+        this.record(kind, extraction.pages, seconds, handed ? handed.pages + handed.images : 0, job);
         return extraction;
       });
   }
@@ -448,7 +440,7 @@ export class ParseRunner {
   ): Promise<Converted> {
     const jobId = job.id;
     const progress = new ProgressWriter((done) => this.lifecycle.progress(jobId, done));
-    const delivered: Delivered = { units: 0, pages: 0, images: 0, audioSeconds: [], videoSeconds: [] };
+    const delivered: PricedFile[] = [];
     const failures: string[] = [];
     const failedUnits: string[] = [];
     let failed = 0;
@@ -506,12 +498,11 @@ export class ParseRunner {
           break;
         }
         const failedPages = extraction.pages.filter((p) => p.source === 'failed').map((p) => p.page);
-        const read = extraction.pages.length - failedPages.length;
-        const pages = kind === 'pdf' ? read : extraction.stopped ? 0 : file.pages;
+        const handed = deliveredOf(file, extraction.pages.length - failedPages.length, extraction.stopped === true);
         const refinement: FilePageReport[] = [];
         const markdown =
           job.doclingRefinement && acceptedFormat(kind).refinable
-            ? await this.refine(extraction.markdown, pages, file.displayPath, job, refinement, cancelled)
+            ? await this.refine(extraction.markdown, handed?.pages ?? 0, file.displayPath, job, refinement, cancelled)
             : extraction.markdown;
         if (markdown === undefined) {
           // Cancelled while its pages were refined: they would finish after the cancel, and are not delivered.
@@ -525,11 +516,7 @@ export class ParseRunner {
         }
         if (failedPages.length > 0) failedUnits.push(`${file.displayPath} page ${failedPages.join(', ')}`);
         failed += failedPages.length;
-        delivered.pages += pages;
-        delivered.images += kind === 'image' ? read : 0;
-        if (kind === 'audio') delivered.audioSeconds.push(file.durationSeconds);
-        if (kind === 'video') delivered.videoSeconds.push(file.durationSeconds);
-        delivered.units += PAGED.has(kind) ? read : extraction.stopped ? 0 : 1;
+        if (handed) delivered.push(handed);
         // A file stopped midway counts the pages it read, and is not a file done.
         pagesBefore += extraction.stopped && kind === 'pdf' ? extraction.pages.length : file.pages;
         secondsBefore += file.durationSeconds;
@@ -574,7 +561,7 @@ export class ParseRunner {
   }
 
   /** Records a file's (or page range's) conversion and each of its OCR'd pages in the worker's metrics. */
-  private measure(kind: FileKind, reports: PageReport[], seconds: number, pages: number, job: JobEntity): void {
+  private record(kind: FileKind, reports: PageReport[], seconds: number, pages: number, job: JobEntity): void {
     const ocrd = reports.filter((page) => page.source === 'ocr' || page.source === 'text+ocr');
     this.metrics.fileConverted(kind, ocrd.length > 0 ? job.ocrEngine : 'none', seconds, pages);
     for (const page of ocrd)
@@ -582,32 +569,21 @@ export class ParseRunner {
   }
 
   /**
-   * The points of what was charged and not delivered, priced as the quote priced them, and what
-   * they were; and the free pages the quote reserved that what was delivered did not use.
+   * What the job owes back for what it charged and did not deliver (settled by billing, as its
+   * quote priced it), with the pages that were, named for the ledger.
    */
   private undelivered(job: JobEntity, converted: Converted): Undelivered {
-    const { delivered } = converted;
-    const cost = quote(
-      {
-        measured: delivered,
-        model: job.ocrModel,
-        refinement: job.doclingRefinement,
-        freePagesLeft: job.freePagesUsed,
-      },
-      this.config.pricing.prices,
-    );
-    const points = Math.max(0, job.costPoints - cost.points);
+    const settled = settle(job, converted.delivered, this.config.pricing.prices);
     const what = converted.stopped
-      ? `cancelled while processing; ${delivered.pages} of ${job.totalPages} pages and ${delivered.images} of ${job.imageCount} images finished before the cancel and delivered; cancel seen ${converted.seen}`
+      ? `cancelled while processing; ${settled.pages} of ${job.totalPages} pages and ${settled.images} of ${job.imageCount} images finished before the cancel and delivered; cancel seen ${converted.seen}`
       : `not delivered: ${converted.failedUnits.join('; ')}`;
-    const handedOver = delivered.pages + delivered.images;
     return {
-      points,
+      points: settled.points,
       pages: what,
-      delivered: handedOver,
+      delivered: settled.pages + settled.images,
       failed: converted.failed,
-      refunded: Math.max(0, job.totalPages + job.imageCount - handedOver),
-      freePages: job.freePagesUsed - cost.free_pages_used,
+      refunded: settled.refunded,
+      freePages: settled.freePages,
     };
   }
 

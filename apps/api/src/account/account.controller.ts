@@ -1,5 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AccountService } from '@docconv/accounts';
+import { FreePagesService } from '@docconv/billing';
 import { Access } from '../auth/access.decorator';
 import { Caller, type Principal } from '../auth/principal';
 import {
@@ -9,40 +11,50 @@ import {
   PaymentResponse,
   TransactionResponse,
   UsageRowResponse,
+  toAccountResponse,
+  toPaymentResponse,
+  toTransactionResponse,
+  toUsageRow,
 } from './account.dto';
-import { AccountViewService } from './account-view.service';
 
 @ApiTags('account')
 @Controller('account')
 @Access({ credential: 'api_key_or_jwt' })
 export class AccountController {
-  constructor(private readonly view: AccountViewService) {}
+  constructor(
+    private readonly accounts: AccountService,
+    private readonly freePages: FreePagesService,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'Balance, the calling key, today’s usage and the free basic pages left this month.' })
   @ApiOkResponse({ type: AccountResponse })
-  account(@Caller() caller: Principal): Promise<AccountResponse> {
-    return this.view.account(caller);
+  async account(@Caller() caller: Principal): Promise<AccountResponse> {
+    const [summary, freePages] = await Promise.all([
+      this.accounts.summary(caller.userId, caller.apiKey?.id ?? null),
+      this.freePages.allowance(caller.userId),
+    ]);
+    return toAccountResponse(summary, freePages, caller.apiKey);
   }
 
   @Get('transactions')
   @ApiOperation({ summary: 'Credit transactions, newest first.' })
   @ApiOkResponse({ type: TransactionResponse, isArray: true })
-  transactions(@Caller() caller: Principal, @Query() query: LimitQuery): Promise<TransactionResponse[]> {
-    return this.view.transactions(caller, query.limit);
+  async transactions(@Caller() caller: Principal, @Query() query: LimitQuery): Promise<TransactionResponse[]> {
+    return (await this.accounts.transactions(caller.userId, query.limit)).map(toTransactionResponse);
   }
 
   @Get('usage')
   @ApiOperation({ summary: 'One row per UTC day for the last `days` days including today, oldest first.' })
   @ApiOkResponse({ type: UsageRowResponse, isArray: true })
-  usage(@Caller() caller: Principal, @Query() query: DaysQuery): Promise<UsageRowResponse[]> {
-    return this.view.usage(caller, query.days);
+  async usage(@Caller() caller: Principal, @Query() query: DaysQuery): Promise<UsageRowResponse[]> {
+    return (await this.accounts.usage(caller.userId, query.days)).map(toUsageRow);
   }
 
   @Get('payments')
   @ApiOperation({ summary: 'Payments, newest first.' })
   @ApiOkResponse({ type: PaymentResponse, isArray: true })
-  payments(@Caller() caller: Principal, @Query() query: LimitQuery): Promise<PaymentResponse[]> {
-    return this.view.payments(caller, query.limit);
+  async payments(@Caller() caller: Principal, @Query() query: LimitQuery): Promise<PaymentResponse[]> {
+    return (await this.accounts.payments(caller.userId, query.limit)).map(toPaymentResponse);
   }
 }

@@ -1,10 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { CREDIT_TRANSACTION_TYPES, type CreditTransactionEntity, type PaymentEntity } from '@docconv/db';
-import type { DailyUsage } from '@docconv/accounts';
+import {
+  CREDIT_TRANSACTION_TYPES,
+  type ApiKeyEntity,
+  type CreditTransactionEntity,
+  type PaymentEntity,
+} from '@docconv/db';
+import type { AccountSummary, DailyUsage } from '@docconv/accounts';
 import type { FreePagesAllowance } from '@docconv/billing';
 import { wireTime } from '../common/wire';
+import { keySettings } from '../keys/keys.dto';
 
 export class LimitQuery {
   @ApiPropertyOptional({ default: 100, minimum: 1, maximum: 500 })
@@ -124,4 +130,20 @@ export function toPaymentResponse(p: PaymentEntity): PaymentResponse {
 
 export function toFreePagesResponse(f: FreePagesAllowance): FreePagesResponse {
   return { monthly: f.monthly, used: f.used, left: f.left, resets_at: wireTime(f.resetsAt) };
+}
+
+/** The account's page: its summary, the calling key (none for a session) and the free pages left this month. */
+export function toAccountResponse(
+  summary: AccountSummary,
+  freePages: FreePagesAllowance,
+  key: ApiKeyEntity | null,
+): AccountResponse {
+  return {
+    user_id: summary.userId,
+    email: summary.email,
+    points_balance: summary.pointsBalance,
+    api_key: key && { ...keySettings(key), daily_spent_points: summary.keySpentToday ?? 0 },
+    today_usage: { points_spent: summary.today.pointsSpent, requests: summary.today.requests },
+    free_pages: toFreePagesResponse(freePages),
+  };
 }

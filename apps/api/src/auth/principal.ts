@@ -10,6 +10,9 @@ export interface Principal {
   sessionId: string | null;
 }
 
+/** The user and the key a move of theirs is made for, as the libraries name them (`Caller` of `@docconv/jobs`). */
+export const callerOf = (p: Principal) => ({ userId: p.userId, apiKeyId: p.apiKey?.id ?? null });
+
 export type AuthenticatedRequest = FastifyRequest & { principal?: Principal };
 
 /** The caller established by the access guard. */

@@ -32,14 +32,14 @@ import {
   getSchemaPath,
   ApiExtraModels,
 } from '@nestjs/swagger';
-import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { FastifyReply } from 'fastify';
-import { CONVERSION_EXTENSIONS } from '@docconv/jobs';
+import { CONVERSION_EXTENSIONS, ConversionsService, JobsService } from '@docconv/jobs';
 import { attachmentDisposition, contentTypeOf } from '@docconv/storage';
 import { JobStreamService } from './job-stream.service';
+import { UPLOAD_FORM } from './upload-options';
 import { IDEMPOTENCY_HEADER, Idempotent } from '../idempotency/idempotent.decorator';
 import { Access } from '../auth/access.decorator';
-import { Caller, type AuthenticatedRequest, type Principal } from '../auth/principal';
+import { Caller, callerOf, type AuthenticatedRequest, type Principal } from '../auth/principal';
 import { idParam } from '../common/id-param';
 import {
   ActionDto,
@@ -58,58 +58,16 @@ import {
   RefundResponse,
   RetryResponse,
   TitleDto,
+  toConversionActionResponse,
+  toJobFilesResponse,
+  toJobResponse,
 } from './jobs.dto';
-import { JobsViewService } from './jobs-view.service';
+import { JobResultsService } from './job-results.service';
 import { UploadService } from './upload.service';
 
 const JOB_ID = idParam('job_not_found', 'job of yours');
 const READ = { credential: 'api_key_or_jwt', scope: 'jobs:read' } as const;
 const WRITE = { credential: 'api_key_or_jwt', scope: 'jobs:write' } as const;
-
-/**
- * The upload form (spec 4.3). Every optional field shows a value the API accepts, so Swagger
- * UI's "Try it out" succeeds with only a file picked: a default where the API has one, and an
- * empty example elsewhere, as Swagger UI sends a field it leaves empty as an empty value and
- * the API takes an empty field as not given.
- */
-const UPLOAD_FORM = {
-  type: 'object',
-  required: ['files'],
-  properties: {
-    files: {
-      type: 'array',
-      items: { type: 'string', format: 'binary' },
-      minItems: 1,
-      description: 'One or more files, each a part of its own named `files`.',
-    },
-    ocr_model: { type: 'string', enum: ['basic', 'premium'], default: 'premium' },
-    ocr_engine: {
-      type: 'string',
-      // '' is what a form sends for a field left alone (Swagger UI's "Send empty value").
-      enum: ['', 'tesseract', 'easyocr', 'rapidocr'],
-      example: '',
-      description:
-        'Left out or empty: easyocr, or the first engine this server has (GET /capabilities). rapidocr runs with the premium model only.',
-    },
-    columns: { type: 'string', example: '', description: 'Comma-separated names or a JSON array of names.' },
-    callback_url: {
-      type: 'string',
-      pattern: '^(https?://\\S+)?$',
-      maxLength: 2048,
-      example: '',
-      description:
-        'Absolute https URL (plain http only to hosts this deployment allows; empty for none) that receives a signed JSON event when the job ends (done, error, cancelled) and when an XLSX Advanced conversion ends.',
-    },
-    prompt: { type: 'string', maxLength: 4000, example: '', description: 'Extra instructions for the model.' },
-    dpi: { type: 'integer', minimum: 72, maximum: 600, default: 300, description: 'PDF rendering resolution.' },
-    relative_paths: {
-      type: 'string',
-      example: '',
-      description: 'JSON array of relative paths, one per file, such as `["invoices/march.pdf"]`.',
-    },
-    docling_refinement: { type: 'boolean', default: false },
-  },
-} satisfies SchemaObject;
 
 /** The job id of a path, as the upload answered it. */
 const JOB_ID_PARAM = ApiParam({
@@ -139,7 +97,9 @@ const DOWNLOAD_CONTENT = {
 export class JobsController {
   constructor(
     private readonly uploads: UploadService,
-    private readonly jobs: JobsViewService,
+    private readonly jobs: JobsService,
+    private readonly conversions: ConversionsService,
+    private readonly results: JobResultsService,
     private readonly stream: JobStreamService,
   ) {}
 
@@ -177,16 +137,18 @@ export class JobsController {
     description: 'The API key’s daily quota would be passed (a session token has no daily quota), or the rate limit.',
   })
   @ApiNotFoundResponse()
-  confirm(@Caller() caller: Principal, @Param('job_id', JOB_ID) jobId: string): Promise<ConfirmResponse> {
-    return this.jobs.confirm(caller, jobId);
+  async confirm(@Caller() caller: Principal, @Param('job_id', JOB_ID) jobId: string): Promise<ConfirmResponse> {
+    const { job, balance } = await this.jobs.confirm(callerOf(caller), jobId);
+    return { job_id: job.id, status: 'queued', remaining_points: balance };
   }
 
   @Get()
   @Access(READ)
   @ApiOperation({ summary: 'Your jobs, newest first, with cursor pagination.' })
   @ApiOkResponse({ type: JobListResponse })
-  list(@Caller() caller: Principal, @Query() query: ListJobsQuery): Promise<JobListResponse> {
-    return this.jobs.list(caller, query);
+  async list(@Caller() caller: Principal, @Query() query: ListJobsQuery): Promise<JobListResponse> {
+    const { jobs, nextCursor } = await this.jobs.list(caller.userId, query);
+    return { jobs: jobs.map(toJobResponse), next_cursor: nextCursor };
   }
 
   @Get(':job_id')
@@ -195,20 +157,20 @@ export class JobsController {
   @ApiOperation({ summary: 'The job record.' })
   @ApiOkResponse({ type: JobResponse })
   @ApiNotFoundResponse()
-  get(@Caller() caller: Principal, @Param('job_id', JOB_ID) jobId: string): Promise<JobResponse> {
-    return this.jobs.get(caller, jobId);
+  async get(@Caller() caller: Principal, @Param('job_id', JOB_ID) jobId: string): Promise<JobResponse> {
+    return toJobResponse(await this.jobs.get(caller.userId, jobId));
   }
 
   @Patch(':job_id/title')
   @Access(WRITE)
   @ApiOperation({ summary: 'Rename the job’s display title, in any state.' })
   @ApiOkResponse({ type: JobResponse })
-  rename(
+  async rename(
     @Caller() caller: Principal,
     @Param('job_id', JOB_ID) jobId: string,
     @Body() body: TitleDto,
   ): Promise<JobResponse> {
-    return this.jobs.rename(caller, jobId, body.title);
+    return toJobResponse(await this.jobs.rename(caller.userId, jobId, body.title));
   }
 
   @Post(':job_id/action')
@@ -219,12 +181,13 @@ export class JobsController {
   @ApiOkResponse({
     schema: { oneOf: [{ $ref: getSchemaPath(RetryResponse) }, { $ref: getSchemaPath(RefundResponse) }] },
   })
-  action(
+  async action(
     @Caller() caller: Principal,
     @Param('job_id', JOB_ID) jobId: string,
     @Body() body: ActionDto,
   ): Promise<RetryResponse | RefundResponse> {
-    return this.jobs.action(caller, jobId, body.action);
+    if (body.action === 'retry') return { job_id: (await this.jobs.retry(caller.userId, jobId)).id, status: 'queued' };
+    return { refunded: true, points: (await this.jobs.refund(callerOf(caller), jobId)).points };
   }
 
   @Post(':job_id/cancel')
@@ -246,7 +209,7 @@ export class JobsController {
     @Param('job_id', JOB_ID) jobId: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<JobResponse> {
-    const job = await this.jobs.cancel(caller, jobId);
+    const job = toJobResponse(await this.jobs.cancel(callerOf(caller), jobId));
     if (job.status !== 'cancelled') reply.code(202);
     return job;
   }
@@ -270,7 +233,7 @@ export class JobsController {
     @Caller() caller: Principal,
     @Param('job_id', JOB_ID) jobId: string,
   ): Promise<Observable<{ type: string; data: unknown }>> {
-    await this.jobs.get(caller, jobId); // the owner's job, or 404 before the stream opens
+    await this.jobs.get(caller.userId, jobId); // the owner's job, or 404 before the stream opens
     return this.stream.stream(jobId);
   }
 
@@ -282,8 +245,9 @@ export class JobsController {
   })
   @ApiOkResponse({ type: JobFilesResponse })
   @ApiNotFoundResponse()
-  files(@Caller() caller: Principal, @Param('job_id', JOB_ID) jobId: string): Promise<JobFilesResponse> {
-    return this.jobs.files(caller, jobId);
+  async files(@Caller() caller: Principal, @Param('job_id', JOB_ID) jobId: string): Promise<JobFilesResponse> {
+    const { job, files } = await this.jobs.files(caller.userId, jobId);
+    return toJobFilesResponse(job, files);
   }
 
   @Get(':job_id/pages')
@@ -294,7 +258,7 @@ export class JobsController {
   })
   @ApiOkResponse({ type: PageReportResponse })
   pages(@Caller() caller: Principal, @Param('job_id', JOB_ID) jobId: string): Promise<PageReportResponse> {
-    return this.jobs.pages(caller, jobId);
+    return this.results.pages(caller, jobId);
   }
 
   @Get(':job_id/pages/:page/preview')
@@ -321,7 +285,7 @@ export class JobsController {
     @Query() query: PreviewQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<StreamableFile> {
-    const png = await this.jobs.pagePreview(caller, jobId, query.file, page);
+    const png = await this.results.pagePreview(caller, jobId, query.file, page);
     reply.header('Content-Type', 'image/png');
     reply.header('Cache-Control', 'private, max-age=86400');
     return new StreamableFile(png);
@@ -344,12 +308,13 @@ export class JobsController {
     description:
       'The conversion failed (`conversion_failed`): `detail` says whether to try again or download the Markdown.',
   })
-  convert(
+  async convert(
     @Caller() caller: Principal,
     @Param('job_id', JOB_ID) jobId: string,
     @Body() body: ConvertDto,
   ): Promise<ConversionResponse> {
-    return this.jobs.convert(caller, jobId, body.format);
+    const { downloadUrl, storagePath } = await this.conversions.convert(callerOf(caller), jobId, body.format);
+    return { download_url: downloadUrl, format: body.format, storage_path: storagePath };
   }
 
   @Post(':job_id/xlsx-advanced-action')
@@ -360,12 +325,12 @@ export class JobsController {
   @ApiOkResponse({
     schema: { oneOf: [{ $ref: getSchemaPath(ConversionRetryResponse) }, { $ref: getSchemaPath(RefundResponse) }] },
   })
-  xlsxAdvancedAction(
+  async xlsxAdvancedAction(
     @Caller() caller: Principal,
     @Param('job_id', JOB_ID) jobId: string,
     @Body() body: ActionDto,
   ): Promise<ConversionRetryResponse | RefundResponse> {
-    return this.jobs.advancedAction(caller, jobId, body.action);
+    return toConversionActionResponse(await this.conversions.advancedAction(callerOf(caller), jobId, body.action));
   }
 
   @Get(':job_id/download')
@@ -382,7 +347,7 @@ export class JobsController {
     @Query() query: DownloadQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<StreamableFile> {
-    const { body, filename, contentType } = await this.jobs.download(caller, jobId, query.format);
+    const { body, filename, contentType } = await this.results.download(caller, jobId, query.format);
     reply.header('Content-Type', contentType);
     reply.header('Content-Disposition', attachmentDisposition(filename));
     return new StreamableFile(body);

@@ -282,6 +282,15 @@ export class RefundResponse {
   @ApiProperty() points!: number;
 }
 
+/** A failed XLSX Advanced run's retry (the run, processing again) or refund (the points returned). */
+export function toConversionActionResponse(
+  outcome: { conversionId: string } | { points: number },
+): ConversionRetryResponse | RefundResponse {
+  return 'conversionId' in outcome
+    ? { job_id: outcome.conversionId, status: 'processing' }
+    : { refunded: true, points: outcome.points };
+}
+
 /** A job's record on the wire, from its entity or from the summary the job read selects. */
 export function toJobResponse(job: JobSummary): JobResponse {
   const advanced = conversionOf(job, 'xlsx_advanced');

@@ -2,6 +2,7 @@ import { DomainError, type FieldError } from '@docconv/contracts';
 import type { OcrEngine, OcrModel } from '@docconv/db';
 import type { ReceivedFile, UploadOptions } from '@docconv/jobs';
 import { parseCallbackUrl } from '@docconv/webhooks';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { fieldsWithNul } from '../errors/validation';
 
 export const UPLOAD_FIELDS = [
@@ -14,6 +15,51 @@ export const UPLOAD_FIELDS = [
   'docling_refinement',
   'callback_url',
 ] as const;
+
+/**
+ * The upload form (spec 4.3). Every optional field shows a value the API accepts, so Swagger
+ * UI's "Try it out" succeeds with only a file picked: a default where the API has one, and an
+ * empty example elsewhere, as Swagger UI sends a field it leaves empty as an empty value and
+ * the API takes an empty field as not given.
+ */
+export const UPLOAD_FORM = {
+  type: 'object',
+  required: ['files'],
+  properties: {
+    files: {
+      type: 'array',
+      items: { type: 'string', format: 'binary' },
+      minItems: 1,
+      description: 'One or more files, each a part of its own named `files`.',
+    },
+    ocr_model: { type: 'string', enum: ['basic', 'premium'], default: 'premium' },
+    ocr_engine: {
+      type: 'string',
+      // '' is what a form sends for a field left alone (Swagger UI's "Send empty value").
+      enum: ['', 'tesseract', 'easyocr', 'rapidocr'],
+      example: '',
+      description:
+        'Left out or empty: easyocr, or the first engine this server has (GET /capabilities). rapidocr runs with the premium model only.',
+    },
+    columns: { type: 'string', example: '', description: 'Comma-separated names or a JSON array of names.' },
+    callback_url: {
+      type: 'string',
+      pattern: '^(https?://\\S+)?$',
+      maxLength: 2048,
+      example: '',
+      description:
+        'Absolute https URL (plain http only to hosts this deployment allows; empty for none) that receives a signed JSON event when the job ends (done, error, cancelled) and when an XLSX Advanced conversion ends.',
+    },
+    prompt: { type: 'string', maxLength: 4000, example: '', description: 'Extra instructions for the model.' },
+    dpi: { type: 'integer', minimum: 72, maximum: 600, default: 300, description: 'PDF rendering resolution.' },
+    relative_paths: {
+      type: 'string',
+      example: '',
+      description: 'JSON array of relative paths, one per file, such as `["invoices/march.pdf"]`.',
+    },
+    docling_refinement: { type: 'boolean', default: false },
+  },
+} satisfies SchemaObject;
 
 const MODELS: OcrModel[] = ['basic', 'premium'];
 const ENGINES: OcrEngine[] = ['tesseract', 'easyocr', 'rapidocr'];

@@ -4,7 +4,7 @@ import { JobsService } from '@docconv/jobs';
 import type { FastifyReply } from 'fastify';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import type { AuthenticatedRequest, Principal } from '../auth/principal';
+import { callerOf, type AuthenticatedRequest, type Principal } from '../auth/principal';
 import { toPreviewResponse, type PreviewResponse } from './jobs.dto';
 import { receiveMultipart } from './multipart';
 import { CapabilitiesService } from '../capabilities/capabilities.service';
@@ -37,11 +37,7 @@ export class UploadService {
     try {
       const create = async () => {
         const options = parseUploadOptions(received.fields, received.files, await this.capabilities.forUpload());
-        const { job, balance, files } = await this.jobs.createPending(
-          { userId: caller.userId, apiKeyId: caller.apiKey?.id ?? null },
-          received.files,
-          options,
-        );
+        const { job, balance, files } = await this.jobs.createPending(callerOf(caller), received.files, options);
         return toPreviewResponse(job, balance, files);
       };
       const key = this.idempotency.keyOf(request.headers['idempotency-key']);

@@ -3,15 +3,15 @@ import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nest
 import { Access } from '../auth/access.decorator';
 import { Caller, type Principal } from '../auth/principal';
 import { idParam } from '../common/id-param';
-import { JobWebhooksResponse, WEBHOOK_DOCUMENTATION } from './webhooks.dto';
-import { WebhooksViewService } from './webhooks-view.service';
+import { WebhookDeliveries } from '@docconv/webhooks';
+import { JobWebhooksResponse, toDeliveryResponse, WEBHOOK_DOCUMENTATION } from './webhooks.dto';
 
 const JOB_ID = idParam('job_not_found', 'job of yours');
 
 @ApiTags('jobs')
 @Controller('jobs')
 export class JobWebhooksController {
-  constructor(private readonly view: WebhooksViewService) {}
+  constructor(private readonly webhooks: WebhookDeliveries) {}
 
   @Get(':job_id/webhooks')
   @Access({ credential: 'api_key_or_jwt', scope: 'jobs:read' })
@@ -21,7 +21,8 @@ export class JobWebhooksController {
   })
   @ApiOkResponse({ type: JobWebhooksResponse })
   @ApiNotFoundResponse()
-  deliveries(@Caller() caller: Principal, @Param('job_id', JOB_ID) jobId: string): Promise<JobWebhooksResponse> {
-    return this.view.jobDeliveries(caller, jobId);
+  async deliveries(@Caller() caller: Principal, @Param('job_id', JOB_ID) jobId: string): Promise<JobWebhooksResponse> {
+    const deliveries = await this.webhooks.forJob(caller.userId, jobId);
+    return { job_id: jobId, deliveries: deliveries.map(toDeliveryResponse) };
   }
 }

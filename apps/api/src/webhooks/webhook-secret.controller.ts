@@ -2,14 +2,14 @@ import { Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Access } from '../auth/access.decorator';
 import { Caller, type Principal } from '../auth/principal';
+import { WebhookSecrets } from '@docconv/webhooks';
 import { WEBHOOK_DOCUMENTATION, WebhookSecretResponse } from './webhooks.dto';
-import { WebhooksViewService } from './webhooks-view.service';
 
 @ApiTags('account')
 @Controller('account/webhook-secret')
 @Access({ credential: 'api_key_or_jwt', scope: 'jobs:write' })
 export class WebhookSecretController {
-  constructor(private readonly view: WebhooksViewService) {}
+  constructor(private readonly secrets: WebhookSecrets) {}
 
   @Get()
   @ApiOperation({
@@ -17,8 +17,8 @@ export class WebhookSecretController {
     description: WEBHOOK_DOCUMENTATION,
   })
   @ApiOkResponse({ type: WebhookSecretResponse })
-  secret(@Caller() caller: Principal): Promise<WebhookSecretResponse> {
-    return this.view.secret(caller);
+  async secret(@Caller() caller: Principal): Promise<WebhookSecretResponse> {
+    return { secret: await this.secrets.current(caller.userId) };
   }
 
   @Post('rotate')
@@ -28,7 +28,7 @@ export class WebhookSecretController {
       'Replace the webhook secret. Every delivery sent from now on, retries of earlier events included, is signed with the new one.',
   })
   @ApiOkResponse({ type: WebhookSecretResponse })
-  rotate(@Caller() caller: Principal): Promise<WebhookSecretResponse> {
-    return this.view.rotateSecret(caller);
+  async rotate(@Caller() caller: Principal): Promise<WebhookSecretResponse> {
+    return { secret: await this.secrets.rotate(caller.userId) };
   }
 }

@@ -3,12 +3,10 @@ import { JobsModule } from '@docconv/jobs';
 import { WebhooksModule } from '@docconv/webhooks';
 import { JobWebhooksController } from './job-webhooks.controller';
 import { WebhookSecretController } from './webhook-secret.controller';
-import { WebhooksViewService } from './webhooks-view.service';
 
 /** The API's side of job callbacks: the signing secret and a job's deliveries. */
 @Module({
   imports: [JobsModule, WebhooksModule],
   controllers: [WebhookSecretController, JobWebhooksController],
-  providers: [WebhooksViewService],
 })
 export class WebhooksApiModule {}

@@ -3,7 +3,6 @@ import { DomainError } from '@docconv/contracts';
 import {
   CONVERSION_EXTENSIONS,
   conversionPath,
-  ConversionsService,
   invalidState,
   JobsService,
   pageReportPath,
@@ -23,63 +22,19 @@ import { pipeline } from 'node:stream/promises';
 import JSZip from 'jszip';
 import { Readable } from 'node:stream';
 import type { Principal } from '../auth/principal';
-import {
-  toJobFilesResponse,
-  toJobResponse,
-  type ConfirmResponse,
-  type ConversionResponse,
-  type ConversionRetryResponse,
-  type JobFilesResponse,
-  type JobListResponse,
-  type JobResponse,
-  type ListJobsQuery,
-  type PageReportResponse,
-  type RefundResponse,
-  type ResultFormat,
-  type RetryResponse,
-} from './jobs.dto';
+import type { PageReportResponse, ResultFormat } from './jobs.dto';
 
-const caller = (p: Principal) => ({ userId: p.userId, apiKeyId: p.apiKey?.id ?? null });
-
-/** Turns the job lifecycle's results into the API's responses. */
+/**
+ * What a job produced, read back from storage: its Markdown, structured result and converted
+ * files, its page previews and its page report, each behind the job's own ownership and state
+ * rule (`JobsService.resultPath`).
+ */
 @Injectable()
-export class JobsViewService {
+export class JobResultsService {
   constructor(
     private readonly jobs: JobsService,
-    private readonly conversions: ConversionsService,
     private readonly storage: Storage,
   ) {}
-
-  async confirm(p: Principal, jobId: string): Promise<ConfirmResponse> {
-    const { job, balance } = await this.jobs.confirm(caller(p), jobId);
-    return { job_id: job.id, status: 'queued', remaining_points: balance };
-  }
-
-  async get(p: Principal, jobId: string): Promise<JobResponse> {
-    return toJobResponse(await this.jobs.get(p.userId, jobId));
-  }
-
-  async rename(p: Principal, jobId: string, title: string): Promise<JobResponse> {
-    return toJobResponse(await this.jobs.rename(p.userId, jobId, title));
-  }
-
-  async action(p: Principal, jobId: string, action: 'retry' | 'refund'): Promise<RetryResponse | RefundResponse> {
-    if (action === 'retry') {
-      const job = await this.jobs.retry(p.userId, jobId);
-      return { job_id: job.id, status: 'queued' };
-    }
-    const { points } = await this.jobs.refund(caller(p), jobId);
-    return { refunded: true, points };
-  }
-
-  async cancel(p: Principal, jobId: string): Promise<JobResponse> {
-    return toJobResponse(await this.jobs.cancel(caller(p), jobId));
-  }
-
-  async list(p: Principal, query: ListJobsQuery): Promise<JobListResponse> {
-    const { jobs, nextCursor } = await this.jobs.list(p.userId, query);
-    return { jobs: jobs.map(toJobResponse), next_cursor: nextCursor };
-  }
 
   /** The Markdown, or with `format` a file already produced by a conversion. */
   async download(
@@ -178,36 +133,6 @@ export class JobsViewService {
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
-  }
-
-  /** The link is the storage's: on `PUBLIC_BASE_URL`, path-absolute without it, or the bucket's presigned one. */
-  async convert(p: Principal, jobId: string, format: ConversionFormat): Promise<ConversionResponse> {
-    const result = await this.conversions.convert(caller(p), jobId, format);
-    const link = await this.storage.signedUrl(result.storagePath, {
-      filename: downloadName(result.title, CONVERSION_EXTENSIONS[format]),
-    });
-    return {
-      download_url: link,
-      format,
-      storage_path: result.storagePath,
-    };
-  }
-
-  async advancedAction(
-    p: Principal,
-    jobId: string,
-    action: 'retry' | 'refund',
-  ): Promise<ConversionRetryResponse | RefundResponse> {
-    const outcome = await this.conversions.advancedAction(caller(p), jobId, action);
-    return 'conversionId' in outcome
-      ? { job_id: outcome.conversionId, status: 'processing' }
-      : { refunded: true, points: outcome.points };
-  }
-
-  /** The job's files with their exact formats, and the members of its archives and e-mails that were skipped. */
-  async files(p: Principal, jobId: string): Promise<JobFilesResponse> {
-    const { job, files } = await this.jobs.files(p.userId, jobId);
-    return toJobFilesResponse(job, files);
   }
 
   /** How each page of a finished job was read (text layer or OCR, engine, confidence, refinement). */
