@@ -120,3 +120,22 @@ describe('readMarkdown without markup', () => {
     );
   });
 });
+
+describe('readMarkdown tables', () => {
+  it('reads GFM cells as inline text, empty cells kept, escaped pipes literal, rows padded to the header', () => {
+    const table = readMarkdown('| a | - **b** | 1. c |\n| --- | --- | --- |\n| x \\| y |  | `z` |\n| only |\n', 'f.md')
+      .blocks[0] as TableBlock;
+    expect(table.rows.map((row) => row.map((cell) => cell.content))).toEqual([
+      [
+        [{ kind: 'text', text: 'a' }],
+        [
+          { kind: 'text', text: '- ' },
+          { kind: 'text', text: 'b', bold: true },
+        ],
+        [{ kind: 'text', text: '1. c' }],
+      ],
+      [[{ kind: 'text', text: 'x | y' }], [], [{ kind: 'text', text: 'z', code: true }]],
+      [[{ kind: 'text', text: 'only' }], [], []],
+    ]);
+  });
+});

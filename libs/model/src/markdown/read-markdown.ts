@@ -1,5 +1,6 @@
-import type { PhrasingContent, RootContent, Table } from 'mdast';
+import type { PhrasingContent, RootContent } from 'mdast';
 import type { Block, Cell, Document, Inline, Provenance } from '../document';
+import { escapeLineStart } from './escape';
 import { markdownBlocks, type MarkdownBlock, type TableCell } from './markdown-blocks';
 import { inlineRuns, parseMarkdown, type InlineRun } from './parse-markdown';
 
@@ -79,16 +80,47 @@ function listItem(text: string): Content {
   };
 }
 
-/** A GFM table's cells with their inline runs; an HTML table's cells (with spans) as the splitter read them. */
+/**
+ * A GFM table's cells with their inline runs (only a cell with markup is parsed: a large table of
+ * plain cells costs no parser); an HTML table's cells (with spans) as the splitter read them.
+ */
 function table(block: MarkdownBlock, text: string): Content {
-  const gfm = parseMarkdown(text).children.find((node): node is Table => node.type === 'table');
-  if (gfm) {
-    const rows = gfm.children.map((row) =>
-      row.children.map((cell): Cell => ({ content: runs(cell.children), rowspan: 1, colspan: 1 })),
-    );
-    return { type: 'table', rows, headerRows: rows.length > 0 ? 1 : 0 };
+  const lines = text.split('\n');
+  if (lines.length < 2 || !/^\s*\|?\s*:?-/.test(lines[1])) return { type: 'table', ...htmlRows(block.cells ?? []) };
+  const header = gfmCells(lines[0]);
+  const rows = [header, ...lines.slice(2).map(gfmCells)].map((cells) =>
+    Array.from({ length: header.length }, (_, i): Cell => ({
+      content: cellContent(cells[i] ?? ''),
+      rowspan: 1,
+      colspan: 1,
+    })),
+  );
+  return { type: 'table', rows, headerRows: 1 };
+}
+
+/** A cell's inline Markdown as runs; a cell is never a block, so what would start one (`1.`, `-`, `#`) is read as text. */
+function cellContent(markdown: string): Inline[] {
+  return MARKUP.test(markdown) ? inline(escapeLineStart(markdown)) : plainContent(markdown);
+}
+
+/** A GFM table row's cells as written: split at the pipes that are not escaped, the outer pipes dropped, trimmed. */
+function gfmCells(line: string): string[] {
+  const cells: string[] = [];
+  let cell = '';
+  const text = line.trim();
+  for (let k = 0; k < text.length; k++) {
+    if (text[k] === '\\' && k + 1 < text.length) {
+      cell += text[k] + text[k + 1];
+      k++;
+    } else if (text[k] === '|') {
+      cells.push(cell);
+      cell = '';
+    } else cell += text[k];
   }
-  return { type: 'table', ...htmlRows(block.cells ?? []) };
+  cells.push(cell);
+  if (text.startsWith('|')) cells.shift();
+  if (text.endsWith('|') && !text.endsWith('\\|') && cells.length > 0) cells.pop();
+  return cells.map((c) => c.trim());
 }
 
 function htmlRows(cells: TableCell[]): { rows: Cell[][]; headerRows: number } {
@@ -111,7 +143,7 @@ function htmlRows(cells: TableCell[]): { rows: Cell[][]; headerRows: number } {
  * entities, HTML, hard breaks, math. Text without any is its own content, line for line (a
  * CommonMark parser costs milliseconds a paragraph).
  */
-const MARKUP = /[*_~`[\]!<>&\\$]| {2}\n|^[ \t]|[ \t]$/m;
+const MARKUP = /[*_~`[\]\\$]|!\[|<[A-Za-z/!?]|&(?:#|[A-Za-z]+;)|https?:|www\.|@| {2}\n/;
 
 /** Inline Markdown as runs: the phrasing of the paragraphs and headings it parses to, joined by line breaks. */
 function inline(markdown: string): Inline[] {
