@@ -9,3 +9,13 @@ export * from './markdown/tables';
 export * from './markdown/write-markdown';
 export { readMarkdown } from './markdown/read-markdown';
 export * from './markdown/list-layout';
+export {
+  inlineMarkdownText,
+  inlineRuns,
+  mergeAdjacentRuns,
+  parseMarkdown,
+  plainText,
+  runsText,
+  withoutStrayMarkers,
+  type InlineRun as FormattedRun,
+} from './markdown/parse-markdown';

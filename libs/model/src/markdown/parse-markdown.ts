@@ -4,7 +4,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 
-/** One stretch of inline text with uniform formatting, as the renderers write it. */
+/** One stretch of inline text with uniform formatting, as the parser read it and the renderers write it. */
 export interface InlineRun {
   text: string;
   bold: boolean;
@@ -34,7 +34,7 @@ const PLACEHOLDER = /\uE000(\d+)\uE001/g;
  * LaTeX math (`$...$`, `$$...$$`) comes through verbatim as text: it is set aside before parsing so that
  * backslash escapes such as `\{` or `\_` are not consumed as Markdown escapes. Blank lines inside raw HTML
  * tables are dropped first, since CommonMark would otherwise end the HTML block there and split the table.
- * Characters XML cannot carry (control characters, unpaired surrogates) are removed or replaced first.
+ * Characters no output carries (`withoutDroppedCharacters`: control characters, unpaired surrogates) are removed or replaced first.
  */
 export function parseMarkdown(markdown: string): Root {
   const text = withoutDroppedCharacters(markdown);
@@ -140,7 +140,8 @@ function collectRuns(node: PhrasingContent, style: RunStyle, out: InlineRun[]): 
   }
 }
 
-function mergeAdjacentRuns(runs: InlineRun[]): InlineRun[] {
+/** Runs with adjacent ones of the same formatting joined and empty ones dropped (a picture is never joined). */
+export function mergeAdjacentRuns(runs: InlineRun[]): InlineRun[] {
   const merged: InlineRun[] = [];
   for (const run of runs) {
     if (run.text === '' && !run.image) continue;
