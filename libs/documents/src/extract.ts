@@ -10,6 +10,7 @@ import { extractHwp } from './hwp/extract-hwp';
 import { extractHwpx } from './hwpx/extract-hwpx';
 import { extractImage } from './image/extract-image';
 import { extractViaLibreOffice } from './legacy/extract-legacy';
+import type { Document } from '@docconv/model';
 import type { PlacedPage } from './blocks/placement';
 import type { ExtractedImage } from './images';
 import type { FileKind } from './kinds';
@@ -49,6 +50,8 @@ export interface Extraction {
   stopped?: boolean;
   /** The pages or frames read when the cancel was seen that finished after it, not delivered (see readPageByPage). */
   dropped?: PageRange;
+  /** The document the reader built, for readers ported to the model (PDF): `markdown` is its Markdown. */
+  document?: Document;
   /** PDF pages and image frames with their lines placed, for the structured result. */
   placed?: PlacedPage[];
   /** Pictures the Markdown links (`![caption](images/p3-1.png)`), to store beside it. */

@@ -12,13 +12,14 @@ import { tableMarkdown, type GridCell } from './tables';
 export function writeMarkdown(document: Document): string {
   let out = '';
   let previous: Block | undefined;
+  const shown = shownNotes(document.blocks);
   for (const block of document.blocks) {
     if (block.written !== undefined) {
       out += block.written;
       previous = block;
       continue;
     }
-    const markdown = blockMarkdown(block);
+    const markdown = blockMarkdown(block, shown);
     if (markdown === undefined) continue;
     if (previous !== undefined) out += separator(previous, block);
     out += markdown;
@@ -31,11 +32,15 @@ export function writeMarkdown(document: Document): string {
 /** What goes between two blocks written one after the other. */
 function separator(previous: Block, next: Block): string {
   if (previous.written !== undefined) return '\n\n';
-  return previous.type === 'list_item' && next.type === 'list_item' ? '\n' : '\n\n';
+  return previous.type === 'list_item' && next.type === 'list_item' && next.opens !== true ? '\n' : '\n\n';
 }
 
-/** A block as Markdown; undefined for what the Markdown leaves out. */
-export function blockMarkdown(block: Block): string | undefined {
+/**
+ * A block as Markdown; undefined for what the Markdown leaves out. `shown` holds the labels of
+ * the notes referenced where Markdown is read (shownNotes): a footnote none of them names is
+ * written as a paragraph opened by its label, since a definition without a reference is never shown.
+ */
+export function blockMarkdown(block: Block, shown?: ReadonlySet<string>): string | undefined {
   switch (block.type) {
     case 'heading':
       return `${'#'.repeat(block.level)} ${escapeHeadingText(oneLine(inlineMarkdown(block.content)))}`;
@@ -44,14 +49,18 @@ export function blockMarkdown(block: Block): string | undefined {
       return block.quote ? text.replace(/^/gm, '> ') : text;
     }
     case 'list_item': {
-      const marker = block.number === undefined ? '-' : `${block.number}.`;
+      const marker = block.marker ?? (block.number === undefined ? '-' : `${block.number}.`);
       const task = block.checked === undefined ? '' : block.checked ? '[x] ' : '[ ] ';
       const indent = '  '.repeat(block.depth);
       const text = inlineMarkdown(block.content).replace(/\n/g, `  \n${indent}  `);
       return `${indent}${marker} ${task}${task ? text : escapeLineStart(text)}`;
     }
-    case 'table':
-      return tableMarkdown(block.rows.map((row) => row.map(gridCell)));
+    case 'table': {
+      // Inside an HTML table Markdown is not read: a note reference there is a superscript.
+      const html = isHtmlTable(block.rows);
+      const markdown = tableMarkdown(block.rows.map((row) => row.map((cell) => gridCell(cell, html))));
+      return html ? markdown.replace(HTML_NOTE, '<sup>$1</sup>') : markdown;
+    }
     case 'figure':
       return block.src === undefined ? escapeLineStart(block.alt) : `![${altText(block.alt)}](${block.src})`;
     case 'formula':
@@ -61,7 +70,9 @@ export function blockMarkdown(block: Block): string | undefined {
       return `${fence}${block.language ?? ''}\n${block.text}\n${fence}`;
     }
     case 'footnote':
-      return `[^${block.label}]: ${inlineMarkdown(block.content)}`;
+      return shown === undefined || shown.has(block.label)
+        ? `[^${block.label}]: ${inlineMarkdown(block.content)}`
+        : `<sup>${block.label}</sup> ${inlineMarkdown(block.content)}`;
     case 'transcript':
       return paragraphText(block.content);
     case 'furniture':
@@ -81,15 +92,47 @@ function paragraphText(content: readonly Inline[]): string {
     .join('  \n');
 }
 
-/** Inline content as Markdown: emphasis, links, code spans, math, notes and pictures, text escaped; breaks as `\n`. */
-export function inlineMarkdown(content: readonly Inline[]): string {
+/**
+ * Inline content as Markdown: emphasis, links, code spans, math, notes and pictures, text escaped;
+ * breaks as `\n`. In an HTML table (`html`) a note is a stand-in the table's writer makes a superscript.
+ */
+export function inlineMarkdown(content: readonly Inline[], html = false): string {
   // Links are told apart by their target: adjacent runs linking to the same address make one link.
   const links = new Map<string, number>();
   const linkId = (href: string) => links.get(href) ?? links.set(href, links.size + 1).size;
-  return renderInline(content.map((inline) => piece(inline, linkId)));
+  return renderInline(content.map((inline) => piece(inline, linkId, html)));
 }
 
-function piece(inline: Inline, linkId: (href: string) => number): Piece {
+/** A note reference in an HTML table's cell until the table is written (private-use characters). */
+const htmlNote = (label: string) => `\uE0F4${label}\uE0F5`;
+const HTML_NOTE = /\uE0F4([^\uE0F5]*)\uE0F5/g;
+
+/** A table the writer writes as HTML: one whose cells span (GFM has no spans). */
+function isHtmlTable(rows: readonly Cell[][]): boolean {
+  return rows.some((row) => row.some((cell) => cell.rowspan > 1 || cell.colspan > 1));
+}
+
+/**
+ * The labels of the notes referenced where Markdown is read: anywhere but in an HTML table. A
+ * document with blocks written by a reader not yet ported says nothing of its notes: every label counts.
+ */
+function shownNotes(blocks: readonly Block[]): ReadonlySet<string> | undefined {
+  if (blocks.some((block) => block.written !== undefined)) return undefined;
+  const shown = new Set<string>();
+  const add = (content: readonly Inline[] | undefined) => {
+    for (const inline of content ?? []) if (inline.kind === 'note') shown.add(inline.label);
+  };
+  for (const block of blocks) {
+    if ('content' in block) add(block.content);
+    if (block.type === 'table') {
+      add(block.caption);
+      if (!isHtmlTable(block.rows)) for (const row of block.rows) for (const cell of row) add(cell.content);
+    }
+  }
+  return shown;
+}
+
+function piece(inline: Inline, linkId: (href: string) => number, html: boolean): Piece {
   switch (inline.kind) {
     case 'text': {
       const link = inline.link === undefined ? undefined : { id: linkId(inline.link), href: inline.link };
@@ -108,7 +151,7 @@ function piece(inline: Inline, linkId: (href: string) => number): Piece {
     case 'math':
       return { kind: 'raw', markdown: `$${inline.tex}$` };
     case 'note':
-      return { kind: 'raw', markdown: `[^${inline.label}]` };
+      return { kind: 'raw', markdown: html ? htmlNote(inline.label) : `[^${inline.label}]` };
     case 'image':
       return { kind: 'raw', markdown: `![${altText(inline.alt)}](${inline.src})` };
   }
@@ -142,6 +185,6 @@ function oneLine(text: string): string {
 }
 
 /** A model cell as the table writer's cell: its inline Markdown, breaks kept as line breaks (`<br>`). */
-function gridCell(cell: Cell): GridCell {
-  return { text: inlineMarkdown(cell.content), rowspan: cell.rowspan, colspan: cell.colspan };
+function gridCell(cell: Cell, html: boolean): GridCell {
+  return { text: inlineMarkdown(cell.content, html), rowspan: cell.rowspan, colspan: cell.colspan };
 }
