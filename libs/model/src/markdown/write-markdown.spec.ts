@@ -1,5 +1,5 @@
 import type { Block, Cell } from '../document';
-import { writeMarkdown } from './write-markdown';
+import { writeMarkdown, writeMarkdownSpans } from './write-markdown';
 
 const from = { file: 'f.pdf' };
 const cell = (text: string, colspan = 1): Cell => ({ content: [{ kind: 'text', text }], rowspan: 1, colspan });
@@ -53,5 +53,27 @@ describe('writeMarkdown', () => {
       from,
     };
     expect(write(paragraph, note('1'))).toBe('Total[^1] rose.\n\n[^1]: Audited.\n');
+  });
+
+  it('gives the span of each block it wrote, and none to the furniture it left out', () => {
+    const text = (t: string) => [{ kind: 'text' as const, text: t }];
+    const { markdown, blocks } = writeMarkdownSpans({
+      version: 1,
+      blocks: [
+        { type: 'furniture', role: 'header', text: 'Annual report', from },
+        { type: 'heading', level: 1, content: text('Sales #'), from },
+        { type: 'list_item', depth: 0, content: text('one'), from },
+        { type: 'list_item', depth: 1, content: text('two'), from },
+        { type: 'code', text: 'x = 1', from },
+      ],
+    });
+    expect(markdown).toBe('# Sales \\#\n\n- one\n  - two\n\n```\nx = 1\n```\n');
+    expect(blocks.map(({ span }) => (span ? markdown.slice(...span) : null))).toEqual([
+      null,
+      '# Sales \\#',
+      '- one',
+      '  - two',
+      '```\nx = 1\n```',
+    ]);
   });
 });

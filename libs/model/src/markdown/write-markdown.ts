@@ -10,9 +10,25 @@ import { tableMarkdown, type GridCell } from './tables';
  * out. A block a reader not yet ported wrote as Markdown (`written`) is copied as it was.
  */
 export function writeMarkdown(document: Document): string {
+  return writeMarkdownSpans(document).markdown;
+}
+
+/** A block as written: where its Markdown stands in the output (`[start, end)`, UTF-16 units); no span when it was left out. */
+export interface WrittenBlock {
+  block: Block;
+  span?: [number, number];
+}
+
+/**
+ * writeMarkdown, with where each block stands in the Markdown (for the structured result); a
+ * block the Markdown leaves out (page furniture) has no span, and one copied as a reader not yet
+ * ported wrote it (`written`) is not listed.
+ */
+export function writeMarkdownSpans(document: Document): { markdown: string; blocks: WrittenBlock[] } {
   let out = '';
   let previous: Block | undefined;
   const shown = shownNotes(document.blocks);
+  const blocks: WrittenBlock[] = [];
   for (const block of document.blocks) {
     if (block.written !== undefined) {
       out += block.written;
@@ -20,13 +36,17 @@ export function writeMarkdown(document: Document): string {
       continue;
     }
     const markdown = blockMarkdown(block, shown);
-    if (markdown === undefined) continue;
+    if (markdown === undefined) {
+      blocks.push({ block });
+      continue;
+    }
     if (previous !== undefined) out += separator(previous, block);
+    blocks.push({ block, span: [out.length, out.length + markdown.length] });
     out += markdown;
     previous = block;
   }
-  if (document.trailing !== undefined) return out + document.trailing;
-  return out === '' ? '' : `${out}\n`;
+  if (document.trailing !== undefined) return { markdown: out + document.trailing, blocks };
+  return { markdown: out === '' ? '' : `${out}\n`, blocks };
 }
 
 /** What goes between two blocks written one after the other. */
