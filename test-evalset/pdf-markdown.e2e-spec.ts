@@ -1,7 +1,9 @@
+import { structuredResult } from '@docconv/documents';
 import { writeMarkdown } from '@docconv/model';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashOf, manifestInputs, readInput } from '../tools/eval/markdown-hashes';
+import { checkStructuredResult } from '../test/support/structured-result-check';
 import { EVALSET_DIR, evalsetPath } from './evalset';
 
 /** The hashes of the Markdown the PDF reader made before it built the document model (tools/eval/markdown-hashes.ts). */
@@ -21,7 +23,8 @@ const DIFFERENCES: Record<string, string> = {
 /**
  * The PDF reader builds a document and its Markdown is the model's writer's: for every dev-set
  * PDF (OCR fixed to Tesseract basic, as the hashes were made), sha256(writeMarkdown(document))
- * is the hash recorded from the reader before the model, but for the differences listed.
+ * is the hash recorded from the reader before the model, but for the differences listed; and the
+ * structured result places each of its blocks by the document (checked as the worker's results are).
  */
 describe('PDF reader → document model → Markdown, byte for byte as before', () => {
   const inputs = manifestInputs(EVALSET_DIR, 'pdf');
@@ -40,6 +43,21 @@ describe('PDF reader → document model → Markdown, byte for byte as before', 
         expect(extraction.document).toBeDefined();
         const markdown = writeMarkdown(extraction.document!);
         expect(extraction.markdown).toBe(markdown);
+        // The structured result places every block by the document: on a page, in a box inside it, never estimated.
+        const result = structuredResult(markdown, [
+          {
+            file: relative,
+            kind: 'pdf',
+            start: 0,
+            end: markdown.length,
+            headed: false,
+            pages: extraction.placed,
+            reports: extraction.pages,
+            document: extraction.document,
+          },
+        ]);
+        expect(checkStructuredResult(markdown, result).problems).toEqual([]);
+        expect(result.blocks.filter((block) => block.box_estimated)).toEqual([]);
         return markdown;
       });
       if (relative in DIFFERENCES) expect(hash).not.toBe(BEFORE[relative]);

@@ -320,7 +320,7 @@ function provenance(file: string, lines: Line[], pageOf: Map<Line, OrderedPage>)
 }
 
 /** The union of boxes in page units, in the original's units (PDF points, image pixels), within the page. */
-function placedBox(boxes: Box[], page: OrderedPage): Box | undefined {
+export function placedBox(boxes: Box[], page: Omit<OrderedPage, 'lines'>): Box | undefined {
   const union = unionBox(boxes);
   if (union === undefined) return undefined;
   const scale = page.scale ?? 1;

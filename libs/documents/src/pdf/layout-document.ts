@@ -3,7 +3,7 @@ import { placedPage, type PlacedPage } from '../blocks/placement';
 import { withFootnotes } from './footnotes';
 import { withoutFurniture } from './furniture';
 import type { Line, PageLines } from './layout';
-import { layoutBlocks } from './layout-blocks';
+import { layoutBlocks, placedBox } from './layout-blocks';
 import { lineBox } from './model-blocks';
 import { orderLines } from './reading-order';
 
@@ -85,15 +85,14 @@ function withFurniture(
   const heads = new Map<number, Block[]>();
   const feet = new Map<number, Block[]>();
   for (const [i, page] of pages.entries()) {
-    const scale = page.scale ?? 1;
     for (const line of dropped[i] ?? []) {
       const role = line.y < page.height / 2 ? 'header' : 'footer';
-      const box = lineBox(line, page.height).map((v) => Math.round((Math.max(0, v) / scale) * 100) / 100);
+      const box = placedBox([lineBox(line, page.height)], page);
       const block: Block = {
         type: 'furniture',
         role,
         text: line.text,
-        from: { file, page: page.number, box: box as [number, number, number, number] },
+        from: { file, page: page.number, ...(box ? { box } : {}) },
       };
       const into = role === 'header' ? heads : feet;
       into.set(page.number, [...(into.get(page.number) ?? []), block]);

@@ -44,8 +44,9 @@ export interface Line {
   /** The font most of the line's characters are set in. */
   font?: string;
   /**
-   * A block already rendered as Markdown (a ruled table, an OCR'd page's paragraphs); the line
-   * stands for the whole block.
+   * The line stands for whole blocks (a ruled table, a figure, a footnote, an OCR'd page's
+   * paragraphs): their Markdown, which is what the passes over lines read of them; the layout
+   * takes the blocks themselves from `blocks`, or, without them, keeps this Markdown as a raw block.
    */
   block?: string;
   /** The model blocks the line stands for (see blockLine); absent for a block only written as Markdown (a page not read). */
