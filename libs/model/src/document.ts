@@ -115,6 +115,16 @@ export interface ListItemBlock extends BlockBase {
   content: Inline[];
   /** A task list item: checked or not. */
   checked?: boolean;
+  /**
+   * The item's label as the document prints it, when it is not a bullet or a plain `N.` (`a.`,
+   * `(iii)`, `2)`): a reader that sees the label keeps it, since the numbering is the document's.
+   */
+  marker?: string;
+  /**
+   * The first item of a list that follows another list with nothing between (a list on the next
+   * page, after the first ended a sentence): written apart from it, as a list of its own.
+   */
+  opens?: boolean;
 }
 
 /** One cell of a table, anchored at its top-left slot; the slots its spans cover have no cell. */

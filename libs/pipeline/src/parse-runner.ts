@@ -535,6 +535,7 @@ export class ParseRunner {
           headed: !headed,
           pages: extraction.placed,
           reports: extraction.pages,
+          document: extraction.document,
         });
         offset += part.length + 1;
         report.push(...extraction.pages.map((page) => ({ file: file.displayPath, ...page })));

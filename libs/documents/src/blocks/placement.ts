@@ -1,4 +1,5 @@
 import type { Line, PageLines } from '../pdf/layout';
+import { lineBox } from '../pdf/model-blocks';
 import { segmentLines } from '../pdf/reading-order';
 
 /** `[left, top, right, bottom]` in the page's units (PDF points; an image's pixels), from its top-left corner. */
@@ -38,11 +39,7 @@ export function placedPage(page: PageLines, furniture: Line[]): PlacedPage {
     clamp(box[3] / scale, height),
   ];
   const place = (line: Line): PlacedLine => {
-    const box: Box =
-      line.bottom !== undefined || line.block !== undefined
-        ? [line.x, line.blockTop ?? line.y, line.right, line.bottom ?? page.height]
-        : [line.x, line.y - line.size, line.right, line.y + line.size * 0.25];
-    return { text: line.block ?? line.text, box: inPage(box) };
+    return { text: line.block ?? line.text, box: inPage(lineBox(line, page.height)) };
   };
   return {
     page: page.number ?? 1,

@@ -2,6 +2,8 @@ import { checkStructuredResult } from '../../../../test/support/structured-resul
 import { htmlTableCells, markdownBlocks } from '@docconv/model';
 import type { PlacedPage } from './placement';
 import { codePointOffsets, structuredResult } from './structured-result';
+import { laidOut } from '../pdf/layout-document';
+import { page as textPage, run } from '../pdf/testing/text-runs';
 
 const slice = (markdown: string, block: { start: number; end: number }) => markdown.slice(block.start, block.end);
 
@@ -125,6 +127,65 @@ describe('structuredResult', () => {
     ]);
     const check = checkStructuredResult(markdown, result);
     expect(check).toEqual({ problems: [], coverage: 1, blocks: 6 });
+  });
+
+  it("places a PDF's blocks by the document's provenance, at the offsets its writer gave them, without text matching", () => {
+    const body = (from: number, count: number) =>
+      Array.from({ length: count }, (_, i) => run(`Body line ${i} of running text on the page.`, 40, from + i * 12));
+    const pages = [
+      textPage([
+        run('Running head', 40, 30, 8),
+        run('Results', 40, 80, 16),
+        ...body(120, 4),
+        run('Running head', 40, 780, 8),
+      ]),
+      textPage([run('Running head', 40, 30, 8), ...body(120, 3), run('Running head', 40, 780, 8)]),
+    ].map((p, i) => ({ ...p, number: i + 1 }));
+    const laid = laidOut(pages, 'report.pdf');
+    // A job of several files heads each file's part with its name.
+    const markdown = `## report.pdf\n\n${laid.markdown.trim()}\n`;
+    const result = structuredResult(markdown, [
+      {
+        file: 'report.pdf',
+        kind: 'pdf',
+        start: 0,
+        end: markdown.length,
+        headed: true,
+        pages: laid.placed,
+        reports: [
+          { page: 1, source: 'text' },
+          { page: 2, source: 'text' },
+        ],
+        document: laid.document,
+      },
+    ]);
+    const written = result.blocks.filter((b) => b.markdown !== null);
+    expect(written.map((b) => [b.type, b.page])).toEqual([
+      ['heading', 1],
+      ['heading', 1],
+      ['paragraph', 1],
+      ['paragraph', 2],
+    ]);
+    const [fileHeading, heading, first, second] = written;
+    expect(fileHeading.box_estimated).toBe(true);
+    // Each box is its block's provenance: the union of its lines' boxes, a size above each baseline to a quarter below.
+    const provenance = laid.document.blocks.filter((b) => b.type !== 'furniture').map((b) => b.from.box);
+    expect([heading.box, first.box, second.box]).toEqual(provenance);
+    expect(heading.box).toEqual([40, 64, 96, 84]);
+    expect(first.box).toEqual([40, 110, 40 + 40 * 5, 158.5]);
+    for (const block of [heading, first, second]) expect(block.box_estimated).toBeUndefined();
+    const slice = (b: (typeof written)[number]) => markdown.slice(b.markdown![0], b.markdown![1]);
+    expect(slice(heading)).toBe('# Results');
+    expect(slice(second)).toBe(
+      'Body line 0 of running text on the page. Body line 1 of running text on the page. Body line 2 of running text on the page.',
+    );
+    expect(result.blocks.filter((b) => b.markdown === null).map((b) => [b.type, b.page])).toEqual([
+      ['page_header', 1],
+      ['page_footer', 1],
+      ['page_header', 2],
+      ['page_footer', 2],
+    ]);
+    expect(checkStructuredResult(markdown, result).problems).toEqual([]);
   });
 
   it('counts offsets in code points, and gives office files their slide, sheet or block number', () => {

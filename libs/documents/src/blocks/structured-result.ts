@@ -2,6 +2,8 @@ import type { FileKind } from '../kinds';
 import type { PageReport } from '../ocr/ocr-page';
 import { PAGE_FAILURES, type PageFailure } from '@docconv/contracts';
 import { BLOCK_TYPES, markdownBlocks, type BlockType, type MarkdownBlock, type TableCell } from '@docconv/model';
+import type { Document } from '@docconv/model';
+import { details, documentBlocks } from './document-blocks';
 import { placeBlocks, type Box, type PlacedLine, type PlacedPage, type Placement } from './placement';
 
 /** One file's stretch of the job's Markdown (`[start, end)`, UTF-16 units) and what its reading knew. */
@@ -14,6 +16,11 @@ export interface ResultSource {
   headed: boolean;
   /** PDF pages and image frames with their lines. */
   pages?: PlacedPage[];
+  /**
+   * The document the file's reader built (PDF): its blocks are placed by their provenance, at the
+   * offsets the Markdown writer gave them, instead of by matching their text to the pages' lines.
+   */
+  document?: Document;
   reports?: PageReport[];
 }
 
@@ -111,7 +118,14 @@ export function structuredResult(markdown: string, sources: ResultSource[]): Str
       file: source.file,
       ...details(block),
     });
-    if (source.pages && source.pages.length > 0) {
+    const fromDocument =
+      source.document &&
+      documentBlocks(markdown, { ...source, document: source.document }, own, span, (page) =>
+        ocrFields(page === undefined ? undefined : reports.get(page)),
+      );
+    if (fromDocument) {
+      blocks.push(...fromDocument);
+    } else if (source.pages && source.pages.length > 0) {
       // A figure is found by its link, which its page's line holds as written.
       const placements = placeBlocks(
         own.map((block) =>
@@ -137,17 +151,6 @@ export function structuredResult(markdown: string, sources: ResultSource[]): Str
     })),
     pages,
     blocks,
-  };
-}
-
-function details(block: MarkdownBlock): Partial<ResultBlock> {
-  const { level, cells, caption, image, language } = block;
-  return {
-    ...(level !== undefined ? { level } : {}),
-    ...(cells ? { cells } : {}),
-    ...(caption !== undefined ? { caption } : {}),
-    ...(image !== undefined ? { image } : {}),
-    ...(language !== undefined ? { language } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { OcrLine, OcrResult } from '@docconv/ocr';
-import { layoutDocument } from '../pdf/extract-pdf';
+import { layoutDocument } from '../pdf/layout-document';
 import { parsePgm } from '../pdf/render-page';
 import { ocrPageLines, ocrParagraphs } from './ocr-page';
 

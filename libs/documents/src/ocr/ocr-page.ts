@@ -1,6 +1,7 @@
 import type { OcrLine, OcrModelName, OcrResult } from '@docconv/ocr';
-import { escapeLineStart, escapeText } from '@docconv/model';
-import { buildLines, type Line, type PageLines, type TextRun } from '../pdf/layout';
+import { plain, writeMarkdown, type Box, type ParagraphBlock } from '@docconv/model';
+import { buildLines, type PageLines, type TextRun } from '../pdf/layout';
+import { blockLine, UNPLACED, unionBox } from '../pdf/model-blocks';
 import type { PageFailure } from '@docconv/contracts';
 import type { PageReading } from './page-reader';
 
@@ -56,19 +57,12 @@ export function ocrPageLines(result: OcrResult, model: OcrModelName, scale: numb
     );
     return { ...page, lines, ordered: true };
   }
-  const markdown = ocrParagraphs(result.lines);
-  if (markdown === '') return { ...page, lines: [] };
-  const block: Line = {
-    text: markdown,
-    x: 0,
-    right: page.width,
-    y: 0,
-    size: 0,
-    rtl: false,
-    runs: [],
-    bold: false,
-    block: markdown,
-  };
+  const paragraphs = ocrParagraphBlocks(result.lines, scale);
+  if (paragraphs.length === 0) return { ...page, lines: [] };
+  const block = blockLine(
+    { text: '', x: 0, right: page.width, y: 0, size: 0, rtl: false, runs: [], bold: false },
+    paragraphs,
+  );
   const anchors = result.lines.map((line) => ({
     text: line.text,
     box: [line.box.x, line.box.y, line.box.x + line.box.width, line.box.y + line.box.height].map((v) => v * scale) as [
@@ -128,10 +122,11 @@ export function typicalLineHeight(result: OcrResult): number {
  * Paragraphs from OCR lines in the engine's order: lines the engine grouped into one paragraph
  * (Tesseract's block and paragraph numbers) are joined; without that grouping a gap taller
  * than most of a line, or a line starting well left or right of the last, begins a paragraph.
- * A word hyphenated at a line end is mended.
+ * A word hyphenated at a line end is mended. Each paragraph stands in the box of its lines
+ * (page units: pixels times `scale`).
  */
-export function ocrParagraphs(lines: OcrLine[]): string {
-  const paragraphs: string[][] = [];
+export function ocrParagraphBlocks(lines: OcrLine[], scale = 1): ParagraphBlock[] {
+  const paragraphs: { texts: string[]; boxes: Box[] }[] = [];
   let previous: OcrLine | undefined;
   for (const line of lines) {
     const text = line.text.replace(/\s+/g, ' ').trim();
@@ -142,16 +137,27 @@ export function ocrParagraphs(lines: OcrLine[]): string {
         ? line.paragraph !== previous.paragraph
         : line.box.y - (previous.box.y + previous.box.height) > previous.box.height * 0.8 ||
           Math.abs(line.box.x - previous.box.x) > previous.box.height * 3);
-    if (starts) paragraphs.push([text]);
-    else paragraphs[paragraphs.length - 1].push(text);
+    const { x, y, width, height } = line.box;
+    const box: Box = [x * scale, y * scale, (x + width) * scale, (y + height) * scale];
+    if (starts) paragraphs.push({ texts: [text], boxes: [box] });
+    else {
+      paragraphs[paragraphs.length - 1].texts.push(text);
+      paragraphs[paragraphs.length - 1].boxes.push(box);
+    }
     previous = line;
   }
-  return paragraphs
-    .map((lines) =>
-      lines.reduce((text, next) =>
+  return paragraphs.map(({ texts, boxes }) => ({
+    type: 'paragraph',
+    content: plain(
+      texts.reduce((text, next) =>
         /[\p{L}]-$/u.test(text) && /^\p{Ll}/u.test(next) ? text.slice(0, -1) + next : `${text} ${next}`,
       ),
-    )
-    .map((text) => escapeLineStart(escapeText(text)))
-    .join('\n\n');
+    ),
+    from: { ...UNPLACED, box: unionBox(boxes) },
+  }));
+}
+
+/** The Markdown of an OCR'd page's paragraphs (ocrParagraphBlocks), as the model's writer writes them. */
+export function ocrParagraphs(lines: OcrLine[]): string {
+  return writeMarkdown({ version: 1, blocks: ocrParagraphBlocks(lines) }).trimEnd();
 }

@@ -1,6 +1,6 @@
-import { escapeText } from '@docconv/model';
-import { tableMarkdown, type GridCell as TableCell } from '@docconv/model';
+import type { Cell, GridCell as TableCell } from '@docconv/model';
 import { inked, median, toLine, type Line, type TextRun } from './layout';
+import { modelRows } from './model-blocks';
 
 /**
  * Tables without rules, from how their text is aligned. A run of lines whose text breaks into
@@ -33,9 +33,9 @@ interface Row {
   pieces: Piece[];
 }
 
-/** A table found at `start`: its Markdown, and the index of the first line after it. */
+/** A table found at `start`: its rows (the first is its header), and the index of the first line after it. */
 export interface AlignedTable {
-  markdown: string;
+  rows: Cell[][];
   end: number;
 }
 
@@ -119,8 +119,7 @@ export function alignedTableAt(lines: Line[], start: number): AlignedTable | und
   const rtl = span.filter((l) => l.rtl).length > span.length / 2;
   const grid = rows.map((row) => (rtl ? cellsOf(row, boundaries).reverse() : cellsOf(row, boundaries)));
   if (grid.filter((cells) => cells.filter((c) => c.text !== '').length >= 2).length < 2) return undefined;
-  const cells = withCurrencyJoined(grid).map((row) => row.map((cell) => ({ ...cell, text: escapeText(cell.text) })));
-  return { markdown: tableMarkdown(cells), end };
+  return { rows: modelRows(withCurrencyJoined(grid)), end };
 }
 
 /** A single line that reads as running text: as wide as the candidate's widest line and long. */

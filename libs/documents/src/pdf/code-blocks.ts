@@ -13,7 +13,8 @@ const BLOCK_LEADING = 2;
 const APART = 1.6;
 
 export interface CodeBlock {
-  markdown: string;
+  /** The block's lines, indented as set. */
+  text: string;
   /** Index just past the block's last line. */
   end: number;
 }
@@ -40,7 +41,7 @@ export function codeBlockAt(lines: Line[], start: number, bodySize: number): Cod
   const block = lines.slice(start, end);
   if (block.length === 1 && !standsApart(lines, start)) return undefined;
   const pitch = pitchOf(block);
-  return pitch === undefined ? undefined : { markdown: fenced(block, pitch), end };
+  return pitch === undefined ? undefined : { text: indented(block, pitch), end };
 }
 
 /** Share by which a fixed-width face's characters may differ in width (rounding, kerning of a run's ends). */
@@ -69,12 +70,8 @@ function standsApart(lines: Line[], i: number): boolean {
   return (!before || apart(before, line)) && (!after || apart(line, after));
 }
 
-/** The lines as a fenced block, indented as set: one space per character width right of the leftmost line. */
-function fenced(block: Line[], charWidth: number): string {
+/** The lines indented as set: one space per character width right of the leftmost line. */
+function indented(block: Line[], charWidth: number): string {
   const left = Math.min(...block.map((l) => l.x));
-  const body = block.map((l) => ' '.repeat(Math.max(0, Math.round((l.x - left) / charWidth))) + l.text);
-  // A fence longer than any run of backticks inside.
-  const longest = Math.max(0, ...body.map((l) => Math.max(0, ...(l.match(/`+/g) ?? []).map((m) => m.length))));
-  const fence = '`'.repeat(Math.max(3, longest + 1));
-  return [fence, ...body, fence].join('\n');
+  return block.map((l) => ' '.repeat(Math.max(0, Math.round((l.x - left) / charWidth))) + l.text).join('\n');
 }

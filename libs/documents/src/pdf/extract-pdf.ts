@@ -1,26 +1,25 @@
 import { DomainError } from '@docconv/contracts';
 import { readFile } from 'node:fs/promises';
 import type { TextContent, TextItem, TextStyle } from 'pdfjs-dist/types/src/display/api';
-import { withFootnotes, writeReferences } from './footnotes';
-import { withoutFurniture } from './furniture';
 import { cleanText, fixedPitch, fontTraits, isGlyphMark, type FontTraits } from './glyphs';
-import { buildLines, toMarkdown, type Line, type PageLines, type TextRun } from './layout';
-import { orderLines } from './reading-order';
-import { escapeText } from '@docconv/model';
-import { tableMarkdown } from '@docconv/model';
+import { buildLines, type Line, type PageLines, type TextRun } from './layout';
 import { ruledTables, type RuledTable } from './lattice';
-import { ocrPageLines, ocrPageReport, ocrRuns, type PageReport } from '../ocr/ocr-page';
+import { ocrPageLines, ocrPageReport, type PageReport } from '../ocr/ocr-page';
 import type { PageReader, PageReading } from '../ocr/page-reader';
 import { withFailedPages } from '../page-failure';
 import { PDF_OPTIONS, pdfjs } from './pdfjs';
-import { renderPage, type PageArea } from './render-page';
+import { renderPage } from './render-page';
+import { readUnreadable } from './unreadable-text';
+import { laidOut } from './layout-document';
+import { blockLine, modelRows, UNPLACED } from './model-blocks';
 import { figureRegions, withFigureText } from './figures';
 import { pageDrawing } from './rules';
 import { readPageByPage, reportedPages, requireSomePage, type PageRange, type StopSignal } from '../page-loop';
 import type { Extraction } from '../extract';
-import { placedPage, type PlacedPage } from '../blocks/placement';
-import { ImageCollector, imageMarkdown, type ExtractedImage } from '../images';
+import { ImageCollector, type ExtractedImage } from '../images';
 import { pagePictures } from './figure-images';
+
+export { laidOut } from './layout-document';
 
 export type PageProgress = (donePages: number) => void;
 
@@ -41,7 +40,7 @@ export async function extractPdf(
 ): Promise<Extraction> {
   const read = await readPdfPages(path, displayName, undefined, onPage, reader, shouldStop, imagePrefix);
   return {
-    ...laidOut(withFailedPages(read.pages, read.reports, 'page')),
+    ...laidOut(withFailedPages(read.pages, read.reports, 'page'), displayName),
     pages: read.reports,
     stopped: read.stopped,
     dropped: read.dropped,
@@ -51,6 +50,8 @@ export async function extractPdf(
 
 /** What reading some of a PDF's pages gave: the lines of each page read, in order, and every page's report. */
 export interface PdfPages {
+  /** The file's name as the job shows it (the blocks' provenance). */
+  file?: string;
   pages: PageLines[];
   reports: PageReport[];
   /** Cancelled: the pages delivered until then. */
@@ -76,6 +77,7 @@ export function assemblePdf(parts: PdfPages[]): Extraction {
         reports,
         'page',
       ),
+      parts.find((part) => part.file !== undefined)?.file ?? '',
     ),
     images: parts.flatMap((part) => part.images ?? []),
     pages: reports,
@@ -211,7 +213,7 @@ export async function readPdfPages(
     const pageRange = range ? { first: range.first, last: Math.min(range.last, document.numPages) } : document.numPages;
     const { reports, stopped, dropped } = await readPageByPage(pageRange, displayName, readPage, onPage, shouldStop);
     const kept = stopped ? reportedPages(pages, reports) : pages;
-    return { pages: kept, reports, stopped, dropped, images: images?.images ?? [] };
+    return { file: displayName, pages: kept, reports, stopped, dropped, images: images?.images ?? [] };
   } finally {
     await task.destroy();
   }
@@ -249,64 +251,26 @@ async function figureLines(
           (line.y <= top + 2 && top - line.y <= CAPTION_GAP)),
     );
     // Read where the picture ends: text set beside it (a figure in a column of its own) is read first, whole.
-    out.push({
-      text: '',
-      x: left,
-      right,
-      y: bottom,
-      bottom,
-      blockTop: top,
-      size: caption?.size ?? 10,
-      rtl: false,
-      runs: [],
-      bold: false,
-      block: imageMarkdown(caption?.text ?? 'Figure', name),
-    });
+    const alt = (caption?.text ?? 'Figure').replace(/\s+/g, ' ').trim().slice(0, 200);
+    out.push(
+      blockLine(
+        {
+          text: '',
+          x: left,
+          right,
+          y: bottom,
+          bottom,
+          blockTop: top,
+          size: caption?.size ?? 10,
+          rtl: false,
+          runs: [],
+          bold: false,
+        },
+        [{ type: 'figure', src: name, alt, from: UNPLACED }],
+      ),
+    );
   }
   return out;
-}
-
-/** The Markdown of laid-out pages, and the pages' lines placed for the structured result. */
-export function laidOut(pages: PageLines[]): { markdown: string; placed: PlacedPage[] } {
-  const furniture: Line[][] = [];
-  const markdown = layoutDocument(pages, furniture);
-  return { markdown, placed: pages.map((page, i) => placedPage(page, furniture[i] ?? [])) };
-}
-
-/**
- * The document-wide part of the layout: body size, heading sizes, margins, reading order.
- * `furniture`, when given, receives each page's lines dropped as running heads and page numbers.
- */
-export function layoutDocument(pages: PageLines[], furniture?: Line[][]): string {
-  const weights = new Map<number, number>();
-  for (const page of pages) {
-    for (const line of page.lines) {
-      const size = Math.round(line.size * 2) / 2;
-      weights.set(size, (weights.get(size) ?? 0) + line.text.length);
-    }
-  }
-  const bodySize = [...weights.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 10;
-  // Heading levels from how much larger than the body the type is, numbered from 1 over the
-  // sizes this document really uses (a cover page's giant type does not push every section
-  // heading down to level 4).
-  const bucket = (size: number) => (size >= bodySize * 1.6 ? 1 : size >= bodySize * 1.3 ? 2 : 3);
-  const headingSizes = [...weights.keys()].filter((s) => s >= bodySize * 1.15);
-  const used = [...new Set(headingSizes.map(bucket))].sort((a, b) => a - b);
-  const headingLevels = new Map(headingSizes.map((s) => [s, used.indexOf(bucket(s)) + 1]));
-  const fonts = new Map<string, number>();
-  for (const line of pages.flatMap((page) => page.lines)) {
-    for (const run of line.runs) if (run.font) fonts.set(run.font, (fonts.get(run.font) ?? 0) + run.text.length);
-  }
-  const bodyFont = [...fonts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
-  const kept = withoutFurniture(pages, bodySize);
-  if (furniture) {
-    for (const [i, page] of kept.entries()) {
-      const stays = new Set(page.lines);
-      furniture[i] = pages[i].lines.filter((line) => !stays.has(line));
-    }
-  }
-  const ordered = withFootnotes(kept, bodySize).map((page) => (page.ordered ? page.lines : orderLines(page)));
-  return writeReferences(toMarkdown(ordered, { bodySize, bodyFont, headingLevels }));
 }
 
 /**
@@ -376,101 +340,6 @@ function mostlyInvisibleText(
   return invisible > visible;
 }
 
-/** Unreadable text this short (characters) is not worth an OCR pass: a stray symbol or two. */
-const MIN_UNREADABLE_CHARS = 8;
-
-/**
- * Areas of a page whose text layer is garbage (a font without a usable Unicode map), read by
- * the job's OCR engine: each area is rendered on its own and its words take the garbage's place.
- */
-async function readUnreadable(
-  path: string,
-  page: number,
-  garbage: TextRun[],
-  reader: PageReader,
-): Promise<{ runs: TextRun[]; report: (page: number) => PageReport } | undefined> {
-  if (garbage.reduce((n, r) => n + r.text.length, 0) < MIN_UNREADABLE_CHARS) return undefined;
-  const { dpi } = reader.options;
-  const runs: TextRun[] = [];
-  const confidences: number[] = [];
-  let engine = '';
-  const bullets = glyphBullets(garbage);
-  const onBullet = (run: TextRun) =>
-    bullets.some(
-      (b) => run.x + run.width / 2 >= b.x && run.x + run.width / 2 <= b.x + b.width && Math.abs(run.y - b.y) < b.size,
-    );
-  for (const area of areasOf(garbage)) {
-    const result = await reader.read(await renderPage(path, page, dpi, area));
-    engine = result.engine;
-    if (result.lines.length > 0) confidences.push(result.confidence);
-    for (const line of ocrRuns(result, 72 / dpi)) {
-      // What OCR makes of a bullet's glyph is not text: the bullet is put back as a mark.
-      runs.push(
-        ...line.map((run) => ({ ...run, x: run.x + area.x, y: run.y + area.y })).filter((run) => !onBullet(run)),
-      );
-    }
-  }
-  runs.push(...bullets);
-  const confidence = confidences.length > 0 ? confidences.reduce((a, b) => a + b) / confidences.length : 0;
-  return {
-    runs,
-    report: (n) => ({
-      page: n,
-      source: 'text+ocr',
-      engine,
-      confidence: Math.round(confidence * 10) / 10,
-      notes: ['Some text on this page has no readable text layer (its font has no Unicode map); it was read by OCR.'],
-    }),
-  };
-}
-
-/**
- * Bullets drawn with the first glyph of unreadable runs: the same code opening two or more runs
- * that start at the same place, ahead of the text (a sidebar's list in a font without a Unicode
- * map). Each becomes a mark one glyph wide where it stands.
- */
-function glyphBullets(garbage: TextRun[]): TextRun[] {
-  const starts = new Map<string, TextRun[]>();
-  for (const run of garbage) {
-    const first = run.text.trimStart()[0];
-    // eslint-disable-next-line no-control-regex -- a bullet drawn with a control code is what is looked for
-    if (!first || run.text.trim().length < 3 || !/[\u0000-\u001f\ue000-\uf8ff]/.test(first)) continue;
-    const key = `${first}@${Math.round(run.x)}`;
-    starts.set(key, [...(starts.get(key) ?? []), run]);
-  }
-  return [...starts.values()]
-    .filter((runs) => runs.length >= 2)
-    .flatMap((runs) => runs.map((run) => ({ ...run, text: '•', width: run.width / [...run.text].length, mark: true })));
-}
-
-/** The areas unreadable runs cover: their boxes, a line's height around each, merged where they touch. */
-function areasOf(runs: TextRun[]): PageArea[] {
-  const areas: PageArea[] = [];
-  for (const run of [...runs].sort((a, b) => a.y - b.y)) {
-    const pad = run.size;
-    const box = {
-      x: run.x - pad,
-      y: run.y - run.size - pad,
-      width: run.width + 2 * pad,
-      height: run.size * 1.3 + 2 * pad,
-    };
-    const touching = areas.find(
-      (a) => box.x < a.x + a.width && a.x < box.x + box.width && box.y < a.y + a.height && a.y < box.y + box.height,
-    );
-    if (!touching) {
-      areas.push(box);
-      continue;
-    }
-    const right = Math.max(touching.x + touching.width, box.x + box.width);
-    const bottom = Math.max(touching.y + touching.height, box.y + box.height);
-    touching.x = Math.min(touching.x, box.x);
-    touching.y = Math.min(touching.y, box.y);
-    touching.width = right - touching.x;
-    touching.height = bottom - touching.y;
-  }
-  return areas.map((a) => ({ ...a, x: Math.max(0, a.x), y: Math.max(0, a.y) }));
-}
-
 /**
  * Where a run of text sits on the page, in page space measured from the top left. Text set
  * sideways (a table's turned column heads) covers a column one line high and as tall as the
@@ -504,17 +373,21 @@ function sidewaysInMargin(item: TextItem, left: number, width: number): boolean 
 /** Ruled tables take their place among the page's lines, by their top edge. */
 function placeTables(lines: Line[], tables: RuledTable[]): Line[] {
   if (tables.length === 0) return lines;
-  const tableLines: Line[] = tables.map((table) => ({
-    text: table.rows.flatMap((row) => row.map((cell) => cell.text)).join(' '),
-    x: table.left,
-    right: table.right,
-    y: table.top,
-    size: table.size,
-    rtl: false,
-    runs: [],
-    bold: false,
-    block: tableMarkdown(table.rows.map((row) => row.map((cell) => ({ ...cell, text: escapeText(cell.text) })))),
-    bottom: table.bottom,
-  }));
+  const tableLines: Line[] = tables.map((table) =>
+    blockLine(
+      {
+        text: table.rows.flatMap((row) => row.map((cell) => cell.text)).join(' '),
+        x: table.left,
+        right: table.right,
+        y: table.top,
+        size: table.size,
+        rtl: false,
+        runs: [],
+        bold: false,
+        bottom: table.bottom,
+      },
+      [{ type: 'table', rows: modelRows(table.rows), headerRows: 1, from: UNPLACED }],
+    ),
+  );
   return [...lines, ...tableLines].sort((a, b) => a.y - b.y);
 }

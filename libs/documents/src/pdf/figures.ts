@@ -1,4 +1,5 @@
 import type { Line } from './layout';
+import { blockLine, UNPLACED } from './model-blocks';
 import type { Shape } from './rules';
 
 /**
@@ -73,15 +74,21 @@ export function withFigureText(lines: Line[], regions: Shape[]): Line[] {
       .sort((a, b) => a.y - b.y || a.x - b.x)
       .map((l) => l.text)
       .join(' · ');
-    blocks.push({
-      ...inside[0],
-      text,
-      x: region.x0,
-      right: region.x1,
-      y: Math.min(region.y0, ...inside.map((l) => l.y - l.size)),
-      bottom: Math.max(region.y1, ...inside.map((l) => l.y)),
-      block: `<!-- figure: ${text.replace(/--+>?/g, '–')} -->`,
-    });
+    // The text is kept out of the reading but not lost: a comment, which the model holds as raw Markdown.
+    const comment = `<!-- figure: ${text.replace(/--+>?/g, '–')} -->`;
+    blocks.push(
+      blockLine(
+        {
+          ...inside[0],
+          text,
+          x: region.x0,
+          right: region.x1,
+          y: Math.min(region.y0, ...inside.map((l) => l.y - l.size)),
+          bottom: Math.max(region.y1, ...inside.map((l) => l.y)),
+        },
+        [{ type: 'raw', text: comment, from: UNPLACED }],
+      ),
+    );
   }
   return taken.size === 0 ? lines : [...lines.filter((l) => !taken.has(l)), ...blocks].sort((a, b) => a.y - b.y);
 }

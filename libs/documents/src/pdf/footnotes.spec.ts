@@ -1,5 +1,4 @@
-import { layoutDocument } from './extract-pdf';
-import { writeReferences } from './footnotes';
+import { layoutDocument } from './layout-document';
 import { run, page } from './testing/text-runs';
 
 /** Body text that makes 10 pt the body size. */
@@ -48,15 +47,5 @@ describe('PDF footnotes', () => {
     expect(markdown).toContain(`Left[^${definitions.get('Left note.')}]`);
     expect(markdown).toContain(`Right[^${definitions.get('Right note.')}]`);
     expect(definitions.get('Left note.')).not.toBe(definitions.get('Right note.'));
-  });
-
-  it('writes references inside HTML tables as superscripts, and their notes as numbered paragraphs', () => {
-    const table = '<table>\n<tr><td>Total\uE0F01\uE0F1</td></tr>\n</table>';
-    expect(writeReferences(`${table}\n\n\uE0F21\uE0F3 Audited.`)).toBe(
-      '<table>\n<tr><td>Total<sup>1</sup></td></tr>\n</table>\n\n<sup>1</sup> Audited.',
-    );
-    expect(writeReferences(`Total\uE0F01\uE0F1 rose.\n\n\uE0F21\uE0F3 Audited.`)).toBe(
-      'Total[^1] rose.\n\n[^1]: Audited.',
-    );
   });
 });

@@ -1,12 +1,12 @@
-import { escapeText } from '@docconv/model';
 import { inked, mend, toLine, type Line, type PageLines, type TextRun } from './layout';
+import { blockLine, inlines, noteReference, UNPLACED } from './model-blocks';
 import { readingOrder, segmentLines } from './reading-order';
 
 /**
  * Footnotes: the notes at the foot of a page, in type smaller than the body, each opened by a
  * marker (a number, a letter or a symbol, raised or set before the note), that a raised marker
- * in the page's text points to. They become Markdown footnotes: the marker in the text a
- * reference, the note its definition, written where the note stood. A note no marker in the text
+ * in the page's text points to. They become footnote blocks where the note stood, and the marker
+ * in the text a note reference. A note no marker in the text
  * points to stays text, since a definition without a reference is never shown.
  */
 
@@ -19,36 +19,6 @@ const SMALLER = 0.85;
 const MARKER = /^(?:\d{1,3}|[a-z]|[*∗†‡§¶‖]{1,3})$/;
 /** A note opened by a symbol in running text: `* Corresponding author`, `† Deceased`. */
 const SYMBOL_OPENING = /^([*∗†‡§¶‖]{1,3})\s*(?=\S)/;
-
-/**
- * Stand-ins for footnote references inside line text and for the labels of definitions, replaced
- * once the Markdown is written (private-use characters, which clean PDF text never has).
- */
-const REFERENCE = /\uE0F0(\d+)\uE0F1/g;
-const reference = (label: number) => `\uE0F0${label}\uE0F1`;
-const DEFINITION = /^\uE0F2(\d+)\uE0F3 /gm;
-const definitionLabel = (label: number) => `\uE0F2${label}\uE0F3 `;
-
-/**
- * The Markdown with its footnotes written out: `[^n]` references and `[^n]: …` definitions. Inside
- * an HTML table Markdown is not read, so a reference there is written `<sup>n</sup>`; a note
- * referenced only from such tables is written as a paragraph opened by its number, since a
- * definition nothing in the Markdown refers to is never shown.
- */
-export function writeReferences(markdown: string): string {
-  const blocks = markdown.split('\n\n');
-  const inMarkdown = new Set<string>();
-  const written = blocks.map((block) => {
-    if (block.startsWith('<table')) return block.replace(REFERENCE, '<sup>$1</sup>');
-    return block.replace(REFERENCE, (_, label: string) => {
-      inMarkdown.add(label);
-      return `[^${label}]`;
-    });
-  });
-  return written
-    .join('\n\n')
-    .replace(DEFINITION, (_, label: string) => (inMarkdown.has(label) ? `[^${label}]: ` : `<sup>${label}</sup> `));
-}
 
 interface Note {
   marker: string;
@@ -88,18 +58,20 @@ export function withFootnotes(pages: PageLines[], bodySize: number): PageLines[]
   });
 }
 
-/** A note as a block where its lines stood, labelled for writeReferences. */
+/** A note as a footnote block where its lines stood. */
 function definition(note: Note, label: number): Line {
   const first = note.lines[0];
   const last = note.lines[note.lines.length - 1];
-  return {
-    ...first,
-    x: Math.min(...note.lines.map((l) => l.x)),
-    right: Math.max(...note.lines.map((l) => l.right)),
-    y: first.y - first.size * 0.8,
-    bottom: last.y + last.size * 0.2,
-    block: `${definitionLabel(label)}${escapeText(note.text)}`,
-  };
+  return blockLine(
+    {
+      ...first,
+      x: Math.min(...note.lines.map((l) => l.x)),
+      right: Math.max(...note.lines.map((l) => l.right)),
+      y: first.y - first.size * 0.8,
+      bottom: last.y + last.size * 0.2,
+    },
+    [{ type: 'footnote', label: String(label), content: inlines(note.text), from: UNPLACED }],
+  );
 }
 
 /**
@@ -189,7 +161,7 @@ function withReferences(line: Line, notes: Note[], labelOf: (note: Note) => numb
     if (parts.length === 0 || targets.some((t) => t === undefined)) return run;
     changed = true;
     const trailing = /\s*$/.exec(run.text)?.[0] ?? '';
-    return { ...run, text: targets.map((t) => reference(labelOf(t!))).join('') + trailing };
+    return { ...run, text: targets.map((t) => noteReference(labelOf(t!))).join('') + trailing };
   });
   return changed ? runs : undefined;
 }

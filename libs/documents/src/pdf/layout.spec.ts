@@ -1,4 +1,4 @@
-import { layoutDocument } from './extract-pdf';
+import { layoutDocument } from './layout-document';
 import { buildLines, type TextRun } from './layout';
 import { run, page } from './testing/text-runs';
 

@@ -1,6 +1,4 @@
-import { alignedTableAt } from './aligned-tables';
-import { codeBlockAt } from './code-blocks';
-import { escapeHeadingText, escapeLineStart, escapeText } from '@docconv/model';
+import type { Block } from '@docconv/model';
 import { joinOverlapping } from './glyphs';
 
 /**
@@ -46,10 +44,13 @@ export interface Line {
   /** The font most of the line's characters are set in. */
   font?: string;
   /**
-   * A block already rendered as Markdown (a ruled table, an OCR'd page's paragraphs); the line
-   * stands for the whole block.
+   * The line stands for whole blocks (a ruled table, a figure, a footnote, an OCR'd page's
+   * paragraphs): their Markdown, which is what the passes over lines read of them; the layout
+   * takes the blocks themselves from `blocks`, or, without them, keeps this Markdown as a raw block.
    */
   block?: string;
+  /** The model blocks the line stands for (see blockLine); absent for a block only written as Markdown (a page not read). */
+  blocks?: Block[];
   /** Where a block ends on the page (its top is `y`). */
   bottom?: number;
   /** Where a block read at its bottom (a figure: `y` is `bottom`) starts on the page. */
@@ -225,230 +226,6 @@ export function median(values: number[]): number {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
-}
-
-/** How a sentence, and so possibly a paragraph, ends. */
-const SENTENCE_END = /[.!?:;。！？]["'”’)\]]*$/;
-
-const BULLET = /^([•◦▪▫‣∙·●○■□–—*-])\s+/;
-const NUMBERED = /^(\(?\d{1,3}[.)]|\(?[a-z][.)])\s+/i;
-
-/**
- * Markdown from ordered lines of a whole document: headings from font size (larger than the
- * body text, short), list items from bullets and numbers, tables from runs of lines that
- * split into the same columns, paragraphs from line spacing, hyphenation joined. The text is
- * escaped, so that what the page shows is what a Markdown reader shows.
- */
-export function toMarkdown(pages: Line[][], type: Typography): string {
-  const { bodySize } = type;
-  const blocks: string[] = [];
-  let paragraph: string[] = [];
-  let lastLine: Line | undefined;
-  /** The heading last written: its block's index and its text so far. */
-  let heading: { block: number; text: string } | undefined;
-  /** The lines of the running paragraph, for where its lines end. */
-  let paragraphLines: Line[] = [];
-  /** The last line of a page whose paragraph was left open, for the first line of the next. */
-  let carry: Line | undefined;
-  const endParagraph = () => {
-    if (paragraph.length > 0) blocks.push(joinLines(paragraph));
-    paragraph = [];
-    paragraphLines = [];
-  };
-
-  for (const lines of pages) {
-    lastLine = undefined;
-    const pageStart = blocks.length;
-    /** A block; a table going on from the foot of the page before, with the same columns, joins that table. */
-    const pushBlock = (block: string) => {
-      const previous = blocks[blocks.length - 1];
-      const continued =
-        blocks.length === pageStart && previous !== undefined ? continuedTable(previous, block) : undefined;
-      if (continued !== undefined) blocks[blocks.length - 1] = continued;
-      else blocks.push(block);
-    };
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i];
-      const carried = carry;
-      carry = undefined;
-      if (line.block) {
-        endParagraph();
-        pushBlock(line.block);
-        lastLine = line;
-        continue;
-      }
-      const code = codeBlockAt(lines, i, bodySize);
-      if (code) {
-        endParagraph();
-        blocks.push(code.markdown);
-        i = code.end - 1;
-        lastLine = lines[i];
-        continue;
-      }
-      const table = alignedTableAt(lines, i);
-      if (table) {
-        endParagraph();
-        pushBlock(table.markdown);
-        i = table.end - 1;
-        lastLine = lines[i];
-        continue;
-      }
-      const level = headingLevel(line, type);
-      if (level > 0) {
-        endParagraph();
-        // A heading that wraps onto a second line continues the same heading.
-        if (
-          lastLine &&
-          heading?.block === blocks.length - 1 &&
-          headingLevel(lastLine, type) === level &&
-          line.y - lastLine.y < line.size * 1.6
-        ) {
-          heading.text = `${heading.text} ${line.text}`;
-        } else {
-          heading = { block: blocks.length, text: line.text };
-          blocks.push('');
-        }
-        blocks[heading.block] = `${'#'.repeat(level)} ${escapeHeadingText(escapeText(heading.text))}`;
-        lastLine = line;
-        continue;
-      }
-      const bullet = BULLET.exec(line.text);
-      const numbered = NUMBERED.exec(line.text);
-      if (bullet || numbered) {
-        if (!isListItem(paragraph[0] ?? '')) endParagraph();
-        const indent =
-          lastLine && line.x > lastLine.x + bodySize * 1.5 && blocks[blocks.length - 1]?.match(/^\s*([-*]|\d+\.) /)
-            ? '  '
-            : '';
-        const marker = bullet ? '-' : numbered![1];
-        const rest = line.text.slice((bullet ?? numbered)![0].length);
-        paragraph.push(`${indent}${marker} ${escapeLineStart(escapeText(rest))}`);
-        paragraphLines = [];
-        lastLine = line;
-        continue;
-      }
-      // The first line of a page goes on with a sentence the page before left open, in the same type.
-      const goesOn = carried !== undefined && Math.abs(line.size - carried.size) <= 1;
-      const startsParagraph = lastLine
-        ? line.y - lastLine.y > Math.max(line.size, lastLine.size) * 1.75 ||
-          line.y < lastLine.y ||
-          Math.abs(line.size - lastLine.size) > 1 ||
-          (line.paragraph !== undefined && line.paragraph !== lastLine.paragraph) ||
-          (paragraph.length > 0 && /^\s*([-*]|\d+[.)])\s/.test(paragraph[0]) && line.x <= lastLine.x - bodySize) ||
-          (paragraphLines.length > 0 &&
-            !isListItem(paragraph[0] ?? '') &&
-            indentedAfterEnd(line, lastLine, paragraphLines))
-        : !goesOn;
-      if (startsParagraph) endParagraph();
-      paragraph.push(escapeText(line.text));
-      paragraphLines.push(line);
-      lastLine = line;
-    }
-    // A paragraph whose last line ends mid-sentence may go on at the top of the next page.
-    if (paragraph.length > 0 && lastLine && !lastLine.block && !SENTENCE_END.test(lastLine.text)) carry = lastLine;
-    else endParagraph();
-  }
-  endParagraph();
-  return (
-    blocks
-      .join('\n\n')
-      .replace(/\n{3,}/g, '\n\n')
-      .trim() + '\n'
-  );
-}
-
-/** What a document's type says about its text. */
-export interface Typography {
-  /** The size most of its text is set in. */
-  bodySize: number;
-  /** The font most of its text is set in. */
-  bodyFont: string | undefined;
-  /** Rounded size of larger type → heading level. */
-  headingLevels: Map<number, number>;
-}
-
-/** A section number and a title: `1 INTRODUCTION`, `2.1 Template Styles` (a list item's `1.` or `1)` is not one). */
-const NUMBERED_HEADING = /^\d{1,2}(?:\.\d{1,2}){0,3}\s+\p{Lu}/u;
-
-/**
- * A line's heading level: from `headingLevels` for larger type; below the deepest of those for a
- * short line in body type that is bold, or set apart in another face with a section number (one
- * level per step of the number); 0 for body text.
- */
-function headingLevel(line: Line, type: Typography): number {
-  const { bodySize, headingLevels } = type;
-  if (line.block || line.text.length > 150) return 0;
-  if (/^[\d\s.,:%()$€-]+$/.test(line.text)) return 0;
-  const bySize = line.size >= bodySize * 1.15 ? headingLevels.get(Math.round(line.size * 2) / 2) : undefined;
-  if (bySize !== undefined) return bySize;
-  const deepest = Math.max(0, ...headingLevels.values());
-  if (
-    line.font !== undefined &&
-    line.font !== type.bodyFont &&
-    line.size >= bodySize - 0.5 &&
-    line.text.length <= 80 &&
-    NUMBERED_HEADING.test(line.text) &&
-    !/[.,;:]$/.test(line.text)
-  ) {
-    const depth = line.text.split(/\s/)[0].split('.').length;
-    return Math.min(deepest + depth, 6);
-  }
-  // A short bold line in body type, not a sentence or a list item, heads a section below
-  // the ones set in larger type.
-  if (
-    line.bold &&
-    line.size >= bodySize - 0.5 &&
-    line.text.length <= 100 &&
-    !/[.,;:]$/.test(line.text) &&
-    !BULLET.test(line.text)
-  )
-    return Math.min(Math.max(deepest + 1, 2), 4);
-  return 0;
-}
-
-/**
- * A GFM table and the table that opens the next page joined, when they have the same columns; the
- * second's header row is left out when it repeats the first's. Undefined when they do not match.
- */
-export function continuedTable(first: string, second: string): string | undefined {
-  const rows = (table: string) => table.split('\n');
-  const a = rows(first);
-  const b = rows(second);
-  const delimiter = /^\|(?: -+ \|)+$/;
-  if (a.length < 2 || b.length < 2 || !delimiter.test(a[1]) || a[1] !== b[1]) return undefined;
-  const body = b[0] === a[0] ? b.slice(2) : [b[0], ...b.slice(2)];
-  return [...a, ...body].join('\n');
-}
-
-/**
- * A line set in by a first-line indent after a line that ended the paragraph before: a sentence's
- * end, or a line stopping well short of the others. (A hanging indent, as in a list of
- * references, sets in lines that go on mid-sentence.)
- */
-function indentedAfterEnd(line: Line, last: Line, paragraph: Line[]): boolean {
-  const indent = line.x - last.x;
-  if (indent < line.size * 0.8 || indent > line.size * 4) return false;
-  const right = Math.max(...paragraph.map((l) => l.right));
-  const short = paragraph.length >= 2 && last.right < right - line.size * 2;
-  return short || /[.!?:;"”’)]$/.test(last.text);
-}
-
-const isListItem = (line: string) => /^\s*(- |\d+[.)] |\(?[a-z][.)] )/i.test(line);
-
-/**
- * Joins a paragraph's lines (Markdown text): a word hyphenated at a line end is mended; list
- * lines stay separate; a paragraph that would start a block is escaped.
- */
-function joinLines(lines: string[]): string {
-  if (isListItem(lines[0])) {
-    const items: string[] = [];
-    for (const line of lines) {
-      if (isListItem(line) || items.length === 0) items.push(line);
-      else items[items.length - 1] = mend(items[items.length - 1], line);
-    }
-    return items.join('\n');
-  }
-  return escapeLineStart(lines.reduce((text, line) => mend(text, line)));
 }
 
 /** Two lines of one paragraph joined: a word hyphenated at the end of the first is mended. */

@@ -35,11 +35,10 @@ export class ListLayout {
       this.root = { key: item.list ?? (continues ? root.key : undefined), ordered, alternate };
     }
     const delimiter = item.delimiter ?? '.';
-    const marker = ordered
-      ? `${item.number}${alternate ? (delimiter === '.' ? ')' : '.') : delimiter}`
-      : alternate
-        ? '*'
-        : '-';
+    // A label the document prints (`a.`, `(iii)`) is kept as it is.
+    const marker =
+      item.marker ??
+      (ordered ? `${item.number}${alternate ? (delimiter === '.' ? ')' : '.') : delimiter}` : alternate ? '*' : '-');
     const indent = this.indentAt(depth);
     this.childIndents.length = depth;
     this.childIndents[depth] = Math.max(indent + marker.length + 1, indent + 4);

@@ -98,12 +98,14 @@ describe('writeMarkdown: formulas and footnotes', () => {
         content: [
           { kind: 'text', text: 'a' },
           { kind: 'note', label: '1' },
+          { kind: 'text', text: ' b' },
+          { kind: 'note', label: '2' },
         ],
       },
       { type: 'footnote', from, label: '1', content: [{ kind: 'text', text: 'one' }] },
       { type: 'footnote', from, label: '2', content: [{ kind: 'text', text: 'two' }] },
     );
-    expect(markdown).toBe('a[^1]\n\n[^1]: one\n[^2]: two\n');
+    expect(markdown).toBe('a[^1] b[^2]\n\n[^1]: one\n[^2]: two\n');
     expect(parseMarkdown(markdown).children.map((node) => node.type)).toEqual([
       'paragraph',
       'footnoteDefinition',

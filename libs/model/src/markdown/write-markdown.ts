@@ -11,9 +11,26 @@ import { tableMarkdown, type GridCell } from './tables';
  * out. A block a reader not yet ported wrote as Markdown (`written`) is copied as it was.
  */
 export function writeMarkdown(document: Document): string {
+  return writeMarkdownSpans(document).markdown;
+}
+
+/** A block as written: where its Markdown stands in the output (`[start, end)`, UTF-16 units); no span when it was left out. */
+export interface WrittenBlock {
+  block: Block;
+  span?: [number, number];
+}
+
+/**
+ * writeMarkdown, with where each block stands in the Markdown (for the structured result); a
+ * block the Markdown leaves out (page furniture) has no span, and one copied as a reader not yet
+ * ported wrote it (`written`) is not listed.
+ */
+export function writeMarkdownSpans(document: Document): { markdown: string; blocks: WrittenBlock[] } {
   let out = '';
   let previous: Block | undefined;
   const lists = new ListLayout();
+  const shown = shownNotes(document.blocks);
+  const blocks: WrittenBlock[] = [];
   for (const block of document.blocks) {
     if (block.written !== undefined) {
       out += block.written;
@@ -21,29 +38,36 @@ export function writeMarkdown(document: Document): string {
       lists.end();
       continue;
     }
-    const markdown = blockMarkdown(block, lists);
-    if (markdown === undefined) continue;
+    const markdown = blockMarkdown(block, lists, shown);
+    if (markdown === undefined) {
+      blocks.push({ block });
+      continue;
+    }
     if (block.type !== 'list_item') lists.end();
     if (previous !== undefined) out += separator(previous, block);
+    blocks.push({ block, span: [out.length, out.length + markdown.length] });
     out += markdown;
     previous = block;
   }
-  if (document.trailing !== undefined) return out + document.trailing;
-  return out === '' ? '' : `${out}\n`;
+  if (document.trailing !== undefined) return { markdown: out + document.trailing, blocks };
+  return { markdown: out === '' ? '' : `${out}\n`, blocks };
 }
 
 /** What goes between two blocks written one after the other: the items of a list, and footnotes, go on consecutive lines. */
 function separator(previous: Block, next: Block): string {
   if (previous.written !== undefined) return '\n\n';
   if (previous.type === 'footnote' && next.type === 'footnote') return '\n';
-  return previous.type === 'list_item' && next.type === 'list_item' ? '\n' : '\n\n';
+  return previous.type === 'list_item' && next.type === 'list_item' && next.opens !== true ? '\n' : '\n\n';
 }
 
 /**
  * A block as Markdown; undefined for what the Markdown leaves out. `lists` places a list item
- * after the items written before it (a fresh layout: the item stands alone).
+ * after the items written before it (a fresh layout: the item stands alone). `shown` holds the
+ * labels of the notes referenced where Markdown is read (shownNotes): a footnote none of them
+ * names is written as a paragraph opened by its label, since a definition without a reference is
+ * never shown.
  */
-export function blockMarkdown(block: Block, lists = new ListLayout()): string | undefined {
+export function blockMarkdown(block: Block, lists = new ListLayout(), shown?: ReadonlySet<string>): string | undefined {
   switch (block.type) {
     case 'heading':
       return `${'#'.repeat(block.level)} ${escapeHeadingText(oneLine(inlineMarkdown(block.content)))}`;
@@ -53,8 +77,12 @@ export function blockMarkdown(block: Block, lists = new ListLayout()): string | 
     }
     case 'list_item':
       return listItemMarkdown(block, lists.place(block));
-    case 'table':
-      return tableMarkdown(block.rows.map((row) => row.map(gridCell)));
+    case 'table': {
+      // Inside an HTML table Markdown is not read: a note reference there is a superscript.
+      const html = isHtmlTable(block.rows);
+      const markdown = tableMarkdown(block.rows.map((row) => row.map((cell) => gridCell(cell, html))));
+      return html ? markdown.replace(HTML_NOTE, '<sup>$1</sup>') : markdown;
+    }
     case 'figure':
       return block.src === undefined ? escapeLineStart(block.alt) : `![${altText(block.alt)}](${block.src})`;
     case 'formula':
@@ -64,7 +92,9 @@ export function blockMarkdown(block: Block, lists = new ListLayout()): string | 
       return `${fence}${block.language ?? ''}\n${block.text}\n${fence}`;
     }
     case 'footnote':
-      return `[^${block.label}]: ${inlineMarkdown(block.content)}`;
+      return shown === undefined || shown.has(block.label)
+        ? `[^${block.label}]: ${inlineMarkdown(block.content)}`
+        : `<sup>${block.label}</sup> ${inlineMarkdown(block.content)}`;
     case 'transcript':
       return paragraphText(block.content);
     case 'furniture':
@@ -98,12 +128,15 @@ function paragraphText(content: readonly Inline[]): string {
     .join('  \n');
 }
 
-/** Inline content as Markdown: emphasis, links, code spans, math, notes and pictures, text escaped; breaks as `\n`. */
-export function inlineMarkdown(content: readonly Inline[]): string {
+/**
+ * Inline content as Markdown: emphasis, links, code spans, math, notes and pictures, text escaped;
+ * breaks as `\n`. In an HTML table (`html`) a note is a stand-in the table's writer makes a superscript.
+ */
+export function inlineMarkdown(content: readonly Inline[], html = false): string {
   // Links are told apart by their target: adjacent runs linking to the same address make one link.
   const links = new Map<string, number>();
   const linkId = (href: string) => links.get(href) ?? links.set(href, links.size + 1).size;
-  const markdown = renderInline(content.map((inline) => piece(inline, linkId)));
+  const markdown = renderInline(content.map((inline) => piece(inline, linkId, html)));
   return markdown === ''
     ? ''
     : `${ideographicSpaces(content[0], /^\u3000+/)}${markdown}${ideographicSpaces(content.at(-1), /\u3000+$/)}`;
@@ -119,7 +152,36 @@ function ideographicSpaces(inline: Inline | undefined, edge: RegExp): string {
   return edge.exec(inline.text)?.[0] ?? '';
 }
 
-function piece(inline: Inline, linkId: (href: string) => number): Piece {
+/** A note reference in an HTML table's cell until the table is written (private-use characters). */
+const htmlNote = (label: string) => `\uE0F4${label}\uE0F5`;
+const HTML_NOTE = /\uE0F4([^\uE0F5]*)\uE0F5/g;
+
+/** A table the writer writes as HTML: one whose cells span (GFM has no spans). */
+function isHtmlTable(rows: readonly Cell[][]): boolean {
+  return rows.some((row) => row.some((cell) => cell.rowspan > 1 || cell.colspan > 1));
+}
+
+/**
+ * The labels of the notes referenced where Markdown is read: anywhere but in an HTML table. A
+ * document with blocks written by a reader not yet ported says nothing of its notes: every label counts.
+ */
+function shownNotes(blocks: readonly Block[]): ReadonlySet<string> | undefined {
+  if (blocks.some((block) => block.written !== undefined)) return undefined;
+  const shown = new Set<string>();
+  const add = (content: readonly Inline[] | undefined) => {
+    for (const inline of content ?? []) if (inline.kind === 'note') shown.add(inline.label);
+  };
+  for (const block of blocks) {
+    if ('content' in block) add(block.content);
+    if (block.type === 'table') {
+      add(block.caption);
+      if (!isHtmlTable(block.rows)) for (const row of block.rows) for (const cell of row) add(cell.content);
+    }
+  }
+  return shown;
+}
+
+function piece(inline: Inline, linkId: (href: string) => number, html: boolean): Piece {
   switch (inline.kind) {
     case 'text': {
       const link = inline.link === undefined ? undefined : { id: linkId(inline.link), href: inline.link };
@@ -138,7 +200,7 @@ function piece(inline: Inline, linkId: (href: string) => number): Piece {
     case 'math':
       return { kind: 'raw', markdown: `$${inline.tex}$` };
     case 'note':
-      return { kind: 'raw', markdown: `[^${inline.label}]` };
+      return { kind: 'raw', markdown: html ? htmlNote(inline.label) : `[^${inline.label}]` };
     case 'image':
       return { kind: 'raw', markdown: `![${altText(inline.alt)}](${inline.src})` };
   }
@@ -172,6 +234,6 @@ function oneLine(text: string): string {
 }
 
 /** A model cell as the table writer's cell: its inline Markdown, breaks kept as line breaks (`<br>`). */
-function gridCell(cell: Cell): GridCell {
-  return { text: inlineMarkdown(cell.content), rowspan: cell.rowspan, colspan: cell.colspan };
+function gridCell(cell: Cell, html: boolean): GridCell {
+  return { text: inlineMarkdown(cell.content, html), rowspan: cell.rowspan, colspan: cell.colspan };
 }

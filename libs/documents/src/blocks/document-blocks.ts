@@ -1,0 +1,82 @@
+import { markdownBlocks, writeMarkdownSpans, type Document, type MarkdownBlock } from '@docconv/model';
+import type { PlacedPage } from './placement';
+import type { ResultBlock } from './structured-result';
+
+/**
+ * The structured result's blocks of a file whose reader built a document: the blocks the Markdown
+ * writer wrote, each where the writer put it in the job's Markdown and where the document says it
+ * came from (page and box, no text matching), page furniture included without a span. A block's
+ * type, text and details are those its own Markdown reads as (markdownBlocks), as for files
+ * without a document. Undefined when the job's Markdown does not hold the document's as written
+ * (a refined page changed it): the caller reads the Markdown instead.
+ */
+export function documentBlocks(
+  markdown: string,
+  source: { file: string; start: number; end: number; document: Document; pages?: PlacedPage[] },
+  /** The file's blocks read from the job's Markdown: those before the document's (a heading naming the file) are kept. */
+  own: MarkdownBlock[],
+  span: (start: number, end: number) => [number, number],
+  /** The OCR engine and confidence of a page read by OCR. */
+  ocr: (page: number | undefined) => Pick<ResultBlock, 'engine' | 'confidence'>,
+): ResultBlock[] | undefined {
+  const written = writeMarkdownSpans(source.document);
+  const body = written.markdown.trim();
+  const found = body === '' ? source.end : markdown.indexOf(body, source.start);
+  if (found < 0 || found > source.end) return undefined;
+  const offset = found - (written.markdown.length - written.markdown.trimStart().length);
+  const out: ResultBlock[] = [];
+  const opening = own.filter((block) => block.end <= found);
+  if (opening.length > 0) {
+    // The heading naming the file in a job of several is no part of the document: the band above its first block.
+    const first = source.pages?.[0];
+    const top = source.document.blocks.find((b) => b.from.page === first?.page && b.from.box)?.from.box?.[1];
+    for (const block of opening) {
+      out.push({
+        id: 0,
+        type: block.type,
+        text: block.text,
+        markdown: span(block.start, block.end),
+        file: source.file,
+        ...details(block),
+        ...(first ? { page: first.page, box: [0, 0, first.width, top ?? first.height], box_estimated: true } : {}),
+      });
+    }
+  }
+  for (const { block, span: at } of written.blocks) {
+    const place = {
+      ...(block.from.page !== undefined ? { page: block.from.page } : {}),
+      ...(block.from.box !== undefined ? { box: block.from.box } : {}),
+    };
+    if (block.type === 'furniture') {
+      const type = block.role === 'header' ? 'page_header' : 'page_footer';
+      out.push({ id: 0, type, text: block.text.trim(), markdown: null, file: source.file, ...place });
+      continue;
+    }
+    if (at === undefined) continue;
+    const read = markdownBlocks(written.markdown.slice(at[0], at[1]))[0];
+    if (read === undefined) continue;
+    out.push({
+      id: 0,
+      type: read.type,
+      text: read.text,
+      markdown: span(offset + at[0], offset + at[1]),
+      file: source.file,
+      ...details(read),
+      ...place,
+      ...ocr(block.from.page),
+    });
+  }
+  return out;
+}
+
+/** What a block of the Markdown says besides its type and text. */
+export function details(block: MarkdownBlock): Partial<ResultBlock> {
+  const { level, cells, caption, image, language } = block;
+  return {
+    ...(level !== undefined ? { level } : {}),
+    ...(cells ? { cells } : {}),
+    ...(caption !== undefined ? { caption } : {}),
+    ...(image !== undefined ? { image } : {}),
+    ...(language !== undefined ? { language } : {}),
+  };
+}

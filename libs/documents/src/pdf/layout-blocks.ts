@@ -1,0 +1,331 @@
+import { blockMarkdown, type Block, type Box, type Provenance, type TableBlock } from '@docconv/model';
+import { alignedTableAt } from './aligned-tables';
+import { codeBlockAt } from './code-blocks';
+import { mend, type Line } from './layout';
+import { inlines, lineBox, unionBox } from './model-blocks';
+
+/** How a sentence, and so possibly a paragraph, ends. */
+const SENTENCE_END = /[.!?:;。！？]["'”’)\]]*$/;
+
+const BULLET = /^([•◦▪▫‣∙·●○■□–—*-])\s+/;
+const NUMBERED = /^(\(?\d{1,3}[.)]|\(?[a-z][.)])\s+/i;
+
+/** What a document's type says about its text. */
+export interface Typography {
+  /** The size most of its text is set in. */
+  bodySize: number;
+  /** The font most of its text is set in. */
+  bodyFont: string | undefined;
+  /** Rounded size of larger type → heading level. */
+  headingLevels: Map<number, number>;
+}
+
+/** A page's ordered lines, and what places its blocks: its number, its size and its scale (see PageLines). */
+export interface OrderedPage {
+  number: number;
+  width: number;
+  height: number;
+  /** Page units per unit of the original; 1 when absent. */
+  scale?: number;
+  lines: Line[];
+}
+
+/**
+ * One line of a paragraph being gathered: its plain text, and for a list item's first line its
+ * marker as written (`- `, `  1. `, `(a) `).
+ */
+interface Entry {
+  head?: string;
+  text: string;
+  line: Line;
+}
+
+/**
+ * The blocks of ordered lines of a whole document: headings from font size (larger than the
+ * body text, short), list items from bullets and numbers, tables from runs of lines that
+ * split into the same columns, code from fixed-width lines, paragraphs from line spacing,
+ * hyphenation joined; lines that stand for blocks (ruled tables, figures, footnotes, OCR'd
+ * paragraphs) give theirs. Text is plain: the Markdown writer escapes it. Each block comes
+ * from `file`, on the page of its first line, in the box of its lines there.
+ */
+export function layoutBlocks(pages: OrderedPage[], type: Typography, file: string): Block[] {
+  const { bodySize } = type;
+  /** Blocks as groups: a list is one group of items, every other block one of its own. */
+  const groups: Block[][] = [];
+  let paragraph: Entry[] = [];
+  let lastLine: Line | undefined;
+  /** The heading last written: its group and its text so far. */
+  let heading: { group: Block[]; text: string; lines: Line[] } | undefined;
+  /** The lines of the running paragraph, for where its lines end. */
+  let paragraphLines: Line[] = [];
+  /** The last line of a page whose paragraph was left open, for the first line of the next. */
+  let carry: Line | undefined;
+  let page = pages[0];
+  /** Where lines of the current page and of the pages before stand. */
+  const pageOf = new Map<Line, OrderedPage>();
+  const from = (lines: Line[]) => provenance(file, lines, pageOf);
+  const endParagraph = () => {
+    if (paragraph.length > 0) groups.push(paragraphBlocks(paragraph, from));
+    paragraph = [];
+    paragraphLines = [];
+  };
+  /** The Markdown the last group starts with. */
+  const lastStart = () => {
+    const first = groups[groups.length - 1]?.[0];
+    return first === undefined ? undefined : blockMarkdown(first);
+  };
+
+  for (page of pages) {
+    for (const line of page.lines) pageOf.set(line, page);
+    const lines = page.lines;
+    lastLine = undefined;
+    const pageStart = groups.length;
+    /** A group; a table going on from the foot of the page before, with the same columns, joins that table. */
+    const pushGroup = (group: Block[]) => {
+      const previous = groups[groups.length - 1];
+      const continued =
+        groups.length === pageStart && previous?.length === 1 && group.length === 1
+          ? continuedTable(previous[0], group[0])
+          : undefined;
+      if (continued !== undefined) groups[groups.length - 1] = [continued];
+      else groups.push(group);
+    };
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i];
+      const carried = carry;
+      carry = undefined;
+      if (line.block) {
+        endParagraph();
+        const own = from([line]);
+        const blocks: Block[] = line.blocks ?? [{ type: 'raw', text: line.block, from: own }];
+        // Each of a line's blocks (an OCR'd page's paragraphs) is a group of its own, in its own box when it has one.
+        for (const block of blocks) {
+          const box = block.from.box && placedBox([block.from.box], page);
+          pushGroup([{ ...block, from: box ? { ...own, box } : own }]);
+        }
+        lastLine = line;
+        continue;
+      }
+      const code = codeBlockAt(lines, i, bodySize);
+      if (code) {
+        endParagraph();
+        groups.push([{ type: 'code', text: code.text, from: from(lines.slice(i, code.end)) }]);
+        i = code.end - 1;
+        lastLine = lines[i];
+        continue;
+      }
+      const table = alignedTableAt(lines, i);
+      if (table) {
+        endParagraph();
+        pushGroup([{ type: 'table', rows: table.rows, headerRows: 1, from: from(lines.slice(i, table.end)) }]);
+        i = table.end - 1;
+        lastLine = lines[i];
+        continue;
+      }
+      const level = headingLevel(line, type);
+      if (level > 0) {
+        endParagraph();
+        // A heading that wraps onto a second line continues the same heading.
+        if (
+          lastLine &&
+          heading?.group === groups[groups.length - 1] &&
+          headingLevel(lastLine, type) === level &&
+          line.y - lastLine.y < line.size * 1.6
+        ) {
+          heading.text = `${heading.text} ${line.text}`;
+          heading.lines.push(line);
+        } else {
+          heading = { group: [], text: line.text, lines: [line] };
+          groups.push(heading.group);
+        }
+        heading.group[0] = { type: 'heading', level, content: inlines(heading.text), from: from(heading.lines) };
+        lastLine = line;
+        continue;
+      }
+      const bullet = BULLET.exec(line.text);
+      const numbered = NUMBERED.exec(line.text);
+      if (bullet || numbered) {
+        if (!isListItem(paragraph[0])) endParagraph();
+        const indent =
+          lastLine && line.x > lastLine.x + bodySize * 1.5 && lastStart()?.match(/^\s*([-*]|\d+\.) /) ? '  ' : '';
+        const marker = bullet ? '-' : numbered![1];
+        const rest = line.text.slice((bullet ?? numbered)![0].length);
+        paragraph.push({ head: `${indent}${marker} `, text: rest, line });
+        paragraphLines = [];
+        lastLine = line;
+        continue;
+      }
+      // The first line of a page goes on with a sentence the page before left open, in the same type.
+      const goesOn = carried !== undefined && Math.abs(line.size - carried.size) <= 1;
+      const startsParagraph = lastLine
+        ? line.y - lastLine.y > Math.max(line.size, lastLine.size) * 1.75 ||
+          line.y < lastLine.y ||
+          Math.abs(line.size - lastLine.size) > 1 ||
+          (line.paragraph !== undefined && line.paragraph !== lastLine.paragraph) ||
+          (paragraph.length > 0 &&
+            /^\s*([-*]|\d+[.)])\s/.test(entryStart(paragraph[0])) &&
+            line.x <= lastLine.x - bodySize) ||
+          (paragraphLines.length > 0 && !isListItem(paragraph[0]) && indentedAfterEnd(line, lastLine, paragraphLines))
+        : !goesOn;
+      if (startsParagraph) endParagraph();
+      paragraph.push({ text: line.text, line });
+      paragraphLines.push(line);
+      lastLine = line;
+    }
+    // A paragraph whose last line ends mid-sentence may go on at the top of the next page.
+    if (paragraph.length > 0 && lastLine && !lastLine.block && !SENTENCE_END.test(lastLine.text)) carry = lastLine;
+    else endParagraph();
+  }
+  endParagraph();
+  return groups.flatMap((group, g) =>
+    group.map((block, i) =>
+      i === 0 && g > 0 && block.type === 'list_item' && groups[g - 1].at(-1)?.type === 'list_item'
+        ? { ...block, opens: true }
+        : block,
+    ),
+  );
+}
+
+/** A section number and a title: `1 INTRODUCTION`, `2.1 Template Styles` (a list item's `1.` or `1)` is not one). */
+const NUMBERED_HEADING = /^\d{1,2}(?:\.\d{1,2}){0,3}\s+\p{Lu}/u;
+
+/**
+ * A line's heading level: from `headingLevels` for larger type; below the deepest of those for a
+ * short line in body type that is bold, or set apart in another face with a section number (one
+ * level per step of the number); 0 for body text.
+ */
+function headingLevel(line: Line, type: Typography): number {
+  const { bodySize, headingLevels } = type;
+  if (line.block || line.text.length > 150) return 0;
+  if (/^[\d\s.,:%()$€-]+$/.test(line.text)) return 0;
+  const bySize = line.size >= bodySize * 1.15 ? headingLevels.get(Math.round(line.size * 2) / 2) : undefined;
+  if (bySize !== undefined) return bySize;
+  const deepest = Math.max(0, ...headingLevels.values());
+  if (
+    line.font !== undefined &&
+    line.font !== type.bodyFont &&
+    line.size >= bodySize - 0.5 &&
+    line.text.length <= 80 &&
+    NUMBERED_HEADING.test(line.text) &&
+    !/[.,;:]$/.test(line.text)
+  ) {
+    const depth = line.text.split(/\s/)[0].split('.').length;
+    return Math.min(deepest + depth, 6);
+  }
+  // A short bold line in body type, not a sentence or a list item, heads a section below
+  // the ones set in larger type.
+  if (
+    line.bold &&
+    line.size >= bodySize - 0.5 &&
+    line.text.length <= 100 &&
+    !/[.,;:]$/.test(line.text) &&
+    !BULLET.test(line.text)
+  )
+    return Math.min(Math.max(deepest + 1, 2), 4);
+  return 0;
+}
+
+/**
+ * A line set in by a first-line indent after a line that ended the paragraph before: a sentence's
+ * end, or a line stopping well short of the others. (A hanging indent, as in a list of
+ * references, sets in lines that go on mid-sentence.)
+ */
+function indentedAfterEnd(line: Line, last: Line, paragraph: Line[]): boolean {
+  const indent = line.x - last.x;
+  if (indent < line.size * 0.8 || indent > line.size * 4) return false;
+  const right = Math.max(...paragraph.map((l) => l.right));
+  const short = paragraph.length >= 2 && last.right < right - line.size * 2;
+  return short || /[.!?:;"”’)]$/.test(last.text);
+}
+
+/** A list item's line (`- `, `1. `, `a) `), or a line that reads as one. */
+const LIST_ITEM = /^\s*(- |\d+[.)] |\(?[a-z][.)] )/i;
+const entryStart = (entry: Entry | undefined) => (entry === undefined ? '' : `${entry.head ?? ''}${entry.text}`);
+const isListItem = (entry: Entry | undefined) => LIST_ITEM.test(entryStart(entry));
+
+/**
+ * A paragraph's lines as blocks: list items when it opens with one (each item's lines after the
+ * first go on with it), else one paragraph; a word hyphenated at a line end is mended.
+ */
+function paragraphBlocks(entries: Entry[], from: (lines: Line[]) => Provenance): Block[] {
+  if (!isListItem(entries[0])) {
+    return [
+      {
+        type: 'paragraph',
+        content: inlines(entries.map(entryStart).reduce((text, line) => mend(text, line))),
+        from: from(entries.map((e) => e.line)),
+      },
+    ];
+  }
+  const items: { head: string; text: string; lines: Line[] }[] = [];
+  for (const entry of entries) {
+    const item = items[items.length - 1];
+    if (isListItem(entry) || item === undefined) {
+      const head = entry.head ?? LIST_ITEM.exec(entry.text)?.[0] ?? '';
+      items.push({
+        head,
+        text: entry.head === undefined ? entry.text.slice(head.length) : entry.text,
+        lines: [entry.line],
+      });
+    } else {
+      item.text = mend(item.text, entryStart(entry));
+      item.lines.push(entry.line);
+    }
+  }
+  return items.map((item): Block => {
+    const marker = item.head.trim();
+    const digits = /^(\d+)\.$/.exec(marker)?.[1];
+    const number = digits !== undefined && String(Number(digits)) === digits ? Number(digits) : undefined;
+    return {
+      type: 'list_item',
+      depth: item.head.startsWith(' ') ? 1 : 0,
+      ...(number !== undefined ? { number } : marker === '-' ? {} : { marker }),
+      content: inlines(item.text),
+      from: from(item.lines),
+    };
+  });
+}
+
+/**
+ * A table and the table that opens the next page joined, when both are GFM tables (no spans)
+ * with the same columns; the second's header row is left out when it repeats the first's.
+ * Undefined when they do not match.
+ */
+export function continuedTable(first: Block, second: Block): TableBlock | undefined {
+  if (first.type !== 'table' || second.type !== 'table') return undefined;
+  const a = (blockMarkdown(first) ?? '').split('\n');
+  const b = (blockMarkdown(second) ?? '').split('\n');
+  const delimiter = /^\|(?: -+ \|)+$/;
+  if (a.length < 2 || b.length < 2 || !delimiter.test(a[1]) || a[1] !== b[1]) return undefined;
+  const rows = b[0] === a[0] ? second.rows.slice(1) : second.rows;
+  const later = [...(first.from.continues ?? []), second.from.page].filter(
+    (page): page is number => page !== undefined && page !== first.from.page,
+  );
+  return {
+    ...first,
+    rows: [...first.rows, ...rows],
+    from: { ...first.from, ...(later.length > 0 ? { continues: [...new Set(later)] } : {}) },
+  };
+}
+
+/** Where lines came from: the page of the first, and the box of those of its lines on that page. */
+function provenance(file: string, lines: Line[], pageOf: Map<Line, OrderedPage>): Provenance {
+  const page = pageOf.get(lines[0]);
+  if (page === undefined) return { file };
+  const box = placedBox(
+    lines.filter((line) => pageOf.get(line) === page).map((line) => lineBox(line, page.height)),
+    page,
+  );
+  return { file, page: page.number, ...(box ? { box } : {}) };
+}
+
+/** The union of boxes in page units, in the original's units (PDF points, image pixels), within the page. */
+export function placedBox(boxes: Box[], page: Omit<OrderedPage, 'lines'>): Box | undefined {
+  const union = unionBox(boxes);
+  if (union === undefined) return undefined;
+  const scale = page.scale ?? 1;
+  const limits = [page.width, page.height, page.width, page.height].map((v) => round(v / scale));
+  return union.map((v, i) => Math.min(limits[i], round(Math.max(0, v / scale)))) as Box;
+}
+
+const round = (value: number) => Math.round(value * 100) / 100;
