@@ -10,7 +10,12 @@ import { extractHtml } from './html/extract-html';
 import { extractHwp } from './hwp/extract-hwp';
 import { extractHwpx } from './hwpx/extract-hwpx';
 import { extractImage } from './image/extract-image';
-import { extractViaLibreOffice, type OfficeViaLibreOffice } from './legacy/extract-legacy';
+import {
+  extractViaLibreOffice,
+  readPresentationViaLibreOffice,
+  type OfficeViaLibreOffice,
+  type PresentationViaLibreOffice,
+} from './legacy/extract-legacy';
 import type { PlacedPage } from './blocks/placement';
 import type { ExtractedImage } from './images';
 import type { FileKind } from './kinds';
@@ -18,7 +23,7 @@ import type { PageReport } from './ocr/ocr-page';
 import { PageReader, type OcrOptions } from './ocr/page-reader';
 import { extractPdf, readPdfPages, type PdfPages } from './pdf/extract-pdf';
 import type { PageRange, StopSignal } from './page-loop';
-import { extractPptx } from './pptx/extract-pptx';
+import { readPptx } from './pptx/extract-pptx';
 import { extractText } from './text/extract-text';
 import { extractXlsx } from './xlsx/extract-xlsx';
 
@@ -125,6 +130,10 @@ const modelled =
     return { markdown: writeMarkdown(document), pages: [], document };
   };
 
+/** A presentation LibreOffice converts to PPTX, read by the PPTX reader into the model. */
+const presentationViaLibreOffice = (kind: PresentationViaLibreOffice): Reader =>
+  modelled((input) => readPresentationViaLibreOffice(input.path, kind, input.displayName, input.limits));
+
 const email = (kind: EmailKind): Reader => modelled((input) => extractEmail(input.path, kind, input.displayName));
 
 const notTranscribed: Reader = async (input) => {
@@ -152,16 +161,16 @@ const READERS: Record<FileKind, Reader> = {
     );
     return { markdown, pages: [], images, document };
   },
-  pptx: whole((input) => extractPptx(input.path, input.displayName, input.limits)),
+  pptx: modelled((input) => readPptx(input.path, input.displayName, input.limits)),
   xlsx: whole((input) => extractXlsx(input.path, input.displayName, input.limits)),
   hwp: whole((input) => extractHwp(input.path, input.displayName, input.limits)),
   hwpx: whole((input) => extractHwpx(input.path, input.displayName, input.limits)),
   odt: viaLibreOffice('odt'),
   ods: viaLibreOffice('ods'),
-  odp: viaLibreOffice('odp'),
+  odp: presentationViaLibreOffice('odp'),
   doc: viaLibreOffice('doc'),
   xls: viaLibreOffice('xls'),
-  ppt: viaLibreOffice('ppt'),
+  ppt: presentationViaLibreOffice('ppt'),
   rtf: viaLibreOffice('rtf'),
   epub: whole((input) => extractEpub(input.path, input.displayName, input.limits)),
   eml: email('eml'),

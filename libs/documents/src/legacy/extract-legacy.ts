@@ -1,7 +1,8 @@
+import { writeMarkdown, type Document } from '@docconv/model';
 import { DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
 import { extractDocx } from '../docx/extract-docx';
 import { convertWithLibreOffice, type OfficeTarget } from '../libreoffice/libreoffice';
-import { extractPptx } from '../pptx/extract-pptx';
+import { readPptx } from '../pptx/extract-pptx';
 import { extractXlsx } from '../xlsx/extract-xlsx';
 
 /** The office formats read by converting them to OOXML with LibreOffice first. */
@@ -31,9 +32,32 @@ export async function extractViaLibreOffice(
   limits: DecompressionLimits = DEFAULT_DECOMPRESSION_LIMITS,
 ): Promise<string> {
   const target = TARGETS[kind];
-  const converted = await convertWithLibreOffice(path, target, displayName, { extension: kind });
+  return withConverted(path, kind, displayName, (converted) => readConverted(converted, target, displayName, limits));
+}
+
+/** The presentations LibreOffice converts to PPTX, whose reader builds the document model. */
+export type PresentationViaLibreOffice = 'odp' | 'ppt';
+
+/** An OpenDocument or legacy PowerPoint presentation as a document: converted to PPTX, then read by the PPTX reader. */
+export function readPresentationViaLibreOffice(
+  path: string,
+  kind: PresentationViaLibreOffice,
+  displayName: string,
+  limits: DecompressionLimits = DEFAULT_DECOMPRESSION_LIMITS,
+): Promise<Document> {
+  return withConverted(path, kind, displayName, (converted) => readPptx(converted, displayName, limits));
+}
+
+/** Runs `read` on the file LibreOffice converts `path` to (`TARGETS`), removed afterwards. */
+async function withConverted<T>(
+  path: string,
+  kind: OfficeViaLibreOffice,
+  displayName: string,
+  read: (converted: string) => Promise<T>,
+): Promise<T> {
+  const converted = await convertWithLibreOffice(path, TARGETS[kind], displayName, { extension: kind });
   try {
-    return await readConverted(converted.path, target, displayName, limits);
+    return await read(converted.path);
   } finally {
     await converted.dispose();
   }
@@ -52,6 +76,6 @@ function readConverted(
     case 'xlsx':
       return extractXlsx(path, displayName, limits);
     case 'pptx':
-      return extractPptx(path, displayName, limits);
+      return readPptx(path, displayName, limits).then(writeMarkdown);
   }
 }

@@ -1,0 +1,190 @@
+import {
+  OfficeReadError,
+  type XmlNode,
+  child,
+  childrenNamed,
+  pathOf,
+  descendants,
+  textContent,
+  runText,
+  nsAttr,
+  readXmlPart,
+  type Relationship,
+  readRels,
+  relsOfType,
+  chartMarkdown,
+} from '../office/ooxml';
+import { plain, type Block, type Document, type ListItemBlock, type Provenance } from '@docconv/model';
+import {
+  FURNITURE_TYPES,
+  TITLE_TYPES,
+  collectShapes,
+  loadLayout,
+  openDeck,
+  placeholderOf,
+  type Deck,
+  type PlaceholderRef,
+  type ShapeContext,
+  type ShapeRef,
+} from './pptx-deck';
+import { readingOrder } from './pptx-reading-order';
+import { tableBlock } from './pptx-table';
+import { paragraphBlocks, paragraphsOf } from './pptx-text';
+import type { ZipReader } from '../zip/zip-reader';
+
+/**
+ * A PowerPoint package as a document: per slide in presentation order, a level-2 heading with
+ * the slide's title (or "Slide N"), the slide's text boxes, tables, pictures, charts and
+ * SmartArt in reading order (top to bottom, then left to right), then its speaker notes and the
+ * reviewers' comments under level-3 headings. Every block says its slide.
+ */
+export async function readPresentation(zip: ZipReader, file: string): Promise<Document> {
+  const { deck, slideParts } = await openDeck(zip);
+  const blocks: Block[] = [];
+  for (const [index, part] of slideParts.entries()) {
+    if (part) blocks.push(...(await slideBlocks(deck, part, { file, slide: index + 1 })));
+  }
+  return { version: 1, blocks };
+}
+
+async function slideBlocks(deck: Deck, part: string, from: Provenance): Promise<Block[]> {
+  const slide = await readXmlPart(deck.zip, part);
+  if (!slide) throw new OfficeReadError(`slide ${from.slide} is missing (${part})`);
+  const rels = await readRels(deck.zip, part);
+  const layoutRel = relsOfType(rels, 'slideLayout')[0];
+  const layout = layoutRel ? await loadLayout(deck, layoutRel.target) : undefined;
+  const context: ShapeContext = { deck, rels, layout };
+
+  let title: string | undefined;
+  const items: { box?: ShapeRef['box']; order: number; blocks: Block[] }[] = [];
+  for (const [order, shape] of collectShapes(pathOf(slide, 'sld', 'cSld', 'spTree'), context).entries()) {
+    const ph = placeholderOf(shape.node);
+    if (ph && TITLE_TYPES.has(ph.type) && title === undefined) {
+      const text = paragraphsOf(shape.node, context, ph)
+        .map((p) => p.content.map((run) => (run.kind === 'text' ? run.text : '\n')).join(''))
+        .map((text) => text.replace(/\s+/g, ' ').trim())
+        .filter(Boolean)
+        .join(' ');
+      if (text) {
+        title = text;
+        continue;
+      }
+    }
+    if (ph && FURNITURE_TYPES.has(ph.type)) continue;
+    const blocks = await shapeBlocks(shape, context, ph, from);
+    if (blocks.length) items.push({ box: shape.box, order, blocks });
+  }
+  const blocks: Block[] = [
+    { type: 'heading', level: 2, from, content: plain(title ?? `Slide ${from.slide}`) },
+    ...readingOrder(items).flatMap((item) => item.blocks),
+  ];
+
+  const notesRel = relsOfType(rels, 'notesSlide')[0];
+  const notes = notesRel ? await notesBlocks(deck, notesRel.target, from) : [];
+  if (notes.length) blocks.push({ type: 'heading', level: 3, from, content: plain('Notes') }, ...notes);
+  const comments = await commentBlocks(deck, rels, from);
+  if (comments.length) blocks.push({ type: 'heading', level: 3, from, content: plain('Comments') }, ...comments);
+  return blocks;
+}
+
+async function shapeBlocks(
+  shape: ShapeRef,
+  context: ShapeContext,
+  ph: PlaceholderRef | undefined,
+  from: Provenance,
+): Promise<Block[]> {
+  const node = shape.node;
+  if (node.name === 'sp') return paragraphBlocks(paragraphsOf(node, context, ph), from);
+  if (node.name === 'pic') return [pictureBlock(node, from)];
+  const data = pathOf(node, 'graphic', 'graphicData');
+  const table = child(data, 'tbl');
+  if (table) return [tableBlock(table, context, from)];
+  const chartRef = child(data, 'chart');
+  if (chartRef) {
+    const rel = context.rels.get(nsAttr(chartRef, 'id') ?? '');
+    const chart = rel && !rel.external ? await readXmlPart(context.deck.zip, rel.target) : undefined;
+    const markdown = chart ? chartMarkdown(chart) : '';
+    return markdown ? [{ type: 'raw', from, text: markdown }] : [];
+  }
+  const diagram = child(data, 'relIds');
+  if (diagram) {
+    const rel = context.rels.get(nsAttr(diagram, 'dm') ?? '');
+    const model = rel && !rel.external ? await readXmlPart(context.deck.zip, rel.target) : undefined;
+    return diagramItems(model, from);
+  }
+  return [];
+}
+
+/**
+ * A picture, as the comment naming it that the Markdown has always carried (`<!-- image: its
+ * description -->`): the pictures of a presentation are not taken out, so there is no file to
+ * link, and a comment keeps the description out of the text the reader sees.
+ */
+function pictureBlock(node: XmlNode, from: Provenance): Block {
+  const descr = pathOf(node, 'nvPicPr', 'cNvPr')?.attrs.descr?.trim();
+  const text = descr ? `<!-- image: ${descr.replace(/--/g, '—').replace(/\s+/g, ' ')} -->` : '<!-- image -->';
+  return { type: 'raw', from, text };
+}
+
+/** SmartArt: the text of its nodes (and assistants), as a list. */
+function diagramItems(model: XmlNode | undefined, from: Provenance): ListItemBlock[] {
+  const items: ListItemBlock[] = [];
+  for (const pt of descendants(child(model, 'dataModel'), 'pt')) {
+    const type = pt.attrs.type ?? 'node';
+    if (type !== 'node' && type !== 'asst') continue;
+    const text = childrenNamed(child(pt, 't'), 'p')
+      .map((p) => runText(p).trim())
+      .filter(Boolean)
+      .join(' ');
+    if (text) items.push({ type: 'list_item', from, depth: 0, content: plain(text) });
+  }
+  return items;
+}
+
+/** The speaker notes: the text of the notes page's body placeholders (not the slide image or its number). */
+async function notesBlocks(deck: Deck, part: string, from: Provenance): Promise<Block[]> {
+  const notes = await readXmlPart(deck.zip, part);
+  const context: ShapeContext = { deck, rels: await readRels(deck.zip, part) };
+  const blocks: Block[] = [];
+  for (const shape of collectShapes(pathOf(notes, 'notes', 'cSld', 'spTree'), context)) {
+    const ph = placeholderOf(shape.node);
+    if (shape.node.name !== 'sp' || (ph && ph.type !== 'body')) continue;
+    blocks.push(...paragraphBlocks(paragraphsOf(shape.node, context, undefined), from));
+  }
+  return blocks;
+}
+
+/** The slide's comments (legacy and modern parts) as a list, each reply nested under its comment. */
+async function commentBlocks(deck: Deck, rels: Map<string, Relationship>, from: Provenance): Promise<Block[]> {
+  const items: ListItemBlock[] = [];
+  for (const rel of relsOfType(rels, 'comments')) {
+    if (rel.external) continue;
+    const list = await readXmlPart(deck.zip, rel.target);
+    for (const cm of childrenNamed(child(list, 'cmLst'), 'cm')) {
+      const comment = commentItem(deck, cm, 0, from);
+      if (comment) items.push(comment);
+      for (const reply of descendants(child(cm, 'replyLst'), 'reply')) {
+        const item = commentItem(deck, reply, 1, from);
+        if (item) items.push(item);
+      }
+    }
+  }
+  return items;
+}
+
+/** A comment as a list item: `[author: Name (initials), time: …] text`; undefined when it has no text. */
+function commentItem(deck: Deck, cm: XmlNode, depth: number, from: Provenance): ListItemBlock | undefined {
+  const body = child(cm, 'txBody');
+  const text = body
+    ? childrenNamed(body, 'p')
+        .map((p) => runText(p).trim())
+        .filter(Boolean)
+        .join(' ')
+    : textContent(child(cm, 'text')).trim();
+  if (!text) return undefined;
+  const author = deck.authors.get(cm.attrs.authorId ?? '');
+  const who = author ? `${author.name}${author.initials ? ` (${author.initials})` : ''}` : 'unknown';
+  const when = cm.attrs.dt ?? cm.attrs.created;
+  const label = `author: ${who}${when ? `, time: ${when}` : ''}`;
+  return { type: 'list_item', from, depth, content: plain(`[${label}] ${text.replace(/\s+/g, ' ')}`) };
+}
