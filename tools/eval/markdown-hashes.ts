@@ -12,19 +12,13 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DEFAULT_OCR } from './options';
 
 /**
  * OCR fixed to one engine and model with no deadline, so a page that is read by OCR reads the
  * same on every run (a deadline that fires on a busy machine would change the text).
  */
-const FIXED_OCR: OcrOptions = {
-  engine: 'tesseract',
-  model: 'premium',
-  dpi: 300,
-  languages: ['eng', 'kor'],
-  settings: { enginesPython: process.env.ENGINES_PYTHON || undefined },
-  pageDeadlineSeconds: 3600,
-};
+const FIXED_OCR: OcrOptions = { ...DEFAULT_OCR, pageDeadlineSeconds: 3600 };
 
 /** The set's inputs of `format`, as paths relative to the set, in the manifest's order. */
 export function manifestInputs(set: string, format: string): string[] {
