@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { writeSync } from 'node:fs';
-import { spawnInOwnGroup, stopChild } from './services';
+import { spawnInOwnGroup, stopChild } from './child-processes';
 
 /** A configuration error (EX_CONFIG): starting again cannot help. */
 const EX_CONFIG = 78;
