@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useFollowed } from './follow';
 import { en, type MessageKey } from './messages/en';
 import { ko } from './messages/ko';
 
@@ -53,13 +53,7 @@ export function setLanguage(next: Language): void {
 
 /** The current language, re-rendering the caller when it changes. */
 export function useLanguage(): Language {
-  const [value, setValue] = useState(language);
-  useEffect(() => {
-    const listener = () => setValue(language);
-    listeners.add(listener);
-    return () => listeners.delete(listener);
-  }, []);
-  return value;
+  return useFollowed(listeners, () => language);
 }
 
 /** A format's name in the current language: the server's label, unless it is a word rather than a format's own name. */
