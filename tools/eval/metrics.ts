@@ -4,7 +4,7 @@
  * Everything here is pure and works on Unicode code points, so Hangul, CJK and astral-plane
  * characters count as one symbol each.
  */
-import { codePoints, editDistance, lcsLength, alignment } from './sequences';
+import { alignment, codePoints, editDistance, lcsLength, toIds } from './sequences';
 
 export * from './sequences';
 
@@ -166,17 +166,6 @@ export function nid(prediction: string, reference: string): number {
       return total === 0 ? 1 : 1 - (total - 2 * lcsLength(a, b)) / total;
     }),
   );
-}
-
-/** Words as dense integer ids, one id per distinct word, shared through `ids` between the texts compared. */
-function toIds(words: string[], ids: Map<string, number>): Int32Array {
-  const out = new Int32Array(words.length);
-  for (let i = 0; i < words.length; i++) {
-    let n = ids.get(words[i]);
-    if (n === undefined) ids.set(words[i], (n = ids.size));
-    out[i] = n;
-  }
-  return out;
 }
 
 /**

@@ -9,7 +9,7 @@
  * letters or digits, must not end in a run of one phrase repeated, and must not carry characters
  * no document shows (controls, U+FFFD, private use).
  */
-import { codePoints, substringDistances } from './metrics';
+import { codePoints, lcsLength, substringDistances } from './metrics';
 import { headingsOf, tablesForTests, type Layout } from './olmocr-tables';
 
 export type OutcomeStatus = 'passed' | 'failed' | 'skipped';
@@ -92,15 +92,7 @@ export function indelRatio(a: string, b: string): number {
   const x = codePoints(a);
   const y = codePoints(b);
   if (x.length + y.length === 0) return 1;
-  let prev = new Int32Array(y.length + 1);
-  for (let i = 1; i <= x.length; i++) {
-    const cur = new Int32Array(y.length + 1);
-    for (let j = 1; j <= y.length; j++) {
-      cur[j] = x[i - 1] === y[j - 1] ? prev[j - 1] + 1 : Math.max(prev[j], cur[j - 1]);
-    }
-    prev = cur;
-  }
-  return (2 * prev[y.length]) / (x.length + y.length);
+  return (2 * lcsLength(x, y)) / (x.length + y.length);
 }
 
 // ---------------------------------------------------------------------------------------------

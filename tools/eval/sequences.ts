@@ -209,3 +209,14 @@ function lcsRow(
   }
   return previous;
 }
+
+/** Strings (words, labels) as dense integer ids, one id per distinct string, shared through `ids` between the texts compared. */
+export function toIds(words: string[], ids: Map<string, number>): Int32Array {
+  const out = new Int32Array(words.length);
+  for (let i = 0; i < words.length; i++) {
+    let n = ids.get(words[i]);
+    if (n === undefined) ids.set(words[i], (n = ids.size));
+    out[i] = n;
+  }
+  return out;
+}
