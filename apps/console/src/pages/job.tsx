@@ -18,6 +18,7 @@ import { RENDER_LIMIT, renderMarkdown } from '../markdown';
 import { href } from '../router';
 import { useAsync } from '../use-async';
 import { Conversions } from '../components/job-conversions';
+import { Fact } from '../components/fact';
 
 const RUNNING = new Set(['queued', 'processing']);
 
@@ -35,36 +36,16 @@ export function JobPage({ client, jobId }: { client: DocconvClient; jobId: strin
       </p>
       <Rename client={client} job={current} onRenamed={job.reload} />
       <dl class="facts">
-        <div>
-          <dt>{t('jobs.status')}</dt>
-          <dd>
-            <StatusBadge status={snapshot.status} />
-          </dd>
-        </div>
-        <div>
-          <dt>{t('job.model')}</dt>
-          <dd>
-            {t(current.ocr_model === 'basic' ? 'model.basic' : 'model.premium')} · {current.ocr_engine}
-          </dd>
-        </div>
-        <div>
-          <dt>{t('jobs.cost')}</dt>
-          <dd>{points(current.cost_points)}</dd>
-        </div>
-        {current.refunded_points > 0 && (
-          <div>
-            <dt>{t('job.refunded')}</dt>
-            <dd>{points(current.refunded_points)}</dd>
-          </div>
-        )}
-        <div>
-          <dt>{t('jobs.created')}</dt>
-          <dd>{dateTime(current.created_at)}</dd>
-        </div>
-        <div>
-          <dt>{t('job.finished')}</dt>
-          <dd>{dateTime(current.finished_at)}</dd>
-        </div>
+        <Fact term={t('jobs.status')}>
+          <StatusBadge status={snapshot.status} />
+        </Fact>
+        <Fact term={t('job.model')}>
+          {t(current.ocr_model === 'basic' ? 'model.basic' : 'model.premium')} · {current.ocr_engine}
+        </Fact>
+        <Fact term={t('jobs.cost')}>{points(current.cost_points)}</Fact>
+        {current.refunded_points > 0 && <Fact term={t('job.refunded')}>{points(current.refunded_points)}</Fact>}
+        <Fact term={t('jobs.created')}>{dateTime(current.created_at)}</Fact>
+        <Fact term={t('job.finished')}>{dateTime(current.finished_at)}</Fact>
       </dl>
       {snapshot.status !== 'pending' && snapshot.status !== 'cancelled' && (
         <JobProgress
