@@ -4,7 +4,7 @@
  */
 import { DEFAULT_OCR_PAGE_DEADLINE_SECONDS } from '@docconv/config';
 import type { OcrEngine, OcrModel } from '@docconv/db';
-import { type OcrOptions } from '@docconv/reading';
+import type { OcrOptions } from '@docconv/reading';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';

@@ -8,7 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename, extname, join, relative } from 'node:path';
 import { hancomReference, isHancomExport } from './hancom';
 import { parseChecks, parseTests, type Checks } from './olmocr';
-import { type ReferenceGroup } from './report';
+import type { ReferenceGroup } from './report';
 import {
   htmlToText,
   isTablesOnlyReference,

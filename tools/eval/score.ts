@@ -2,12 +2,12 @@
  * Scoring one output: the Markdown against each of its references, OCR confidence summed over
  * the pages read by OCR, and the worst scores a failed extraction stands for.
  */
-import { type PageReport } from '@docconv/reading';
+import type { PageReport } from '@docconv/reading';
 import { headingStructure, markdownHeadings } from './headings';
 import { cer, nid, similarity, wer, wordSpacing } from './metrics';
 import { markdownLabels, numberingScore, textLabels } from './numbering';
 import { runChecks, runTests } from './olmocr';
-import { type ItemMetrics, type ItemReport, type OcrSummary, type ReferenceGroup } from './report';
+import type { ItemMetrics, ItemReport, OcrSummary, ReferenceGroup } from './report';
 import { matchTables, parseMarkdownTables, scoreTables, structureExactness } from './tables';
 import type { References } from './references';
 
@@ -16,6 +16,7 @@ export interface Scored {
   details: NonNullable<ItemReport['details']>;
 }
 
+/** The metrics and details of an output against each reference it has; a transcript (`transcript`) is also scored by WER and CER against its independent text. */
 export function score(markdown: string, refs: References, transcript: boolean): Scored {
   const metrics: Record<ReferenceGroup, ItemMetrics> = { docling: {}, independent: {} };
   const details: Scored['details'] = {};
