@@ -1,5 +1,5 @@
 import { DEFAULT_OCR_PAGE_DEADLINE_SECONDS, engineThreads } from '@docconv/config';
-import { extractToMarkdown, PageReader, type ExtractInput } from '@docconv/reading';
+import { extractToMarkdown, PageReader, type ExtractInput, type OcrOptions } from '@docconv/reading';
 import {
   EasyOcrEngine,
   OCR_LANGUAGES,
@@ -170,6 +170,18 @@ function slotThreads(): number {
   return engineThreads(availableParallelism(), availableParallelism());
 }
 
+/** The OCR settings of one worker slot reading with `engine` and `model`: 300 dpi, its languages, its threads and deadline. */
+function workerOcr(engine: OcrEngineName, model: OcrModelName, python: string): OcrOptions {
+  return {
+    engine,
+    model,
+    dpi: 300,
+    languages: [...OCR_LANGUAGES],
+    settings: { enginesPython: python, threads: slotThreads() },
+    pageDeadlineSeconds: DEFAULT_OCR_PAGE_DEADLINE_SECONDS,
+  };
+}
+
 /**
  * One page read by every engine and model as the worker reads a file's first page (orientation and
  * language probes, then the engine; a slot's threads), beside the `tesseract` command line on the
@@ -185,17 +197,7 @@ async function engineRows(
 ): Promise<Record<string, string>[]> {
   const args = await commandLine('basic', language);
   const runs = ENGINE_RUNS.filter(([engine]) => engines.includes(engine));
-  const readers = runs.map(
-    ([engine, model]) =>
-      new PageReader({
-        engine,
-        model,
-        dpi: 300,
-        languages: [...OCR_LANGUAGES],
-        settings: { enginesPython: python, threads: slotThreads() },
-        pageDeadlineSeconds: DEFAULT_OCR_PAGE_DEADLINE_SECONDS,
-      }),
-  );
+  const readers = runs.map(([engine, model]) => new PageReader(workerOcr(engine, model, python)));
   const calls: Record<string, number> = {};
   try {
     for (const reader of readers) await reader.read({ width: 8, height: 8, data: Buffer.alloc(64, 255) });
@@ -241,14 +243,7 @@ function scanInput(
     mime: 'application/pdf',
     displayName: 'scan.pdf',
     units: pages,
-    ocr: {
-      engine,
-      model,
-      dpi: 300,
-      languages: [...OCR_LANGUAGES],
-      settings: { enginesPython: python, threads: slotThreads() },
-      pageDeadlineSeconds: DEFAULT_OCR_PAGE_DEADLINE_SECONDS,
-    },
+    ocr: workerOcr(engine, model, python),
   };
 }
 

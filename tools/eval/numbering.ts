@@ -8,6 +8,7 @@
 import type { List, ListItem, Nodes } from 'mdast';
 import { parseCommonMark } from './markdown';
 import { decodeEntities } from './metrics';
+import { lcsLength, toIds } from './sequences';
 
 /** Hangul syllables used as labels (가 나 다 … 하) and the consonants (ㄱ ㄴ ㄷ … ㅎ). */
 const SYLLABLES = '가나다라마바사아자차카타파하';
@@ -165,21 +166,10 @@ export interface NumberingScore {
  */
 export function numberingScore(predicted: string[], reference: string[]): NumberingScore | undefined {
   if (reference.length === 0) return undefined;
-  const common = lcs(predicted, reference);
+  const ids = new Map<string, number>();
+  const common = lcsLength(toIds(predicted, ids), toIds(reference, ids));
   const precision = predicted.length === 0 ? 0 : common / predicted.length;
   const recall = common / reference.length;
   const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
   return { reference, predicted, common, precision, recall, f1 };
-}
-
-function lcs(a: string[], b: string[]): number {
-  let prev = new Int32Array(b.length + 1);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = new Int32Array(b.length + 1);
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = a[i - 1] === b[j - 1] ? prev[j - 1] + 1 : Math.max(prev[j], cur[j - 1]);
-    }
-    prev = cur;
-  }
-  return prev[b.length];
 }

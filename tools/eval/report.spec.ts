@@ -1,15 +1,7 @@
 import type { HygieneCounts } from './hygiene';
 import { scoreTables, type Table } from './tables';
-import {
-  formatItems,
-  formatPairs,
-  formatSummary,
-  formatTables,
-  hwpPairs,
-  summarise,
-  summariseHygiene,
-  type ItemReport,
-} from './report';
+import { formatItems, formatSummary, summarise, summariseHygiene, type ItemReport } from './report';
+import { formatPairs, formatTables, hwpPairs } from './report-sections';
 
 function item(path: string, status: ItemReport['status'], metrics: Partial<ItemReport['metrics']>): ItemReport {
   return {

@@ -6,10 +6,10 @@
  */
 import type { HeadingScore } from './headings';
 import { HYGIENE_KINDS, type Hygiene, type HygieneKind } from './hygiene';
-import { similarity, spearman } from './metrics';
 import type { NumberingScore } from './numbering';
 import type { CheckOutcome, TestOutcome } from './olmocr';
-import { poolTableScores, type StructureExactness, type TableScores } from './tables';
+import type { StructureExactness, TableScores } from './tables';
+import { fixed, grid } from './text-grid';
 
 /** Where a reference comes from: a peer tool's snapshot, or something nobody tuned a converter to. */
 export type ReferenceGroup = 'docling' | 'independent';
@@ -96,61 +96,6 @@ export interface OcrSummary {
   lowConfidence: number;
 }
 
-/**
- * Whether the OCR confidence means something: over the inputs read by OCR that have a text
- * reference, Spearman's ρ between their confidence and their text similarity, with the pairs.
- */
-export function confidenceAgreement(items: ItemReport[]): { rho?: number; pairs: [string, number, number][] } {
-  const pairs = items
-    .filter((item) => item.ocr && item.ocr.pages > 0)
-    .flatMap((item): [string, number, number][] => {
-      const score = item.metrics.independent.similarity ?? item.metrics.docling.similarity;
-      return score === undefined ? [] : [[item.path, item.ocr!.confidence, score]];
-    });
-  return {
-    rho: spearman(
-      pairs.map((p) => p[1]),
-      pairs.map((p) => p[2]),
-    ),
-    pairs,
-  };
-}
-
-/** The OCR section printed after the tables: confidence against similarity, and seconds per page. */
-export function formatOcr(items: ItemReport[]): string {
-  const read = items.filter((item) => item.ocr && item.ocr.pages > 0);
-  if (read.length === 0) return 'OCR: no page was read by OCR.';
-  const { rho, pairs } = confidenceAgreement(items);
-  const rows = read.map((item) => {
-    const pair = pairs.find((p) => p[0] === item.path);
-    const seconds = item.ocr!.seconds;
-    return [
-      item.path,
-      String(item.ocr!.pages),
-      item.ocr!.confidence.toFixed(1),
-      pair ? fixed(pair[2]) : '',
-      (seconds.reduce((a, b) => a + b, 0) / seconds.length).toFixed(2),
-      Math.max(...seconds).toFixed(2),
-      String(item.ocr!.lowConfidence),
-    ];
-  });
-  const table = grid(['input', 'pages', 'confidence', 'similarity', 's/page', 'slowest', 'low-confidence'], rows, [
-    false,
-    true,
-    true,
-    true,
-    true,
-    true,
-    true,
-  ]);
-  const agreement =
-    rho === undefined
-      ? `too few inputs with a text reference (${pairs.length}) to rank`
-      : `Spearman ρ = ${rho.toFixed(3)} over ${pairs.length} inputs`;
-  return `OCR pages: confidence against text similarity: ${agreement}
-${table.replace(/^/gm, '  ')}`;
-}
-
 export interface SummaryRow {
   /** A format, or `all`. */
   format: string;
@@ -206,7 +151,7 @@ export const METRIC_LABELS: Record<ReferenceGroup, Record<MetricName, string>> =
   },
 };
 
-const GROUPS: ReferenceGroup[] = ['docling', 'independent'];
+export const GROUPS: ReferenceGroup[] = ['docling', 'independent'];
 
 /** One hygiene count over the outputs of a format: its total, and its mean, least and most per output. */
 export interface HygieneRow {
@@ -295,18 +240,6 @@ function counts(items: ItemReport[]): string {
   const n = (status: ItemStatus): number => items.filter((i) => i.status === status).length;
   return `${items.length} input${items.length === 1 ? '' : 's'}: ${n('scored')} scored, ${n('failed')} failed, ${n('skipped')} skipped`;
 }
-
-function grid(header: string[], rows: string[][], numeric: boolean[]): string {
-  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
-  const line = (cells: string[]): string =>
-    cells
-      .map((cell, c) => (numeric[c] ? cell.padStart(widths[c]) : cell.padEnd(widths[c])))
-      .join('  ')
-      .trimEnd();
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
-}
-
-const fixed = (v: number): string => v.toFixed(3);
 
 /**
  * One table per format and one over all formats: per reference group and metric its items,
@@ -414,111 +347,4 @@ export function formatItems(items: ItemReport[]): string {
 function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Tables
-
-/** Each scored item's tables as a reader meets them (scoreTables), per reference group. */
-export function tableItems(items: ItemReport[]): { item: ItemReport; group: ReferenceGroup; read: TableScores }[] {
-  return items.flatMap((item) =>
-    GROUPS.flatMap((group) => {
-      const read = item.details?.tables?.[group]?.read;
-      return read ? [{ item, group, read }] : [];
-    }),
-  );
-}
-
-/**
- * The tables section: one line per document with reference tables (cell-content F1, cell-adjacency
- * F1, TEDS and exact grid as means over its reference tables; detection as found/references and
- * found/output tables), then per format and group the same pooled over every reference table.
- */
-export function formatTables(items: ItemReport[]): string {
-  const scored = tableItems(items);
-  if (scored.length === 0) return 'Tables: no input has reference tables.';
-  const row = (name: string, group: string, s: NonNullable<ReturnType<typeof poolTableScores>>): string[] => [
-    name,
-    group,
-    String(s.references),
-    String(s.predicted),
-    fixed(s.cellF1),
-    fixed(s.adjacencyF1),
-    fixed(s.teds),
-    fixed(s.exactGrid),
-    fixed(s.recall),
-    fixed(s.precision),
-  ];
-  const header = [
-    'input',
-    'reference',
-    'tables',
-    'output',
-    'cell F1',
-    'adjacency F1',
-    'TEDS',
-    'exact grid',
-    'recall',
-    'precision',
-  ];
-  const numeric = [false, false, true, true, true, true, true, true, true, true];
-  const perDocument = scored.map(({ item, group, read }) => row(item.path, group, poolTableScores([read])!));
-  const formats = [...new Set(scored.map((s) => s.item.format))];
-  const perFormat = formats.flatMap((format) =>
-    GROUPS.flatMap((group) => {
-      const pooled = poolTableScores(
-        scored.filter((s) => s.item.format === format && s.group === group).map((s) => s.read),
-      );
-      return pooled ? [row(`${format} (${pooled.documents} inputs)`, group, pooled)] : [];
-    }),
-  );
-  return [
-    'Tables per document: means over its reference tables; detection as found over reference tables and over output tables',
-    grid(header, perDocument, numeric).replace(/^/gm, '  '),
-    '',
-    'Tables per format, pooled over every reference table',
-    grid(header, perFormat, numeric).replace(/^/gm, '  '),
-  ].join('\n');
-}
-
-// ---------------------------------------------------------------------------------------------
-// HWP and HWPX pairs
-
-/** One document present both as `hwp/<name>.hwp` and `hwpx/<name>.hwpx`. */
-export interface PairScore {
-  name: string;
-  hwp: string;
-  hwpx: string;
-  /** Text similarity of the two Markdown outputs (the HWPX one taken as the reference). */
-  similarity: number;
-}
-
-/**
- * The HWP/HWPX pairs of a run: for every name with both an `hwp/<name>.hwp` and an
- * `hwpx/<name>.hwpx` output (keyed by their paths relative to the set), the text similarity
- * between the two outputs. The same document saved in either format should read the same.
- */
-export function hwpPairs(outputs: ReadonlyMap<string, string>): PairScore[] {
-  const pairs: PairScore[] = [];
-  for (const [path, markdown] of outputs) {
-    const match = /^hwp\/(.+)\.hwp$/i.exec(path);
-    if (!match) continue;
-    const hwpx = [...outputs.keys()].find((p) => p.toLowerCase() === `hwpx/${match[1]}.hwpx`.toLowerCase());
-    if (hwpx === undefined) continue;
-    pairs.push({ name: match[1], hwp: path, hwpx, similarity: similarity(markdown, outputs.get(hwpx)!) });
-  }
-  return pairs.sort((a, b) => a.name.localeCompare(b.name));
-}
-
-/** The pairs as a small table, or a line saying there are none. */
-export function formatPairs(pairs: PairScore[]): string {
-  if (pairs.length === 0) return 'HWP/HWPX pairs: none in this set.';
-  const mean = pairs.reduce((s, p) => s + p.similarity, 0) / pairs.length;
-  const table = grid(
-    ['name', 'hwp', 'hwpx', 'similarity'],
-    pairs.map((p) => [p.name, p.hwp, p.hwpx, fixed(p.similarity)]),
-    [false, false, false, true],
-  );
-  return `HWP/HWPX pairs: text similarity between the two outputs, mean ${fixed(mean)} over ${pairs.length}
-${table.replace(/^/gm, '  ')}`;
 }

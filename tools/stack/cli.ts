@@ -7,7 +7,8 @@ import { LOCAL_STACK_FILE, runningLauncher } from '@docconv/config';
 import { staleSource } from './build-freshness';
 import { followLog, LOG_FILE, openFreshLog } from './logs';
 import { choosePort, isPortFree } from './port';
-import { DATA_DIR, ensureServices, stopChild, type RunningServices } from './services';
+import { stopChild } from './child-processes';
+import { DATA_DIR, ensureServices, type RunningServices } from './services';
 import { Supervised } from './supervisor';
 
 /**

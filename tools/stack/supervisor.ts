@@ -1,9 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { writeSync } from 'node:fs';
-import { spawnInOwnGroup, stopChild } from './services';
+import { EX_CONFIG } from '@docconv/config';
+import { spawnInOwnGroup, stopChild } from './child-processes';
 
-/** A configuration error (EX_CONFIG): starting again cannot help. */
-const EX_CONFIG = 78;
 /** A process that ran this long before it exited starts again at once. */
 const STABLE_MS = 60_000;
 const FIRST_DELAY_MS = 500;

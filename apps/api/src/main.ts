@@ -1,24 +1,10 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { claimScratchFolder, closeOnSignals, ConfigError, loadConfig, stopWithLauncher } from '@docconv/config';
+import { bootProcess, closeOnSignals, EX_CONFIG } from '@docconv/config';
 import { createApiApp } from './api.factory';
 
-/** A configuration error (EX_CONFIG): the local stack's supervisor does not start the API again. */
-const EX_CONFIG = 78;
-
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`docconv api: ${error.message}\n`);
-      process.exit(EX_CONFIG);
-    }
-    throw error;
-  }
-  stopWithLauncher();
-  claimScratchFolder(config.scratchDir, 'api');
+  const config = bootProcess('api');
   const app = await createApiApp(config);
   closeOnSignals(app, (error) => process.stderr.write(`docconv api: stopping failed: ${String(error)}\n`));
   try {

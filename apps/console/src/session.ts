@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useFollowed } from './follow';
 
 /**
  * Who is signed in to this tab: the session's short-lived access token (JWT) that every call of
@@ -150,11 +150,5 @@ export function forgetSession(): void {
 
 /** The current session, re-rendering the caller whenever it changes. */
 export function useSession(): Session | null {
-  const [session, setSession] = useState(current);
-  useEffect(() => {
-    const listener = () => setSession(current);
-    listeners.add(listener);
-    return () => listeners.delete(listener);
-  }, []);
-  return session;
+  return useFollowed(listeners, () => current);
 }

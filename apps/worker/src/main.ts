@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { claimScratchFolder, closeOnSignals, ConfigError, loadConfig, stopWithLauncher } from '@docconv/config';
+import { bootProcess, closeOnSignals } from '@docconv/config';
 import { createRootLogger, PinoNestLogger } from '@docconv/logging';
 import { WorkerModule } from './worker.module';
 
@@ -10,18 +10,7 @@ import { WorkerModule } from './worker.module';
  * lets the ones in flight finish, and exits; a job it could not finish is picked up again by another worker.
  */
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`docconv worker: ${error.message}\n`);
-      process.exit(78); // EX_CONFIG
-    }
-    throw error;
-  }
-  stopWithLauncher();
-  claimScratchFolder(config.scratchDir, 'worker');
+  const config = bootProcess('worker');
   const logger = new PinoNestLogger(createRootLogger(config.logLevel, 'worker', config.logFormat));
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger, abortOnError: false });
   closeOnSignals(app, (error) => logger.error(`Stopping failed: ${String(error)}`, 'Worker'));

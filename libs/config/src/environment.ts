@@ -1,28 +1,7 @@
 import { Transform } from 'class-transformer';
+import { OptionalHttpUrl, OptionalInt, toBoolean } from './env-decorators';
 import { QUEUE_NAMES } from '@docconv/contracts';
-import {
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Matches,
-  Max,
-  Min,
-  MinLength,
-  ValidateIf,
-} from 'class-validator';
-
-const toInt = ({ value }: { value: unknown }): unknown =>
-  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
-
-/** `true` and `false` in any case become booleans; anything else stays as written, to be refused. */
-const toBoolean = ({ value }: { value: unknown }): unknown => {
-  if (typeof value !== 'string') return value;
-  const word = value.trim().toLowerCase();
-  return word === 'true' ? true : word === 'false' ? false : value;
-};
+import { IsBoolean, IsIn, IsOptional, IsString, IsUrl, Matches, MinLength, ValidateIf } from 'class-validator';
 
 /** The bucket and its credentials are required only when files are kept in S3. */
 const usesS3 = (environment: Environment): boolean => environment.STORAGE_DRIVER === 's3';
@@ -55,11 +34,7 @@ export class Environment {
   @IsIn(['development', 'test', 'production'])
   NODE_ENV?: string;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @OptionalInt(0, 65535)
   PORT?: number;
 
   @IsOptional()
@@ -84,36 +59,20 @@ export class Environment {
   @MinLength(32, { message: 'must be at least 32 characters of random text' })
   JWT_SECRET!: string;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(60)
-  @Max(3600)
+  @OptionalInt(60, 3600)
   JWT_TTL_SECONDS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(3600)
-  @Max(365 * 24 * 3600)
+  @OptionalInt(3600, 365 * 24 * 3600)
   SESSION_LIFETIME_SECONDS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(100_000)
+  @OptionalInt(1, 100_000)
   SESSION_RATE_LIMIT_RPM?: number;
 
   @IsString()
   @MinLength(32, { message: 'must be at least 32 characters of random text' })
   FILE_URL_SECRET!: string;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(10)
-  @Max(7 * 24 * 3600)
+  @OptionalInt(10, 7 * 24 * 3600)
   SIGNED_URL_TTL_SECONDS?: number;
 
   @IsOptional()
@@ -124,20 +83,17 @@ export class Environment {
   @IsString()
   STORAGE_DIR?: string;
 
-  @IsOptional()
-  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  @OptionalHttpUrl()
   PUBLIC_BASE_URL?: string;
 
   @IsOptional()
   @IsString()
   CONSOLE_DIR?: string;
 
-  @IsOptional()
-  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  @OptionalHttpUrl()
   S3_ENDPOINT?: string;
 
-  @IsOptional()
-  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  @OptionalHttpUrl()
   S3_PUBLIC_ENDPOINT?: string;
 
   @IsOptional()
@@ -171,55 +127,28 @@ export class Environment {
   })
   S3_PREFIX?: string;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @OptionalInt(1)
   MAX_UPLOAD_BYTES?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @OptionalInt(1)
   MAX_PAGES_PER_UPLOAD?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @OptionalInt(1)
   MAX_FILES_PER_UPLOAD?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @OptionalInt(1)
   MAX_UNCOMPRESSED_BYTES?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(2)
+  @OptionalInt(2)
   MAX_COMPRESSION_RATIO?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(64)
+  @OptionalInt(1, 64)
   INTAKE_THREADS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(64)
-  @Max(16384)
+  @OptionalInt(64, 16384)
   INTAKE_MEMORY_MB?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(3600)
+  @OptionalInt(1, 3600)
   INTAKE_TIMEOUT_SECONDS?: number;
 
   @IsOptional()
@@ -227,35 +156,20 @@ export class Environment {
   @MinLength(1)
   SCRATCH_DIR?: string;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(600)
+  @OptionalInt(1, 600)
   HTTP_HEADERS_TIMEOUT_SECONDS?: number;
 
   @IsOptional()
   @Matches(PROXY_LIST, { message: PROXY_LIST_MESSAGE })
   TRUSTED_PROXIES?: string;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(10)
-  @Max(86400)
+  @OptionalInt(10, 86400)
   HTTP_REQUEST_TIMEOUT_SECONDS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(3600)
+  @OptionalInt(1, 3600)
   HTTP_BODY_STALL_SECONDS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
+  @OptionalInt(0)
   FREE_PAGES_PER_MONTH?: number;
 
   @IsOptional() @Matches(PRICE, { message: PRICE_MESSAGE }) PRICE_PAGE_BASIC?: string;
@@ -268,22 +182,14 @@ export class Environment {
   @IsOptional() @Matches(PRICE, { message: PRICE_MESSAGE }) PRICE_XLSX_BASIC_UNIT?: string;
   @IsOptional() @Matches(PRICE, { message: PRICE_MESSAGE }) PRICE_XLSX_ADVANCED_UNIT?: string;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(64)
+  @OptionalInt(1, 64)
   WORKER_CONCURRENCY?: number;
 
   @IsOptional()
   @IsIn(['per-user', 'off'])
   FAIR_QUEUEING?: string;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(100_000)
+  @OptionalInt(0, 100_000)
   FANOUT_MIN_PAGES?: number;
 
   @IsOptional()
@@ -295,10 +201,7 @@ export class Environment {
   @Matches(/^whsec_/, { message: 'must be the Stripe webhook signing secret (whsec_…)' })
   STRIPE_WEBHOOK_SECRET?: string;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @OptionalInt(1)
   STRIPE_POINTS_PER_USD?: number;
 
   @IsOptional()
@@ -306,94 +209,46 @@ export class Environment {
   @Matches(/^(sk|rk)_[A-Za-z0-9_]+$/, { message: 'must be a Stripe secret or restricted key (sk_… or rk_…)' })
   STRIPE_SECRET_KEY?: string;
 
-  @IsOptional()
-  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  @OptionalHttpUrl()
   STRIPE_API_BASE?: string;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(100_000)
+  @OptionalInt(1, 100_000)
   CHECKOUT_MIN_USD?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(100_000)
+  @OptionalInt(1, 100_000)
   CHECKOUT_MAX_USD?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(60_000)
+  @OptionalInt(100, 60_000)
   USAGE_FLUSH_INTERVAL_MS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @OptionalInt(1, 100)
   LOGIN_FREE_FAILURES?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(86400)
+  @OptionalInt(1, 86400)
   LOGIN_MAX_DELAY_SECONDS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @OptionalInt(1)
   LOGIN_MAX_FAILURES_PER_ADDRESS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @OptionalInt(1)
   SIGNUP_MAX_PER_ADDRESS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1000)
+  @OptionalInt(1000)
   WORKER_LOCK_MS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1000)
+  @OptionalInt(1000)
   WORKER_STALLED_INTERVAL_MS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(100)
+  @OptionalInt(0, 100)
   WORKER_MAX_STALLED_COUNT?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(10)
+  @OptionalInt(10)
   JOB_MAX_RUNTIME_SECONDS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(128)
-  @Max(65_536)
+  @OptionalInt(128, 65_536)
   WORKER_THREAD_MEMORY_MB?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(600)
+  @OptionalInt(1, 600)
   XLSX_ADVANCED_WAIT_SECONDS?: number;
 
   @IsOptional()
@@ -401,11 +256,7 @@ export class Environment {
   @MinLength(24, { message: 'must be at least 24 characters: it guards the operator endpoints' })
   ADMIN_TOKEN?: string;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @OptionalInt(0, 65535)
   WORKER_METRICS_PORT?: number;
 
   @IsOptional()
@@ -413,11 +264,7 @@ export class Environment {
   @MinLength(1)
   ENGINES_PYTHON?: string;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(3600)
+  @OptionalInt(1, 3600)
   OCR_PAGE_DEADLINE_SECONDS?: number;
 
   @IsOptional()
@@ -425,15 +272,10 @@ export class Environment {
   @MinLength(1)
   WHISPER_MODEL_PATH?: string;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(64)
+  @OptionalInt(1, 64)
   ENGINE_THREADS?: number;
 
-  @IsOptional()
-  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  @OptionalHttpUrl()
   LLM_BASE_URL?: string;
 
   @IsOptional()
@@ -453,10 +295,6 @@ export class Environment {
   @Matches(HOST_LIST, { message: HOST_LIST_MESSAGE })
   WEBHOOK_ALLOWED_PRIVATE_HOSTS?: string;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(10)
-  @Max(3_600_000)
+  @OptionalInt(10, 3_600_000)
   WEBHOOK_RETRY_BASE_MS?: number;
 }

@@ -1,4 +1,5 @@
 export * from './app-config';
+export * from './boot';
 export * from './config.module';
 export * from './load-config';
 export * from './local-stack';

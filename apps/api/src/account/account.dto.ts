@@ -1,6 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
 import {
   CREDIT_TRANSACTION_TYPES,
   type ApiKeyEntity,
@@ -9,26 +7,17 @@ import {
 } from '@docconv/db';
 import type { AccountSummary, DailyUsage } from '@docconv/accounts';
 import type { FreePagesAllowance } from '@docconv/billing';
+import { QueryInt } from '../common/query-int';
 import { wireTime } from '../common/wire';
 import { keySettings } from '../keys/keys.dto';
 
 export class LimitQuery {
-  @ApiPropertyOptional({ default: 100, minimum: 1, maximum: 500 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'must be a whole number from 1 to 500' })
-  @Min(1, { message: 'must be a whole number from 1 to 500' })
-  @Max(500, { message: 'must be a whole number from 1 to 500' })
+  @QueryInt({ min: 1, max: 500, default: 100 })
   limit: number = 100;
 }
 
 export class DaysQuery {
-  @ApiPropertyOptional({ default: 30, minimum: 1, maximum: 90 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'must be a whole number from 1 to 90' })
-  @Min(1, { message: 'must be a whole number from 1 to 90' })
-  @Max(90, { message: 'must be a whole number from 1 to 90' })
+  @QueryInt({ min: 1, max: 90, default: 30 })
   days: number = 30;
 }
 

@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { PAGE_FAILURES } from '@docconv/contracts';
 import { conversionOf, JOB_STATUSES, type JobEntity, type JobFileEntity, type JobStatus } from '@docconv/db';
 import { ACCEPTED_FORMATS, acceptedFormat, CHARACTERS_PER_PAGE, type FileKind } from '@docconv/documents';
 import { CONVERSION_FORMATS, units, type ConversionFormat, type JobSummary } from '@docconv/jobs';
+import { QueryInt } from '../common/query-int';
 import { NO_CONTROL_CHARACTERS, wireTime } from '../common/wire';
 
 export class TitleDto {
@@ -48,15 +48,11 @@ export class DownloadQuery {
 }
 
 export class PreviewQuery {
-  @ApiPropertyOptional({
+  @QueryInt({
+    min: 1,
     default: 1,
-    minimum: 1,
     description: "Which of the job's files, by its number in the job (GET /jobs/{job_id}/files)",
   })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'must be a whole number from 1' })
-  @Min(1, { message: 'must be a whole number from 1' })
   file: number = 1;
 }
 
@@ -66,12 +62,7 @@ export class ListJobsQuery {
   @IsIn(JOB_STATUSES, { message: `must be one of ${JOB_STATUSES.join(', ')}` })
   status?: JobStatus;
 
-  @ApiPropertyOptional({ default: 20, minimum: 1, maximum: 100 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'must be a whole number from 1 to 100' })
-  @Min(1, { message: 'must be a whole number from 1 to 100' })
-  @Max(100, { message: 'must be a whole number from 1 to 100' })
+  @QueryInt({ min: 1, max: 100, default: 20 })
   limit: number = 20;
 
   @ApiPropertyOptional({ description: 'next_cursor of the previous page' })

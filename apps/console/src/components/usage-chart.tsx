@@ -4,6 +4,7 @@ import 'uplot/dist/uPlot.min.css';
 import type { UsageRow } from '@docconv/client';
 import { count } from '../format';
 import { t } from '../i18n';
+import { DataTable } from './data-table';
 
 /**
  * Requests and points spent per UTC day. The canvas is for the eye; the same figures are in a
@@ -49,26 +50,18 @@ export function UsageChart({ rows }: { rows: UsageRow[] }) {
       <figcaption>{t('account.usageCaption')}</figcaption>
       <details>
         <summary>{t('account.usageTable')}</summary>
-        <div class="table-wrap" tabIndex={0} role="region" aria-label={t('account.usageTable')}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t('account.day')}</th>
-                <th scope="col">{t('account.requests')}</th>
-                <th scope="col">{t('account.pointsSpent')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.day}>
-                  <td>{r.day}</td>
-                  <td>{count(r.requests)}</td>
-                  <td>{count(r.points_spent)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label={t('account.usageTable')}
+          columns={[t('account.day'), t('account.requests'), t('account.pointsSpent')]}
+        >
+          {rows.map((r) => (
+            <tr key={r.day}>
+              <td>{r.day}</td>
+              <td>{count(r.requests)}</td>
+              <td>{count(r.points_spent)}</td>
+            </tr>
+          ))}
+        </DataTable>
       </details>
     </figure>
   );

@@ -8,6 +8,7 @@ import { count, dateTime } from '../format';
 import { currentLanguage, t } from '../i18n';
 import type { Session } from '../session';
 import { useAsync } from '../use-async';
+import { DataTable } from '../components/data-table';
 
 /** Where a trip to Stripe's checkout page stands once the buyer is back. */
 type CheckoutReturn =
@@ -207,33 +208,29 @@ export function AccountPage({ session }: { session: Session }) {
         <Problem error={transactions.error} />
         {transactions.data?.length === 0 && <p>{t('account.noTransactions')}</p>}
         {transactions.data && transactions.data.length > 0 && (
-          <div class="table-wrap" tabIndex={0} role="region" aria-label={t('account.transactions')}>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('account.when')}</th>
-                  <th scope="col">{t('account.type')}</th>
-                  <th scope="col">{t('account.amount')}</th>
-                  <th scope="col">{t('account.balanceAfter')}</th>
-                  <th scope="col">{t('account.description')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {transactions.data.map((tx) => (
-                  <tr key={tx.id}>
-                    <td>{dateTime(tx.created_at)}</td>
-                    <td>{tx.type}</td>
-                    <td class={tx.amount < 0 ? 'negative' : 'positive'}>
-                      {tx.amount > 0 ? '+' : ''}
-                      {count(tx.amount)}
-                    </td>
-                    <td>{count(tx.balance_after)}</td>
-                    <td>{tx.description}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            label={t('account.transactions')}
+            columns={[
+              t('account.when'),
+              t('account.type'),
+              t('account.amount'),
+              t('account.balanceAfter'),
+              t('account.description'),
+            ]}
+          >
+            {transactions.data.map((tx) => (
+              <tr key={tx.id}>
+                <td>{dateTime(tx.created_at)}</td>
+                <td>{tx.type}</td>
+                <td class={tx.amount < 0 ? 'negative' : 'positive'}>
+                  {tx.amount > 0 ? '+' : ''}
+                  {count(tx.amount)}
+                </td>
+                <td>{count(tx.balance_after)}</td>
+                <td>{tx.description}</td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </section>
       <section class="card" aria-labelledby="payments-title">
@@ -241,32 +238,28 @@ export function AccountPage({ session }: { session: Session }) {
         <Problem error={payments.error} />
         {payments.data?.length === 0 && <p>{t('account.noPayments')}</p>}
         {payments.data && payments.data.length > 0 && (
-          <div class="table-wrap" tabIndex={0} role="region" aria-label={t('account.payments')}>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('account.when')}</th>
-                  <th scope="col">{t('account.provider')}</th>
-                  <th scope="col">{t('account.amount')}</th>
-                  <th scope="col">{t('account.pointsAdded')}</th>
-                  <th scope="col">{t('account.state')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {payments.data.map((p) => (
-                  <tr key={p.id} data-testid="payment-row" data-points={p.points_added} data-status={p.status}>
-                    <td>{dateTime(p.paid_at ?? p.created_at)}</td>
-                    <td>{p.provider}</td>
-                    <td>
-                      {p.amount} {p.currency.toUpperCase()}
-                    </td>
-                    <td>{count(p.points_added)}</td>
-                    <td class={PAYMENT_STATUS_CLASS[p.status]}>{paymentStatus(p.status)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            label={t('account.payments')}
+            columns={[
+              t('account.when'),
+              t('account.provider'),
+              t('account.amount'),
+              t('account.pointsAdded'),
+              t('account.state'),
+            ]}
+          >
+            {payments.data.map((p) => (
+              <tr key={p.id} data-testid="payment-row" data-points={p.points_added} data-status={p.status}>
+                <td>{dateTime(p.paid_at ?? p.created_at)}</td>
+                <td>{p.provider}</td>
+                <td>
+                  {p.amount} {p.currency.toUpperCase()}
+                </td>
+                <td>{count(p.points_added)}</td>
+                <td class={PAYMENT_STATUS_CLASS[p.status]}>{paymentStatus(p.status)}</td>
+              </tr>
+            ))}
+          </DataTable>
         )}
         {payments.data?.some((p) => p.status === 'pending') && <p class="hint">{t('payment.pendingHint')}</p>}
       </section>

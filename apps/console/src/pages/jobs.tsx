@@ -6,6 +6,7 @@ import { count, dateTime } from '../format';
 import { t } from '../i18n';
 import { href } from '../router';
 import { useAsync } from '../use-async';
+import { DataTable } from '../components/data-table';
 
 const STATUSES: JobStatus[] = ['pending', 'queued', 'processing', 'done', 'error', 'cancelled'];
 const PAGE_SIZE = 20;
@@ -55,36 +56,26 @@ export function JobsPage({ client }: { client: DocconvClient }) {
       {first.loading && !first.data && <p aria-busy="true">{t('common.loading')}</p>}
       {first.data && jobs.length === 0 && <p>{t('jobs.none')}</p>}
       {jobs.length > 0 && (
-        <div class="table-wrap" tabIndex={0} role="region" aria-label={t('nav.jobs')}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t('jobs.file')}</th>
-                <th scope="col">{t('jobs.status')}</th>
-                <th scope="col">{t('jobs.pages')}</th>
-                <th scope="col">{t('jobs.cost')}</th>
-                <th scope="col">{t('jobs.created')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {jobs.map((job) => (
-                <tr key={job.job_id}>
-                  <td>
-                    <a href={href({ page: 'job', jobId: job.job_id })}>{job.filename || job.job_id}</a>
-                  </td>
-                  <td>
-                    <StatusBadge status={job.status} />
-                  </td>
-                  <td>
-                    {count(job.done_pages)}/{count(job.total_pages)}
-                  </td>
-                  <td>{count(job.cost_points)}</td>
-                  <td>{dateTime(job.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label={t('nav.jobs')}
+          columns={[t('jobs.file'), t('jobs.status'), t('jobs.pages'), t('jobs.cost'), t('jobs.created')]}
+        >
+          {jobs.map((job) => (
+            <tr key={job.job_id}>
+              <td>
+                <a href={href({ page: 'job', jobId: job.job_id })}>{job.filename || job.job_id}</a>
+              </td>
+              <td>
+                <StatusBadge status={job.status} />
+              </td>
+              <td>
+                {count(job.done_pages)}/{count(job.total_pages)}
+              </td>
+              <td>{count(job.cost_points)}</td>
+              <td>{dateTime(job.created_at)}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       {more.cursor && (
         <button type="button" class="secondary" disabled={loadingMore} onClick={loadMore}>

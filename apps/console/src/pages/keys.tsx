@@ -8,6 +8,7 @@ import { count, dateTime } from '../format';
 import { t } from '../i18n';
 import type { Session } from '../session';
 import { useAsync } from '../use-async';
+import { DataTable } from '../components/data-table';
 
 export function KeysPage({ session }: { session: Session }) {
   const client = accountClient(session);
@@ -46,69 +47,63 @@ export function KeysPage({ session }: { session: Session }) {
       <Problem error={keys.error ?? error} />
       {keys.data && keys.data.length === 0 && <p>{t('keys.none')}</p>}
       {keys.data && keys.data.length > 0 && (
-        <div class="table-wrap" tabIndex={0} role="region" aria-label={t('keys.yours')}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t('keys.name')}</th>
-                <th scope="col">{t('keys.prefix')}</th>
-                <th scope="col">{t('keys.scopes')}</th>
-                <th scope="col">{t('keys.rate')}</th>
-                <th scope="col">{t('keys.state')}</th>
-                <th scope="col">{t('jobs.created')}</th>
-                <th scope="col">
-                  <span class="visually-hidden">{t('keys.actions')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.map((key) => (
-                <tr key={key.id}>
-                  <td>{key.name || '—'}</td>
-                  <td>
-                    <code>{key.prefix}…</code>
-                  </td>
-                  <td>{key.scopes.join(', ')}</td>
-                  <td>{t('keys.perMinute', { n: count(key.rate_limit_rpm) })}</td>
-                  <td>
-                    <span class={`badge ${key.is_active ? 'badge-done' : 'badge-cancelled'}`}>
-                      {key.is_active ? t('keys.active') : t('keys.inactive')}
-                    </span>
-                  </td>
-                  <td>{dateTime(key.created_at)}</td>
-                  <td>
-                    <div class="actions">
-                      {key.is_active &&
-                        (confirming === key.id ? (
-                          <>
-                            <span>{t('keys.sure')}</span>
-                            <button type="button" onClick={() => act(key.id, 'rotate')}>
-                              {t('keys.rotate')}
-                            </button>
-                            <button type="button" class="danger" onClick={() => act(key.id, 'deactivate')}>
-                              {t('keys.deactivate')}
-                            </button>
-                            <button type="button" class="secondary" onClick={() => setConfirming(undefined)}>
-                              {t('common.cancel')}
-                            </button>
-                          </>
-                        ) : (
-                          <button
-                            type="button"
-                            class="secondary"
-                            aria-label={t('keys.manage', { name: key.name || key.prefix })}
-                            onClick={() => setConfirming(key.id)}
-                          >
-                            {t('keys.rotateOrDeactivate')}
-                          </button>
-                        ))}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label={t('keys.yours')}
+          columns={[
+            t('keys.name'),
+            t('keys.prefix'),
+            t('keys.scopes'),
+            t('keys.rate'),
+            t('keys.state'),
+            t('jobs.created'),
+            { hidden: t('keys.actions') },
+          ]}
+        >
+          {keys.data.map((key) => (
+            <tr key={key.id}>
+              <td>{key.name || '—'}</td>
+              <td>
+                <code>{key.prefix}…</code>
+              </td>
+              <td>{key.scopes.join(', ')}</td>
+              <td>{t('keys.perMinute', { n: count(key.rate_limit_rpm) })}</td>
+              <td>
+                <span class={`badge ${key.is_active ? 'badge-done' : 'badge-cancelled'}`}>
+                  {key.is_active ? t('keys.active') : t('keys.inactive')}
+                </span>
+              </td>
+              <td>{dateTime(key.created_at)}</td>
+              <td>
+                <div class="actions">
+                  {key.is_active &&
+                    (confirming === key.id ? (
+                      <>
+                        <span>{t('keys.sure')}</span>
+                        <button type="button" onClick={() => act(key.id, 'rotate')}>
+                          {t('keys.rotate')}
+                        </button>
+                        <button type="button" class="danger" onClick={() => act(key.id, 'deactivate')}>
+                          {t('keys.deactivate')}
+                        </button>
+                        <button type="button" class="secondary" onClick={() => setConfirming(undefined)}>
+                          {t('common.cancel')}
+                        </button>
+                      </>
+                    ) : (
+                      <button
+                        type="button"
+                        class="secondary"
+                        aria-label={t('keys.manage', { name: key.name || key.prefix })}
+                        onClick={() => setConfirming(key.id)}
+                      >
+                        {t('keys.rotateOrDeactivate')}
+                      </button>
+                    ))}
+                </div>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </div>
   );

@@ -6,6 +6,7 @@ import { dateTime } from '../format';
 import { t } from '../i18n';
 import { forgetSession, type Session } from '../session';
 import { useAsync } from '../use-async';
+import { DataTable } from '../components/data-table';
 
 /**
  * The person's sessions (each log-in, this tab's included) with a way to end any of them, and the
@@ -33,44 +34,39 @@ export function SessionsPage({ session }: { session: Session }) {
       <h2>{t('sessions.yours')}</h2>
       <Problem error={sessions.error ?? error} />
       {sessions.data && (
-        <div class="table-wrap" tabIndex={0} role="region" aria-label={t('sessions.yours')}>
-          <table data-testid="sessions">
-            <thead>
-              <tr>
-                <th scope="col">{t('sessions.device')}</th>
-                <th scope="col">{t('sessions.address')}</th>
-                <th scope="col">{t('sessions.started')}</th>
-                <th scope="col">{t('sessions.lastUsed')}</th>
-                <th scope="col">
-                  <span class="visually-hidden">{t('keys.actions')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {sessions.data.map((s) => (
-                <tr key={s.id}>
-                  <td>
-                    {s.user_agent || t('sessions.unknownDevice')}{' '}
-                    {s.current && <span class="badge badge-done">{t('sessions.thisTab')}</span>}
-                  </td>
-                  <td>{s.ip_address || '—'}</td>
-                  <td>{dateTime(s.created_at)}</td>
-                  <td>{dateTime(s.last_used_at)}</td>
-                  <td>
-                    <button
-                      type="button"
-                      class={s.current ? 'secondary' : 'danger'}
-                      aria-label={t('sessions.endNamed', { name: s.user_agent || s.id })}
-                      onClick={() => end(s.id, s.current)}
-                    >
-                      {s.current ? t('nav.logout') : t('sessions.end')}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label={t('sessions.yours')}
+          columns={[
+            t('sessions.device'),
+            t('sessions.address'),
+            t('sessions.started'),
+            t('sessions.lastUsed'),
+            { hidden: t('keys.actions') },
+          ]}
+          testId="sessions"
+        >
+          {sessions.data.map((s) => (
+            <tr key={s.id}>
+              <td>
+                {s.user_agent || t('sessions.unknownDevice')}{' '}
+                {s.current && <span class="badge badge-done">{t('sessions.thisTab')}</span>}
+              </td>
+              <td>{s.ip_address || '—'}</td>
+              <td>{dateTime(s.created_at)}</td>
+              <td>{dateTime(s.last_used_at)}</td>
+              <td>
+                <button
+                  type="button"
+                  class={s.current ? 'secondary' : 'danger'}
+                  aria-label={t('sessions.endNamed', { name: s.user_agent || s.id })}
+                  onClick={() => end(s.id, s.current)}
+                >
+                  {s.current ? t('nav.logout') : t('sessions.end')}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <PasswordForm session={session} onChanged={sessions.reload} />
     </div>

@@ -15,6 +15,7 @@ import { bytes, count, dateTime, points } from '../format';
 import { formatLabel, t } from '../i18n';
 import { navigate } from '../router';
 import { useAsync } from '../use-async';
+import { Fact } from '../components/fact';
 
 export function UploadPage({ client }: { client: DocconvClient }) {
   const capabilities = useAsync(() => unwrap(publicClient.api.GET('/api/v1/capabilities')), []);
@@ -263,10 +264,9 @@ function Quote(props: { client: DocconvClient; preview: UploadPreview; onDiscard
       <h2 id="quote-title">{t('quote.title')}</h2>
       <dl class="facts">
         {rows.map(([label, value]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
+          <Fact key={label} term={label}>
+            {value}
+          </Fact>
         ))}
       </dl>
       <p class="price">
@@ -276,20 +276,11 @@ function Quote(props: { client: DocconvClient; preview: UploadPreview; onDiscard
         </strong>
       </p>
       <dl class="facts">
-        <div>
-          <dt>{t('quote.balance')}</dt>
-          <dd>{points(preview.balance)}</dd>
-        </div>
-        <div>
-          <dt>{t('quote.balanceAfter')}</dt>
-          <dd class={after < 0 ? 'negative' : undefined}>
-            {count(after)} ({after < 0 ? `-${formatUsd(-after)}` : formatUsd(after)})
-          </dd>
-        </div>
-        <div>
-          <dt>{t('quote.expires')}</dt>
-          <dd>{dateTime(preview.expires_at)}</dd>
-        </div>
+        <Fact term={t('quote.balance')}>{points(preview.balance)}</Fact>
+        <Fact term={t('quote.balanceAfter')} valueClass={after < 0 ? 'negative' : undefined}>
+          {count(after)} ({after < 0 ? `-${formatUsd(-after)}` : formatUsd(after)})
+        </Fact>
+        <Fact term={t('quote.expires')}>{dateTime(preview.expires_at)}</Fact>
       </dl>
       {preview.skipped_files.length > 0 && (
         <div class="warning" role="note">
