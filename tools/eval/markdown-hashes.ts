@@ -4,10 +4,13 @@
  * evaluation set's MANIFEST.tsv, as `{ "<path in the set>": "<hex>" }`. A reader moved onto the
  * document model is checked against these (test-evalset/*-model.e2e-spec.ts): its Markdown must
  * stay byte for byte what it was, or the difference is listed with its reason. Only hashes are
- * kept, never the public documents or their Markdown.
+ * kept, never the public documents or their Markdown. Recordings (`audio`, `video`) are
+ * transcribed as the worker transcribes them, by the engines' Python (`ENGINES_PYTHON`, else
+ * `.venv-engines/bin/python`) with faster-whisper and Whisper base.
  */
 import { detect, inspect } from '@docconv/documents';
 import { extractToMarkdown, type Extraction, type OcrOptions } from '@docconv/reading';
+import { EngineTranscriber, transcriptMarkdown, type Transcriber } from '@docconv/transcription';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
@@ -67,6 +70,19 @@ export async function workerExtraction(path: string): Promise<Extraction> {
   );
 }
 
+/** The evaluation set's folders of recordings: their inputs are transcribed, not extracted. */
+export const RECORDING_FORMATS: ReadonlySet<string> = new Set(['audio', 'video']);
+
+/** The speech engine the worker runs, from the engines' Python; close it when done. */
+export function workerTranscriber(): Promise<EngineTranscriber> {
+  return EngineTranscriber.create({ python: process.env.ENGINES_PYTHON || resolve('.venv-engines/bin/python') });
+}
+
+/** One recording transcribed as the worker transcribes a job's file (the transcript headed by its name). */
+export async function workerTranscript(path: string, transcriber: Transcriber): Promise<Extraction> {
+  return { markdown: transcriptMarkdown(basename(path), await transcriber.transcribe(path)), pages: [] };
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -76,8 +92,15 @@ async function main(): Promise<void> {
   const set = resolve(values.set ?? '../shared/evalset');
   const out = resolve(values.out ?? `test-evalset/markdown-hashes/${values.format}.json`);
   const hashes: Record<string, string> = {};
-  for (const relative of manifestInputs(set, values.format)) {
-    hashes[relative] = markdownHash(await workerMarkdown(join(set, relative)));
+  const transcriber = RECORDING_FORMATS.has(values.format) ? await workerTranscriber() : undefined;
+  try {
+    for (const relative of manifestInputs(set, values.format)) {
+      const path = join(set, relative);
+      const markdown = transcriber ? (await workerTranscript(path, transcriber)).markdown : await workerMarkdown(path);
+      hashes[relative] = markdownHash(markdown);
+    }
+  } finally {
+    await transcriber?.close();
   }
   writeFileSync(out, `${JSON.stringify(hashes, null, 2)}\n`);
   console.log(`${Object.keys(hashes).length} hashes written to ${out}`);
