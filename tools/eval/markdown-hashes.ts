@@ -10,7 +10,8 @@
  */
 import { detect, inspect } from '@docconv/documents';
 import { extractToMarkdown, type Extraction, type OcrOptions } from '@docconv/reading';
-import { EngineTranscriber, transcriptMarkdown, type Transcriber } from '@docconv/transcription';
+import { writeMarkdown } from '@docconv/model';
+import { EngineTranscriber, transcriptDocument, type Transcriber } from '@docconv/transcription';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
@@ -78,9 +79,10 @@ export function workerTranscriber(): Promise<EngineTranscriber> {
   return EngineTranscriber.create({ python: process.env.ENGINES_PYTHON || resolve('.venv-engines/bin/python') });
 }
 
-/** One recording transcribed as the worker transcribes a job's file (the transcript headed by its name). */
+/** One recording transcribed as the worker transcribes a job's file: its document, headed by its name, and the Markdown of it. */
 export async function workerTranscript(path: string, transcriber: Transcriber): Promise<Extraction> {
-  return { markdown: transcriptMarkdown(basename(path), await transcriber.transcribe(path)), pages: [] };
+  const document = transcriptDocument(basename(path), await transcriber.transcribe(path));
+  return { markdown: writeMarkdown(document), pages: [], document };
 }
 
 async function main(): Promise<void> {

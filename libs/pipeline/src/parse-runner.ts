@@ -16,7 +16,8 @@ import {
 } from '@docconv/reading';
 import { OCR_LANGUAGES } from '@docconv/ocr';
 import { refinePage, splitIntoPages, type LanguageModel } from '@docconv/refine';
-import { transcriptMarkdown, type Transcriber } from '@docconv/transcription';
+import { transcriptDocument, type Transcriber } from '@docconv/transcription';
+import { writeMarkdown } from '@docconv/model';
 import { Queues } from '@docconv/redis';
 import {
   documentPath,
@@ -614,7 +615,8 @@ export class ParseRunner {
     });
     try {
       const transcript = await Promise.race([this.transcriber.transcribe(path, onProgress, deadline), late]);
-      return { markdown: transcriptMarkdown(displayName, transcript), pages: [] };
+      const document = transcriptDocument(displayName, transcript);
+      return { markdown: writeMarkdown(document), pages: [], document };
     } finally {
       clearTimeout(timer);
     }
