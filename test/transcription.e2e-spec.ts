@@ -1,10 +1,13 @@
+import { writeMarkdown, type Document } from '@docconv/model';
+import { documentPath, Storage } from '@docconv/storage';
 import { distEntry } from '@docconv/testing';
+import JSZip from 'jszip';
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeMedia } from './support/fixtures';
-import { upload, waitForJob } from './support/jobs';
+import { binary, pathOf, upload, waitForJob } from './support/jobs';
 import { privateStack, waitForCapabilities } from './support/private-stack';
 import { makeWhisperModel } from './support/whisper-model';
 
@@ -63,6 +66,27 @@ describe('transcription with a whisper model of random weights (the plumbing, no
     expect(times[0]).toBe(0);
     expect(Math.max(...times)).toBeLessThanOrEqual(seconds);
     expect([...times].sort((a, b) => a - b)).toEqual(times);
+
+    // The job's document is the transcript's: one transcript block per timed segment, result.md written from it.
+    const stored = await stack.t.app.get(Storage).read(documentPath(res.body.job_id as string));
+    const document = JSON.parse(stored.toString('utf8')) as Document;
+    expect(writeMarkdown(document)).toBe(markdown);
+    const said = document.blocks.flatMap((block) => (block.type === 'transcript' ? [block.from] : []));
+    expect(said.map((from) => [from.file, Math.floor(from.seconds![0])])).toEqual(times.map((time) => [name, time]));
+
+    // A DOCX rendered from that document keeps each segment's time, as the Markdown does.
+    const converted = await stack.t.http
+      .post(`/api/v1/jobs/${res.body.job_id}/convert`)
+      .set('X-API-Key', stack.key.key)
+      .send({ format: 'docx' })
+      .expect(200);
+    const file = await stack.t.http
+      .get(pathOf(converted.body.download_url as string))
+      .buffer(true)
+      .parse(binary)
+      .expect(200);
+    const xml = await (await JSZip.loadAsync(file.body as Buffer)).file('word/document.xml')!.async('string');
+    expect(xml).toContain('[00:00]');
   });
 
   it('a worker given a truncated model file refuses to start and names the file', async () => {

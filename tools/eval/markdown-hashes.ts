@@ -4,11 +4,15 @@
  * evaluation set's MANIFEST.tsv, as `{ "<path in the set>": "<hex>" }`. A reader moved onto the
  * document model is checked against these (test-evalset/*-model.e2e-spec.ts): its Markdown must
  * stay byte for byte what it was, or the difference is listed with its reason. Only hashes are
- * kept, never the public documents or their Markdown.
+ * kept, never the public documents or their Markdown. Recordings (`audio`, `video`) are
+ * transcribed as the worker transcribes them, by the engines' Python (`ENGINES_PYTHON`, else
+ * `.venv-engines/bin/python`) with faster-whisper and Whisper base.
  */
 import { DomainError } from '@docconv/contracts';
 import { detect, inspect } from '@docconv/documents';
 import { extractToMarkdown, type Extraction, type OcrOptions } from '@docconv/reading';
+import { writeMarkdown } from '@docconv/model';
+import { EngineTranscriber, transcriptDocument, type Transcriber } from '@docconv/transcription';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
@@ -81,6 +85,20 @@ export async function workerExtraction(path: string): Promise<Extraction> {
   );
 }
 
+/** The evaluation set's folders of recordings: their inputs are transcribed, not extracted. */
+export const RECORDING_FORMATS: ReadonlySet<string> = new Set(['audio', 'video']);
+
+/** The speech engine the worker runs, from the engines' Python; close it when done. */
+export function workerTranscriber(): Promise<EngineTranscriber> {
+  return EngineTranscriber.create({ python: process.env.ENGINES_PYTHON || resolve('.venv-engines/bin/python') });
+}
+
+/** One recording transcribed as the worker transcribes a job's file: its document, headed by its name, and the Markdown of it. */
+export async function workerTranscript(path: string, transcriber: Transcriber): Promise<Extraction> {
+  const document = transcriptDocument(basename(path), await transcriber.transcribe(path));
+  return { markdown: writeMarkdown(document), pages: [], document };
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -90,8 +108,16 @@ async function main(): Promise<void> {
   const set = resolve(values.set ?? '../shared/evalset');
   const out = resolve(values.out ?? `test-evalset/markdown-hashes/${values.format}.json`);
   const hashes: Record<string, string> = {};
-  for (const relative of manifestInputs(set, values.format)) {
-    hashes[relative] = await hashOf(join(set, relative));
+  const transcriber = RECORDING_FORMATS.has(values.format) ? await workerTranscriber() : undefined;
+  try {
+    for (const relative of manifestInputs(set, values.format)) {
+      const path = join(set, relative);
+      hashes[relative] = transcriber
+        ? markdownHash((await workerTranscript(path, transcriber)).markdown)
+        : await hashOf(path);
+    }
+  } finally {
+    await transcriber?.close();
   }
   writeFileSync(out, `${JSON.stringify(hashes, null, 2)}\n`);
   console.log(`${Object.keys(hashes).length} hashes written to ${out}`);

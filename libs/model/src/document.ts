@@ -171,10 +171,15 @@ export interface FootnoteBlock extends BlockBase {
   content: Inline[];
 }
 
-/** A stretch of a recording's speech; `from.seconds` says when. */
+/**
+ * A stretch of a recording's speech (one segment of the speech engine's); `from.seconds` says
+ * when. Writers lead it with its start time and speaker (`[01:05] Ann: …`, see transcriptContent).
+ */
 export interface TranscriptBlock extends BlockBase {
   type: 'transcript';
+  /** What was said. */
   content: Inline[];
+  /** Who said it, when the engine tells speakers apart (none does yet). */
   speaker?: string;
 }
 

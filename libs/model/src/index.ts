@@ -1,4 +1,5 @@
 export * from './document';
+export * from './transcript';
 export * from './markdown/emphasis';
 export * from './markdown/escape';
 export * from './markdown/inline';

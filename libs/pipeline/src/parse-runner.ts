@@ -16,7 +16,7 @@ import {
 } from '@docconv/reading';
 import { OCR_LANGUAGES } from '@docconv/ocr';
 import { refinePage, splitIntoPages, type LanguageModel } from '@docconv/refine';
-import { transcriptMarkdown, type Transcriber } from '@docconv/transcription';
+import type { Transcriber } from '@docconv/transcription';
 import { Queues } from '@docconv/redis';
 import {
   documentPath,
@@ -43,6 +43,7 @@ import { ConversionMetrics } from '@docconv/metrics';
 import { PART_SEPARATOR, type DocumentPart } from './assemble-document';
 import { LANGUAGE_MODEL, TRANSCRIBER } from './engine-tokens';
 import { ExtractionPool, NEVER_CANCELLED, type CancelCheck } from './extraction-pool';
+import { transcribeRecording } from './transcribe-recording';
 
 /** How a parse attempt ended; `spread`: its pages were handed to `parse.range` jobs and a `parse.assemble`. */
 export type ParseOutcome = 'done' | 'error' | 'cancelled' | 'skipped' | 'spread';
@@ -408,7 +409,7 @@ export class ParseRunner {
         const began = performance.now();
         const extraction: Extraction =
           kind === 'audio' || kind === 'video'
-            ? await this.transcribe(path, file.displayPath, deadline, (fraction) =>
+            ? await transcribeRecording(this.transcriber, path, file.displayPath, deadline, (fraction) =>
                 onProgress(0, fraction * file.durationSeconds),
               )
             : await this.extractions.run(
@@ -586,39 +587,6 @@ export class ParseRunner {
       refunded: settled.refunded,
       freePages: settled.freePages,
     };
-  }
-
-  /** Speech to timestamped text with the model loaded at boot; a job past its deadline fails. */
-  private async transcribe(
-    path: string,
-    displayName: string,
-    deadline: number,
-    onProgress: (fraction: number) => void,
-  ) {
-    if (!this.transcriber)
-      throw new DomainError(
-        'transcription_unavailable',
-        `${displayName}: transcription is not available on this worker (no speech model is configured). Ask for a refund.`,
-      );
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new DomainError(
-              'file_processing_failed',
-              `${displayName} took longer than this job may run. Ask for a refund, or split the recording.`,
-            ),
-          ),
-        Math.max(0, deadline - Date.now()),
-      );
-    });
-    try {
-      const transcript = await Promise.race([this.transcriber.transcribe(path, onProgress, deadline), late]);
-      return { markdown: transcriptMarkdown(displayName, transcript), pages: [] };
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   /**

@@ -37,6 +37,15 @@ describe('documentBlocks from the model', () => {
     expect(blocks[6]).toMatchObject({ table: { header: [['h']], rows: [['1']] } });
   });
 
+  it('leads a transcript block with its start time, as the Markdown does', () => {
+    const blocks = blocksOf({
+      type: 'transcript',
+      from: { file: 'talk.mp3', seconds: [65.9, 70] },
+      content: [{ kind: 'text', text: 'Second line' }],
+    });
+    expect(texts(blocks)).toEqual(['paragraph: [01:05] Second line']);
+  });
+
   it('numbers list items per list: a nested list and a switch between bullets and numbers start new ones', () => {
     const item = (depth: number, text: string, number?: number): ModelBlock => ({
       type: 'list_item',

@@ -1,5 +1,12 @@
 import { withoutDroppedCharacters } from '@docconv/characters';
-import type { Block as ModelBlock, Cell, Document, Inline, ListItemBlock as ModelListItem } from '@docconv/model';
+import {
+  transcriptContent,
+  type Block as ModelBlock,
+  type Cell,
+  type Document,
+  type Inline,
+  type ListItemBlock as ModelListItem,
+} from '@docconv/model';
 import { htmlSegments } from './html-tables';
 import { mergeAdjacentRuns, runsText, trimRuns, withoutStrayMarkers, type InlineRun } from './markdown-tree';
 import { tableFromCells, tableFromHtml, type Table } from './table-model';
@@ -81,11 +88,9 @@ function pushBlock(block: Exclude<ModelBlock, ModelListItem>, out: Block[]): voi
     case 'paragraph':
       pushParagraph(blockRuns(block.content), block.quote === true, out);
       return;
-    case 'transcript': {
-      const speaker = block.speaker ? plainRuns(`${withoutDroppedCharacters(block.speaker)}: `) : [];
-      pushParagraph([...speaker, ...blockRuns(block.content)], false, out);
+    case 'transcript':
+      pushParagraph(blockRuns(transcriptContent(block)), false, out);
       return;
-    }
     case 'footnote':
       pushParagraph(
         [...plainRuns(`[^${withoutDroppedCharacters(block.label)}]: `), ...blockRuns(block.content)],

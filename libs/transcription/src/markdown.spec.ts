@@ -1,6 +1,6 @@
-import { timestamp, transcriptMarkdown } from './markdown';
+import { transcriptDocument, transcriptMarkdown } from './markdown';
 
-describe('transcriptMarkdown', () => {
+describe('transcriptDocument and its Markdown', () => {
   it('writes a heading, the language and one timed paragraph per segment', () => {
     const markdown = transcriptMarkdown('Interview.mp3', {
       language: 'en',
@@ -36,19 +36,34 @@ describe('transcriptMarkdown', () => {
     expect(blank).toBe(empty);
   });
 
+  it('builds a transcript block per segment, with when it was said', () => {
+    const document = transcriptDocument('talk.mp3', {
+      language: 'en',
+      note: 'Heard by an English-only model.',
+      segments: [
+        { start: 1.5, end: 3.25, text: ' One\ttwo ' },
+        { start: 3.25, end: 4, text: ' ' },
+      ],
+    });
+
+    expect(document.blocks).toEqual([
+      { type: 'heading', level: 2, content: [{ kind: 'text', text: 'talk.mp3' }], from: { file: 'talk.mp3' } },
+      { type: 'paragraph', content: [{ kind: 'text', text: 'Language: en' }], from: { file: 'talk.mp3' } },
+      {
+        type: 'paragraph',
+        quote: true,
+        content: [{ kind: 'text', text: 'Heard by an English-only model.' }],
+        from: { file: 'talk.mp3' },
+      },
+      {
+        type: 'transcript',
+        content: [{ kind: 'text', text: 'One two' }],
+        from: { file: 'talk.mp3', seconds: [1.5, 3.25] },
+      },
+    ]);
+  });
+
   it('keeps a title with line breaks on the heading line', () => {
     expect(transcriptMarkdown('Part 1\nPart 2', { language: 'de', segments: [] })).toMatch(/^## Part 1 Part 2\n/);
-  });
-});
-
-describe('timestamp', () => {
-  it.each([
-    [0, '00:00'],
-    [9.99, '00:09'],
-    [600, '10:00'],
-    [3661, '1:01:01'],
-    [-2, '00:00'],
-  ])('%s s → %s', (seconds, expected) => {
-    expect(timestamp(seconds)).toBe(expected);
   });
 });

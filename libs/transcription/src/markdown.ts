@@ -1,30 +1,36 @@
+import { plain, writeMarkdown, type Block, type Document } from '@docconv/model';
 import type { Transcript } from './transcriber';
 
 /**
- * A transcript as Markdown: a `##` heading, the language, then one paragraph per segment
- * starting with its time (`[mm:ss]`, or `[h:mm:ss]` from the first hour on).
+ * A recording's transcript as a document: a level-2 heading with the file's name, a paragraph
+ * with the language (and the engine's note, set apart as a quotation), then one `transcript`
+ * block per segment that has words, with when it was said (`from.seconds`); a paragraph says so
+ * when none has. `file` is the recording's name as the job shows it: the heading and every
+ * block's provenance. Whitespace in the engine's text (line breaks included) is one space.
  */
-export function transcriptMarkdown(title: string, transcript: Transcript): string {
-  const lines = [`## ${singleLine(title)}`, `Language: ${transcript.language}`];
-  if (transcript.note) lines.push(`> ${singleLine(transcript.note)}`);
+export function transcriptDocument(file: string, transcript: Transcript): Document {
+  const from = { file };
+  const blocks: Block[] = [
+    { type: 'heading', level: 2, content: plain(singleLine(file)), from },
+    { type: 'paragraph', content: plain(`Language: ${transcript.language}`), from },
+  ];
+  if (transcript.note)
+    blocks.push({ type: 'paragraph', quote: true, content: plain(singleLine(transcript.note)), from });
   const spoken = transcript.segments.filter((segment) => singleLine(segment.text) !== '');
-  if (spoken.length === 0) lines.push('No speech was recognised in this recording.');
-  for (const segment of spoken) lines.push(`[${timestamp(segment.start)}] ${singleLine(segment.text)}`);
-  return `${lines.join('\n\n')}\n`;
+  if (spoken.length === 0)
+    blocks.push({ type: 'paragraph', content: plain('No speech was recognised in this recording.'), from });
+  for (const segment of spoken)
+    blocks.push({
+      type: 'transcript',
+      content: plain(singleLine(segment.text)),
+      from: { file, seconds: [segment.start, segment.end] },
+    });
+  return { version: 1, blocks };
 }
 
-/** `mm:ss` below an hour, `h:mm:ss` from there on; seconds rounded down. */
-export function timestamp(seconds: number): string {
-  const total = Math.max(0, Math.floor(seconds));
-  const hours = Math.floor(total / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  const rest = total % 60;
-  const mmss = `${pad(minutes)}:${pad(rest)}`;
-  return hours > 0 ? `${hours}:${mmss}` : mmss;
-}
-
-function pad(value: number): string {
-  return String(value).padStart(2, '0');
+/** A transcript's Markdown: its document written (`[mm:ss] text` per segment, see transcriptContent). */
+export function transcriptMarkdown(file: string, transcript: Transcript): string {
+  return writeMarkdown(transcriptDocument(file, transcript));
 }
 
 function singleLine(text: string): string {

@@ -1,4 +1,5 @@
 import type { Block, Cell, Document, Inline, ListItemBlock } from '../document';
+import { transcriptContent } from '../transcript';
 import { escapeHeadingText, escapeLineStart } from './escape';
 import { renderInline, type Piece } from './inline';
 import { ListLayout, type ListPlace } from './list-layout';
@@ -96,7 +97,7 @@ export function blockMarkdown(block: Block, lists = new ListLayout(), shown?: Re
         ? `[^${block.label}]: ${inlineMarkdown(block.content)}`
         : `<sup>${block.label}</sup> ${inlineMarkdown(block.content)}`;
     case 'transcript':
-      return paragraphText(block.content);
+      return paragraphText(transcriptContent(block));
     case 'furniture':
       return undefined;
     case 'separator':
