@@ -1,5 +1,5 @@
 import type { Block, Cell, Document, Inline, ListItemBlock } from '../document';
-import { escapeHeadingText, escapeLineStart } from './escape';
+import { escapeHeadingText, escapeLineStart, escapeText } from './escape';
 import { renderInline, type Piece } from './inline';
 import { ListLayout, type ListPlace } from './list-layout';
 import { tableMarkdown, type GridCell } from './tables';
@@ -56,7 +56,10 @@ export function blockMarkdown(block: Block, lists = new ListLayout()): string | 
     case 'table':
       return tableMarkdown(block.rows.map((row) => row.map(gridCell)));
     case 'figure':
-      return block.src === undefined ? escapeLineStart(block.alt) : `![${altText(block.alt)}](${block.src})`;
+      // A picture not stored beside the result is its alternative text, which is plain text like any other.
+      return block.src === undefined
+        ? escapeLineStart(escapeText(block.alt))
+        : `![${altText(block.alt)}](${block.src})`;
     case 'formula':
       return `$$${block.tex}$$`;
     case 'code': {
