@@ -10,7 +10,7 @@ import { parseMarkdownTables, sameTable } from '../../../tools/eval/tables';
 import { HWPX_MIMETYPE } from './hwpx-package';
 import { renderHwpx } from './render-hwpx';
 import { zipEntries } from './testing/zip-entries';
-import { readMarkdown } from '@docconv/model';
+import { readMarkdown, writeMarkdown } from '@docconv/model';
 
 const REPORT = `# 2024년 사업 보고서
 
@@ -50,7 +50,7 @@ async function roundTrip(markdown: string): Promise<string> {
   try {
     const path = join(dir, 'report.hwpx');
     await writeFile(path, await renderHwpx(readMarkdown(markdown, 'test.md'), { title: '사업 보고서' }));
-    return await extractHwpx(path, 'report.hwpx');
+    return writeMarkdown(await extractHwpx(path, 'report.hwpx'));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
