@@ -76,4 +76,20 @@ describe('hancomDocument', () => {
     expect(blocks[1]).toMatchObject({ type: 'figure', alt: '발사체 단면도' });
     expect(blocks[2]).toMatchObject({ type: 'footnote', label: '1', content: [{ kind: 'text', text: '정의' }] });
   });
+
+  it('nests bulleted paragraphs by their levels relative to the items before them, a list starting at the top', () => {
+    const bullet = (level: number, text: string): Paragraph => ({
+      ...body(text),
+      role: { kind: 'list', level, ordered: false },
+      label: '•',
+    });
+    const blocks = blocksOf([body('앞'), bullet(2, '가'), bullet(2, '나'), bullet(4, '다'), bullet(2, '라')]);
+    expect(blocks.map((block) => (block.type === 'list_item' ? block.depth : block.type))).toEqual([
+      'paragraph',
+      0,
+      0,
+      1,
+      0,
+    ]);
+  });
 });

@@ -66,16 +66,22 @@ function furniture(groups: ModelBlock[][]): ModelBlock[][] {
   return kept;
 }
 
-/** List items nested no deeper than one level below the item before them (a list starts at the top). */
+/**
+ * List items nested by their Hancom levels relative to the items before them: an item is one
+ * deeper than the nearest item before it of a lower level, and a list starts at the top (a
+ * level-2 bullet after body text is a top-level item, not indented code).
+ */
 function nested(blocks: ModelBlock[]): ModelBlock[] {
-  let deepest = -1;
+  /** The Hancom levels of the items the next one may nest under, outermost first. */
+  const open: number[] = [];
   return blocks.map((block) => {
     if (block.type !== 'list_item') {
-      deepest = -1;
+      open.length = 0;
       return block;
     }
-    const depth = Math.min(block.depth, deepest + 1);
-    deepest = depth;
+    while (open.length > 0 && open[open.length - 1] >= block.depth) open.pop();
+    const depth = open.length;
+    open.push(block.depth);
     return depth === block.depth ? block : { ...block, depth };
   });
 }
