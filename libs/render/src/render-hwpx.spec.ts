@@ -74,7 +74,7 @@ describe('renderHwpx read back by our HWPX extractor', () => {
     expect(markdown).toContain('**굵은 글씨**와 *기울임*, ~~취소선~~');
     expect(markdown).toContain('있습니다.  \n줄바꿈 뒤의 둘째 줄.');
     expect(markdown).toMatch(/^- 첫째 항목$/m);
-    expect(markdown).toMatch(/^ {2}- 하위 항목$/m);
+    expect(markdown).toMatch(/^- 첫째 항목\n {4}- 하위 항목\n- 둘째 항목$/m); // one tight list, the nested item under the first
     expect(markdown).toMatch(/^1\\?\. 계획 수립$/m);
     expect(markdown).toMatch(/^2\\?\. 예산 집행$/m);
   });
