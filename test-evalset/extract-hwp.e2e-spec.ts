@@ -1,3 +1,4 @@
+import { writeMarkdown } from '@docconv/model';
 import { readFileSync } from 'node:fs';
 import { extractHwp } from '../libs/documents/src/hwp/extract-hwp';
 import { extractHwpx } from '../libs/documents/src/hwpx/extract-hwpx';
@@ -28,9 +29,9 @@ function describeTable(table: Table): string {
     .join(' / ');
 }
 
-function extract(format: (typeof FORMATS)[number], name: string): Promise<string> {
+async function extract(format: (typeof FORMATS)[number], name: string): Promise<string> {
   const path = evalsetPath(`${format}/${name}.${format}`);
-  return format === 'hwp' ? extractHwp(path, `${name}.hwp`) : extractHwpx(path, `${name}.hwpx`);
+  return writeMarkdown(await (format === 'hwp' ? extractHwp(path, `${name}.hwp`) : extractHwpx(path, `${name}.hwpx`)));
 }
 
 function tableBlocks(markdown: string): string[][] {

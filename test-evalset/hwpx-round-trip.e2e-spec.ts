@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { extractHwpx } from '../libs/documents/src/hwpx/extract-hwpx';
-import { readMarkdown } from '@docconv/model';
+import { readMarkdown, writeMarkdown } from '@docconv/model';
 import { renderHwpx } from '../libs/render/src/render-hwpx';
 import { similarity } from '../tools/eval/metrics';
 import { parseMarkdownTables, type Table } from '../tools/eval/tables';
@@ -27,10 +27,10 @@ describe('HWPX written from the Markdown of each evalset HWPX reads back, throug
   });
 
   it.each(NAMES)('%s.hwpx: text similarity 0.98 or more, every table with its shape', async (name) => {
-    const first = await extractHwpx(evalsetPath(`hwpx/${name}.hwpx`), `${name}.hwpx`);
+    const first = writeMarkdown(await extractHwpx(evalsetPath(`hwpx/${name}.hwpx`), `${name}.hwpx`));
     const path = join(folder, `${name}.hwpx`);
     await writeFile(path, await renderHwpx(readMarkdown(first, `${name}.hwpx`), { title: `${name}.hwpx` }));
-    const second = await extractHwpx(path, `${name}.hwpx`);
+    const second = writeMarkdown(await extractHwpx(path, `${name}.hwpx`));
     const score = similarity(second, first);
     const before = parseMarkdownTables(first);
     const after = parseMarkdownTables(second);

@@ -1,3 +1,4 @@
+import { writeMarkdown } from '@docconv/model';
 import ExcelJS from 'exceljs';
 import mammoth from 'mammoth';
 import { execFileSync } from 'node:child_process';
@@ -210,7 +211,7 @@ export async function readPptxOutput(bytes: Buffer, markdownTables: Table[]): Pr
 /** Reads an HWPX with our own extractor: no `**` in its text, every table of the Markdown with its cells. */
 export async function readHwpxOutput(path: string, markdownTables: Table[]): Promise<OutputReading> {
   const reading: OutputReading = { problems: [], numbers: 0, dates: 0, formulas: 0 };
-  const markdown = await extractHwpx(path, 'result.hwpx');
+  const markdown = writeMarkdown(await extractHwpx(path, 'result.hwpx'));
   // The extractor writes bold as `**`: markers a CommonMark parser leaves as text are what must not be there.
   const literal = hygiene(markdown).examples.literalEmphasis ?? [];
   reading.problems.push(...literal.map((example) => `hwpx: literal emphasis markers in ${JSON.stringify(example)}`));

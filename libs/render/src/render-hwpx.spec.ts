@@ -10,7 +10,7 @@ import { parseMarkdownTables, sameTable } from '../../../tools/eval/tables';
 import { HWPX_MIMETYPE } from './hwpx-package';
 import { renderHwpx } from './render-hwpx';
 import { zipEntries } from './testing/zip-entries';
-import { readMarkdown } from '@docconv/model';
+import { readMarkdown, writeMarkdown } from '@docconv/model';
 
 const REPORT = `# 2024년 사업 보고서
 
@@ -50,7 +50,7 @@ async function roundTrip(markdown: string): Promise<string> {
   try {
     const path = join(dir, 'report.hwpx');
     await writeFile(path, await renderHwpx(readMarkdown(markdown, 'test.md'), { title: '사업 보고서' }));
-    return await extractHwpx(path, 'report.hwpx');
+    return writeMarkdown(await extractHwpx(path, 'report.hwpx'));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -74,7 +74,7 @@ describe('renderHwpx read back by our HWPX extractor', () => {
     expect(markdown).toContain('**굵은 글씨**와 *기울임*, ~~취소선~~');
     expect(markdown).toContain('있습니다.  \n줄바꿈 뒤의 둘째 줄.');
     expect(markdown).toMatch(/^- 첫째 항목$/m);
-    expect(markdown).toMatch(/^ {2}- 하위 항목$/m);
+    expect(markdown).toMatch(/^- 첫째 항목\n {4}- 하위 항목\n- 둘째 항목$/m); // one tight list, the nested item under the first
     expect(markdown).toMatch(/^1\\?\. 계획 수립$/m);
     expect(markdown).toMatch(/^2\\?\. 예산 집행$/m);
   });

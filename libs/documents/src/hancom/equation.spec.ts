@@ -1,4 +1,4 @@
-import { equationMarkdown, toLatex } from './equation';
+import { equationInline, toLatex } from './equation';
 
 describe('Hancom equation script as LaTeX', () => {
   it.each([
@@ -18,9 +18,9 @@ describe('Hancom equation script as LaTeX', () => {
   });
 
   it('writes inline math, and keeps a script whose braces do not balance as code so no text is lost', () => {
-    expect(equationMarkdown('E = mc^2')).toBe('$E = mc ^{2}$');
-    expect(equationMarkdown('{a over b')).toBe('` {a over b `');
-    expect(equationMarkdown('a } b')).toBe('` a } b `');
-    expect(equationMarkdown('   ')).toBe('');
+    expect(equationInline('E = mc^2')).toEqual({ kind: 'math', tex: 'E = mc ^{2}' });
+    expect(equationInline('{a over b')).toEqual({ kind: 'text', text: '{a over b', code: true });
+    expect(equationInline('a } b')).toEqual({ kind: 'text', text: 'a } b', code: true });
+    expect(equationInline('   ')).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import type { Inline } from '@docconv/model';
 /**
  * Hancom's equation script (the language of its equation editor: `a over b`, `sqrt {x}`,
  * `sum from {i=1} to n`, `left ( … right )`, `matrix{a & b # c & d}`) as LaTeX math.
@@ -138,20 +139,19 @@ type Token = { kind: 'open' | 'close' | 'word' | 'text' | 'char'; value: string 
 class Unconvertible extends Error {}
 
 /**
- * The script as inline math (`$…$`); a script that does not parse is kept as a code span, so its
- * text is never lost. An empty script gives `''`.
+ * The script as inline content: math in TeX; a script that does not parse is kept as code, so its
+ * text is never lost. An empty script gives nothing.
  */
-export function equationMarkdown(script: string): string {
+export function equationInline(script: string): Inline | undefined {
   const source = script.replace(/\s+/g, ' ').trim();
-  if (source === '') return '';
+  if (source === '') return undefined;
   try {
-    const latex = toLatex(source);
-    if (latex !== '') return `$${latex}$`;
+    const tex = toLatex(source);
+    if (tex !== '') return { kind: 'math', tex };
   } catch (error) {
     if (!(error instanceof Unconvertible)) throw error;
   }
-  const ticks = '`'.repeat(Math.max(1, ...[...source.matchAll(/`+/g)].map((m) => m[0].length + 1)));
-  return `${ticks} ${source} ${ticks}`;
+  return { kind: 'text', text: source, code: true };
 }
 
 /** LaTeX for an equation script; throws `Unconvertible` when its braces do not balance. */

@@ -38,7 +38,7 @@ describe('hancomMarkdown', () => {
     expect(blocksOf(markdown)).toEqual(['paragraph: 3. 셋째', 'paragraph: 가) 세부']);
   });
 
-  it('nests bulleted paragraphs by level and keeps a long heading-styled paragraph as body text', () => {
+  it('writes bulleted paragraphs as one tight list nested by level, and keeps a long heading-styled paragraph as body text', () => {
     const bullet = (level: number, text: string): Paragraph => ({
       ...body(text),
       role: { kind: 'list', level, ordered: false },
@@ -48,7 +48,7 @@ describe('hancomMarkdown', () => {
     const markdown = hancomMarkdown({
       sections: [section([bullet(0, '위'), bullet(1, '아래'), bullet(0, '1. 숫자로 시작'), long])],
     });
-    expect(markdown).toBe(`- 위\n\n  - 아래\n\n- 1\\. 숫자로 시작\n\n${'가'.repeat(130)}\n`);
+    expect(markdown).toBe(`- 위\n    - 아래\n- 1\\. 숫자로 시작\n\n${'가'.repeat(130)}\n`);
     expect(blocksOf(markdown)[0]).toBe('list: 위아래1. 숫자로 시작'); // one list; the number is text, not a list inside it
   });
 

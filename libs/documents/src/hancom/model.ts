@@ -1,10 +1,11 @@
 /**
- * What the HWP and HWPX readers make of a document, and all the Markdown writer reads: one
- * model for both formats, so that an HWP file and its HWPX twin are written the same way.
+ * What the HWP and HWPX readers make of a document, and all `hancomDocument` reads to build the
+ * document model: one model for both formats, so that an HWP file and its HWPX twin are written
+ * the same way.
  *
  * The readers resolve everything that depends on the file's style tables (heading levels,
  * outline and list numbers as Hancom displays them, bold and italic), so the model holds only
- * what a reader of the page sees. Text is kept as the file has it: the writer maps Hancom's
+ * what a reader of the page sees. Text is kept as the file has it: `hancomDocument` maps Hancom's
  * private-use characters and numbers the notes.
  */
 

@@ -1,9 +1,13 @@
+import { writeMarkdown } from '@docconv/model';
 import { DomainError } from '@docconv/contracts';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeHwp } from '../../../../test/support/fixtures';
 import { extractHwp } from './extract-hwp';
+
+/** The Markdown the model's writer makes of what `extractHwp` reads. */
+const markdownOf = async (path: string, name: string): Promise<string> => writeMarkdown(await extractHwp(path, name));
 
 const SECTOR = 512;
 
@@ -54,7 +58,7 @@ describe('extractHwp', () => {
 
   it('keeps Korean paragraphs intact and in order, as the file stores them', async () => {
     const paragraphs = ['첫째 문단: 삼강오륜은 윤리 도덕입니다.', '둘째 문단 — 군위신강', 'Third paragraph, 셋째'];
-    const markdown = await extractHwp(await write('order.hwp', await completeHwp([paragraphs])), 'order.hwp');
+    const markdown = await markdownOf(await write('order.hwp', await completeHwp([paragraphs])), 'order.hwp');
 
     expect(markdown).toBe(`${paragraphs.join('\n\n')}\n`);
     expect(markdown).not.toContain('HWP 문서');
@@ -63,7 +67,7 @@ describe('extractHwp', () => {
   });
 
   it('reads every page of the saved layout', async () => {
-    const markdown = await extractHwp(
+    const markdown = await markdownOf(
       await write('pages.hwp', await completeHwp([['가나다 첫 쪽'], ['라마바 둘째 쪽'], ['사아자 셋째 쪽']])),
       'pages.hwp',
     );

@@ -1,5 +1,4 @@
 import { DomainError } from '@docconv/contracts';
-import CFB from 'cfb';
 import { DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
 import type {
   Block,
@@ -11,12 +10,23 @@ import type {
   ParagraphRole,
   Table,
   TableCell,
-  TextInline,
 } from '../hancom/model';
-import { styleRole } from '../hancom/styles';
-import { NumberingCounter, numberFormat, type Numbering, type NumberingLevel } from '../hancom/numbering';
-import { chartMarkdown, parseXml } from '../office/ooxml';
+import { NumberingCounter } from '../hancom/numbering';
+import { HwpCharts } from './hwp-charts';
 import { HWPTAG, HwpFile, type HwpRecord } from './hwp-file';
+import {
+  controlId,
+  counted,
+  paragraphLists,
+  recordTree,
+  u16,
+  u32,
+  u8,
+  type ParagraphList,
+  type RecordNode,
+} from './hwp-records';
+import { readStyleBook, type StyleBook } from './hwp-styles';
+import { InlineBuilder } from './inline-builder';
 
 /**
  * The shared Hancom model from an HWP 5 document, read from its record streams: the document
@@ -44,249 +54,6 @@ export function readHwp(
     );
   }
 }
-
-// ---- record tree ---------------------------------------------------------------------------
-
-/** A record and the records nested under it (those that follow it one level deeper). */
-interface RecordNode {
-  record: HwpRecord;
-  children: RecordNode[];
-}
-
-function recordTree(records: HwpRecord[]): RecordNode[] {
-  const roots: RecordNode[] = [];
-  const open: RecordNode[] = [];
-  for (const record of records) {
-    const node: RecordNode = { record, children: [] };
-    while (open.length > 0 && open[open.length - 1].record.level >= record.level) open.pop();
-    (open.length > 0 ? open[open.length - 1].children : roots).push(node);
-    open.push(node);
-  }
-  return roots;
-}
-
-/** A paragraph list (cell, caption, note, header, text box): its LIST_HEADER and the paragraphs after it. */
-interface ParagraphList {
-  header: Buffer;
-  paragraphs: RecordNode[];
-}
-
-/** The paragraph lists among sibling records, each a LIST_HEADER followed by its paragraphs. */
-function paragraphLists(siblings: RecordNode[]): ParagraphList[] {
-  const lists: ParagraphList[] = [];
-  let current: ParagraphList | undefined;
-  for (const node of siblings) {
-    if (node.record.tag === HWPTAG.LIST_HEADER) {
-      current = { header: node.record.data, paragraphs: [] };
-      lists.push(current);
-    } else if (node.record.tag === HWPTAG.PARA_HEADER) {
-      current?.paragraphs.push(node);
-    } else {
-      current = undefined;
-    }
-  }
-  return lists;
-}
-
-// ---- bytes ---------------------------------------------------------------------------------
-
-/** Readers that give 0 or '' past a record's end: older files write shorter records. */
-const u8 = (data: Buffer, offset: number): number => (offset + 1 <= data.length ? data.readUInt8(offset) : 0);
-const u16 = (data: Buffer, offset: number): number => (offset + 2 <= data.length ? data.readUInt16LE(offset) : 0);
-const u32 = (data: Buffer, offset: number): number => (offset + 4 <= data.length ? data.readUInt32LE(offset) : 0);
-
-/** A WORD-counted UTF-16 string at `offset`, and the offset after it. */
-function counted(data: Buffer, offset: number): [string, number] {
-  const length = u16(data, offset);
-  const end = Math.min(data.length, offset + 2 + length * 2);
-  const bytes = data.subarray(offset + 2, end - ((end - offset - 2) % 2));
-  return [bytes.toString('utf16le'), offset + 2 + length * 2];
-}
-
-/** A control's four-character id (`tbl `, `gso `, `%hlk`), stored as a little-endian number. */
-function controlId(data: Buffer): string {
-  const id = u32(data, 0);
-  return String.fromCharCode(id >>> 24, (id >>> 16) & 0xff, (id >>> 8) & 0xff, id & 0xff);
-}
-
-// ---- document info -------------------------------------------------------------------------
-
-interface CharShape {
-  bold: boolean;
-  italic: boolean;
-  strike: boolean;
-  superscript: boolean;
-  subscript: boolean;
-}
-
-type HeadingType = 'none' | 'outline' | 'number' | 'bullet';
-const HEADING_TYPES: HeadingType[] = ['none', 'outline', 'number', 'bullet'];
-
-interface ParaShape {
-  heading: HeadingType;
-  /** Outline or list level, 0 for the first. */
-  level: number;
-  /** The numbering or bullet it draws, counted from 1 (0 for none). */
-  ref: number;
-}
-
-interface StyleBook {
-  charShapes: CharShape[];
-  paraShapes: ParaShape[];
-  numberings: Numbering[];
-  bullets: string[];
-  /** Per style, the heading its name makes of a paragraph, if any. */
-  styleRoles: (ParagraphRole | undefined)[];
-}
-
-function readStyleBook(records: HwpRecord[]): StyleBook {
-  const book: StyleBook = { charShapes: [], paraShapes: [], numberings: [], bullets: [], styleRoles: [] };
-  for (const { tag, data } of records) {
-    switch (tag) {
-      case HWPTAG.CHAR_SHAPE: {
-        // Seven font ids, four seven-byte tables and the base size come before the attributes.
-        const attributes = u32(data, 46);
-        book.charShapes.push({
-          italic: (attributes & 0x1) !== 0,
-          bold: (attributes & 0x2) !== 0,
-          superscript: (attributes & 0x8000) !== 0,
-          subscript: (attributes & 0x10000) !== 0,
-          strike: ((attributes >>> 18) & 0x7) !== 0,
-        });
-        break;
-      }
-      case HWPTAG.PARA_SHAPE: {
-        const attributes = u32(data, 0);
-        book.paraShapes.push({
-          heading: HEADING_TYPES[(attributes >>> 23) & 0x3],
-          level: (attributes >>> 25) & 0x7,
-          ref: u16(data, 30),
-        });
-        break;
-      }
-      case HWPTAG.NUMBERING:
-        book.numberings.push(readNumbering(data));
-        break;
-      case HWPTAG.BULLET:
-        book.bullets.push(String.fromCharCode(u16(data, 12)).replace(/\0/g, ''));
-        break;
-      case HWPTAG.STYLE: {
-        const [name, afterName] = counted(data, 0);
-        const [englishName] = counted(data, afterName);
-        book.styleRoles.push(styleRole([name, englishName]));
-        break;
-      }
-      default:
-        break;
-    }
-  }
-  return book;
-}
-
-/**
- * A NUMBERING record: seven levels (each a 12-byte paragraph-head block whose bits 5–8 hold the
- * number format, then its pattern), the numbering's start, seven level starts, and in newer files
- * three more levels and their starts.
- */
-function readNumbering(data: Buffer): Numbering {
-  const levels: NumberingLevel[] = [];
-  let offset = 0;
-  const readLevel = (): void => {
-    const format = numberFormat((u32(data, offset) >>> 5) & 0xf);
-    const [pattern, next] = counted(data, offset + 12);
-    levels.push({ pattern, format, start: 1 });
-    offset = next;
-  };
-  const readStarts = (from: number): void => {
-    for (let l = from; l < levels.length && offset + 4 <= data.length; l++, offset += 4) {
-      levels[l].start = Math.max(1, u32(data, offset));
-    }
-  };
-  for (let l = 0; l < 7 && offset + 14 <= data.length; l++) readLevel();
-  offset += 2; // the numbering's own start, which the level starts repeat
-  readStarts(0);
-  for (let l = 0; l < 3 && offset + 14 <= data.length; l++) readLevel();
-  readStarts(7);
-  return { levels };
-}
-
-// ---- charts --------------------------------------------------------------------------------
-
-/** What every compound file starts with. */
-const CFB_SIGNATURE = Buffer.from('d0cf11e0a1b11ae1', 'hex');
-
-/** BIN_DATA item types (bits 0–3 of its attributes) that are stored in the file, and compression modes (bits 4–5). */
-const EMBEDDING = 1;
-const STORAGE = 2;
-const ALWAYS_COMPRESSED = 1;
-const NEVER_COMPRESSED = 2;
-
-/**
- * Charts of Hangul 2018 and later, which stores each as an OLE object: its BinData item is a
- * compound file (after a four-byte length) whose `OOXMLChartContents` stream is an OOXML chart
- * part with its cached data, written as the Office extractors write charts. An object whose item
- * holds no such stream (an older file's binary chart, any other OLE object), or that cannot be
- * read, has no chart; only going past the file's decompression limits is an error.
- */
-class HwpCharts {
-  /** The BIN_DATA items in order (an object names its item counted from 1): stream id, compression. */
-  private readonly items: { storageId: number; compressed: boolean | undefined }[] = [];
-  private readonly read = new Map<number, string | undefined>();
-
-  constructor(
-    private readonly file: HwpFile,
-    docInfo: HwpRecord[],
-  ) {
-    for (const { tag, data } of docInfo) {
-      if (tag !== HWPTAG.BIN_DATA) continue;
-      const attributes = u16(data, 0);
-      const type = attributes & 0xf;
-      const mode = (attributes >>> 4) & 0x3;
-      this.items.push({
-        storageId: type === EMBEDDING || type === STORAGE ? u16(data, 2) : 0,
-        compressed: mode === ALWAYS_COMPRESSED ? true : mode === NEVER_COMPRESSED ? false : undefined,
-      });
-    }
-  }
-
-  /** The chart in the OLE object whose BinData item is `binDataId` (counted from 1), as Markdown. */
-  markdown(binDataId: number): string | undefined {
-    if (!this.read.has(binDataId)) this.read.set(binDataId, this.load(binDataId));
-    return this.read.get(binDataId);
-  }
-
-  private load(binDataId: number): string | undefined {
-    const item = this.items[binDataId - 1];
-    if (!item || item.storageId === 0) return undefined;
-    try {
-      const data = this.file.binData(item.storageId, item.compressed);
-      if (!data) return undefined;
-      const start = [0, 4].find((at) => data.subarray(at, at + 8).equals(CFB_SIGNATURE));
-      if (start === undefined) return undefined;
-      const contents = CFB.find(CFB.read(data.subarray(start), { type: 'buffer' }), 'OOXMLChartContents');
-      if (!contents?.content || contents.content.length === 0) return undefined;
-      const name = `BinData item ${binDataId} (OOXMLChartContents)`;
-      const stored = Buffer.from(contents.content as Uint8Array);
-      const xml = xmlText(isXml(stored) ? stored : this.file.inflate(name, stored));
-      return chartMarkdown(parseXml(xml, name));
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'payload_too_large') throw error;
-      return undefined;
-    }
-  }
-}
-
-/** Whether bytes open as XML text: `<`, after a UTF-8 or UTF-16 byte order mark and white space. */
-function isXml(bytes: Buffer): boolean {
-  return /^\s*</.test(xmlText(bytes.subarray(0, 64)));
-}
-
-function xmlText(bytes: Buffer): string {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.subarray(2).toString('utf16le');
-  return bytes.toString('utf8').replace(/^\uFEFF/, '');
-}
-
-// ---- body ----------------------------------------------------------------------------------
 
 /** Paragraph break kinds (PARA_HEADER byte 11). */
 const SECTION_BREAK = 0x01;
@@ -552,69 +319,4 @@ function objectDescription(data: Buffer): string {
 function hyperlinkAddress(command: string): string {
   const end = /(?<!\\);/.exec(command);
   return (end ? command.slice(0, end.index) : command).replace(/\\(.)/g, '$1');
-}
-
-/** Inlines in the making: text gathered while its emphasis stays the same, and open links. */
-class InlineBuilder {
-  shape: CharShape | undefined;
-  private readonly root: Inline[] = [];
-  private readonly targets: Inline[][] = [this.root];
-  /** Per open field, whether it is a link. */
-  private readonly fields: boolean[] = [];
-  private pending: TextInline | undefined;
-
-  text(value: string): void {
-    const next = textInline(value, this.shape);
-    if (this.pending && sameEmphasis(this.pending, next)) {
-      this.pending.text += value;
-      return;
-    }
-    this.flush();
-    this.pending = next;
-  }
-
-  /** Adds an inline; a table, a chart or an object's text stands outside any link around it. */
-  push(inline: Inline): void {
-    this.flush();
-    const outside = inline.type === 'table' || inline.type === 'objects' || inline.type === 'chart';
-    this.targets[outside ? 0 : this.targets.length - 1].push(inline);
-  }
-
-  /** A field starts; a link (given its address) gathers the inlines up to its end. */
-  openField(href: string | undefined): void {
-    this.fields.push(href !== undefined);
-    if (href === undefined) return;
-    const link: Inline = { type: 'link', href, inlines: [] };
-    this.push(link);
-    this.targets.push(link.inlines);
-  }
-
-  closeField(): void {
-    if (this.fields.pop() !== true) return;
-    this.flush();
-    if (this.targets.length > 1) this.targets.pop();
-  }
-
-  /** The inlines, without links that have neither an address nor text. */
-  finish(): Inline[] {
-    this.flush();
-    return this.root.filter((inline) => inline.type !== 'link' || inline.href !== '' || inline.inlines.length > 0);
-  }
-
-  private flush(): void {
-    if (this.pending) this.targets[this.targets.length - 1].push(this.pending);
-    this.pending = undefined;
-  }
-}
-
-const EMPHASIS = ['bold', 'italic', 'strike', 'superscript', 'subscript'] as const;
-
-function textInline(text: string, shape: CharShape | undefined): TextInline {
-  const inline: TextInline = { type: 'text', text };
-  for (const key of EMPHASIS) if (shape?.[key]) inline[key] = true;
-  return inline;
-}
-
-function sameEmphasis(a: TextInline, b: TextInline): boolean {
-  return EMPHASIS.every((key) => (a[key] ?? false) === (b[key] ?? false));
 }

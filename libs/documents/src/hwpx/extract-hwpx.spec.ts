@@ -1,3 +1,4 @@
+import { writeMarkdown } from '@docconv/model';
 import { DomainError } from '@docconv/contracts';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,6 +8,9 @@ import { FOOTNOTE, hwpx, p, PICTURE, run, section, SECTION_PR, tbl, TEXT_BOX } f
 import { makeHwpx } from '../../../../test/support/fixtures';
 import { blocksOf, formattedSpans, leftoverDelimiters } from '@docconv/model/testing';
 import { extractHwpx } from './extract-hwpx';
+
+/** The Markdown the model's writer makes of what `extractHwpx` reads. */
+const markdownOf = async (path: string, name: string): Promise<string> => writeMarkdown(await extractHwpx(path, name));
 
 const MERGED_TABLE = tbl(
   [
@@ -131,11 +135,11 @@ describe('extractHwpx', () => {
   });
 
   it('turns a whole document into Markdown in document order', async () => {
-    expect(await extractHwpx(await write('doc.hwpx', DOCUMENT), 'doc.hwpx')).toBe(EXPECTED);
+    expect(await markdownOf(await write('doc.hwpx', DOCUMENT), 'doc.hwpx')).toBe(EXPECTED);
   });
 
   it('joins runs without adding spaces and keeps Korean text exactly as stored', async () => {
-    const markdown = await extractHwpx(await write('doc.hwpx', DOCUMENT), 'doc.hwpx');
+    const markdown = await markdownOf(await write('doc.hwpx', DOCUMENT), 'doc.hwpx');
     expect(markdown).toContain('대한민국의 발사체는');
     expect(markdown).not.toMatch(/[\uFFFD]|Ã|ì/);
     expect(markdown).not.toMatch(/대 한|한 민|민 국/);
@@ -152,7 +156,7 @@ describe('extractHwpx', () => {
         { row: 1, col: 1, paragraphs: ['47.2 m | 25.8 m', '(3단)'] },
       ],
     ]);
-    const markdown = await extractHwpx(await write('gfm.hwpx', hwpx([section([p(run(table))])])), 'gfm.hwpx');
+    const markdown = await markdownOf(await write('gfm.hwpx', hwpx([section([p(run(table))])])), 'gfm.hwpx');
     expect(markdown).toBe('| 구 분 | 비고 |\n| --- | --- |\n| 총 길이 | 47.2 m \\| 25.8 m<br>(3단) |\n');
   });
 
@@ -172,7 +176,7 @@ describe('extractHwpx', () => {
       ],
       { addresses: false },
     );
-    const markdown = await extractHwpx(await write('plain.hwpx', hwpx([section([p(run(table))])])), 'plain.hwpx');
+    const markdown = await markdownOf(await write('plain.hwpx', hwpx([section([p(run(table))])])), 'plain.hwpx');
     expect(markdown).toBe(
       [
         '<table>',
@@ -194,7 +198,7 @@ describe('extractHwpx', () => {
       [],
       [{ row: 2, col: 1, paragraphs: ['끝'] }],
     ]);
-    const markdown = await extractHwpx(await write('rows.hwpx', hwpx([section([p(run(table))])])), 'rows.hwpx');
+    const markdown = await markdownOf(await write('rows.hwpx', hwpx([section([p(run(table))])])), 'rows.hwpx');
     expect(markdown).toBe(
       ['<table>', '<tr><th rowspan="2">구 분</th><th>내용</th></tr>', '<tr><td>끝</td></tr>', '</table>', ''].join(
         '\n',
@@ -211,7 +215,7 @@ describe('extractHwpx', () => {
       [{ row: 1, col: 1, paragraphs: ['아래 칸'] }],
     ]);
     const started = Date.now();
-    const markdown = await extractHwpx(await write('wide.hwpx', hwpx([section([p(run(table))])])), 'wide.hwpx');
+    const markdown = await markdownOf(await write('wide.hwpx', hwpx([section([p(run(table))])])), 'wide.hwpx');
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(markdown).toBe(
       [
@@ -226,7 +230,7 @@ describe('extractHwpx', () => {
 
   it('reads the minimal HWPX of the test fixtures, every page in order', async () => {
     const pages = [['첫 쪽 첫 문단', '첫 쪽 둘째 문단'], ['둘째 쪽 문단']];
-    const markdown = await extractHwpx(await write('fixture.hwpx', await makeHwpx(pages)), 'fixture.hwpx');
+    const markdown = await markdownOf(await write('fixture.hwpx', await makeHwpx(pages)), 'fixture.hwpx');
     expect(markdown).toBe('첫 쪽 첫 문단\n\n첫 쪽 둘째 문단\n\n둘째 쪽 문단\n');
   });
 
@@ -234,7 +238,7 @@ describe('extractHwpx', () => {
     const file = hwpx([
       section([p('# 해시로 시작'), p('---'), p('> 인용 아님'), p(run('&lt;b&gt;굵게&lt;/b&gt; 아님'))]),
     ]);
-    const markdown = await extractHwpx(await write('syntax.hwpx', file), 'syntax.hwpx');
+    const markdown = await markdownOf(await write('syntax.hwpx', file), 'syntax.hwpx');
     expect(markdown).toBe('\\# 해시로 시작\n\n\\---\n\n\\> 인용 아님\n\n\\<b>굵게\\</b> 아님\n');
   });
 
@@ -246,7 +250,7 @@ describe('extractHwpx', () => {
         p('1) 둘째 줄 + 셋째'),
       ]),
     ]);
-    const markdown = await extractHwpx(await write('literal-syntax.hwpx', file), 'literal-syntax.hwpx');
+    const markdown = await markdownOf(await write('literal-syntax.hwpx', file), 'literal-syntax.hwpx');
     expect(markdown).toBe(
       '2020\\. 올해의 성과\n\n' +
         '\\[^1]은 표시일 뿐, [링크\\](x)도 \\&amp;도 글자[^1]\n\n' +
@@ -269,7 +273,7 @@ describe('extractHwpx', () => {
       '저궤도(600km~800km)',
     ];
     const file = hwpx([section([p(lines[0]), p(run(lines[1], '<hp:lineBreak/>', lines[2])), p(lines[3])])]);
-    const markdown = await extractHwpx(await write('literal.hwpx', file), 'literal.hwpx');
+    const markdown = await markdownOf(await write('literal.hwpx', file), 'literal.hwpx');
     expect(markdown).toBe(
       '\\*주의\\* 기간 4월 27일\\~5월 31일, 6월\\~7월\n\n' +
         '변수 snake_case, \\_\\_init\\_\\_, 5 * 3, 1\\~2  \n표 안 \\*별표\\*와 3\\~4\n\n' +

@@ -1,12 +1,13 @@
+import type { Document } from '@docconv/model';
 import { DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
-import { hancomMarkdown } from '../hancom/markdown';
+import { hancomDocument } from '../hancom/hancom-document';
 import { readHwpx } from './read-hwpx';
 
-/** Markdown from an HWPX (OWPML) document: `readHwpx`'s model written by the Markdown writer HWP shares. */
+/** The document model of an HWPX (OWPML) document: `readHwpx`'s Hancom model built into blocks as HWP shares. */
 export async function extractHwpx(
   path: string,
   displayName: string,
   limits: DecompressionLimits = DEFAULT_DECOMPRESSION_LIMITS,
-): Promise<string> {
-  return hancomMarkdown(await readHwpx(path, displayName, limits));
+): Promise<Document> {
+  return hancomDocument(await readHwpx(path, displayName, limits), displayName);
 }

@@ -1,4 +1,3 @@
-import { decodeCharacterReferences } from '@docconv/characters';
 import { DomainError } from '@docconv/contracts';
 import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
 import type {
@@ -13,12 +12,14 @@ import type {
   TableCell,
 } from '../hancom/model';
 import { styleRole } from '../hancom/styles';
-import { NumberingCounter, numberFormat, type Numbering } from '../hancom/numbering';
-import { chartMarkdown, parseXml, readXmlPart, type XmlNode } from '../office/ooxml';
-import { withZip } from '../zip/zip-reader';
+import { NumberingCounter } from '../hancom/numbering';
+import { parseXml, type XmlNode } from '../office/ooxml';
+import { readCharts } from './hwpx-charts';
 import { readHwpxSections } from './hwpx-file';
+import { hyperlinkTarget, LINK_END, LINK_START, withLinks } from './hwpx-links';
+import { formatting, readStyleBook, type CharShape, type StyleBook } from './hwpx-styles';
+import { attr, kids, subListParagraphs, tagName, textOf, walk, whole } from './hwpx-xml';
 
-const MAX_HEADER_BYTES = 32 * 1024 * 1024;
 const MAX_TABLE_COLUMNS = 1000;
 const ADVICE = 'Check that it opens in Hangul, or save it again as HWPX or HWP and upload that.';
 
@@ -76,148 +77,6 @@ function refuse(displayName: string, reason: string, advice = ADVICE): never {
     `${displayName} could not be read as an HWPX document: ${reason}. ${advice}`,
   );
 }
-
-// ---- styles (Contents/header.xml) ---------------------------------------------------------
-
-interface CharShape {
-  bold: boolean;
-  italic: boolean;
-  strike: boolean;
-  superscript: boolean;
-  subscript: boolean;
-}
-
-interface StyleBook {
-  encrypted: boolean;
-  /** Paragraph shape id → its heading kind (OUTLINE, BULLET, NUMBER, NONE), level (from 0) and numbering or bullet id. */
-  paraShapes: Map<string, { type: string; level: number; ref: string }>;
-  /** Style id → its Korean and English names. */
-  styles: Map<string, string[]>;
-  /** Bullet id → the character drawn. */
-  bullets: Map<string, string>;
-  numberings: Map<string, Numbering>;
-  charShapes: Map<string, CharShape>;
-}
-
-async function readStyleBook(path: string, budget: DecompressionBudget): Promise<StyleBook> {
-  const book: StyleBook = {
-    encrypted: false,
-    paraShapes: new Map(),
-    styles: new Map(),
-    bullets: new Map(),
-    numberings: new Map(),
-    charShapes: new Map(),
-  };
-  let header: string | undefined;
-  try {
-    await withZip(
-      path,
-      async (zip) => {
-        header = await zip.readText('Contents/header.xml', MAX_HEADER_BYTES);
-        const manifest = await zip.readText('META-INF/manifest.xml', MAX_HEADER_BYTES);
-        book.encrypted = manifest !== undefined && /encryption-data/i.test(manifest);
-      },
-      budget,
-    );
-  } catch {
-    return book; // the document reads without styles: no headings, numbers or emphasis
-  }
-  let tree: XmlNode;
-  try {
-    if (header === undefined) return book;
-    tree = parseXml(header, 'Contents/header.xml');
-  } catch {
-    return book; // not well-formed: read without styles too
-  }
-  walk(tree.children, (node) => {
-    const id = attr(node, 'id');
-    switch (tagName(node)) {
-      case 'paraPr': {
-        const heading = kids(node).find((k) => tagName(k) === 'heading');
-        if (heading && id !== undefined) {
-          book.paraShapes.set(id, {
-            type: attr(heading, 'type') ?? 'NONE',
-            level: whole(attr(heading, 'level'), 0),
-            ref: attr(heading, 'idRef') ?? '0',
-          });
-        }
-        return false;
-      }
-      case 'charPr': {
-        if (id === undefined) return false;
-        const parts = new Map(kids(node).map((k) => [tagName(k), k]));
-        const strike = parts.get('strikeout');
-        book.charShapes.set(id, {
-          bold: parts.has('bold'),
-          italic: parts.has('italic'),
-          strike: strike !== undefined && !['NONE', ''].includes(attr(strike, 'shape') ?? 'NONE'),
-          superscript: parts.has('supscript'),
-          subscript: parts.has('subscript'),
-        });
-        return false;
-      }
-      case 'style':
-        if (id !== undefined) book.styles.set(id, [attr(node, 'name') ?? '', attr(node, 'engName') ?? '']);
-        return false;
-      case 'bullet':
-        if (id !== undefined) book.bullets.set(id, attr(node, 'char') ?? '');
-        return false;
-      case 'numbering': {
-        if (id === undefined) return false;
-        const levels = kids(node)
-          .filter((k) => tagName(k) === 'paraHead')
-          .sort((a, b) => whole(attr(a, 'level'), 0) - whole(attr(b, 'level'), 0))
-          .map((head) => ({
-            pattern: textOf(head),
-            format: numberFormat(attr(head, 'numFormat') ?? 'DIGIT'),
-            start: whole(attr(head, 'start'), 1),
-          }));
-        book.numberings.set(id, { levels });
-        return false;
-      }
-      default:
-        return true;
-    }
-  });
-  return book;
-}
-
-// ---- charts ------------------------------------------------------------------------------
-
-/**
- * The charts the sections name (`<hp:chart chartIDRef="Chart/chart1.xml">`), by that name, as
- * Markdown. Each is an OOXML chart part in the package, with its cached data, written as the
- * Office extractors write charts. A part that is missing or cannot be read is left out; only
- * going past the file's decompression limits is an error.
- */
-async function readCharts(path: string, sections: string[], budget: DecompressionBudget): Promise<Map<string, string>> {
-  const refs = new Set(
-    sections.flatMap((xml) => [...xml.matchAll(/\bchartIDRef="([^"]*)"/g)].map((m) => decodeCharacterReferences(m[1]))),
-  );
-  const charts = new Map<string, string>();
-  if (refs.size === 0) return charts;
-  try {
-    await withZip(
-      path,
-      async (zip) => {
-        for (const ref of refs) {
-          try {
-            const chart = await readXmlPart(zip, ref.replace(/^\/+/, ''));
-            if (chart) charts.set(ref, chartMarkdown(chart));
-          } catch (error) {
-            if (error instanceof DomainError && error.code === 'payload_too_large') throw error;
-          }
-        }
-      },
-      budget,
-    );
-  } catch (error) {
-    if (error instanceof DomainError && error.code === 'payload_too_large') throw error;
-  }
-  return charts;
-}
-
-// ---- sections ----------------------------------------------------------------------------
 
 /** Collects the inline content of a paragraph, and what the paragraph's controls add to its section. */
 interface InlineSink {
@@ -504,104 +363,4 @@ class SectionReader {
     });
     return { type: 'table', rows, cols, cells, ...this.caption(table) };
   }
-}
-
-// ---- hyperlinks ----------------------------------------------------------------------------
-
-/** Where a link field's text starts and ends among the inlines, until `withLinks` gathers it. */
-const LINK_START: Inline = { type: 'text', text: '' };
-const LINK_END: Inline = { type: 'text', text: '' };
-
-/** The inlines with each hyperlink field's text moved inside its link; a field that never ends runs to the paragraph's end. */
-function withLinks(inlines: Inline[]): Inline[] {
-  const out: Inline[] = [];
-  let open: Extract<Inline, { type: 'link' }> | undefined;
-  for (const inline of inlines) {
-    if (inline === LINK_END) {
-      open = undefined;
-    } else if (inline.type === 'link' && inline.inlines[0] === LINK_START) {
-      open = { type: 'link', href: inline.href, inlines: [] };
-      out.push(open);
-    } else if (open && inline.type !== 'table' && inline.type !== 'objects' && inline.type !== 'chart') {
-      open.inlines.push(inline);
-    } else if (inline.type !== 'text' || inline.text !== '') {
-      out.push(inline);
-    }
-  }
-  return out.filter((inline) => inline.type !== 'link' || inline.href !== '' || inline.inlines.length > 0);
-}
-
-/** A hyperlink field's address: its Command parameter up to the first unescaped `;`, with `\:` and `\;` unescaped. */
-function hyperlinkTarget(field: XmlNode): string {
-  let command = attr(field, 'command') ?? '';
-  walk(kids(field), (node) => {
-    if (tagName(node) === 'stringParam' && (attr(node, 'name') ?? '').toLowerCase() === 'command')
-      command = textOf(node);
-    return true;
-  });
-  const target = /^((?:\\.|[^;\\])*)/.exec(command)?.[1] ?? '';
-  return target.replace(/\\(.)/g, '$1');
-}
-
-// ---- text --------------------------------------------------------------------------------
-
-function formatting(shape: CharShape | undefined): Partial<CharShape> {
-  if (!shape) return {};
-  const out: Partial<CharShape> = {};
-  if (shape.bold) out.bold = true;
-  if (shape.italic) out.italic = true;
-  if (shape.strike) out.strike = true;
-  if (shape.superscript) out.superscript = true;
-  if (shape.subscript) out.subscript = true;
-  return out;
-}
-
-// ---- XML tree ----------------------------------------------------------------------------
-
-/** An element's local name, or '' for character data. */
-function tagName(node: XmlNode): string {
-  return node.name === '#text' ? '' : node.name;
-}
-
-function kids(node: XmlNode): XmlNode[] {
-  return node.children;
-}
-
-function attr(node: XmlNode, name: string): string | undefined {
-  return node.attrs[name];
-}
-
-/** All text below a node, in order. */
-function textOf(node: XmlNode): string {
-  if (node.name === '#text') return node.text;
-  return node.children.map(textOf).join('');
-}
-
-/** The paragraphs of the nearest sub-lists below a node (a cell, note, text box or caption); a caption's are not a text box's. */
-function subListParagraphs(node: XmlNode): XmlNode[] {
-  const found: XmlNode[] = [];
-  walk(kids(node), (child) => {
-    const tag = tagName(child);
-    if (tag === 'caption') return false;
-    if (tag === 'subList') {
-      found.push(...kids(child).filter((k) => tagName(k) === 'p'));
-      return false;
-    }
-    return true;
-  });
-  return found;
-}
-
-/** Visits nodes depth first; `visit` returns whether to go into the node's children. */
-function walk(nodes: XmlNode[], visit: (node: XmlNode) => boolean): void {
-  const stack = [...nodes].reverse();
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (visit(node)) stack.push(...[...kids(node)].reverse());
-  }
-}
-
-function whole(value: string | undefined, fallback: number): number {
-  const n = value === undefined ? NaN : Number(value);
-  return Number.isInteger(n) && n >= 0 && n < 100_000 ? n : fallback;
 }

@@ -135,4 +135,12 @@ describe('writeMarkdown', () => {
   it('writes nothing for an empty document', () => {
     expect(writeMarkdown({ version: 1, blocks: [] })).toBe('');
   });
+
+  it('writes a picture that was not stored as its alternative text, escaped as any text is', () => {
+    const document: Document = {
+      version: 1,
+      blocks: [{ type: 'figure', alt: '# 발사체 *단면도* [1]', from }],
+    };
+    expect(writeMarkdown(document)).toBe('\\# 발사체 \\*단면도\\* [1]\n');
+  });
 });

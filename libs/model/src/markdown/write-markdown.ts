@@ -1,6 +1,6 @@
 import type { Block, Cell, Document, Inline, ListItemBlock } from '../document';
 import { transcriptContent } from '../transcript';
-import { escapeHeadingText, escapeLineStart } from './escape';
+import { escapeHeadingText, escapeLineStart, escapeText } from './escape';
 import { renderInline, type Piece } from './inline';
 import { ListLayout, type ListPlace } from './list-layout';
 import { tableMarkdown, type GridCell } from './tables';
@@ -85,7 +85,10 @@ export function blockMarkdown(block: Block, lists = new ListLayout(), shown?: Re
       return html ? markdown.replace(HTML_NOTE, '<sup>$1</sup>') : markdown;
     }
     case 'figure':
-      return block.src === undefined ? escapeLineStart(block.alt) : `![${altText(block.alt)}](${block.src})`;
+      // A picture not stored beside the result is its alternative text, which is plain text like any other.
+      return block.src === undefined
+        ? escapeLineStart(escapeText(block.alt))
+        : `![${altText(block.alt)}](${block.src})`;
     case 'formula':
       return `$$${block.tex}$$`;
     case 'code': {
