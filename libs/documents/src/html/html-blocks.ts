@@ -26,7 +26,7 @@ export type HtmlBlock =
   | { type: 'list'; ordered: boolean; items: ListItem[] }
   | { type: 'quote'; blocks: HtmlBlock[] }
   | { type: 'code'; language: string; text: string }
-  | { type: 'table'; rows: TableCell[][] }
+  | { type: 'table'; rows: TableCell[][]; headerRows: number }
   | { type: 'rule' };
 
 /** An item of a list: its number (ordered lists) and what it holds. */

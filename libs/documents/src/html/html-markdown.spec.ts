@@ -50,6 +50,24 @@ describe('htmlDocument', () => {
   });
 });
 
+describe('htmlDocument tables', () => {
+  it('counts the leading rows of th or thead cells as header rows', () => {
+    const headerRows = (table: string): unknown =>
+      htmlDocument(page(table), 'p.html').blocks.map((block) =>
+        block.type === 'table' ? block.headerRows : block.type,
+      );
+    expect(headerRows('<table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>')).toEqual([0]);
+    expect(
+      headerRows('<table><thead><tr><td>a</td><td>b</td></tr></thead><tr><td>c</td><td>d</td></tr></table>'),
+    ).toEqual([1]);
+    expect(
+      headerRows(
+        '<table><tr><th>a</th><th></th></tr><tr><th>b</th><th>c</th></tr><tr><th>k</th><td>v</td></tr></table>',
+      ),
+    ).toEqual([2]);
+  });
+});
+
 describe('htmlMarkdown', () => {
   it('writes headings h1–h6, paragraphs and line breaks', () => {
     const html = page(

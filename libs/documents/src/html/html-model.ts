@@ -13,7 +13,7 @@ const MAX_LIST_NUMBER = 999_999_999;
  * - each list is a list of its own (`list`, named after `part` and its place), so two lists
  *   that follow each other stay apart;
  * - a quotation's paragraphs are quoted paragraphs;
- * - a table's first row is its header row, as Markdown shows it; the tables in its cells follow it.
+ * - a table's header rows are its leading rows of `th` (or `thead`) cells; the tables in its cells follow it.
  */
 export function modelBlocks(blocks: HtmlBlock[], file: string, part = ''): Block[] {
   return new Layout({ file }, part).blocks(blocks, false);
@@ -50,7 +50,7 @@ class Layout {
           row.map(({ content, rowspan, colspan }): Cell => ({ content, rowspan, colspan })),
         );
         const inner = block.rows.flatMap((row) => row.flatMap((cell) => innerTables(cell.blocks)));
-        return [{ type: 'table', rows, headerRows: 1, from }, ...this.blocks(inner, quote, depth)];
+        return [{ type: 'table', rows, headerRows: block.headerRows, from }, ...this.blocks(inner, quote, depth)];
       }
       case 'rule':
         return [{ type: 'separator', from }];

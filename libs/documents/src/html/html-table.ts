@@ -9,6 +9,8 @@ const MAX_COLUMNS = 1000;
 /** A cell of a table: its content as lines of inline runs, and the blocks it was read from. */
 export interface TableCell {
   content: Inline[];
+  /** A header cell: a `th`, or a cell of the table's `thead`. */
+  header: boolean;
   rowspan: number;
   colspan: number;
   blocks: HtmlBlock[];
@@ -17,6 +19,7 @@ export interface TableCell {
 /** A table cell placed on its grid, with what it holds. */
 interface GridCell extends PlacedCell {
   content: Inline[];
+  header: boolean;
   blocks: HtmlBlock[];
 }
 
@@ -29,8 +32,8 @@ interface GridCell extends PlacedCell {
  */
 export function readTable(element: HtmlElement, readCell: (cell: HtmlElement) => HtmlBlock[]): HtmlBlock[] {
   const out: HtmlBlock[] = [];
-  const rows = tableRows(element);
-  const cells: GridCell[] = placeCells(rows).map(({ elements, ...cell }) => {
+  const { rows, head } = tableRows(element);
+  const cells: GridCell[] = placeCells(rows, head).map(({ elements, ...cell }) => {
     const blocks = elements.flatMap(readCell);
     return { ...cell, blocks, content: cellContent(blocks) };
   });
@@ -52,7 +55,8 @@ export function readTable(element: HtmlElement, readCell: (cell: HtmlElement) =>
     for (const cell of kept) out.push(...cell.blocks);
     return out;
   }
-  out.push({ type: 'table', rows: tableGrid(kept, keptHeight, keptWidth) });
+  const grid = tableGrid(kept, keptHeight, keptWidth);
+  out.push({ type: 'table', rows: grid, headerRows: headerRows(grid) });
   return out;
 }
 
@@ -67,6 +71,7 @@ function tableGrid(cells: GridCell[], height: number, width: number): TableCell[
       const sources = keys === '' ? [] : keys.split(' ').map((key) => cells[Number(key)]);
       return {
         content: sources.flatMap((c, i) => (i === 0 ? c.content : [space(), ...c.content])),
+        header: sources.length > 0 && sources.every((c) => c.header),
         rowspan,
         colspan,
         blocks: sources.flatMap((c) => c.blocks),
@@ -151,8 +156,16 @@ function space(): Inline {
   return { kind: 'text', text: ' ' };
 }
 
-/** The rows of a table, its own only (not those of tables inside it): head first, foot last. */
-function tableRows(table: HtmlElement): HtmlElement[] {
+/** How many leading rows hold header cells only (cells left empty aside). */
+function headerRows(rows: TableCell[][]): number {
+  const isHeader = (row: TableCell[]): boolean =>
+    row.some((cell) => cell.header) && row.every((cell) => cell.header || isEmpty(cell.content));
+  const first = rows.findIndex((row) => !isHeader(row));
+  return first === -1 ? rows.length : first;
+}
+
+/** The rows of a table, its own only (not those of tables inside it): head first, foot last; `head` counts the head's. */
+function tableRows(table: HtmlElement): { rows: HtmlElement[]; head: number } {
   const head: HtmlElement[] = [];
   const body: HtmlElement[] = [];
   const foot: HtmlElement[] = [];
@@ -165,15 +178,16 @@ function tableRows(table: HtmlElement): HtmlElement[] {
     else if (child.tagName === 'tfoot') foot.push(...rowsOf(child));
     else if (child.tagName === 'tr') body.push(child);
   }
-  return [...head, ...body, ...foot];
+  return { rows: [...head, ...body, ...foot], head: head.length };
 }
 
 /**
  * The cells of table rows on their grid, as HTML's table model places them: each cell in the
- * first column its row leaves free, spans clamped to the table (a rowspan of 0 reaching its end).
+ * first column its row leaves free, spans clamped to the table (a rowspan of 0 reaching its end);
+ * a `th`, or any cell of the first `head` rows, is a header cell.
  */
-function placeCells(rows: HtmlElement[]): (PlacedCell & { elements: HtmlElement[] })[] {
-  const placed: (PlacedCell & { elements: HtmlElement[] })[] = [];
+function placeCells(rows: HtmlElement[], head: number): (PlacedCell & { elements: HtmlElement[]; header: boolean })[] {
+  const placed: (PlacedCell & { elements: HtmlElement[]; header: boolean })[] = [];
   const busyUntil: number[] = [];
   rows.forEach((tr, r) => {
     let col = 0;
@@ -189,7 +203,8 @@ function placeCells(rows: HtmlElement[]): (PlacedCell & { elements: HtmlElement[
       const colspan = Math.max(1, Math.min(numberAttribute(cell, 'colspan') ?? 1, 1000, MAX_COLUMNS - col));
       const asked = numberAttribute(cell, 'rowspan') ?? 1;
       const rowspan = asked === 0 ? rows.length - r : Math.max(1, Math.min(asked, rows.length - r));
-      placed.push({ row: r, col, rowspan, colspan, text: '', elements: [cell] });
+      const header = cell.tagName === 'th' || r < head;
+      placed.push({ row: r, col, rowspan, colspan, text: '', elements: [cell], header });
       for (let k = col; k < col + colspan; k++) busyUntil[k] = r + rowspan - 1;
       col += colspan;
     }
