@@ -10,7 +10,11 @@ import { extractHtml } from './html/extract-html';
 import { extractHwp } from './hwp/extract-hwp';
 import { extractHwpx } from './hwpx/extract-hwpx';
 import { extractImage } from './image/extract-image';
-import { extractViaLibreOffice, type OfficeViaLibreOffice } from './legacy/extract-legacy';
+import {
+  extractViaLibreOffice,
+  readSpreadsheetViaLibreOffice,
+  type OfficeViaLibreOffice,
+} from './legacy/extract-legacy';
 import type { PlacedPage } from './blocks/placement';
 import type { ExtractedImage } from './images';
 import type { FileKind } from './kinds';
@@ -20,7 +24,7 @@ import { extractPdf, readPdfPages, type PdfPages } from './pdf/extract-pdf';
 import type { PageRange, StopSignal } from './page-loop';
 import { extractPptx } from './pptx/extract-pptx';
 import { extractText } from './text/extract-text';
-import { extractXlsx } from './xlsx/extract-xlsx';
+import { readXlsx } from './xlsx/extract-xlsx';
 
 export { assemblePdf, type PdfPages } from './pdf/extract-pdf';
 
@@ -153,14 +157,14 @@ const READERS: Record<FileKind, Reader> = {
     return { markdown, pages: [], images, document };
   },
   pptx: whole((input) => extractPptx(input.path, input.displayName, input.limits)),
-  xlsx: whole((input) => extractXlsx(input.path, input.displayName, input.limits)),
+  xlsx: modelled((input) => readXlsx(input.path, input.displayName, input.limits)),
   hwp: whole((input) => extractHwp(input.path, input.displayName, input.limits)),
   hwpx: whole((input) => extractHwpx(input.path, input.displayName, input.limits)),
   odt: viaLibreOffice('odt'),
-  ods: viaLibreOffice('ods'),
+  ods: modelled((input) => readSpreadsheetViaLibreOffice(input.path, 'ods', input.displayName, input.limits)),
   odp: viaLibreOffice('odp'),
   doc: viaLibreOffice('doc'),
-  xls: viaLibreOffice('xls'),
+  xls: modelled((input) => readSpreadsheetViaLibreOffice(input.path, 'xls', input.displayName, input.limits)),
   ppt: viaLibreOffice('ppt'),
   rtf: viaLibreOffice('rtf'),
   epub: whole((input) => extractEpub(input.path, input.displayName, input.limits)),
