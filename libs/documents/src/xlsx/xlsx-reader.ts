@@ -128,6 +128,8 @@ function joined(first: Inline[], second: Inline[]): Inline[] {
 
 /** A cell's displayed text as inline content: its lines joined by line breaks. */
 function cellContent(text: string): Inline[] {
+  // most cells are one line with nothing to trim: no split (a large sheet has hundreds of thousands)
+  if (!/[\r\n]|^\s|\s$/.test(text)) return plain(text);
   return text
     .trim()
     .split(/\r\n?|\n/)
