@@ -13,6 +13,7 @@ import { extractImage } from './image/extract-image';
 import {
   extractViaLibreOffice,
   readPresentationViaLibreOffice,
+  readSpreadsheetViaLibreOffice,
   type OfficeViaLibreOffice,
   type PresentationViaLibreOffice,
 } from './legacy/extract-legacy';
@@ -25,7 +26,7 @@ import { extractPdf, readPdfPages, type PdfPages } from './pdf/extract-pdf';
 import type { PageRange, StopSignal } from './page-loop';
 import { readPptx } from './pptx/extract-pptx';
 import { extractText } from './text/extract-text';
-import { extractXlsx } from './xlsx/extract-xlsx';
+import { readXlsx } from './xlsx/extract-xlsx';
 
 export { assemblePdf, type PdfPages } from './pdf/extract-pdf';
 
@@ -162,14 +163,14 @@ const READERS: Record<FileKind, Reader> = {
     return { markdown, pages: [], images, document };
   },
   pptx: modelled((input) => readPptx(input.path, input.displayName, input.limits)),
-  xlsx: whole((input) => extractXlsx(input.path, input.displayName, input.limits)),
+  xlsx: modelled((input) => readXlsx(input.path, input.displayName, input.limits)),
   hwp: modelled((input) => extractHwp(input.path, input.displayName, input.limits)),
   hwpx: modelled((input) => extractHwpx(input.path, input.displayName, input.limits)),
   odt: viaLibreOffice('odt'),
-  ods: viaLibreOffice('ods'),
+  ods: modelled((input) => readSpreadsheetViaLibreOffice(input.path, 'ods', input.displayName, input.limits)),
   odp: presentationViaLibreOffice('odp'),
   doc: viaLibreOffice('doc'),
-  xls: viaLibreOffice('xls'),
+  xls: modelled((input) => readSpreadsheetViaLibreOffice(input.path, 'xls', input.displayName, input.limits)),
   ppt: presentationViaLibreOffice('ppt'),
   rtf: viaLibreOffice('rtf'),
   epub: modelled((input) => extractEpub(input.path, input.displayName, input.limits)),

@@ -3,13 +3,13 @@ import { DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decom
 import { extractDocx } from '../docx/extract-docx';
 import { convertWithLibreOffice, type OfficeTarget } from '../libreoffice/libreoffice';
 import { readPptx } from '../pptx/extract-pptx';
-import { extractXlsx } from '../xlsx/extract-xlsx';
+import { readXlsx } from '../xlsx/extract-xlsx';
 
 /** The office formats read by converting them to OOXML with LibreOffice first. */
 export type OfficeViaLibreOffice = 'odt' | 'ods' | 'odp' | 'doc' | 'xls' | 'ppt' | 'rtf';
 
 /** The OOXML format each kind becomes: text documents DOCX, spreadsheets XLSX, presentations PPTX. */
-const TARGETS: Record<OfficeViaLibreOffice, OfficeTarget> = {
+const TARGETS = {
   odt: 'docx',
   doc: 'docx',
   rtf: 'docx',
@@ -17,7 +17,12 @@ const TARGETS: Record<OfficeViaLibreOffice, OfficeTarget> = {
   xls: 'xlsx',
   odp: 'pptx',
   ppt: 'pptx',
-};
+} as const satisfies Record<OfficeViaLibreOffice, OfficeTarget>;
+
+/** The kinds LibreOffice turns into XLSX: spreadsheets, whose reader builds the document model. */
+export type SpreadsheetViaLibreOffice = {
+  [K in OfficeViaLibreOffice]: (typeof TARGETS)[K] extends 'xlsx' ? K : never;
+}[OfficeViaLibreOffice];
 
 /**
  * Markdown from an OpenDocument, legacy Office (97–2003) or RTF file: LibreOffice converts it
@@ -48,7 +53,20 @@ export function readPresentationViaLibreOffice(
   return withConverted(path, kind, displayName, (converted) => readPptx(converted, displayName, limits));
 }
 
-/** Runs `read` on the file LibreOffice converts `path` to (`TARGETS`), removed afterwards. */
+/**
+ * The document of an OpenDocument or legacy Excel spreadsheet (ODS, XLS): LibreOffice converts
+ * it to XLSX as above, and the XLSX reader builds its document under the original's display name.
+ */
+export async function readSpreadsheetViaLibreOffice(
+  path: string,
+  kind: SpreadsheetViaLibreOffice,
+  displayName: string,
+  limits: DecompressionLimits = DEFAULT_DECOMPRESSION_LIMITS,
+): Promise<Document> {
+  return withConverted(path, kind, displayName, (converted) => readXlsx(converted, displayName, limits));
+}
+
+/** Converts the file to its kind's OOXML format, reads the converted file with `read`, then removes it. */
 async function withConverted<T>(
   path: string,
   kind: OfficeViaLibreOffice,
@@ -74,7 +92,7 @@ function readConverted(
     case 'docx':
       return extractDocx(path, displayName, limits);
     case 'xlsx':
-      return extractXlsx(path, displayName, limits);
+      return readXlsx(path, displayName, limits).then(writeMarkdown);
     case 'pptx':
       return readPptx(path, displayName, limits).then(writeMarkdown);
   }

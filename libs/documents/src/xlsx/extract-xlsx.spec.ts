@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { makeZip } from '../../../../test/support/archives';
 import { makeXlsx } from '../../../../test/support/fixtures';
 import { formattedSpans, leftoverDelimiters, parseMarkdown, readInline } from '@docconv/model/testing';
-import { extractXlsx, formatNumber } from './extract-xlsx';
+import { extractXlsx, formatNumber, readXlsx } from './extract-xlsx';
 
 let folder: string;
 
@@ -17,10 +17,14 @@ afterAll(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-async function extract(bytes: Buffer, name = 'book.xlsx'): Promise<string> {
+async function save(bytes: Buffer, name: string): Promise<string> {
   const path = join(folder, `${Date.now()}-${Math.random().toString(36).slice(2)}-${name}`);
   await writeFile(path, bytes);
-  return extractXlsx(path, name);
+  return path;
+}
+
+async function extract(bytes: Buffer, name = 'book.xlsx'): Promise<string> {
+  return extractXlsx(await save(bytes, name), name);
 }
 
 /** A workbook with formats, merges, rich text, a formula, an offset block and a hidden sheet, written by exceljs. */
@@ -208,6 +212,60 @@ describe('extractXlsx', () => {
     expect((malformed as Error).message).toContain('xl/worksheets/sheet1.xml is not well-formed XML');
   });
 });
+
+describe('readXlsx', () => {
+  it('builds a heading per sheet and a table per block of cells, with the sheet and the cells each covers', async () => {
+    const document = await readXlsx(await save(await reportWorkbook(), 'report.xlsx'), 'report.xlsx');
+    const from = { file: 'report.xlsx', sheet: 'Report' };
+    expect(document.blocks.map((block) => [block.type, block.from])).toEqual([
+      ['heading', from],
+      ['table', { ...from, cells: 'B3:D6' }],
+      ['table', { ...from, cells: 'F3:F4' }],
+    ]);
+    const [, table] = document.blocks;
+    if (table.type !== 'table') throw new Error('not a table');
+    expect(table.headerRows).toBe(1);
+    expect(table.rows[0]).toEqual([
+      { content: [{ kind: 'text', text: 'Region' }], rowspan: 1, colspan: 1 },
+      { content: [{ kind: 'text', text: 'Sales' }], rowspan: 1, colspan: 2 },
+    ]);
+    // plain text, never escaped: the writer escapes; a line break in a cell is a break
+    expect(table.rows[3][1].content).toEqual([
+      { kind: 'text', text: 'a|b' },
+      { kind: 'break' },
+      { kind: 'text', text: 'c' },
+    ]);
+  });
+
+  it('gives a merged area its spans, leaves the slots under it out and fills empty slots with empty cells', async () => {
+    const sheet =
+      '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>' +
+      '<row r="1"><c r="A1" t="inlineStr"><is><t>Title</t></is></c></row>' +
+      '<row r="2"><c r="A2" t="inlineStr"><is><t>x</t></is></c><c r="C2" t="inlineStr"><is><t>y</t></is></c></row>' +
+      '<row r="3"><c r="A3" t="inlineStr"><is><t>z</t></is></c></row>' +
+      '</sheetData><mergeCells count="2"><mergeCell ref="A1:C1"/><mergeCell ref="C2:C3"/></mergeCells></worksheet>';
+    const document = await readXlsx(await save(minimalWorkbook(sheet), 'm.xlsx'), 'm.xlsx');
+    const table = document.blocks[1];
+    if (table.type !== 'table') throw new Error('not a table');
+    expect(table.from).toEqual({ file: 'm.xlsx', sheet: 'Only', cells: 'A1:C3' });
+    expect(table.rows.map((row) => row.map((cell) => [contentOf(cell.content), cell.rowspan, cell.colspan]))).toEqual([
+      [['Title', 1, 3]],
+      [
+        ['x', 1, 1],
+        ['', 1, 1],
+        ['y', 2, 1],
+      ],
+      [
+        ['z', 1, 1],
+        ['', 1, 1],
+      ],
+    ]);
+  });
+});
+
+function contentOf(content: readonly { kind: string; text?: string }[]): string {
+  return content.map((inline) => inline.text ?? '').join('');
+}
 
 describe('formatNumber', () => {
   it.each([
