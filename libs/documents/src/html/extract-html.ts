@@ -3,8 +3,7 @@ import { readFile } from 'node:fs/promises';
 import sniffHtmlEncoding from 'html-encoding-sniffer';
 import { decode, isSupported, labelToName } from 'whatwg-encoding';
 import { textPages } from '../text-pages';
-import type { Document } from '@docconv/model';
-import { htmlDocument, htmlReadableCharacters } from './html-markdown';
+import { htmlMarkdown, htmlReadableCharacters } from './html-markdown';
 
 /** What the sniffer answers when the bytes declare no encoding. */
 const UNDECLARED = 'undeclared';
@@ -39,10 +38,10 @@ function lateMetaCharset(bytes: Buffer): string | undefined {
   return name === 'UTF-16LE' || name === 'UTF-16BE' ? 'UTF-8' : name;
 }
 
-/** The document of an HTML or XHTML file (see `htmlDocument`). */
-export async function extractHtml(path: string, displayName: string): Promise<Document> {
+/** Markdown from an HTML or XHTML file (see `htmlMarkdown`). */
+export async function extractHtml(path: string, displayName: string): Promise<string> {
   const html = decodeHtml(await readFile(path));
-  return htmlDocument(html, displayName, { xhtml: isXhtml(html, displayName) });
+  return htmlMarkdown(html, { xhtml: isXhtml(html, displayName) });
 }
 
 /** Pages of an HTML or XHTML file: its readable characters, 3,000 to a page. */
