@@ -6,3 +6,6 @@ export * from './rapidocr';
 export * from './reading-order';
 export * from './tessdata';
 export * from './tesseract';
+export { nativeAvailable, probeConfidence, toPgm } from './tesseract-native';
+export * from './tesseract-pieces';
+export { lineText, parseTsv } from './tesseract-tsv';

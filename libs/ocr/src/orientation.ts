@@ -13,7 +13,7 @@
  */
 import sharp, { type Sharp } from 'sharp';
 import type { GreyImage } from './engine';
-import { nativeAvailable, probeConfidence } from './tesseract';
+import { nativeAvailable, probeConfidence } from './tesseract-native';
 
 /** Skew below this many degrees is left alone: the engines read such lines well. */
 export const MIN_SKEW_DEGREES = 0.8;
