@@ -2,6 +2,8 @@ export * from './easyocr';
 export * from './engine';
 export * from './engines';
 export * from './orientation';
+export { darkGreys, estimateSkew, hasInk, rotate, turn } from './page-ink';
+export * from './korean-regions';
 export * from './rapidocr';
 export * from './reading-order';
 export * from './tessdata';

@@ -1,6 +1,7 @@
 import type { GreyImage } from './engine';
 import sharp from 'sharp';
-import { darkGreys, detectOrientation, estimateSkew, rotate, skewWhenTurned, turn } from './orientation';
+import { detectOrientation, skewWhenTurned } from './orientation';
+import { darkGreys, estimateSkew, rotate, turn } from './page-ink';
 import { textImage } from './testing/text-image';
 import { probeConfidence } from './tesseract-native';
 
