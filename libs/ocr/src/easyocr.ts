@@ -12,7 +12,7 @@ import {
   type OcrResult,
   type ReadingPass,
 } from './engine';
-import { koreanRegions, readRegions } from './rapidocr';
+import { koreanRegions, readRegions } from './korean-regions';
 import type { TesseractEngine } from './tesseract';
 import { boxAround, lineFromText, orderLines, type Corner } from './reading-order';
 

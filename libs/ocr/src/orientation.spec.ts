@@ -1,8 +1,9 @@
 import type { GreyImage } from './engine';
 import sharp from 'sharp';
-import { darkGreys, detectOrientation, estimateSkew, rotate, skewWhenTurned, turn } from './orientation';
+import { detectOrientation, skewWhenTurned } from './orientation';
+import { darkGreys, estimateSkew, rotate, turn } from './page-ink';
 import { textImage } from './testing/text-image';
-import { probeConfidence } from './tesseract';
+import { probeConfidence } from './tesseract-native';
 
 const LINES = [
   'The committee reviewed the quarterly figures and',

@@ -1,13 +1,7 @@
 import sharp from 'sharp';
 import type { Box, GreyImage, OcrEngine, OcrLine, OcrRequest, OcrResult } from './engine';
-import {
-  crop,
-  detectionInput,
-  DETECTION_LONG_SIDE,
-  koreanRegions,
-  needsKoreanReading,
-  RapidOcrEngine,
-} from './rapidocr';
+import { crop, koreanRegions, needsKoreanReading } from './korean-regions';
+import { detectionInput, DETECTION_LONG_SIDE, RapidOcrEngine } from './rapidocr';
 import { lineFromText } from './reading-order';
 
 interface Text {

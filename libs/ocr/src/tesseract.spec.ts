@@ -1,15 +1,7 @@
 import { countCall, ReadingTimeout, type OcrLine, type ReadingPass } from './engine';
-import {
-  doubtfulRuns,
-  foreignLine,
-  lineText,
-  parseTsv,
-  stackPieces,
-  sureReading,
-  surerLines,
-  TesseractEngine,
-  textLines,
-} from './tesseract';
+import { sureReading, TesseractEngine, textLines } from './tesseract';
+import { doubtfulRuns, foreignLine, stackPieces, surerLines } from './tesseract-pieces';
+import { lineText, parseTsv } from './tesseract-tsv';
 import { textImage } from './testing/text-image';
 
 describe('Tesseract TSV', () => {

@@ -1,4 +1,5 @@
 export * from './engine-tokens';
+export * from './page-ranges';
 export * from './parse-runner';
 export * from './pipeline.module';
 export * from './extraction-pool';

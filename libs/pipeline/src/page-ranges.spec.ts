@@ -1,4 +1,4 @@
-import { pageRanges, rangePagesFor, spreads } from './parse-runner';
+import { pageRanges, rangePagesFor, spreads } from './page-ranges';
 
 describe('page ranges of a fanned-out parse', () => {
   it('cuts a file into consecutive ranges covering every page once, the last one shorter', () => {

@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { JobsModule } from '@docconv/jobs';
 import { ConversionMetrics } from '@docconv/metrics';
 import { ExtractionPool } from './extraction-pool';
+import { JobConversion } from './job-conversion';
+import { JobReading } from './job-reading';
 import { ParseRunner } from './parse-runner';
 import { XlsxAdvancedRunner } from './xlsx-advanced.runner';
 
@@ -12,7 +14,7 @@ import { XlsxAdvancedRunner } from './xlsx-advanced.runner';
  */
 @Module({
   imports: [JobsModule],
-  providers: [ExtractionPool, ParseRunner, XlsxAdvancedRunner, ConversionMetrics],
+  providers: [ExtractionPool, JobReading, JobConversion, ParseRunner, XlsxAdvancedRunner, ConversionMetrics],
   exports: [ParseRunner, XlsxAdvancedRunner, JobsModule],
 })
 export class PipelineModule {}
