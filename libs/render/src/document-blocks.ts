@@ -8,7 +8,8 @@ import {
   type ListItemBlock as ModelListItem,
 } from '@docconv/model';
 import { htmlSegments } from './html-tables';
-import { mergeAdjacentRuns, runsText, trimRuns, withoutStrayMarkers, type InlineRun } from './markdown-tree';
+import { mergeAdjacentRuns, runsText, withoutStrayMarkers } from '@docconv/model';
+import { trimRuns, type InlineRun } from './markdown-tree';
 import { tableFromCells, tableFromHtml, type Table } from './table-model';
 export interface HeadingBlock {
   kind: 'heading';

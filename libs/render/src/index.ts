@@ -1,4 +1,4 @@
-export { parseMarkdown, plainText, inlineRuns, type InlineRun } from './markdown-tree';
+export { type InlineRun } from './markdown-tree';
 export { htmlTables, htmlSegments, type HtmlCell, type HtmlTable, type HtmlSegment } from './html-tables';
 export { tableFromHtml, tableGrid, filledGrid, columnNames, type Table, type CellRange } from './table-model';
 export { documentBlocks, type Block } from './document-blocks';

@@ -2,16 +2,16 @@ import { withoutDroppedCharacters } from '@docconv/characters';
 import type { Paragraph } from 'mdast';
 import { documentBlocks, type Block, type ListItemBlock } from './document-blocks';
 import { htmlTables, htmlText } from './html-tables';
+import { sliceRuns } from './markdown-tree';
+import { columnNames, filledGrid, gridSlice, tableFromHtml } from './table-model';
 import {
   inlineMarkdownText,
   inlineRuns,
   parseMarkdown,
   plainText,
-  sliceRuns,
+  readMarkdown,
   withoutStrayMarkers,
-} from './markdown-tree';
-import { columnNames, filledGrid, gridSlice, tableFromHtml } from './table-model';
-import { readMarkdown } from '@docconv/model';
+} from '@docconv/model';
 
 function blocksOf(markdown: string): Block[] {
   return documentBlocks(readMarkdown(markdown, 'test.md'));

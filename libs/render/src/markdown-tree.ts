@@ -2,17 +2,8 @@ import type { FormattedRun } from '@docconv/model';
 
 /**
  * Runs of formatted text as the renderers cut and trim them. The Markdown parser and the runs it
- * reads are the model's (`@docconv/model`): re-exported here under the names the renderers use.
+ * reads are the model's (`@docconv/model`: parseMarkdown, inlineRuns, runsText…).
  */
-export {
-  inlineMarkdownText,
-  inlineRuns,
-  mergeAdjacentRuns,
-  parseMarkdown,
-  plainText,
-  runsText,
-  withoutStrayMarkers,
-} from '@docconv/model';
 
 /** One stretch of inline text with uniform formatting, as the renderers write it. */
 export type InlineRun = FormattedRun;

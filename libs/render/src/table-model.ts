@@ -1,5 +1,6 @@
 import type { HtmlTable } from './html-tables';
-import { inlineMarkdownText, runsText, type InlineRun } from './markdown-tree';
+import { inlineMarkdownText, runsText } from '@docconv/model';
+import type { InlineRun } from './markdown-tree';
 
 /** A rectangle of merged cells, 0-based and inclusive, counting header rows first and then body rows. */
 export interface CellRange {
