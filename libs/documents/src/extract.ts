@@ -10,13 +10,7 @@ import { extractHtml } from './html/extract-html';
 import { extractHwp } from './hwp/extract-hwp';
 import { extractHwpx } from './hwpx/extract-hwpx';
 import { extractImage } from './image/extract-image';
-import {
-  extractViaLibreOffice,
-  readPresentationViaLibreOffice,
-  readSpreadsheetViaLibreOffice,
-  type OfficeViaLibreOffice,
-  type PresentationViaLibreOffice,
-} from './legacy/extract-legacy';
+import { readViaLibreOffice, type OfficeViaLibreOffice } from './legacy/extract-legacy';
 import type { PlacedPage } from './blocks/placement';
 import type { ExtractedImage } from './images';
 import type { FileKind } from './kinds';
@@ -120,9 +114,6 @@ const whole =
   (read: (input: ExtractInput) => Promise<string>): Reader =>
   async (input) => ({ markdown: await read(input), pages: [] });
 
-const viaLibreOffice = (kind: OfficeViaLibreOffice): Reader =>
-  whole((input) => extractViaLibreOffice(input.path, kind, input.displayName, input.limits));
-
 /** A reader that builds the document model: its Markdown is the model's writer's. */
 const modelled =
   (read: (input: ExtractInput) => Promise<Document>): Reader =>
@@ -131,9 +122,9 @@ const modelled =
     return { markdown: writeMarkdown(document), pages: [], document };
   };
 
-/** A presentation LibreOffice converts to PPTX, read by the PPTX reader into the model. */
-const presentationViaLibreOffice = (kind: PresentationViaLibreOffice): Reader =>
-  modelled((input) => readPresentationViaLibreOffice(input.path, kind, input.displayName, input.limits));
+/** An OpenDocument, legacy Office or RTF file: LibreOffice converts it, and the OOXML reader builds its document. */
+const viaLibreOffice = (kind: OfficeViaLibreOffice): Reader =>
+  modelled((input) => readViaLibreOffice(input.path, kind, input.displayName, input.limits));
 
 const email = (kind: EmailKind): Reader => modelled((input) => extractEmail(input.path, kind, input.displayName));
 
@@ -167,11 +158,11 @@ const READERS: Record<FileKind, Reader> = {
   hwp: modelled((input) => extractHwp(input.path, input.displayName, input.limits)),
   hwpx: modelled((input) => extractHwpx(input.path, input.displayName, input.limits)),
   odt: viaLibreOffice('odt'),
-  ods: modelled((input) => readSpreadsheetViaLibreOffice(input.path, 'ods', input.displayName, input.limits)),
-  odp: presentationViaLibreOffice('odp'),
+  ods: viaLibreOffice('ods'),
+  odp: viaLibreOffice('odp'),
   doc: viaLibreOffice('doc'),
-  xls: modelled((input) => readSpreadsheetViaLibreOffice(input.path, 'xls', input.displayName, input.limits)),
-  ppt: presentationViaLibreOffice('ppt'),
+  xls: viaLibreOffice('xls'),
+  ppt: viaLibreOffice('ppt'),
   rtf: viaLibreOffice('rtf'),
   epub: whole((input) => extractEpub(input.path, input.displayName, input.limits)),
   eml: email('eml'),

@@ -46,7 +46,7 @@ export async function extractImage(
   };
   const { reports, stopped, dropped } = await readPageByPage(frames, displayName, readFrame, onFrame, shouldStop);
   const kept = stopped ? reportedPages(pages, reports) : pages;
-  const laid = laidOut(withFailedPages(kept, reports, frames > 1 ? 'frame' : 'image'));
+  const laid = laidOut(withFailedPages(kept, reports, frames > 1 ? 'frame' : 'image'), displayName);
   return { ...laid, pages: reports, stopped, dropped };
 }
 

@@ -1,6 +1,6 @@
 import { writeMarkdown, type Document } from '@docconv/model';
 import { DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
-import { extractDocx } from '../docx/extract-docx';
+import { extractDocxWithImages } from '../docx/extract-docx';
 import { convertWithLibreOffice, type OfficeTarget } from '../libreoffice/libreoffice';
 import { readPptx } from '../pptx/extract-pptx';
 import { readXlsx } from '../xlsx/extract-xlsx';
@@ -19,81 +19,42 @@ const TARGETS = {
   ppt: 'pptx',
 } as const satisfies Record<OfficeViaLibreOffice, OfficeTarget>;
 
-/** The kinds LibreOffice turns into XLSX: spreadsheets, whose reader builds the document model. */
-export type SpreadsheetViaLibreOffice = {
-  [K in OfficeViaLibreOffice]: (typeof TARGETS)[K] extends 'xlsx' ? K : never;
-}[OfficeViaLibreOffice];
+/** The reader of each OOXML format LibreOffice converts to, building the document model. */
+const READERS: Record<
+  OfficeTarget,
+  (path: string, displayName: string, limits: DecompressionLimits) => Promise<Document>
+> = {
+  docx: async (path, displayName, limits) => (await extractDocxWithImages(path, displayName, limits)).document,
+  xlsx: readXlsx,
+  pptx: readPptx,
+};
 
 /**
- * Markdown from an OpenDocument, legacy Office (97–2003) or RTF file: LibreOffice converts it
+ * The document of an OpenDocument, legacy Office (97–2003) or RTF file: LibreOffice converts it
  * to DOCX, XLSX or PPTX (macros off, links never updated; see `convertWithLibreOffice`), and our
- * OOXML reader of that format writes the Markdown. The converted file is read under the
+ * OOXML reader of that format builds the document. The converted file is read under the
  * original's display name and limits, and removed afterwards.
  */
+export async function readViaLibreOffice(
+  path: string,
+  kind: OfficeViaLibreOffice,
+  displayName: string,
+  limits: DecompressionLimits = DEFAULT_DECOMPRESSION_LIMITS,
+): Promise<Document> {
+  const converted = await convertWithLibreOffice(path, TARGETS[kind], displayName, { extension: kind });
+  try {
+    return await READERS[TARGETS[kind]](converted.path, displayName, limits);
+  } finally {
+    await converted.dispose();
+  }
+}
+
+/** The Markdown of such a file: its document written. */
 export async function extractViaLibreOffice(
   path: string,
   kind: OfficeViaLibreOffice,
   displayName: string,
   limits: DecompressionLimits = DEFAULT_DECOMPRESSION_LIMITS,
 ): Promise<string> {
-  const target = TARGETS[kind];
-  return withConverted(path, kind, displayName, (converted) => readConverted(converted, target, displayName, limits));
-}
-
-/** The presentations LibreOffice converts to PPTX, whose reader builds the document model. */
-export type PresentationViaLibreOffice = 'odp' | 'ppt';
-
-/** An OpenDocument or legacy PowerPoint presentation as a document: converted to PPTX, then read by the PPTX reader. */
-export function readPresentationViaLibreOffice(
-  path: string,
-  kind: PresentationViaLibreOffice,
-  displayName: string,
-  limits: DecompressionLimits = DEFAULT_DECOMPRESSION_LIMITS,
-): Promise<Document> {
-  return withConverted(path, kind, displayName, (converted) => readPptx(converted, displayName, limits));
-}
-
-/**
- * The document of an OpenDocument or legacy Excel spreadsheet (ODS, XLS): LibreOffice converts
- * it to XLSX as above, and the XLSX reader builds its document under the original's display name.
- */
-export async function readSpreadsheetViaLibreOffice(
-  path: string,
-  kind: SpreadsheetViaLibreOffice,
-  displayName: string,
-  limits: DecompressionLimits = DEFAULT_DECOMPRESSION_LIMITS,
-): Promise<Document> {
-  return withConverted(path, kind, displayName, (converted) => readXlsx(converted, displayName, limits));
-}
-
-/** Converts the file to its kind's OOXML format, reads the converted file with `read`, then removes it. */
-async function withConverted<T>(
-  path: string,
-  kind: OfficeViaLibreOffice,
-  displayName: string,
-  read: (converted: string) => Promise<T>,
-): Promise<T> {
-  const converted = await convertWithLibreOffice(path, TARGETS[kind], displayName, { extension: kind });
-  try {
-    return await read(converted.path);
-  } finally {
-    await converted.dispose();
-  }
-}
-
-/** The OOXML reader of `target`, on the converted file. */
-function readConverted(
-  path: string,
-  target: OfficeTarget,
-  displayName: string,
-  limits: DecompressionLimits,
-): Promise<string> {
-  switch (target) {
-    case 'docx':
-      return extractDocx(path, displayName, limits);
-    case 'xlsx':
-      return readXlsx(path, displayName, limits).then(writeMarkdown);
-    case 'pptx':
-      return readPptx(path, displayName, limits).then(writeMarkdown);
-  }
+  return writeMarkdown(await readViaLibreOffice(path, kind, displayName, limits));
 }
