@@ -5,6 +5,19 @@ import { writeMarkdown } from './write-markdown';
 const from = { file: 'f.pdf', page: 1 };
 
 describe('writeMarkdown', () => {
+  it('writes quoted paragraphs that follow each other as one quotation', () => {
+    const document: Document = {
+      version: 1,
+      blocks: [
+        { type: 'paragraph', content: plain('Quoted'), quote: true, from },
+        { type: 'paragraph', content: plain('Twice'), quote: true, from },
+        { type: 'paragraph', content: plain('After'), from },
+        { type: 'paragraph', content: plain('Apart'), quote: true, from },
+      ],
+    };
+    expect(writeMarkdown(document)).toBe('> Quoted\n>\n> Twice\n\nAfter\n\n> Apart\n');
+  });
+
   it('writes each kind of block, escaping text and leaving page furniture out', () => {
     const document: Document = {
       version: 1,

@@ -54,10 +54,14 @@ export function writeMarkdownSpans(document: Document): { markdown: string; bloc
   return { markdown: out === '' ? '' : `${out}\n`, blocks };
 }
 
-/** What goes between two blocks written one after the other: the items of a list, and footnotes, go on consecutive lines. */
+/**
+ * What goes between two blocks written one after the other: the items of a list, and footnotes,
+ * go on consecutive lines; quoted paragraphs that follow each other are one quotation.
+ */
 function separator(previous: Block, next: Block): string {
   if (previous.written !== undefined) return '\n\n';
   if (previous.type === 'footnote' && next.type === 'footnote') return '\n';
+  if (previous.type === 'paragraph' && previous.quote && next.type === 'paragraph' && next.quote) return '\n>\n';
   return previous.type === 'list_item' && next.type === 'list_item' && next.opens !== true ? '\n' : '\n\n';
 }
 
