@@ -13,7 +13,7 @@ const MAX_LIST_NUMBER = 999_999_999;
  * - each list is a list of its own (`list`, named after `part` and its place), so two lists
  *   that follow each other stay apart;
  * - a quotation's paragraphs are quoted paragraphs;
- * - a table's header rows are its leading rows of `th` (or `thead`) cells; the tables in its cells follow it.
+ * - a table's header rows are its leading rows of `th` (or `thead`) cells; the tables in a cell are the cell's blocks.
  */
 export function modelBlocks(blocks: HtmlBlock[], file: string, part = ''): Block[] {
   return new Layout({ file }, part).blocks(blocks, false);
@@ -47,10 +47,12 @@ class Layout {
         return [{ type: 'code', text: block.text, from, ...(block.language ? { language: block.language } : {}) }];
       case 'table': {
         const rows = block.rows.map((row) =>
-          row.map(({ content, rowspan, colspan }): Cell => ({ content, rowspan, colspan })),
+          row.map(({ content, rowspan, colspan, blocks }): Cell => {
+            const inner = this.blocks(innerTables(blocks), quote, depth);
+            return { content, rowspan, colspan, ...(inner.length > 0 ? { blocks: inner } : {}) };
+          }),
         );
-        const inner = block.rows.flatMap((row) => row.flatMap((cell) => innerTables(cell.blocks)));
-        return [{ type: 'table', rows, headerRows: block.headerRows, from }, ...this.blocks(inner, quote, depth)];
+        return [{ type: 'table', rows, headerRows: block.headerRows, from }];
       }
       case 'rule':
         return [{ type: 'separator', from }];

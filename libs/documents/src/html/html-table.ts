@@ -84,7 +84,7 @@ function tableGrid(cells: GridCell[], height: number, width: number): TableCell[
  * Blocks as the lines of a table cell, one break between lines: paragraphs and headings as
  * their text, list items each on a line after a bullet or number, code as code runs line by
  * line. Lines that show nothing are left out. A table inside the cell is not in its lines: it
- * goes after the table that holds it (`innerTables`), as the DOCX reader places one.
+ * is one of the cell's blocks (`innerTables`), after its lines.
  */
 export function cellContent(blocks: HtmlBlock[]): Inline[] {
   return joinLines(cellLines(blocks));
