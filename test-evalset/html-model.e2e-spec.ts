@@ -19,13 +19,7 @@ const DIFFERENCES: Record<string, Differences> = {
       'a code block inside a list item follows the item at the left margin: the model has no blocks inside items, and the code is the same code block',
     'html/html_description_list.html': NESTED_LISTS,
     'html/html_nested_block_in_list_item.html': `${NESTED_LISTS}; the paragraphs of an item are lines of that item (the list stays tight) rather than a loose list item`,
-    'html/html_rich_table_cells.html':
-      'a table inside a cell is a table of its own after the table that holds it, as the DOCX reader places one: it keeps its rows and columns for every writer, not only as HTML inside the Markdown',
     'html/hyperlink_03.html': `${NESTED_LISTS}; two nested lists side by side stay apart by their marker rather than a blank line`,
-    'html/table_05.html':
-      'the table inside a cell is a table of its own after the outer one (see html_rich_table_cells)',
-    'html/table_06.html':
-      'the tables inside cells, three levels deep, are tables of their own after the one holding them',
     'html/wiki_duck.html': `${NESTED_LISTS}; the contents' items and their "Toggle" lines are lines of one item, and adjacent lists are parted by their marker alone`,
   },
   epub: {},
