@@ -133,6 +133,11 @@ export interface Cell {
   rowspan: number;
   colspan: number;
   align?: 'left' | 'center' | 'right';
+  /**
+   * Blocks the cell holds beyond its inline content: tables nested in it. Writers that cannot
+   * nest write them after the table or flatten them.
+   */
+  blocks?: Block[];
 }
 
 export interface TableBlock extends BlockBase {

@@ -98,4 +98,16 @@ describe('documentBlocks from the model', () => {
     const [plain] = blocksOf({ type: 'table', from, headerRows: 1, rows: [[cell('A')], [cell('x')]] });
     expect(plain.kind === 'table' && plain.table.runs).toBeUndefined();
   });
+
+  it('places the tables nested in a cell after the table that holds it, deepest last', () => {
+    const cell = (text: string, blocks?: ModelBlock[]) => ({
+      content: [{ kind: 'text' as const, text }],
+      rowspan: 1,
+      colspan: 1,
+      blocks,
+    });
+    const table = (...rows: ReturnType<typeof cell>[][]): ModelBlock => ({ type: 'table', from, headerRows: 0, rows });
+    const blocks = blocksOf(table([cell('A'), cell('B', [table([cell('I', [table([cell('E')])])])])]));
+    expect(blocks.map((block) => block.kind === 'table' && block.table.rows)).toEqual([[['A', 'B']], [['I']], [['E']]]);
+  });
 });

@@ -102,6 +102,9 @@ function pushBlock(block: Exclude<ModelBlock, ModelListItem>, out: Block[]): voi
     case 'table':
       if (block.caption) pushParagraph(blockRuns(block.caption), false, out);
       out.push({ kind: 'table', table: modelTable(block.rows, block.headerRows) });
+      // The office tables do not nest: the tables nested in a cell follow the table that holds it.
+      for (const cell of block.rows.flat())
+        for (const inner of cell.blocks ?? []) if (inner.type === 'table') pushBlock(inner, out);
       return;
     case 'figure': {
       const alt = withoutDroppedCharacters(block.alt);

@@ -1,6 +1,6 @@
 import { withoutDroppedCharacters } from '@docconv/characters';
-import { htmlMarkdown, htmlReadableCharacters } from '../html/html-markdown';
-import { plain, readMarkdown, type Cell, type Document, type TableBlock } from '@docconv/model';
+import { htmlDocument, htmlReadableCharacters } from '../html/html-markdown';
+import { plain, type Cell, type Document, type TableBlock } from '@docconv/model';
 import { readableCharacters } from '../text-pages';
 import { cleanText } from '../text/decode-text';
 import { textBlocks } from '../text/extract-text';
@@ -28,12 +28,7 @@ const FIELDS = [
 export function emailDocument(message: EmailMessage, file: string): Document {
   const header = headerTable(message, file);
   const body = bodyDocument(message, file);
-  if (header === undefined) return body;
-  const [first, ...rest] = body.blocks;
-  // The HTML body's Markdown was written by a reader not yet ported: the blank line that parts
-  // it from the table belongs to its first block's Markdown, which the writer copies as it is.
-  const after = first?.written === undefined ? first : { ...first, written: `\n\n${first.written}` };
-  return { ...body, blocks: after === undefined ? [header] : [header, after, ...rest] };
+  return header === undefined ? body : { ...body, blocks: [header, ...body.blocks] };
 }
 
 /** Readable characters of the body, which prices a message: the HTML body's text, else the text body's. */
@@ -59,15 +54,9 @@ function field(label: string, value: string): string {
   return `${label}: ${oneLine(value)}`;
 }
 
-/**
- * The body: the HTML body as the HTML reader's Markdown (read into the model by `readMarkdown`,
- * its control characters dropped), else the text body's paragraphs.
- */
+/** The body: the HTML body's document, else the text body's paragraphs. */
 function bodyDocument(message: EmailMessage, file: string): Document {
-  if (message.html !== undefined) {
-    const markdown = withoutDroppedCharacters(htmlMarkdown(message.html).trim());
-    return markdown === '' ? { version: 1, blocks: [] } : { ...readMarkdown(markdown, file), trailing: '\n' };
-  }
+  if (message.html !== undefined) return htmlDocument(message.html, file);
   if (message.text !== undefined) return { version: 1, blocks: textBlocks(cleanText(message.text), file) };
   return { version: 1, blocks: [] };
 }

@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeZip, type ZipEntrySpec } from '../../../../test/support/archives';
+import { writeMarkdown } from '@docconv/model';
 import { countEpubPages, extractEpub } from './extract-epub';
 
 let folder: string;
@@ -105,9 +106,14 @@ async function refusal(bytes: Buffer, name = 'book.epub'): Promise<DomainError> 
   return error as DomainError;
 }
 
+/** The Markdown written from a book's document. */
+async function epubMarkdown(path: string, name: string): Promise<string> {
+  return writeMarkdown(await extractEpub(path, name));
+}
+
 describe('extractEpub', () => {
   it('writes the chapters in spine order, the navigation document left out, with the title first', async () => {
-    expect(await extractEpub(await write(book()), 'book.epub')).toBe(
+    expect(await epubMarkdown(await write(book()), 'book.epub')).toBe(
       [
         '# The Test Book',
         '**Authors:** Ada Writer',
@@ -128,7 +134,7 @@ describe('extractEpub', () => {
       href: 'text/title.xhtml',
       body: '<section><h1>The Test Book</h1><p>By <b>Ada Writer</b>.</p></section>',
     };
-    const markdown = await extractEpub(await write(book([], [titlePage, ...CHAPTERS], ['tp', 'c1'])), 'book.epub');
+    const markdown = await epubMarkdown(await write(book([], [titlePage, ...CHAPTERS], ['tp', 'c1'])), 'book.epub');
     expect(markdown.startsWith('# The Test Book\n\nBy **Ada Writer**.\n\n# Chapter One\n')).toBe(true);
     expect(markdown).not.toContain('Authors');
   });
@@ -138,8 +144,8 @@ describe('extractEpub', () => {
       { id: 'a', href: 'text/a.xhtml', body: '<h1>The Test Book</h1><ul><li>end of one</li></ul>' },
       { id: 'b', href: 'text/b.xhtml', body: '<ul><li>start of two</li></ul>' },
     ];
-    expect(await extractEpub(await write(book([], chapters, ['a', 'b'])), 'book.epub')).toBe(
-      '# The Test Book\n\n- end of one\n\n* start of two\n',
+    expect(await epubMarkdown(await write(book([], chapters, ['a', 'b'])), 'book.epub')).toBe(
+      '# The Test Book\n\n- end of one\n* start of two\n',
     );
   });
 
@@ -153,7 +159,7 @@ describe('extractEpub', () => {
       '<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#">' +
       '<enc:EncryptedData><enc:EncryptionMethod Algorithm="http://www.idpf.org/2008/embedding"/>' +
       '<enc:CipherData><enc:CipherReference URI="OEBPS/fonts/serif.otf"/></enc:CipherData></enc:EncryptedData></encryption>';
-    const markdown = await extractEpub(
+    const markdown = await epubMarkdown(
       await write(book([{ name: 'META-INF/encryption.xml', data: encryption }])),
       'book.epub',
     );

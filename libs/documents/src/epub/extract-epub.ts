@@ -1,7 +1,7 @@
 import { DomainError } from '@docconv/contracts';
 import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
-import { blocksMarkdown, htmlBlocks, htmlMarkdown, htmlReadableCharacters } from '../html/html-markdown';
-import { escapeHeadingText, escapeText } from '@docconv/model';
+import { htmlDocument, htmlReadableCharacters } from '../html/html-markdown';
+import { plain, writeMarkdown, type Block, type Document } from '@docconv/model';
 import { readableCharacters, textPages } from '../text-pages';
 import { withZip } from '../zip/zip-reader';
 import { EpubDrmError, EpubPackageError, readEpub, type EpubBook } from './epub-package';
@@ -12,21 +12,23 @@ const ADVICE = 'Export the book again from the application or store it came from
 const TITLE_SEARCH_CHARACTERS = 2000;
 
 /**
- * Markdown from an EPUB book: its chapters in reading order (the spine), converted as HTML
- * (headings, lists, quotes, tables, images as their alternative text) and written as one
- * document, so lists that end one chapter and start the next stay apart. When the chapters do not
- * open with the book's title, a title heading with the authors and the description goes first.
- * Books protected by DRM and damaged packages are refused with what to do instead.
+ * The document of an EPUB book: its chapters in reading order (the spine), each read as HTML
+ * (headings, lists, quotes, tables, images as their alternative text), their blocks one after
+ * the other (each chapter's lists are lists of their own, so a list that ends one chapter and one
+ * that starts the next stay apart). When the chapters do not open with the book's title, a title
+ * heading with the authors and the description goes first. Books protected by DRM and damaged
+ * packages are refused with what to do instead.
  */
 export async function extractEpub(
   path: string,
   displayName: string,
   limits: DecompressionLimits = DEFAULT_DECOMPRESSION_LIMITS,
-): Promise<string> {
+): Promise<Document> {
   const book = await openEpub(path, displayName, limits);
-  const body = blocksMarkdown(book.chapters.flatMap((chapter) => htmlBlocks(chapter, { xhtml: true })));
-  const front = frontMatter(book, body);
-  return front === '' ? body : `${front}\n\n${body}`.replace(/\n+$/, '\n');
+  const body = book.chapters.flatMap(
+    (chapter, i) => htmlDocument(chapter, displayName, { xhtml: true, part: `chapter-${i + 1}-` }).blocks,
+  );
+  return { version: 1, blocks: [...frontMatter(book, body, displayName), ...body] };
 }
 
 /** Pages of an EPUB book: the readable characters of its chapters (and added title), 3,000 to a page. */
@@ -68,15 +70,19 @@ function isSystemError(error: unknown): boolean {
  * The title heading, authors and description, when the chapters do not already open with the
  * title (a title page): a book whose first chapter starts elsewhere still says what it is.
  */
-function frontMatter(book: EpubBook, body: string): string {
+function frontMatter(book: EpubBook, body: Block[], file: string): Block[] {
   const title = book.title?.trim();
-  if (!title) return '';
-  const opening = comparable(body.slice(0, TITLE_SEARCH_CHARACTERS));
-  if (opening.includes(comparable(title))) return '';
-  const parts = [`# ${escapeHeadingText(escapeText(title))}`];
-  if (book.authors.length > 0) parts.push(`**Authors:** ${escapeText(book.authors.join(', '))}`);
-  if (book.description) parts.push(htmlMarkdown(book.description).trim());
-  return parts.filter((p) => p !== '').join('\n\n');
+  if (!title) return [];
+  const opening = comparable(writeMarkdown({ version: 1, blocks: body }).slice(0, TITLE_SEARCH_CHARACTERS));
+  if (opening.includes(comparable(title))) return [];
+  const from = { file };
+  const blocks: Block[] = [{ type: 'heading', level: 1, content: plain(title), from }];
+  if (book.authors.length > 0) {
+    const content = [...plain('Authors:', { bold: true }), ...plain(` ${book.authors.join(', ')}`)];
+    blocks.push({ type: 'paragraph', content, from });
+  }
+  if (book.description) blocks.push(...htmlDocument(book.description, file, { part: 'description-' }).blocks);
+  return blocks;
 }
 
 /** Text reduced to lower-case letters and digits, to find a title however it is written. */

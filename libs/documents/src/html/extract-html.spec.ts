@@ -2,6 +2,7 @@ import iconv from 'iconv-lite';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeMarkdown } from '@docconv/model';
 import { countHtmlPages, decodeHtml, extractHtml } from './extract-html';
 
 let folder: string;
@@ -68,7 +69,9 @@ describe('extractHtml and countHtmlPages', () => {
         'windows-1251',
       ),
     );
-    expect(await extractHtml(path, 'page.html')).toBe('# Заголовок\n\nТекст\n');
+    const document = await extractHtml(path, 'page.html');
+    expect(writeMarkdown(document)).toBe('# Заголовок\n\nТекст\n');
+    expect(document.blocks.map((block) => block.from)).toEqual([{ file: 'page.html' }, { file: 'page.html' }]);
   });
 
   it('reads an .xhtml file as XHTML', async () => {
@@ -76,7 +79,7 @@ describe('extractHtml and countHtmlPages', () => {
       '<html xmlns="http://www.w3.org/1999/xhtml"><head><title/></head><body><p>Body</p></body></html>',
       '.xhtml',
     );
-    expect(await extractHtml(path, 'page.xhtml')).toBe('Body\n');
+    expect(writeMarkdown(await extractHtml(path, 'page.xhtml'))).toBe('Body\n');
   });
 
   it('counts pages from the readable characters, at least one', async () => {

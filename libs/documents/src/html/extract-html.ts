@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import sniffHtmlEncoding from 'html-encoding-sniffer';
 import { decode, isSupported, labelToName } from 'whatwg-encoding';
 import { textPages } from '../text-pages';
-import { htmlMarkdown, htmlReadableCharacters } from './html-markdown';
+import type { Document } from '@docconv/model';
+import { htmlDocument, htmlReadableCharacters } from './html-markdown';
 
 /** What the sniffer answers when the bytes declare no encoding. */
 const UNDECLARED = 'undeclared';
@@ -38,10 +39,10 @@ function lateMetaCharset(bytes: Buffer): string | undefined {
   return name === 'UTF-16LE' || name === 'UTF-16BE' ? 'UTF-8' : name;
 }
 
-/** Markdown from an HTML or XHTML file (see `htmlMarkdown`). */
-export async function extractHtml(path: string, displayName: string): Promise<string> {
+/** The document of an HTML or XHTML file (see `htmlDocument`). */
+export async function extractHtml(path: string, displayName: string): Promise<Document> {
   const html = decodeHtml(await readFile(path));
-  return htmlMarkdown(html, { xhtml: isXhtml(html, displayName) });
+  return htmlDocument(html, displayName, { xhtml: isXhtml(html, displayName) });
 }
 
 /** Pages of an HTML or XHTML file: its readable characters, 3,000 to a page. */

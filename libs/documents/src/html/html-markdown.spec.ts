@@ -1,8 +1,72 @@
 import { parseMarkdown } from '@docconv/model/testing';
-import { htmlMarkdown, htmlReadableCharacters } from './html-markdown';
+import { htmlDocument, htmlMarkdown, htmlReadableCharacters } from './html-markdown';
 
 const page = (body: string, head = ''): string =>
   `<!DOCTYPE html><html><head><meta charset="utf-8">${head}</head><body>${body}</body></html>`;
+
+describe('htmlDocument', () => {
+  it('builds headings, paragraphs with plain runs, numbered items with their depth, and tables of runs, each from the file', () => {
+    const html = page(
+      '<h2>A &amp; B</h2><p>See <a href="https://example.com/x">*this*</a> <b>now</b></p>' +
+        '<ol start="2"><li>Two<ul><li>Inner</li></ul></li></ol>' +
+        '<table><tr><th>K</th><th colspan="2">V</th></tr><tr><td><p>a</p><p>b</p></td><td>1</td><td>2</td></tr></table>',
+    );
+    const from = { file: 'page.html' };
+    expect(htmlDocument(html, 'page.html').blocks).toEqual([
+      { type: 'heading', level: 2, content: [{ kind: 'text', text: 'A & B' }], from },
+      {
+        type: 'paragraph',
+        content: [
+          { kind: 'text', text: 'See ' },
+          { kind: 'text', text: '*this*', link: 'https://example.com/x' },
+          { kind: 'text', text: ' ' },
+          { kind: 'text', text: 'now', bold: true },
+        ],
+        from,
+      },
+      { type: 'list_item', depth: 0, number: 2, list: 'list-1', content: [{ kind: 'text', text: 'Two' }], from },
+      { type: 'list_item', depth: 1, list: 'list-2', content: [{ kind: 'text', text: 'Inner' }], from },
+      {
+        type: 'table',
+        headerRows: 1,
+        rows: [
+          [
+            { content: [{ kind: 'text', text: 'K' }], rowspan: 1, colspan: 1 },
+            { content: [{ kind: 'text', text: 'V' }], rowspan: 1, colspan: 2 },
+          ],
+          [
+            {
+              content: [{ kind: 'text', text: 'a' }, { kind: 'break' }, { kind: 'text', text: 'b' }],
+              rowspan: 1,
+              colspan: 1,
+            },
+            { content: [{ kind: 'text', text: '1' }], rowspan: 1, colspan: 1 },
+            { content: [{ kind: 'text', text: '2' }], rowspan: 1, colspan: 1 },
+          ],
+        ],
+        from,
+      },
+    ]);
+  });
+});
+
+describe('htmlDocument tables', () => {
+  it('counts the leading rows of th or thead cells as header rows', () => {
+    const headerRows = (table: string): unknown =>
+      htmlDocument(page(table), 'p.html').blocks.map((block) =>
+        block.type === 'table' ? block.headerRows : block.type,
+      );
+    expect(headerRows('<table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>')).toEqual([0]);
+    expect(
+      headerRows('<table><thead><tr><td>a</td><td>b</td></tr></thead><tr><td>c</td><td>d</td></tr></table>'),
+    ).toEqual([1]);
+    expect(
+      headerRows(
+        '<table><tr><th>a</th><th></th></tr><tr><th>b</th><th>c</th></tr><tr><th>k</th><td>v</td></tr></table>',
+      ),
+    ).toEqual([2]);
+  });
+});
 
 describe('htmlMarkdown', () => {
   it('writes headings h1–h6, paragraphs and line breaks', () => {
@@ -27,20 +91,20 @@ describe('htmlMarkdown', () => {
     expect(htmlMarkdown(html)).toBe('## Plain heading\n\nA **bold**, *italic*, ~~gone~~, `x = 1` and `Ctrl`.\n');
   });
 
-  it('writes nested bulleted and numbered lists, with the start number and blocks inside items', () => {
+  it('writes nested bulleted and numbered lists, with the start number and the paragraphs of an item as its lines', () => {
     const html = page(
       '<ul><li>One<ul><li>One.a</li><li>One.b</li></ul></li><li>Two</li></ul>' +
         '<ol start="3"><li>Three<ol><li>Inner</li></ol></li><li>Four<p>More about four</p></li></ol>',
     );
     expect(htmlMarkdown(html)).toBe(
-      '- One\n  - One.a\n  - One.b\n- Two\n\n3. Three\n   1. Inner\n4. Four\n\n   More about four\n',
+      '- One\n    - One.a\n    - One.b\n- Two\n3. Three\n    1. Inner\n4. Four  \n   More about four\n',
     );
   });
 
   it('keeps adjacent lists of one kind apart with another marker', () => {
     expect(
       htmlMarkdown(page('<ol><li>a</li></ol><ol start="7"><li>b</li></ol><ul><li>c</li></ul><ul><li>d</li></ul>')),
-    ).toBe('1. a\n\n7) b\n\n- c\n\n* d\n');
+    ).toBe('1. a\n7) b\n- c\n* d\n');
   });
 
   it('writes a description list as terms in bold with their definitions under them', () => {
@@ -49,8 +113,8 @@ describe('htmlMarkdown', () => {
         '<dt>Nested</dt><dd><dl><dt>Inner term</dt><dd>Inner definition</dd></dl></dd></dl>',
     );
     expect(htmlMarkdown(html)).toBe(
-      '- **Coffee**\n  - Black hot drink\n- **Tea**\n  - Green\n  - Or black\n' +
-        '- **Nested**\n  - **Inner term**\n    - Inner definition\n',
+      '- **Coffee**\n    - Black hot drink\n- **Tea**\n    - Green\n    - Or black\n' +
+        '- **Nested**\n    - **Inner term**\n        - Inner definition\n',
     );
   });
 
@@ -84,7 +148,7 @@ describe('htmlMarkdown', () => {
     );
   });
 
-  it('flattens lists and paragraphs inside a cell to lines, and writes a table inside a cell as HTML', () => {
+  it('flattens lists and paragraphs inside a cell to lines, and writes a table inside a cell as HTML inside it', () => {
     const lists = page(
       '<table><tr><th>A</th><th>B</th></tr><tr><td><ul><li>Pond</li><li>Marsh</li></ul></td><td><p>One</p><p>Two</p></td></tr></table>',
     );

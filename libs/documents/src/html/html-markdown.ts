@@ -1,38 +1,36 @@
+import { writeMarkdown, type Document } from '@docconv/model';
 import { readableCharacters } from '../text-pages';
-import { HtmlBlockReader, type Block } from './html-blocks';
+import { HtmlBlockReader } from './html-blocks';
 import { baseAddress, bodyOf, parseHtml, visibleText } from './html-dom';
-import { renderBlocks } from './html-render';
+import { modelBlocks } from './html-model';
 
 /** How the markup is to be read. */
 export interface HtmlReadOptions {
   /** XHTML (EPUB chapters, `.xhtml` files): self-closing tags such as `<div/>` close themselves. */
   xhtml?: boolean;
+  /** Joined with other documents (an EPUB's chapters): names this one's lists apart from theirs. */
+  part?: string;
 }
 
 /**
- * GitHub-flavoured Markdown from an HTML document or fragment, already decoded to a string.
- * Headings, paragraphs and line breaks; bold, italic, strikethrough and code; links to addresses
- * a reader can follow (relative links keep their text only, unless the document's `<base>` makes
- * them absolute); images as their alternative text; nested bulleted and numbered lists; description
- * lists as terms in bold with their definitions nested; quotes; code blocks with their language;
- * tables (GFM, or HTML with row and column spans), a cell's paragraphs and list items on lines
- * of their own. What a reader never sees is left out: the head, scripts, styles, templates,
- * comments, and elements that are hidden.
+ * The document an HTML document or fragment (already decoded to a string) says, its blocks from
+ * `file`: headings, paragraphs and line breaks; bold, italic, strikethrough and code; links to
+ * addresses a reader can follow (relative links keep their text only, unless the document's
+ * `<base>` makes them absolute); images as their alternative text; nested bulleted and numbered
+ * lists; description lists as terms in bold with their definitions nested; quotes; code blocks
+ * with their language; tables with row and column spans, a cell's paragraphs and list items on
+ * lines of their own. What a reader never sees is left out: the head, scripts, styles,
+ * templates, comments, and elements that are hidden.
  */
-export function htmlMarkdown(html: string, options: HtmlReadOptions = {}): string {
-  return blocksMarkdown(htmlBlocks(html, options));
-}
-
-/** The Markdown blocks of an HTML document, for a caller that writes several documents as one (an EPUB's chapters). */
-export function htmlBlocks(html: string, options: HtmlReadOptions = {}): Block[] {
+export function htmlDocument(html: string, file: string, options: HtmlReadOptions = {}): Document {
   const document = parseHtml(html, options.xhtml);
-  return new HtmlBlockReader(baseAddress(document)).read(bodyOf(document));
+  const blocks = new HtmlBlockReader(baseAddress(document)).read(bodyOf(document));
+  return { version: 1, blocks: modelBlocks(blocks, file, options.part) };
 }
 
-/** Blocks as a Markdown document: empty, or ending in one line break. */
-export function blocksMarkdown(blocks: Block[]): string {
-  const markdown = renderBlocks(blocks).replace(/\s+$/, '');
-  return markdown === '' ? '' : `${markdown}\n`;
+/** The Markdown of an HTML document or fragment (see `htmlDocument`): empty, or ending in one line break. */
+export function htmlMarkdown(html: string, options: HtmlReadOptions = {}): string {
+  return writeMarkdown(htmlDocument(html, '', options));
 }
 
 /**

@@ -12,28 +12,30 @@ export interface ListPlace {
  *
  * - A nested item is indented to its parent's content, and at least four columns further than
  *   the parent's marker, so it nests under `10.` as well as under `-`.
- * - Markdown joins adjacent lists of the same kind into one: a top-level item that starts a
- *   different list (`list`) than the item before switches the marker (`-` ↔ `*`, `1.` ↔ `1)`), so
- *   the two lists stay apart. Items that say nothing of their list continue the one before.
+ * - Markdown joins adjacent lists of the same kind into one: an item that starts a different
+ *   list (`list`) than the item before it at its depth switches the marker (`-` ↔ `*`, `1.` ↔
+ *   `1)`), so the two lists stay apart, at the top level or nested under one item. Items that say
+ *   nothing of their list continue the one before.
  */
 export class ListLayout {
   /** For each depth of the current run, where its children's markers go. */
   private childIndents: number[] = [];
-  /** The top-level list of the current run: its key, kind and whether its marker is the switched one. */
-  private root?: { key?: string; ordered: boolean; alternate: boolean };
+  /**
+   * For each depth, the list the last item there belongs to (its key, kind and whether its marker
+   * is the switched one), while no shallower item has come since.
+   */
+  private lists: ({ key?: string; ordered: boolean; alternate: boolean } | undefined)[] = [];
 
   /** The place of the next item of the run. */
   place(item: ListItemBlock): ListPlace {
     const ordered = item.number !== undefined;
     const depth = Math.max(0, item.depth);
-    let alternate = false;
-    if (depth === 0) {
-      const root = this.root;
-      const continues = root !== undefined && root.ordered === ordered;
-      const sameList = item.list === undefined || root?.key === item.list;
-      alternate = continues ? (sameList ? root.alternate : !root.alternate) : false;
-      this.root = { key: item.list ?? (continues ? root.key : undefined), ordered, alternate };
-    }
+    const before = this.lists[depth];
+    const continues = before !== undefined && before.ordered === ordered;
+    const sameList = item.list === undefined || before?.key === item.list;
+    const alternate = continues ? (sameList ? before.alternate : !before.alternate) : false;
+    this.lists.length = depth;
+    this.lists[depth] = { key: item.list ?? (continues ? before.key : undefined), ordered, alternate };
     const delimiter = item.delimiter ?? '.';
     // A label the document prints (`a.`, `(iii)`) is kept as it is.
     const marker =
@@ -48,7 +50,7 @@ export class ListLayout {
   /** A block other than a list item: the run is over. */
   end(): void {
     this.childIndents = [];
-    this.root = undefined;
+    this.lists = [];
   }
 
   private indentAt(depth: number): number {

@@ -5,6 +5,8 @@ export interface GridCell {
   text: string;
   rowspan: number;
   colspan: number;
+  /** The rows of the tables nested in the cell, written inside it after its text. */
+  tables?: GridCell[][][];
 }
 
 /** A cell placed on a table's grid: the row and column of its top-left slot, counted from 0. */
@@ -14,21 +16,29 @@ export interface PlacedCell extends GridCell {
 }
 
 /**
- * A table as Markdown: GFM when no cell spans, otherwise an HTML table (GFM has no spans).
- * Each row holds the cells anchored in it, left to right; the slots a spanning cell covers
- * are not repeated. A line break in a cell is written `<br>` in both forms, since a GFM row
- * is one line. A cell's text is inline Markdown; in the HTML form it is written as HTML
- * (CommonMark reads no Markdown inside an HTML block), so emphasis and links still show.
+ * A table as Markdown: GFM when no cell spans or holds a table, otherwise an HTML table (GFM
+ * has neither spans nor nested tables). Each row holds the cells anchored in it, left to right;
+ * the slots a spanning cell covers are not repeated. A line break in a cell is written `<br>` in
+ * both forms, since a GFM row is one line. A cell's text is inline Markdown; in the HTML form it
+ * is written as HTML (CommonMark reads no Markdown inside an HTML block), so emphasis and links
+ * still show, and the tables nested in the cell follow its text as HTML tables, at any depth.
  */
 export function tableMarkdown(rows: GridCell[][]): string {
   if (rows.length === 0) return '';
-  const spans = rows.some((row) => row.some((cell) => cell.rowspan > 1 || cell.colspan > 1));
-  return spans ? htmlTable(rows) : gfmTable(rows);
+  return isHtmlGrid(rows) ? htmlTable(rows) : gfmTable(rows);
 }
 
+/** Rows the table writer writes as HTML: a cell spans or holds a table. */
+function isHtmlGrid(rows: readonly GridCell[][]): boolean {
+  return rows.some((row) =>
+    row.some((cell) => cell.rowspan > 1 || cell.colspan > 1 || (cell.tables !== undefined && cell.tables.length > 0)),
+  );
+}
+
+/** An HTML table; the first row is the header. */
 function htmlTable(rows: GridCell[][]): string {
   const cell = (c: GridCell, tag: string) =>
-    `<${tag}${c.rowspan > 1 ? ` rowspan="${c.rowspan}"` : ''}${c.colspan > 1 ? ` colspan="${c.colspan}"` : ''}>${oneLine(c.text, inlineHtml)}</${tag}>`;
+    `<${tag}${c.rowspan > 1 ? ` rowspan="${c.rowspan}"` : ''}${c.colspan > 1 ? ` colspan="${c.colspan}"` : ''}>${oneLine(c.text, inlineHtml)}${(c.tables ?? []).map(htmlTable).join('')}</${tag}>`;
   return [
     '<table>',
     ...rows.map((row, r) => `<tr>${row.map((c) => cell(c, r === 0 ? 'th' : 'td')).join('')}</tr>`),

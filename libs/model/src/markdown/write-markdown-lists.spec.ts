@@ -67,6 +67,19 @@ describe('writeMarkdown: list items', () => {
     expect(lists(markdown)).toEqual(['a', 'b, c', 'd', 'e, f']);
   });
 
+  it('keeps two adjacent lists nested under one item apart, and lists under different items unswitched', () => {
+    const markdown = write(
+      item('a', 0, { list: 'x' }),
+      item('a1', 1, { list: 'y' }),
+      item('a2', 1, { list: 'z' }),
+      item('a3', 1, { list: 'z' }),
+      item('b', 0, { list: 'x' }),
+      item('b1', 1, { list: 'w' }),
+    );
+    expect(markdown).toBe('- a\n    - a1\n    * a2\n    * a3\n- b\n    - b1\n');
+    expect(lists(markdown)).toEqual(['a [a1] [a2, a3], b [b1]']);
+  });
+
   it('starts afresh after a block that is not a list item', () => {
     const paragraph: Block = { type: 'paragraph', from, content: [{ kind: 'text', text: 'p' }] };
     expect(write(item('a', 0, { list: 'x' }), paragraph, item('b', 0, { list: 'y' }), item('c', 1))).toBe(

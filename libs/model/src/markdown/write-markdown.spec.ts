@@ -1,10 +1,23 @@
-import type { Document } from '../document';
+import type { Block, Cell, Document, Inline } from '../document';
 import { plain } from '../document';
 import { writeMarkdown } from './write-markdown';
 
 const from = { file: 'f.pdf', page: 1 };
 
 describe('writeMarkdown', () => {
+  it('writes quoted paragraphs that follow each other as one quotation', () => {
+    const document: Document = {
+      version: 1,
+      blocks: [
+        { type: 'paragraph', content: plain('Quoted'), quote: true, from },
+        { type: 'paragraph', content: plain('Twice'), quote: true, from },
+        { type: 'paragraph', content: plain('After'), from },
+        { type: 'paragraph', content: plain('Apart'), quote: true, from },
+      ],
+    };
+    expect(writeMarkdown(document)).toBe('> Quoted\n>\n> Twice\n\nAfter\n\n> Apart\n');
+  });
+
   it('writes each kind of block, escaping text and leaving page furniture out', () => {
     const document: Document = {
       version: 1,
@@ -91,6 +104,34 @@ describe('writeMarkdown', () => {
     });
     expect(markdown).toBe(
       '<table>\n<tr><th colspan="2">Head</th></tr>\n<tr><td><em>x</em></td><td>y</td></tr>\n</table>\n',
+    );
+  });
+
+  it('writes a table whose cell holds a table as HTML, the nested tables inside their cells after its text', () => {
+    const cell = (text: string, blocks?: Block[]): Cell => ({ content: plain(text), rowspan: 1, colspan: 1, blocks });
+    const table = (rows: Cell[][]): Block => ({ type: 'table', headerRows: 0, rows, from });
+    const deepest = table([[cell('E1'), cell('E2')]]);
+    const inner = table([[cell('I'), cell('V', [deepest])]]);
+    const bold: Inline = { kind: 'text', text: 'x', bold: true };
+    const outer = table([
+      [cell('A'), cell('B')],
+      [
+        { content: [bold], rowspan: 1, colspan: 1, blocks: [inner] },
+        cell('2', [{ type: 'paragraph', content: plain('not a table: not written'), from }]),
+      ],
+    ]);
+    expect(writeMarkdown({ version: 1, blocks: [outer] })).toBe(
+      [
+        '<table>',
+        '<tr><th>A</th><th>B</th></tr>',
+        '<tr><td><strong>x</strong><table>',
+        '<tr><th>I</th><th>V<table>',
+        '<tr><th>E1</th><th>E2</th></tr>',
+        '</table></th></tr>',
+        '</table></td><td>2</td></tr>',
+        '</table>',
+        '',
+      ].join('\n'),
     );
   });
 

@@ -54,10 +54,14 @@ export function writeMarkdownSpans(document: Document): { markdown: string; bloc
   return { markdown: out === '' ? '' : `${out}\n`, blocks };
 }
 
-/** What goes between two blocks written one after the other: the items of a list, and footnotes, go on consecutive lines. */
+/**
+ * What goes between two blocks written one after the other: the items of a list, and footnotes,
+ * go on consecutive lines; quoted paragraphs that follow each other are one quotation.
+ */
 function separator(previous: Block, next: Block): string {
   if (previous.written !== undefined) return '\n\n';
   if (previous.type === 'footnote' && next.type === 'footnote') return '\n';
+  if (previous.type === 'paragraph' && previous.quote && next.type === 'paragraph' && next.quote) return '\n>\n';
   return previous.type === 'list_item' && next.type === 'list_item' && next.opens !== true ? '\n' : '\n\n';
 }
 
@@ -81,7 +85,7 @@ export function blockMarkdown(block: Block, lists = new ListLayout(), shown?: Re
     case 'table': {
       // Inside an HTML table Markdown is not read: a note reference there is a superscript.
       const html = isHtmlTable(block.rows);
-      const markdown = tableMarkdown(block.rows.map((row) => row.map((cell) => gridCell(cell, html))));
+      const markdown = tableMarkdown(gridRowsOf(block.rows, html));
       return html ? markdown.replace(HTML_NOTE, '<sup>$1</sup>') : markdown;
     }
     case 'figure':
@@ -160,9 +164,11 @@ function ideographicSpaces(inline: Inline | undefined, edge: RegExp): string {
 const htmlNote = (label: string) => `\uE0F4${label}\uE0F5`;
 const HTML_NOTE = /\uE0F4([^\uE0F5]*)\uE0F5/g;
 
-/** A table the writer writes as HTML: one whose cells span (GFM has no spans). */
+/** A table the writer writes as HTML: one whose cells span or hold a table (GFM has neither). */
 function isHtmlTable(rows: readonly Cell[][]): boolean {
-  return rows.some((row) => row.some((cell) => cell.rowspan > 1 || cell.colspan > 1));
+  return rows.some((row) =>
+    row.some((cell) => cell.rowspan > 1 || cell.colspan > 1 || (cell.blocks ?? []).some((b) => b.type === 'table')),
+  );
 }
 
 /**
@@ -237,7 +243,18 @@ function oneLine(text: string): string {
   return text.replace(/\n/g, ' ');
 }
 
-/** A model cell as the table writer's cell: its inline Markdown, breaks kept as line breaks (`<br>`). */
-function gridCell(cell: Cell, html: boolean): GridCell {
-  return { text: inlineMarkdown(cell.content, html), rowspan: cell.rowspan, colspan: cell.colspan };
+/**
+ * A model table's rows as the table writer's cells: each cell's inline Markdown, breaks kept as
+ * line breaks (`<br>`), and the tables nested in it (its other blocks are not written). In a
+ * table written as HTML (`html`), nested ones included, a note reference is the stand-in the
+ * writer makes a superscript.
+ */
+function gridRowsOf(rows: readonly Cell[][], html: boolean): GridCell[][] {
+  return rows.map((row) =>
+    row.map((cell) => {
+      const tables = (cell.blocks ?? []).flatMap((b) => (b.type === 'table' ? [gridRowsOf(b.rows, true)] : []));
+      const text = inlineMarkdown(cell.content, html);
+      return { text, rowspan: cell.rowspan, colspan: cell.colspan, ...(tables.length > 0 ? { tables } : {}) };
+    }),
+  );
 }
