@@ -109,11 +109,6 @@ type Reader = (
   shouldStop?: StopSignal,
 ) => Promise<Extraction>;
 
-/** A reader of a format read whole to Markdown, with no page reports. */
-const whole =
-  (read: (input: ExtractInput) => Promise<string>): Reader =>
-  async (input) => ({ markdown: await read(input), pages: [] });
-
 /** A reader that builds the document model: its Markdown is the model's writer's. */
 const modelled =
   (read: (input: ExtractInput) => Promise<Document>): Reader =>
