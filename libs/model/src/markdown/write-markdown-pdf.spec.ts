@@ -43,6 +43,12 @@ describe('writeMarkdown', () => {
     expect(write(html, note('1'))).toBe(
       '<table>\n<tr><th colspan="2">Year</th></tr>\n<tr><td>Total<sup>1</sup></td><td>3</td></tr>\n</table>\n\n<sup>1</sup> Audited.\n',
     );
+    // Two such notes stay two paragraphs (definitions alone go one per line).
+    const second = {
+      ...html,
+      rows: [html.rows[0], [{ ...cell('x'), content: [{ kind: 'note', label: '2' }] }, cell('4')]],
+    } as Block;
+    expect(write(second, note('1'), note('2'))).toMatch(/\n\n<sup>1<\/sup> Audited\.\n\n<sup>2<\/sup> Audited\.\n$/);
     const paragraph: Block = {
       type: 'paragraph',
       content: [

@@ -45,7 +45,7 @@ export function writeMarkdownSpans(document: Document): { markdown: string; bloc
       continue;
     }
     if (block.type !== 'list_item') lists.end();
-    if (previous !== undefined) out += separator(previous, block);
+    if (previous !== undefined) out += separator(previous, block, shown);
     blocks.push({ block, span: [out.length, out.length + markdown.length] });
     out += markdown;
     previous = block;
@@ -58,9 +58,11 @@ export function writeMarkdownSpans(document: Document): { markdown: string; bloc
  * What goes between two blocks written one after the other: the items of a list, and footnotes,
  * go on consecutive lines; quoted paragraphs that follow each other are one quotation.
  */
-function separator(previous: Block, next: Block): string {
+function separator(previous: Block, next: Block, shown?: ReadonlySet<string>): string {
   if (previous.written !== undefined) return '\n\n';
-  if (previous.type === 'footnote' && next.type === 'footnote') return '\n';
+  // Definitions only: a note written as a paragraph (its label shown nowhere) stays a paragraph of its own.
+  const definition = (block: Block) => block.type === 'footnote' && (shown === undefined || shown.has(block.label));
+  if (definition(previous) && definition(next)) return '\n';
   if (previous.type === 'paragraph' && previous.quote && next.type === 'paragraph' && next.quote) return '\n>\n';
   return previous.type === 'list_item' && next.type === 'list_item' && next.opens !== true ? '\n' : '\n\n';
 }
