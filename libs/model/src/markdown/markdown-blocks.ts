@@ -197,13 +197,13 @@ export function markdownBlocks(markdown: string): MarkdownBlock[] {
         !FENCE.test(lines.text(last + 1))
       )
         last++;
-      const header = tableRow(text);
+      const header = gfmCells(text);
       // A table of more cells than MAX_TABLE_CELLS keeps its text and leaves its cells to the Markdown.
       const large = (last - i) * header.length > MAX_TABLE_CELLS;
       const cells = large
         ? undefined
         : [i, ...Array.from({ length: last - i - 1 }, (_, k) => i + 2 + k)].flatMap((n, r) =>
-            tableRow(lines.text(n)).map((cell, column) => ({
+            gfmCells(lines.text(n)).map((cell, column) => ({
               row: r,
               column,
               rowspan: 1,
@@ -273,24 +273,6 @@ export function markdownBlocks(markdown: string): MarkdownBlock[] {
     i = last + 1;
   }
   return blocks;
-}
-
-/** The cells of a GFM table row: split at the pipes that are not escaped, the outer ones dropped. */
-function tableRow(line: string): string[] {
-  const cells: string[] = [];
-  let cell = '';
-  const text = line.trim().replace(/^\|/, '');
-  for (let k = 0; k < text.length; k++) {
-    if (text[k] === '\\' && k + 1 < text.length) {
-      cell += text[k] + text[k + 1];
-      k++;
-    } else if (text[k] === '|') {
-      cells.push(cell);
-      cell = '';
-    } else cell += text[k];
-  }
-  if (cell.trim() !== '') cells.push(cell);
-  return cells.map((c) => c.trim());
 }
 
 /**
@@ -368,4 +350,24 @@ function decodeEntities(text: string): string {
               ? "'"
               : ' ',
   );
+}
+
+/** A GFM table row's cells as written: split at the pipes that are not escaped, the outer pipes dropped, trimmed. */
+export function gfmCells(line: string): string[] {
+  const cells: string[] = [];
+  let cell = '';
+  const text = line.trim();
+  for (let k = 0; k < text.length; k++) {
+    if (text[k] === '\\' && k + 1 < text.length) {
+      cell += text[k] + text[k + 1];
+      k++;
+    } else if (text[k] === '|') {
+      cells.push(cell);
+      cell = '';
+    } else cell += text[k];
+  }
+  cells.push(cell);
+  if (text.startsWith('|')) cells.shift();
+  if (text.endsWith('|') && !text.endsWith('\\|') && cells.length > 0) cells.pop();
+  return cells.map((c) => c.trim());
 }

@@ -1,7 +1,7 @@
 import type { PhrasingContent, RootContent } from 'mdast';
 import type { Block, Cell, Document, Inline, Provenance } from '../document';
 import { escapeLineStart } from './escape';
-import { markdownBlocks, type MarkdownBlock, type TableCell } from './markdown-blocks';
+import { gfmCells, markdownBlocks, type MarkdownBlock, type TableCell } from './markdown-blocks';
 import { inlineRuns, parseMarkdown, type InlineRun } from './parse-markdown';
 
 /**
@@ -101,26 +101,6 @@ function table(block: MarkdownBlock, text: string): Content {
 /** A cell's inline Markdown as runs; a cell is never a block, so what would start one (`1.`, `-`, `#`) is read as text. */
 function cellContent(markdown: string): Inline[] {
   return MARKUP.test(markdown) ? inline(escapeLineStart(markdown)) : plainContent(markdown);
-}
-
-/** A GFM table row's cells as written: split at the pipes that are not escaped, the outer pipes dropped, trimmed. */
-function gfmCells(line: string): string[] {
-  const cells: string[] = [];
-  let cell = '';
-  const text = line.trim();
-  for (let k = 0; k < text.length; k++) {
-    if (text[k] === '\\' && k + 1 < text.length) {
-      cell += text[k] + text[k + 1];
-      k++;
-    } else if (text[k] === '|') {
-      cells.push(cell);
-      cell = '';
-    } else cell += text[k];
-  }
-  cells.push(cell);
-  if (text.startsWith('|')) cells.shift();
-  if (text.endsWith('|') && !text.endsWith('\\|') && cells.length > 0) cells.pop();
-  return cells.map((c) => c.trim());
 }
 
 function htmlRows(cells: TableCell[]): { rows: Cell[][]; headerRows: number } {
