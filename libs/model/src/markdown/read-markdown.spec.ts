@@ -139,3 +139,16 @@ describe('readMarkdown tables', () => {
     ]);
   });
 });
+
+describe('readMarkdown headings', () => {
+  it('reads a heading without its closing sequence', () => {
+    expect(readMarkdown('## Results **2024** ##\n', 'f.md').blocks[0]).toMatchObject({
+      type: 'heading',
+      level: 2,
+      content: [
+        { kind: 'text', text: 'Results ' },
+        { kind: 'text', text: '2024', bold: true },
+      ],
+    });
+  });
+});

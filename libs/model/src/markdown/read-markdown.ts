@@ -5,8 +5,8 @@ import { gfmCells, markdownBlocks, type MarkdownBlock, type TableCell } from './
 import { inlineRuns, parseMarkdown, type InlineRun } from './parse-markdown';
 
 /**
- * Markdown turned into the model once: for readers not yet ported to the model, and for jobs
- * stored before `document.json` existed. The blocks are those the structured result has always
+ * Markdown turned into the model once: a Markdown upload, pages a language model refined, and
+ * jobs stored before `document.json` existed. The blocks are those the structured result has always
  * cut (`markdownBlocks`); each keeps its Markdown as written (`written`, separating blank lines
  * included), so `writeMarkdown(readMarkdown(m))` is `m` byte for byte, and its content is read
  * with a CommonMark parser into inline runs (bold, italic, struck, code, links, pictures), which
@@ -31,7 +31,12 @@ type Content = Block extends infer B ? (B extends Block ? Omit<B, 'from' | 'writ
 function modelBlock(block: MarkdownBlock, text: string): Content {
   switch (block.type) {
     case 'heading':
-      return { type: 'heading', level: block.level ?? 1, content: inline(text.replace(/^\s*#+[ \t]*/, '')) };
+      return {
+        type: 'heading',
+        level: block.level ?? 1,
+        // Without its opening and closing sequences (`## Title ##`).
+        content: inline(text.replace(/^\s*#+[ \t]*/, '').replace(/[ \t]+#+[ \t]*$/, '')),
+      };
     case 'paragraph':
       return { type: 'paragraph', content: inline(text) };
     case 'quote':
