@@ -1,5 +1,5 @@
 import { DomainError } from '@docconv/contracts';
-import { readMarkdown, writeMarkdown, type Document } from '@docconv/model';
+import { MAX_READ_BACK_BYTES, readMarkdown, writeMarkdown, type Document } from '@docconv/model';
 import { readFile } from 'node:fs/promises';
 import type { DecompressionLimits } from './decompression';
 import { extractCsv } from './csv/extract-csv';
@@ -166,9 +166,13 @@ const READERS: Record<FileKind, Reader> = {
   csv: modelled((input) => extractCsv(input.path, input.displayName)),
   tsv: modelled((input) => extractCsv(input.path, input.displayName, '\t')),
   text: modelled((input) => extractText(input.path, input.displayName)),
-  markdown: modelled((input) =>
-    readFile(input.path).then((bytes) => readMarkdown(bytes.toString('utf8'), input.displayName)),
-  ),
+  markdown: async (input) => {
+    const markdown = (await readFile(input.path)).toString('utf8');
+    // A larger upload keeps its Markdown as it is: conversions read it back if they are asked for.
+    if (markdown.length > MAX_READ_BACK_BYTES) return { markdown, pages: [] };
+    const document = readMarkdown(markdown, input.displayName);
+    return { markdown: writeMarkdown(document), pages: [], document };
+  },
   audio: notTranscribed,
   video: notTranscribed,
 };

@@ -8,7 +8,7 @@ export * from './markdown/links';
 export * from './markdown/markdown-blocks';
 export * from './markdown/tables';
 export * from './markdown/write-markdown';
-export { readMarkdown } from './markdown/read-markdown';
+export { MAX_READ_BACK_BYTES, readMarkdown } from './markdown/read-markdown';
 export * from './markdown/list-layout';
 export {
   inlineMarkdownText,

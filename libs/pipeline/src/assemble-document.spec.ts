@@ -1,4 +1,4 @@
-import { plain, writeMarkdown, type Block, type Document } from '@docconv/model';
+import { MAX_READ_BACK_BYTES, plain, writeMarkdown, type Block, type Document } from '@docconv/model';
 import { assembleDocument, PART_SEPARATOR, type DocumentPart } from './assemble-document';
 
 /** A reader's document of `file`: a heading, a paragraph and a two-item list. */
@@ -88,5 +88,14 @@ describe('assembleDocument', () => {
   it('keeps what a file’s Markdown ends with, and a file with no Markdown at all', () => {
     const parts = [part('a.txt', 'One.\n\n\n', false), part('b.txt', '', false), part('c.txt', 'Two.', false)];
     expect(writeMarkdown(assembleDocument(parts)!)).toBe(joined(parts));
+  });
+
+  it('gives no document when a part with none of its own is past what is read back, and reads one just under it', () => {
+    const line = '| a | b |\n';
+    const table = (bytes: number) => `| x | y |\n| --- | --- |\n${line.repeat(Math.ceil(bytes / line.length))}`;
+    const huge = table(MAX_READ_BACK_BYTES + 1);
+    expect(assembleDocument([{ file: 'huge.md', markdown: huge, headed: false }])).toBeUndefined();
+    const small = table(4_000);
+    expect(writeMarkdown(assembleDocument([{ file: 'small.md', markdown: small, headed: false }])!)).toBe(small);
   });
 });

@@ -1,4 +1,12 @@
-import { blockMarkdown, plain, readMarkdown, writeMarkdown, type Block, type Document } from '@docconv/model';
+import {
+  blockMarkdown,
+  MAX_READ_BACK_BYTES,
+  plain,
+  readMarkdown,
+  writeMarkdown,
+  type Block,
+  type Document,
+} from '@docconv/model';
 
 /** One file's stretch of a job's Markdown, as the parse laid it out (see ParseRunner.convert). */
 export interface DocumentPart {
@@ -20,19 +28,27 @@ export const PART_SEPARATOR = '\n';
  * `writeMarkdown` of it is the job's Markdown (`parts` joined by PART_SEPARATOR) byte for byte.
  * A part whose reader built no document, or whose document does not write its stretch exactly
  * (refined pages, a reader's Markdown the writer spells differently), is its Markdown read back;
- * undefined only if even that does not give the Markdown back.
+ * undefined if even that does not give the Markdown back, or if what would be read back is
+ * larger than MAX_READ_BACK_BYTES (the job is then stored without a document).
  */
 export function assembleDocument(parts: readonly DocumentPart[]): Document | undefined {
   const markdown = parts.map((part) => part.markdown).join(PART_SEPARATOR);
-  const built = joinDocuments(parts.map(partDocument));
-  if (writeMarkdown(built) === markdown) return built;
+  const documents = parts.map(partDocument);
+  if (documents.every((document) => document !== undefined)) {
+    const built = joinDocuments(documents);
+    if (writeMarkdown(built) === markdown) return built;
+  }
   // The readers' documents meet in a way the writer spells otherwise (a list across two files).
+  if (markdown.length > MAX_READ_BACK_BYTES) return undefined;
   const read = joinDocuments(parts.map((part) => readMarkdown(part.markdown, part.file)));
   return writeMarkdown(read) === markdown ? read : undefined;
 }
 
-/** A part's document: its reader's, under the parse's heading when it has one, or its Markdown read back. */
-function partDocument(part: DocumentPart): Document {
+/**
+ * A part's document: its reader's, under the parse's heading when it has one, or its Markdown read
+ * back; undefined when that would be too large to read back.
+ */
+function partDocument(part: DocumentPart): Document | undefined {
   if (part.read !== undefined) {
     const heading: Block[] = part.headed
       ? [{ type: 'heading', level: 2, content: plain(part.file), from: { file: part.file } }]
@@ -40,7 +56,7 @@ function partDocument(part: DocumentPart): Document {
     const document = { ...part.read, blocks: [...heading, ...part.read.blocks] };
     if (writeMarkdown(document) === part.markdown) return document;
   }
-  return readMarkdown(part.markdown, part.file);
+  return part.markdown.length > MAX_READ_BACK_BYTES ? undefined : readMarkdown(part.markdown, part.file);
 }
 
 /**

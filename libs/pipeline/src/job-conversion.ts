@@ -207,7 +207,10 @@ export class JobConversion {
       await this.storage.put(documentPath(jobId), Buffer.from(document, 'utf8'));
     } else {
       // Conversions then read the Markdown back, as for a job finished before documents were stored.
-      this.logger.error({ job_id: jobId }, 'No document.json: the documents of its files do not write its Markdown');
+      this.logger.warn(
+        { job_id: jobId, markdown_bytes: converted.markdown.length },
+        'No document.json: its files do not write its Markdown, or what would be read back is past MAX_READ_BACK_BYTES',
+      );
       await this.storage.deletePrefix(documentPath(jobId)).catch(() => undefined);
     }
     await this.storage.put(resultPath, Buffer.from(converted.markdown, 'utf8'));

@@ -12,6 +12,14 @@ import { inlineRuns, parseMarkdown, type InlineRun } from './parse-markdown';
  * with a CommonMark parser into inline runs (bold, italic, struck, code, links, pictures), which
  * the office writers and the structured result use.
  */
+/**
+ * The largest Markdown read back into the model while a job is stored (a Markdown upload, a part
+ * no reader built a document for): reading parses every block with markup, about a second a
+ * megabyte, so a larger one is stored without a document and read back only if a conversion
+ * asks for it.
+ */
+export const MAX_READ_BACK_BYTES = 8 * 1024 * 1024;
+
 export function readMarkdown(markdown: string, file: string): Document {
   const from: Provenance = { file };
   const blocks: Block[] = [];
