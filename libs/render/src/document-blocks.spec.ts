@@ -99,7 +99,7 @@ describe('documentBlocks from the model', () => {
     expect(plain.kind === 'table' && plain.table.runs).toBeUndefined();
   });
 
-  it('places the tables nested in a cell after the table that holds it, deepest last', () => {
+  it('writes the tables nested in a cell as its text, a row a line, at any depth (office tables do not nest)', () => {
     const cell = (text: string, blocks?: ModelBlock[]) => ({
       content: [{ kind: 'text' as const, text }],
       rowspan: 1,
@@ -107,7 +107,19 @@ describe('documentBlocks from the model', () => {
       blocks,
     });
     const table = (...rows: ReturnType<typeof cell>[][]): ModelBlock => ({ type: 'table', from, headerRows: 0, rows });
-    const blocks = blocksOf(table([cell('A'), cell('B', [table([cell('I', [table([cell('E')])])])])]));
-    expect(blocks.map((block) => block.kind === 'table' && block.table.rows)).toEqual([[['A', 'B']], [['I']], [['E']]]);
+    const blocks = blocksOf(table([cell('A'), cell('B', [table([cell('I', [table([cell('E')])]), cell('J')])])]));
+    expect(blocks.map((block) => block.kind === 'table' && block.table.rows)).toEqual([[['A', 'B\nI J\nE']]]);
+  });
+
+  it('reads a raw block of Markdown a reader writes itself (a chart) as Markdown: its table a table, no literal **', () => {
+    const chart = '**Sales** (bar chart)\n\n|  | 2024 |\n| --- | --- |\n| Q1 | 5 |';
+    const blocks = blocksOf({ type: 'raw', text: chart, from });
+    expect(blocks.map((block) => block.kind)).toEqual(['paragraph', 'table']);
+    expect(blocks[0]).toMatchObject({
+      kind: 'paragraph',
+      text: 'Sales (bar chart)',
+      runs: [{ text: 'Sales', bold: true }, { text: ' (bar chart)' }],
+    });
+    expect(blocks[1]).toMatchObject({ kind: 'table', table: { header: [['', '2024']], rows: [['Q1', '5']] } });
   });
 });

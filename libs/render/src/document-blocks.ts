@@ -8,7 +8,7 @@ import {
   type ListItemBlock as ModelListItem,
 } from '@docconv/model';
 import { htmlSegments } from './html-tables';
-import { mergeAdjacentRuns, runsText, withoutStrayMarkers } from '@docconv/model';
+import { contentText, mergeAdjacentRuns, readMarkdown, runsText, withoutStrayMarkers } from '@docconv/model';
 import { trimRuns, type InlineRun } from './markdown-tree';
 import { tableFromCells, tableFromHtml, type Table } from './table-model';
 export interface HeadingBlock {
@@ -102,9 +102,6 @@ function pushBlock(block: Exclude<ModelBlock, ModelListItem>, out: Block[]): voi
     case 'table':
       if (block.caption) pushParagraph(blockRuns(block.caption), false, out);
       out.push({ kind: 'table', table: modelTable(block.rows, block.headerRows) });
-      // The office tables do not nest: the tables nested in a cell follow the table that holds it.
-      for (const cell of block.rows.flat())
-        for (const inner of cell.blocks ?? []) if (inner.type === 'table') pushBlock(inner, out);
       return;
     case 'figure': {
       const alt = withoutDroppedCharacters(block.alt);
@@ -121,14 +118,35 @@ function pushBlock(block: Exclude<ModelBlock, ModelListItem>, out: Block[]): voi
     case 'separator':
       out.push({ kind: 'rule' });
       return;
-    case 'raw':
-      for (const segment of htmlSegments(withoutDroppedCharacters(block.text))) {
-        if (segment.kind === 'table') out.push({ kind: 'table', table: tableFromHtml(segment.table) });
-        else pushParagraph(plainRuns(segment.text), false, out);
+    case 'raw': {
+      // Raw HTML (a picture's comment, a table): its tables as tables, its text as text.
+      if (/^\s*</.test(block.text)) {
+        pushHtml(block.text, out);
+        return;
+      }
+      // Markdown a reader still writes itself (a chart's title and data table), read as Markdown.
+      const lists = new ListTracker();
+      for (const inner of readMarkdown(block.text, block.from.file).blocks) {
+        if (inner.type === 'list_item') {
+          out.push(lists.item(inner));
+          continue;
+        }
+        lists.end();
+        if (inner.type === 'raw') pushHtml(inner.text, out);
+        else if (inner.type !== 'figure' || inner.src !== undefined) pushBlock(inner, out);
       }
       return;
+    }
     case 'furniture':
       return;
+  }
+}
+
+/** Raw HTML: its tables as tables, the rest as its text. */
+function pushHtml(html: string, out: Block[]): void {
+  for (const segment of htmlSegments(withoutDroppedCharacters(html))) {
+    if (segment.kind === 'table') out.push({ kind: 'table', table: tableFromHtml(segment.table) });
+    else pushParagraph(plainRuns(segment.text), false, out);
   }
 }
 
@@ -137,10 +155,17 @@ function pushParagraph(runs: InlineRun[], quote: boolean, out: Block[]): void {
   if (trimmed.length > 0) out.push({ kind: 'paragraph', runs: trimmed, text: runsText(trimmed), quote });
 }
 
-/** A model table on the render grid: each cell's runs (trimmed) and its spans. */
+/**
+ * A model table on the render grid: each cell's runs (trimmed) and its spans. Office tables do
+ * not nest: a table nested in a cell is its text there, a row a line, as the cell shows it.
+ */
 function modelTable(rows: Cell[][], headerRows: number): Table {
   const cells = rows.map((row) =>
-    row.map((cell) => ({ runs: trimRuns(blockRuns(cell.content)), rowspan: cell.rowspan, colspan: cell.colspan })),
+    row.map((cell) => ({
+      runs: trimRuns([...blockRuns(cell.content), ...nestedRuns(cell.blocks ?? [])]),
+      rowspan: cell.rowspan,
+      colspan: cell.colspan,
+    })),
   );
   return tableFromCells(cells, headerRows);
 }
@@ -238,4 +263,23 @@ export function nearestHeadings(blocks: Block[]): Map<TableBlock, string | null>
     else if (block.kind === 'table') headings.set(block, heading);
   }
   return headings;
+}
+
+/** The tables nested in a cell as lines of text: a row a line, its cells' text between spaces. */
+function nestedRuns(blocks: readonly ModelBlock[]): InlineRun[] {
+  const lines: string[] = [];
+  for (const block of blocks) {
+    if (block.type !== 'table') continue;
+    for (const row of block.rows) {
+      const texts = row.map((cell) => contentText(cell.content).trim()).filter((text) => text !== '');
+      if (texts.length > 0) lines.push(texts.join(' '));
+      for (const cell of row)
+        lines.push(
+          ...runsText(nestedRuns(cell.blocks ?? []))
+            .split('\n')
+            .filter(Boolean),
+        );
+    }
+  }
+  return lines.length === 0 ? [] : plainRuns(withoutDroppedCharacters(`\n${lines.join('\n')}`));
 }
