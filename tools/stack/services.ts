@@ -279,31 +279,47 @@ async function startSigV4S3(say: Say): Promise<{ env: Record<string, string>; st
   const root = await mkdtemp(join(tmpdir(), 'docconv-s3s-'));
   const accessKeyId = `docconv-${randomBytes(8).toString('hex')}`;
   const secretAccessKey = randomBytes(30).toString('base64url');
-  const port = await freePort();
-  const child = spawnInOwnGroup(
-    program,
-    ['--host', '127.0.0.1', '--port', String(port), '--access-key', accessKeyId, '--secret-key', secretAccessKey, root],
-    { stdio: ['ignore', 'ignore', 'ignore'] },
-  );
-  const stop = async (): Promise<void> => {
-    await stopChild(child, 5_000);
-    await rm(root, { recursive: true, force: true });
-  };
-  try {
-    await waitForPort(port, child, 's3s-fs');
-  } catch (error) {
-    await stop();
-    throw error;
+  // A free port can be taken by another process before s3s-fs binds it (it then exits at once):
+  // a few tries, each on a new port.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const child = spawnInOwnGroup(
+      program,
+      [
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--access-key',
+        accessKeyId,
+        '--secret-key',
+        secretAccessKey,
+        root,
+      ],
+      { stdio: ['ignore', 'ignore', 'ignore'] },
+    );
+    const stop = async (): Promise<void> => {
+      await stopChild(child, 5_000);
+      await rm(root, { recursive: true, force: true });
+    };
+    try {
+      await waitForPort(port, child, 's3s-fs');
+    } catch (error) {
+      await stopChild(child, 5_000);
+      if (attempt < 3) continue;
+      await stop();
+      throw error;
+    }
+    say(`Private S3 server that checks signatures (s3s-fs) on 127.0.0.1:${port}`);
+    return {
+      env: {
+        [TEST_SIGV4_S3.endpoint]: `http://127.0.0.1:${port}`,
+        [TEST_SIGV4_S3.accessKeyId]: accessKeyId,
+        [TEST_SIGV4_S3.secretAccessKey]: secretAccessKey,
+      },
+      stop,
+    };
   }
-  say(`Private S3 server that checks signatures (s3s-fs) on 127.0.0.1:${port}`);
-  return {
-    env: {
-      [TEST_SIGV4_S3.endpoint]: `http://127.0.0.1:${port}`,
-      [TEST_SIGV4_S3.accessKeyId]: accessKeyId,
-      [TEST_SIGV4_S3.secretAccessKey]: secretAccessKey,
-    },
-    stop,
-  };
 }
 
 async function persistedSecrets(): Promise<Record<string, string>> {
