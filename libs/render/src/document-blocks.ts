@@ -162,7 +162,8 @@ function pushParagraph(runs: InlineRun[], quote: boolean, out: Block[]): void {
 function modelTable(rows: Cell[][], headerRows: number): Table {
   const cells = rows.map((row) =>
     row.map((cell) => ({
-      runs: trimRuns([...blockRuns(cell.content), ...nestedRuns(cell.blocks ?? [])]),
+      // A picture in a cell is its alternative text there, as the office tables have always shown it.
+      runs: trimRuns([...blockRuns(cell.content).map(withoutPicture), ...nestedRuns(cell.blocks ?? [])]),
       rowspan: cell.rowspan,
       colspan: cell.colspan,
     })),
@@ -282,4 +283,12 @@ function nestedRuns(blocks: readonly ModelBlock[]): InlineRun[] {
     }
   }
   return lines.length === 0 ? [] : plainRuns(withoutDroppedCharacters(`\n${lines.join('\n')}`));
+}
+
+/** A run as text: a picture's run keeps its alternative text, without the picture. */
+function withoutPicture(run: InlineRun): InlineRun {
+  if (!run.image) return run;
+  const text: InlineRun = { ...run };
+  delete text.image;
+  return text;
 }
