@@ -20,7 +20,8 @@ export interface StructuredCheck {
  * Checks a structured result against its Markdown: the schema; every block's span slices the
  * Markdown to text holding the block's words in order (markup, escapes and link targets aside);
  * every block of a PDF or image has a page of the result and a box inside it; and how much of
- * the Markdown the blocks cover.
+ * the Markdown the blocks cover. Every block of a file without pages says where it stands in its
+ * file (slide, sheet, seconds or block number).
  */
 export function checkStructuredResult(markdown: string, result: unknown): StructuredCheck {
   const problems: string[] = [];
@@ -62,6 +63,8 @@ export function checkStructuredResult(markdown: string, result: unknown): Struct
           problems.push(`${name}: box ${JSON.stringify(block.box)} outside its page (${width} × ${height})`);
         }
       }
+    } else if (!block.position || Object.keys(block.position).length === 0) {
+      problems.push(`${name}: no position in its file, which has no pages`);
     }
   }
   let visible = 0;
