@@ -1,6 +1,6 @@
-import { markdownBlocks, writeMarkdownSpans, type Document, type MarkdownBlock } from '@docconv/model';
+import { markdownBlocks, writeMarkdownSpans, type Document, type MarkdownBlock, type Provenance } from '@docconv/model';
 import type { PlacedPage } from './placement';
-import type { ResultBlock } from './structured-result';
+import type { BlockPosition, ResultBlock } from './structured-result';
 
 /**
  * The structured result's blocks of a file whose reader built a document: the blocks the Markdown
@@ -26,6 +26,10 @@ export function documentBlocks(
   const offset = found - (written.markdown.length - written.markdown.trimStart().length);
   const out: ResultBlock[] = [];
   const opening = own.filter((block) => block.end <= found);
+  // A file without pages says where each block stands by its provenance, or by its number among the file's blocks.
+  const paged = source.pages !== undefined && source.pages.length > 0;
+  const position = (from: Provenance | undefined): { position?: BlockPosition } =>
+    paged ? {} : { position: positionOf(from, out.filter((b) => b.markdown !== null).length + 1) };
   if (opening.length > 0) {
     // The heading naming the file in a job of several is no part of the document: the band above its first block.
     const first = source.pages?.[0];
@@ -38,6 +42,7 @@ export function documentBlocks(
         markdown: span(block.start, block.end),
         file: source.file,
         ...details(block),
+        ...position(undefined),
         ...(first ? { page: first.page, box: [0, 0, first.width, top ?? first.height], box_estimated: true } : {}),
       });
     }
@@ -62,11 +67,19 @@ export function documentBlocks(
       markdown: span(offset + at[0], offset + at[1]),
       file: source.file,
       ...details(read),
+      ...position(block.from),
       ...place,
       ...ocr(block.from.page),
     });
   }
   return out;
+}
+
+function positionOf(from: Provenance | undefined, paragraph: number): BlockPosition {
+  if (from?.slide !== undefined) return { slide: from.slide };
+  if (from?.sheet !== undefined) return { sheet: from.sheet };
+  if (from?.seconds !== undefined) return { start_seconds: from.seconds[0] };
+  return { paragraph };
 }
 
 /** What a block of the Markdown says besides its type and text. */

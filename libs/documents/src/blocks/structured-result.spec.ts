@@ -1,5 +1,5 @@
 import { checkStructuredResult } from '../../../../test/support/structured-result-check';
-import { htmlTableCells, markdownBlocks } from '@docconv/model';
+import { htmlTableCells, markdownBlocks, writeMarkdown, type Document } from '@docconv/model';
 import type { PlacedPage } from './placement';
 import { codePointOffsets, structuredResult } from './structured-result';
 import { laidOut } from '../pdf/layout-document';
@@ -209,6 +209,75 @@ describe('structuredResult', () => {
     expect(Array.from(markdown).slice(12, 17).join('')).toBe('Hello');
     expect(result.markdown.length).toBe(Array.from(markdown).length);
     expect(checkStructuredResult(markdown, result).problems).toEqual([]);
+  });
+
+  it('gives blocks of a document without pages their slide, sheet, seconds or number from provenance', () => {
+    const text = (value: string) => [{ kind: 'text' as const, text: value }];
+    const parts: { file: string; kind: 'pptx' | 'xlsx' | 'audio' | 'docx'; document: Document }[] = [
+      {
+        file: 'deck.pptx',
+        kind: 'pptx',
+        document: {
+          version: 1,
+          blocks: [
+            { type: 'heading', level: 2, content: text('Plan'), from: { file: 'deck.pptx', slide: 2 } },
+            { type: 'paragraph', content: text('Steps'), from: { file: 'deck.pptx', slide: 2 } },
+          ],
+        },
+      },
+      {
+        file: 'book.xlsx',
+        kind: 'xlsx',
+        document: {
+          version: 1,
+          blocks: [
+            { type: 'heading', level: 2, content: text('Budget'), from: { file: 'book.xlsx', sheet: 'Budget' } },
+          ],
+        },
+      },
+      {
+        file: 'talk.mp3',
+        kind: 'audio',
+        document: {
+          version: 1,
+          blocks: [{ type: 'paragraph', content: text('Hello all.'), from: { file: 'talk.mp3', seconds: [61.5, 64] } }],
+        },
+      },
+      {
+        file: 'notes.docx',
+        kind: 'docx',
+        document: {
+          version: 1,
+          blocks: [
+            { type: 'paragraph', content: text('First.'), from: { file: 'notes.docx' } },
+            { type: 'paragraph', content: text('Second.'), from: { file: 'notes.docx' } },
+          ],
+        },
+      },
+    ];
+    // A job of several files: each part opens with a heading naming its file.
+    let markdown = '';
+    const sources = parts.map((part) => {
+      const start = markdown.length;
+      markdown += `## ${part.file}\n\n${writeMarkdown(part.document)}\n`;
+      return { file: part.file, kind: part.kind, start, end: markdown.length, headed: true, document: part.document };
+    });
+    const result = structuredResult(markdown, sources);
+    expect(result.blocks.map((b) => [b.text, b.position])).toEqual([
+      ['deck.pptx', { paragraph: 1 }],
+      ['Plan', { slide: 2 }],
+      ['Steps', { slide: 2 }],
+      ['book.xlsx', { paragraph: 1 }],
+      ['Budget', { sheet: 'Budget' }],
+      ['talk.mp3', { paragraph: 1 }],
+      ['Hello all.', { start_seconds: 61.5 }],
+      ['notes.docx', { paragraph: 1 }],
+      ['First.', { paragraph: 2 }],
+      ['Second.', { paragraph: 3 }],
+    ]);
+    expect(checkStructuredResult(markdown, result).problems).toEqual([]);
+    delete result.blocks[2].position;
+    expect(checkStructuredResult(markdown, result).problems).toEqual([expect.stringMatching(/block 2 .*no position/)]);
   });
 
   it('converts UTF-16 offsets to code points', () => {
