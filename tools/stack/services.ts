@@ -278,7 +278,8 @@ async function startSigV4S3(say: Say): Promise<{ env: Record<string, string>; st
   }
   const root = await mkdtemp(join(tmpdir(), 'docconv-s3s-'));
   const accessKeyId = `docconv-${randomBytes(8).toString('hex')}`;
-  const secretAccessKey = randomBytes(30).toString('base64url');
+  // Hex, not base64url: a secret that starts with `-` is read as an option, and s3s-fs exits with code 2.
+  const secretAccessKey = randomBytes(30).toString('hex');
   // A free port can be taken by another process before s3s-fs binds it (it then exits at once):
   // a few tries, each on a new port.
   for (let attempt = 1; ; attempt++) {
