@@ -1,7 +1,8 @@
 import { DomainError, type PageFailure } from '@docconv/contracts';
-import { escapeText } from '@docconv/model';
+import { escapeText, type ParagraphBlock } from '@docconv/model';
 import type { PageReport } from './ocr/ocr-page';
 import type { Line, PageLines } from './pdf/layout';
+import { blockLine, UNPLACED } from './pdf/model-blocks';
 
 /**
  * A page that was not read: `failure` says why by code, the message in words (a clause that
@@ -73,18 +74,26 @@ function pageName(page: number, displayName: string): string {
  * names the page (`page` of a PDF, `frame` of a multi-page image, or the `image` itself), says why
  * and that it was not charged.
  */
-export function failedPageMarkdown(report: PageReport, unit: 'page' | 'frame' | 'image'): string {
+export function failedPageBlock(report: PageReport, unit: 'page' | 'frame' | 'image'): ParagraphBlock {
   const reason = report.notes?.[0] ?? '';
   // A reason of ours opens with its page's name ("Page 3 of scan.pdf was not read: …"): named once.
   const clause = oneLine(reason)
     .replace(/^Page \d+ of .*? was not read: /, '')
     .replace(/\.$/, '');
   const name = unit === 'image' ? 'The image' : `${unit === 'page' ? 'Page' : 'Frame'} ${report.page}`;
-  return `> **${name} was not read:** ${escapeText(clause)}. It is not charged.`;
+  return {
+    type: 'paragraph',
+    quote: true,
+    content: [
+      { kind: 'text', text: `${name} was not read:`, bold: true },
+      { kind: 'text', text: ` ${clause}. It is not charged.` },
+    ],
+    from: UNPLACED,
+  };
 }
 
 /**
- * The pages with a marked line (failedPageMarkdown) on each page that was not read, in page order:
+ * The pages with a marked line (failedPageBlock) on each page that was not read, in page order:
  * on its page when the page is known (its size, with no lines), on a page of its own otherwise.
  */
 export function withFailedPages(
@@ -98,18 +107,10 @@ export function withFailedPages(
   for (const report of failed) {
     const index = out.findIndex((page) => page.number === report.page);
     const page = index >= 0 ? out[index] : { number: report.page, width: 0, height: 0, lines: [] };
-    const mark: Line = {
-      text: '',
-      x: 0,
-      right: page.width,
-      y: 0,
-      bottom: page.height,
-      size: 0,
-      rtl: false,
-      runs: [],
-      bold: false,
-      block: failedPageMarkdown(report, unit),
-    };
+    const mark: Line = blockLine(
+      { text: '', x: 0, right: page.width, y: 0, bottom: page.height, size: 0, rtl: false, runs: [], bold: false },
+      [failedPageBlock(report, unit)],
+    );
     const marked = { ...page, lines: [mark, ...page.lines] };
     if (index >= 0) out[index] = marked;
     else out.push(marked);

@@ -200,6 +200,16 @@ export interface SeparatorBlock extends BlockBase {
   type: 'separator';
 }
 
+/**
+ * A remark of the reader's for whoever reads the Markdown's source, not text of the document: a
+ * picture that was not taken out (`image: its description`), a figure's text kept out of the
+ * reading order. Markdown writes it as an HTML comment, which renders as nothing.
+ */
+export interface CommentBlock extends BlockBase {
+  type: 'comment';
+  text: string;
+}
+
 /** Markup the model has no block for, kept as it was written (raw HTML in a Markdown upload). */
 export interface RawBlock extends BlockBase {
   type: 'raw';
@@ -218,6 +228,7 @@ export type Block =
   | TranscriptBlock
   | FurnitureBlock
   | SeparatorBlock
+  | CommentBlock
   | RawBlock;
 
 export type BlockKind = Block['type'];

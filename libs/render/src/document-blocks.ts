@@ -118,13 +118,16 @@ function pushBlock(block: Exclude<ModelBlock, ModelListItem>, out: Block[]): voi
     case 'separator':
       out.push({ kind: 'rule' });
       return;
+    case 'comment':
+      // A remark for the Markdown's source (an HTML comment there): nothing a reader of the page sees.
+      return;
     case 'raw': {
-      // Raw HTML (a picture's comment, a table): its tables as tables, its text as text.
+      // Raw HTML (a table in a Markdown upload): its tables as tables, its text as text.
       if (/^\s*</.test(block.text)) {
         pushHtml(block.text, out);
         return;
       }
-      // Markdown a reader still writes itself (a chart's title and data table), read as Markdown.
+      // Markdown a stored document holds as written (a chart, in documents stored before charts had blocks).
       const lists = new ListTracker();
       for (const inner of readMarkdown(block.text, block.from.file).blocks) {
         if (inner.type === 'list_item') {

@@ -1,4 +1,5 @@
-import type { Block, Cell, Inline, Provenance, RawBlock } from '@docconv/model';
+import type { Block, Cell, Inline, Provenance } from '@docconv/model';
+import { chartBlocks, chartLines, type Chart } from '../office/charts';
 import type { ListLabel } from './docx-numbering';
 
 /**
@@ -17,8 +18,7 @@ export type DocxBlock =
     }
   | { type: 'math'; tex: string }
   | { type: 'table'; rows: Cell[][]; headerRows: number }
-  /** Markdown made elsewhere (a chart's title and data table, see docx-package). */
-  | { type: 'raw'; markdown: string };
+  | { type: 'chart'; chart: Chart };
 
 /** Whether inline content shows anything: text other than spaces, math, a note or a picture. */
 export function shows(content: readonly Inline[]): boolean {
@@ -48,8 +48,8 @@ export function flatten(blocks: DocxBlock[]): Inline[] {
           return [{ kind: 'math', tex: block.tex }];
         case 'table':
           return joined(block.rows.flatMap((row) => row.map((cell) => cell.content)));
-        case 'raw':
-          return [{ kind: 'text', text: block.markdown.replace(/\s*\n\s*/g, ' ') }];
+        case 'chart':
+          return joined(chartLines(block.chart));
         case 'paragraph': {
           const label = block.list?.label;
           const marker = !label ? '' : label.kind === 'ordered' ? `${label.number}${label.delimiter} ` : '• ';
@@ -99,8 +99,8 @@ export function modelBlocks(blocks: DocxBlock[], from: Provenance): Block[] {
       case 'table':
         out.push({ type: 'table', from, rows: block.rows, headerRows: block.headerRows });
         break;
-      case 'raw':
-        out.push({ type: 'raw', from, text: block.markdown } satisfies RawBlock);
+      case 'chart':
+        out.push(...chartBlocks(block.chart, from));
         break;
       case 'paragraph':
         if (block.title) out.push({ type: 'heading', from, level: 1, content: block.content });

@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
-import { chartMarkdown, OfficeReadError, readXmlPart } from '../office/ooxml';
+import { readChart, type Chart } from '../office/charts';
+import { OfficeReadError, readXmlPart } from '../office/ooxml';
 import { MAX_IMAGE_BYTES } from '../images';
 import type { ZipReader } from '../zip/zip-reader';
 import { attr, elements, parseXml, XmlPartError, type XmlElement } from './xml-tree';
@@ -35,8 +36,8 @@ export interface DocxPackage {
   numbering?: XmlElement;
   footnotes?: DocxPart;
   endnotes?: DocxPart;
-  /** The main document's charts as Markdown (title, kind, data table), by part name. */
-  charts: Map<string, string>;
+  /** The main document's charts (title, kind, data), by part name. */
+  charts: Map<string, Chart>;
   /** The main document's pictures as stored in the package, by part name (those under the size cap). */
   media: Map<string, Buffer>;
 }
@@ -79,12 +80,12 @@ export async function readDocxPackage(zip: ZipReader): Promise<DocxPackage> {
     }
   };
 
-  const charts = new Map<string, string>();
+  const charts = new Map<string, Chart>();
   for (const rel of relationships.values()) {
     if (!rel.type.endsWith('/chart') || rel.external) continue;
     try {
       const chart = await readXmlPart(zip, rel.target);
-      if (chart) charts.set(rel.target, chartMarkdown(chart));
+      if (chart) charts.set(rel.target, readChart(chart));
     } catch (error) {
       // A damaged chart is left out, like a damaged notes part; a budget refusal still stops the file.
       if (!(error instanceof OfficeReadError)) throw error;

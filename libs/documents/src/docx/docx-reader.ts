@@ -167,7 +167,7 @@ export class DocxReader {
                 : undefined,
           // A table or chart in a cell is placed after the table that holds it: a cell holds one
           // line, and a table flattened into a line of text loses the rows a reader needs.
-          content: flatten(blocks.filter((b) => b.type !== 'table' && b.type !== 'raw')),
+          content: flatten(blocks.filter((b) => b.type !== 'table' && b.type !== 'chart')),
         });
       }
       rows.push({
@@ -180,7 +180,7 @@ export class DocxReader {
     // A table of one cell is a frame drawn around its content: keep the content as it is.
     if (rows.length === 1 && rows[0].cells.length === 1) return cellBlocks[0];
 
-    const hoisted = cellBlocks.flat().filter((b) => b.type === 'table' || b.type === 'raw');
+    const hoisted = cellBlocks.flat().filter((b) => b.type === 'table' || b.type === 'chart');
     const table = tableRows(rows);
     return table.rows.length === 0 ? hoisted : [{ type: 'table', ...table }, ...hoisted];
   }
@@ -323,7 +323,7 @@ export class DocxReader {
         case 'c:chart': {
           const target = this.relationships.get(attr(node, 'r:id') ?? '')?.target;
           const chart = target === undefined ? undefined : this.docx.charts.get(target);
-          if (chart) content.anchored.push({ type: 'raw', markdown: chart });
+          if (chart) content.anchored.push({ type: 'chart', chart });
           break;
         }
         case 'pic:pic': {

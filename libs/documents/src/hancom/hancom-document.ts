@@ -9,7 +9,7 @@ import {
   type Provenance,
 } from '@docconv/model';
 import { joined, shows } from '../docx/docx-blocks';
-import { chartBlocks, chartLines } from './chart-text';
+import { chartBlocks, chartLines, type Chart } from '../office/charts';
 import { equationInline } from './equation';
 import { tableRows } from './hancom-tables';
 import type { Block, Caption, HancomDocument, Inline, Paragraph, Table } from './model';
@@ -132,7 +132,7 @@ class HancomBlocks {
       } else if (inline.type === 'objects') {
         anchored.push(...this.blocks(inline.blocks));
       } else if (inline.type === 'chart') {
-        anchored.push(...chartBlocks(mapPrivateUse(inline.markdown), this.from));
+        anchored.push(...chartBlocks(mappedChart(inline.chart), this.from));
       } else if (inline.type === 'image') {
         anchored.push(...this.image(inline.alt, inline.caption));
       } else {
@@ -243,7 +243,7 @@ class HancomBlocks {
         } else if (inline.type === 'objects') {
           nested.push(...this.cellLines(inline.blocks));
         } else if (inline.type === 'chart') {
-          nested.push(...chartLines(mapPrivateUse(inline.markdown)));
+          nested.push(...chartLines(mappedChart(inline.chart)));
         } else if (inline.type !== 'image') {
           content.push(...this.inlines(inline));
         }
@@ -284,4 +284,13 @@ function joinedLines(lines: ModelInline[][]): ModelInline[] {
 /** Content on one line: its breaks as spaces. */
 function oneLine(content: ModelInline[]): ModelInline[] {
   return content.map((inline) => (inline.kind === 'break' ? { kind: 'text', text: ' ' } : inline));
+}
+
+/** A chart with Hancom's private-use characters mapped in its title and data. */
+function mappedChart(chart: Chart): Chart {
+  return {
+    ...chart,
+    title: mapPrivateUse(chart.title),
+    rows: chart.rows.map((row) => row.map((cell) => mapPrivateUse(cell))),
+  };
 }

@@ -9,6 +9,8 @@
  * private-use characters and numbers the notes.
  */
 
+import type { Chart } from '../office/charts';
+
 export interface HancomDocument {
   sections: HancomSection[];
 }
@@ -49,8 +51,8 @@ export type Inline =
   | { type: 'table'; table: Table }
   /** Text an object anchored in the paragraph carries: a text box, a shape's or chart's caption. */
   | { type: 'objects'; blocks: Block[] }
-  /** A chart as the shared OOXML chart writer renders it (`chartMarkdown`): title, kind, data table. */
-  | { type: 'chart'; markdown: string };
+  /** A chart (an OOXML chart part the file embeds): title, kind, data. */
+  | { type: 'chart'; chart: Chart };
 
 export interface TextInline {
   type: 'text';

@@ -1,6 +1,7 @@
 import { DomainError } from '@docconv/contracts';
 import CFB from 'cfb';
-import { chartMarkdown, parseXml } from '../office/ooxml';
+import { readChart, type Chart } from '../office/charts';
+import { parseXml } from '../office/ooxml';
 import { HWPTAG, type HwpFile, type HwpRecord } from './hwp-file';
 import { u16 } from './hwp-records';
 
@@ -23,7 +24,7 @@ const NEVER_COMPRESSED = 2;
 export class HwpCharts {
   /** The BIN_DATA items in order (an object names its item counted from 1): stream id, compression. */
   private readonly items: { storageId: number; compressed: boolean | undefined }[] = [];
-  private readonly read = new Map<number, string | undefined>();
+  private readonly read = new Map<number, Chart | undefined>();
 
   constructor(
     private readonly file: HwpFile,
@@ -41,13 +42,13 @@ export class HwpCharts {
     }
   }
 
-  /** The chart in the OLE object whose BinData item is `binDataId` (counted from 1), as Markdown. */
-  markdown(binDataId: number): string | undefined {
+  /** The chart in the OLE object whose BinData item is `binDataId` (counted from 1). */
+  chart(binDataId: number): Chart | undefined {
     if (!this.read.has(binDataId)) this.read.set(binDataId, this.load(binDataId));
     return this.read.get(binDataId);
   }
 
-  private load(binDataId: number): string | undefined {
+  private load(binDataId: number): Chart | undefined {
     const item = this.items[binDataId - 1];
     if (!item || item.storageId === 0) return undefined;
     try {
@@ -60,7 +61,7 @@ export class HwpCharts {
       const name = `BinData item ${binDataId} (OOXMLChartContents)`;
       const stored = Buffer.from(contents.content as Uint8Array);
       const xml = xmlText(isXml(stored) ? stored : this.file.inflate(name, stored));
-      return chartMarkdown(parseXml(xml, name));
+      return readChart(parseXml(xml, name));
     } catch (error) {
       if (error instanceof DomainError && error.code === 'payload_too_large') throw error;
       return undefined;

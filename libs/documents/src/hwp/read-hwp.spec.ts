@@ -346,7 +346,7 @@ describe('readHwp', () => {
 
     expect((document.sections[0].blocks[1] as Paragraph).inlines[1]).toEqual({
       type: 'chart',
-      markdown: expect.stringContaining('**분기별 매출** (bar chart)') as unknown,
+      chart: expect.objectContaining({ title: '분기별 매출', kind: 'Bar' }) as unknown,
     });
     expect(hancomMarkdown(document)).toBe(
       [

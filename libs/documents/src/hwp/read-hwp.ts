@@ -13,6 +13,7 @@ import type {
 } from '../hancom/model';
 import { NumberingCounter } from '../hancom/numbering';
 import { HwpCharts } from './hwp-charts';
+import type { Chart } from '../office/charts';
 import { HWPTAG, HwpFile, type HwpRecord } from './hwp-file';
 import {
   controlId,
@@ -44,7 +45,7 @@ export function readHwp(
   const sections = file.sections();
   try {
     const charts = new HwpCharts(file, docInfo);
-    const reader = new HwpReader(readStyleBook(docInfo), (id) => charts.markdown(id));
+    const reader = new HwpReader(readStyleBook(docInfo), (id) => charts.chart(id));
     return { sections: sections.map((records) => reader.section(records)) };
   } catch (error) {
     if (error instanceof DomainError) throw error;
@@ -64,12 +65,15 @@ const CHAR_CONTROLS = new Set([0, 10, 13, 24, 25, 26, 27, 28, 29, 30, 31]);
 /** Eight-WCHAR controls that carry no CTRL_HEADER record: field end, tab and reserved codes. */
 const INLINE_CONTROLS = new Set([4, 5, 6, 7, 8, 9, 19, 20]);
 
-const FIELD_END = 4;
-const TAB = 9;
-const LINE_BREAK = 10;
-const HYPHEN = 24;
-const NON_BREAKING_SPACE = 30;
-const FIXED_WIDTH_SPACE = 31;
+/** The control characters of HWP 5.0 paragraph text that the reader gives a meaning. */
+const CONTROL = {
+  fieldEnd: 4,
+  tab: 9,
+  lineBreak: 10,
+  hyphen: 24,
+  nonBreakingSpace: 30,
+  fixedWidthSpace: 31,
+} as const;
 
 /** Auto-number kinds (the atno control's attributes, bits 0–3). */
 const NUMBER_KIND = { PAGE: 0, FOOTNOTE: 1, ENDNOTE: 2, PICTURE: 3, TABLE: 4, EQUATION: 5 } as const;
@@ -86,8 +90,8 @@ class HwpReader {
 
   constructor(
     private readonly book: StyleBook,
-    /** The chart, as Markdown, of the OLE object whose BinData item is the given id. */
-    private readonly chart: (binDataId: number) => string | undefined = () => undefined,
+    /** The chart of the OLE object whose BinData item is the given id. */
+    private readonly chart: (binDataId: number) => Chart | undefined = () => undefined,
   ) {}
 
   section(records: HwpRecord[]): HancomSection {
@@ -166,13 +170,13 @@ class HwpReader {
         out.text(String.fromCharCode(code));
         i++;
       } else if (CHAR_CONTROLS.has(code)) {
-        if (code === LINE_BREAK) out.push({ type: 'break' });
-        else if (code === HYPHEN) out.text('-');
-        else if (code === NON_BREAKING_SPACE || code === FIXED_WIDTH_SPACE) out.text(' ');
+        if (code === CONTROL.lineBreak) out.push({ type: 'break' });
+        else if (code === CONTROL.hyphen) out.text('-');
+        else if (code === CONTROL.nonBreakingSpace || code === CONTROL.fixedWidthSpace) out.text(' ');
         i++;
       } else if (INLINE_CONTROLS.has(code)) {
-        if (code === TAB) out.text(' ');
-        else if (code === FIELD_END) out.closeField();
+        if (code === CONTROL.tab) out.text(' ');
+        else if (code === CONTROL.fieldEnd) out.closeField();
         i += 8;
       } else {
         const node = controls[control++];
@@ -285,7 +289,7 @@ class HwpReader {
     const chart = ole ? this.chart(u16(ole.record.data, 12)) : undefined;
     if (chart !== undefined) {
       if (caption?.before && caption.blocks.length > 0) out.push({ type: 'objects', blocks: caption.blocks });
-      out.push({ type: 'chart', markdown: chart });
+      out.push({ type: 'chart', chart });
       if (caption && !caption.before && caption.blocks.length > 0)
         out.push({ type: 'objects', blocks: caption.blocks });
       return;

@@ -15,6 +15,7 @@ import { styleRole } from '../hancom/styles';
 import { NumberingCounter } from '../hancom/numbering';
 import { parseXml, type XmlNode } from '../office/ooxml';
 import { readCharts } from './hwpx-charts';
+import type { Chart } from '../office/charts';
 import { readHwpxSections } from './hwpx-file';
 import { hyperlinkTarget, LINK_END, LINK_START, withLinks } from './hwpx-links';
 import { formatting, readStyleBook, type CharShape, type StyleBook } from './hwpx-styles';
@@ -93,7 +94,7 @@ class SectionReader {
   constructor(
     private readonly book: StyleBook,
     /** Chart parts as Markdown, by the name the sections give them. */
-    private readonly charts: Map<string, string> = new Map(),
+    private readonly charts: Map<string, Chart> = new Map(),
   ) {}
 
   section(roots: XmlNode[]): HancomSection {
@@ -207,15 +208,15 @@ class SectionReader {
         return;
       }
       case 'chart': {
-        const markdown = this.charts.get(attr(item, 'chartIDRef') ?? '');
-        if (markdown === undefined) {
+        const chart = this.charts.get(attr(item, 'chartIDRef') ?? '');
+        if (chart === undefined) {
           this.carriedText(item, sink);
           return;
         }
         const { caption } = this.caption(item);
         if (caption?.before && caption.blocks.length > 0)
           sink.inlines.push({ type: 'objects', blocks: caption.blocks });
-        sink.inlines.push({ type: 'chart', markdown });
+        sink.inlines.push({ type: 'chart', chart });
         if (caption && !caption.before && caption.blocks.length > 0)
           sink.inlines.push({ type: 'objects', blocks: caption.blocks });
         return;

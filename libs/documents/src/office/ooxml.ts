@@ -1,12 +1,11 @@
 import { DomainError } from '@docconv/contracts';
 import { posix } from 'node:path';
-import { emphasisMarkdown } from '@docconv/model';
-import { escapeInlineSyntax, escapeLineStart, escapeText } from '@docconv/model';
-import { tableMarkdown } from '@docconv/model';
+import type { CommentBlock, Provenance } from '@docconv/model';
 import { scanXml, XmlPartError } from '../xml/xml-scan';
-import type { ZipReader } from '../zip/zip-reader';
+import { DecompressionBudget, type DecompressionLimits } from '../decompression';
+import { withZip, type ZipReader } from '../zip/zip-reader';
 
-/** Reading OOXML packages (PowerPoint and Excel): parts, relationships, XML trees, charts as Markdown. */
+/** Reading OOXML packages (PowerPoint and Excel): parts, relationships, XML trees. */
 
 /** Largest part read from a package; the zip reader refuses to inflate more. */
 export const MAX_PART_BYTES = 64 * 1024 * 1024;
@@ -14,15 +13,29 @@ export const MAX_PART_BYTES = 64 * 1024 * 1024;
 /** A problem with the package's content, worded for the person who uploaded it. */
 export class OfficeReadError extends Error {}
 
-/** The DomainError for a file that could not be read; `advice` names what to do, without the final upload step. */
-export function unreadable(error: unknown, displayName: string, kind: string, advice: string): DomainError {
-  if (error instanceof DomainError) return error;
-  const reason = error instanceof OfficeReadError ? error.message : 'the file is damaged or is not an Office file';
-  return new DomainError(
-    'file_processing_failed',
-    `${displayName} could not be read as ${kind === 'Excel' ? 'an' : 'a'} ${kind} file: ${reason}. ${advice} and upload it again.`,
-    { cause: error },
-  );
+/**
+ * A PowerPoint or Excel package read by `read` within the decompression limits. A file that is
+ * not a readable package is refused with a message that says what is wrong and how to fix it.
+ */
+export async function readOfficePackage<T>(
+  path: string,
+  displayName: string,
+  limits: DecompressionLimits,
+  app: { name: 'PowerPoint' | 'Excel'; extension: string },
+  read: (zip: ZipReader) => Promise<T>,
+): Promise<T> {
+  try {
+    return await withZip(path, read, new DecompressionBudget(displayName, limits));
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    const reason = error instanceof OfficeReadError ? error.message : 'the file is damaged or is not an Office file';
+    throw new DomainError(
+      'file_processing_failed',
+      `${displayName} could not be read as ${app.name === 'Excel' ? 'an' : 'a'} ${app.name} file: ${reason}. ` +
+        `Check that it opens in ${app.name}, save it again as .${app.extension} and upload it again.`,
+      { cause: error },
+    );
+  }
 }
 
 /** An XML element (or, with name `#text`, character data), named without its namespace prefix. */
@@ -196,99 +209,13 @@ export function relsOfType(rels: Map<string, Relationship>, type: string): Relat
   return [...rels.values()].filter((r) => r.type === type);
 }
 
-// ---- charts (shared with the XLSX extractor) ----------------------------------------------------
-
-const CHART_KINDS: Record<string, string> = {
-  area: 'Area',
-  bar: 'Bar',
-  bubble: 'Bubble',
-  doughnut: 'Doughnut',
-  line: 'Line',
-  ofPie: 'Pie',
-  pie: 'Pie',
-  radar: 'Radar',
-  scatter: 'Scatter',
-  stock: 'Stock',
-  surface: 'Surface',
-};
-
-/** A chart part as its title, its kind and a table of its cached data (categories down, series across). */
-export function chartMarkdown(chart: XmlNode): string {
-  const space = child(chart, 'chartSpace');
-  const plot = pathOf(space, 'chart', 'plotArea');
-  const title = chartText(pathOf(space, 'chart', 'title', 'tx'));
-  const kinds = new Set<string>();
-  const series: { name: string; categories: string[]; values: string[] }[] = [];
-  for (const group of plot?.children ?? []) {
-    const kind = /^(\w+?)(3D)?Chart$/.exec(group.name)?.[1];
-    if (!kind) continue;
-    kinds.add(CHART_KINDS[kind] ?? 'Other');
-    for (const ser of childrenNamed(group, 'ser')) {
-      series.push({
-        name: chartText(child(ser, 'tx')),
-        categories: chartPoints(child(ser, 'cat') ?? child(ser, 'xVal')),
-        values: chartPoints(child(ser, 'val') ?? child(ser, 'yVal')),
-      });
-    }
-  }
-  const kind = kinds.size === 1 ? [...kinds][0] : kinds.size > 1 ? 'Combined' : 'Other';
-  const parts = [
-    title
-      ? escapeLineStart(
-          `${emphasisMarkdown([{ kind: 'text', text: escapeInlineSyntax(title), bold: true }])} (${kind.toLowerCase()} chart)`,
-        )
-      : emphasisMarkdown([{ kind: 'text', text: `${kind} chart`, italic: true }]),
-  ];
-  const length = Math.max(0, ...series.map((s) => Math.max(s.categories.length, s.values.length)));
-  if (series.length > 0 && length > 0) {
-    const categories = series.find((s) => s.categories.length > 0)?.categories ?? [];
-    const rows = [['', ...series.map((s, i) => escapeText(s.name || `Series ${i + 1}`))]];
-    for (let i = 0; i < length; i++)
-      rows.push([escapeText(categories[i] ?? ''), ...series.map((s) => s.values[i] ?? '')]);
-    parts.push(tableMarkdown(rows.map((row) => row.map((text) => ({ text, rowspan: 1, colspan: 1 })))));
-  }
-  return parts.join('\n\n');
-}
-
-/** Rich text, or the cached value of a cell reference, of a chart title or series name. */
-function chartText(tx: XmlNode | undefined): string {
-  if (!tx) return '';
-  const rich = child(tx, 'rich');
-  if (rich)
-    return childrenNamed(rich, 'p')
-      .map((p) => runText(p).trim())
-      .filter(Boolean)
-      .join(' ');
-  const literal = child(tx, 'v');
-  if (literal) return textContent(literal).trim();
-  return chartPoints(tx).join(' ').trim();
-}
-
-/** The cached points of a data reference or literal, by index. */
-function chartPoints(node: XmlNode | undefined): string[] {
-  if (!node) return [];
-  const cache =
-    descendants(node, 'strCache')[0] ??
-    descendants(node, 'numCache')[0] ??
-    descendants(node, 'strLit')[0] ??
-    descendants(node, 'numLit')[0] ??
-    descendants(node, 'lvl')[0];
-  if (!cache) return [];
-  const points: string[] = [];
-  const count = Number(child(cache, 'ptCount')?.attrs.val ?? 0);
-  for (const pt of childrenNamed(cache, 'pt')) {
-    const index = Number(pt.attrs.idx ?? points.length);
-    if (Number.isInteger(index) && index >= 0 && index < 1_000_000)
-      points[index] = tidyNumber(textContent(child(pt, 'v')));
-  }
-  for (let i = 0; i < Math.min(count, 1_000_000); i++) points[i] ??= '';
-  return Array.from(points, (p) => p ?? '');
-}
-
-/** Drops binary floating point noise (0.30000000000000004 → 0.3) from a cached number. */
-function tidyNumber(value: string): string {
-  if (!/^-?\d+\.\d{12,}$/.test(value.trim())) return value.trim();
-  return String(Number(Number(value).toPrecision(15)));
+/**
+ * A picture that is not taken out, as a comment naming it (`image: its description`, its
+ * whitespace collapsed), so that the description stays out of the text a reader sees.
+ */
+export function pictureComment(description: string | undefined, from: Provenance): CommentBlock {
+  const descr = description?.replace(/\s+/g, ' ').trim();
+  return { type: 'comment', text: descr ? `image: ${descr}` : 'image', from };
 }
 
 // ---- presentation ------------------------------------------------------------------------------

@@ -74,8 +74,7 @@ export function withFigureText(lines: Line[], regions: Shape[]): Line[] {
       .sort((a, b) => a.y - b.y || a.x - b.x)
       .map((l) => l.text)
       .join(' · ');
-    // The text is kept out of the reading but not lost: a comment, which the model holds as raw Markdown.
-    const comment = `<!-- figure: ${text.replace(/--+>?/g, '–')} -->`;
+    // The text is kept out of the reading but not lost: a comment.
     blocks.push(
       blockLine(
         {
@@ -86,7 +85,7 @@ export function withFigureText(lines: Line[], regions: Shape[]): Line[] {
           y: Math.min(region.y0, ...inside.map((l) => l.y - l.size)),
           bottom: Math.max(region.y1, ...inside.map((l) => l.y)),
         },
-        [{ type: 'raw', text: comment, from: UNPLACED }],
+        [{ type: 'comment', text: `figure: ${text}`, from: UNPLACED }],
       ),
     );
   }

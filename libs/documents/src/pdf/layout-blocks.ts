@@ -94,12 +94,11 @@ export function layoutBlocks(pages: OrderedPage[], type: Typography, file: strin
       const line = lines[i];
       const carried = carry;
       carry = undefined;
-      if (line.block) {
+      if (line.blocks) {
         endParagraph();
         const own = from([line]);
-        const blocks: Block[] = line.blocks ?? [{ type: 'raw', text: line.block, from: own }];
         // Each of a line's blocks (an OCR'd page's paragraphs) is a group of its own, in its own box when it has one.
-        for (const block of blocks) {
+        for (const block of line.blocks) {
           const box = block.from.box && placedBox([block.from.box], page);
           pushGroup([{ ...block, from: box ? { ...own, box } : own }]);
         }

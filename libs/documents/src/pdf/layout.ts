@@ -45,11 +45,11 @@ export interface Line {
   font?: string;
   /**
    * The line stands for whole blocks (a ruled table, a figure, a footnote, an OCR'd page's
-   * paragraphs): their Markdown, which is what the passes over lines read of them; the layout
-   * takes the blocks themselves from `blocks`, or, without them, keeps this Markdown as a raw block.
+   * paragraphs, a page not read): their Markdown, which is what the passes over lines read of
+   * them. Set with `blocks` by blockLine.
    */
   block?: string;
-  /** The model blocks the line stands for (see blockLine); absent for a block only written as Markdown (a page not read). */
+  /** The model blocks the line stands for (see blockLine); the layout places them. */
   blocks?: Block[];
   /** Where a block ends on the page (its top is `y`). */
   bottom?: number;

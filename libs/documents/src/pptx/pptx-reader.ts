@@ -12,8 +12,9 @@ import {
   type Relationship,
   readRels,
   relsOfType,
-  chartMarkdown,
+  pictureComment,
 } from '../office/ooxml';
+import { chartBlocks, readChart } from '../office/charts';
 import { plain, type Block, type Document, type ListItemBlock, type Provenance } from '@docconv/model';
 import {
   FURNITURE_TYPES,
@@ -103,8 +104,7 @@ async function shapeBlocks(
   if (chartRef) {
     const rel = context.rels.get(nsAttr(chartRef, 'id') ?? '');
     const chart = rel && !rel.external ? await readXmlPart(context.deck.zip, rel.target) : undefined;
-    const markdown = chart ? chartMarkdown(chart) : '';
-    return markdown ? [{ type: 'raw', from, text: markdown }] : [];
+    return chart ? chartBlocks(readChart(chart), from) : [];
   }
   const diagram = child(data, 'relIds');
   if (diagram) {
@@ -116,14 +116,12 @@ async function shapeBlocks(
 }
 
 /**
- * A picture, as the comment naming it that the Markdown has always carried (`<!-- image: its
- * description -->`): the pictures of a presentation are not taken out, so there is no file to
- * link, and a comment keeps the description out of the text the reader sees.
+ * A picture, as a comment naming it (`image: its description`): the pictures of a presentation
+ * are not taken out, so there is no file to link, and a comment keeps the description out of the
+ * text the reader sees.
  */
 function pictureBlock(node: XmlNode, from: Provenance): Block {
-  const descr = pathOf(node, 'nvPicPr', 'cNvPr')?.attrs.descr?.trim();
-  const text = descr ? `<!-- image: ${descr.replace(/--/g, '—').replace(/\s+/g, ' ')} -->` : '<!-- image -->';
-  return { type: 'raw', from, text };
+  return pictureComment(pathOf(node, 'nvPicPr', 'cNvPr')?.attrs.descr, from);
 }
 
 /** SmartArt: the text of its nodes (and assistants), as a list. */

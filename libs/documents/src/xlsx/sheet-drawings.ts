@@ -1,8 +1,8 @@
 import type { Block, Provenance } from '@docconv/model';
 import { plain } from '@docconv/model';
 import type { ZipReader } from '../zip/zip-reader';
+import { chartBlocks, readChart } from '../office/charts';
 import {
-  chartMarkdown,
   child,
   childrenNamed,
   descendants,
@@ -10,6 +10,7 @@ import {
   pathOf,
   readRels,
   readXmlPart,
+  pictureComment,
   relsOfType,
   runText,
   textContent,
@@ -60,14 +61,11 @@ async function anchorContent(
         const ref = child(pathOf(shape, 'graphic', 'graphicData'), 'chart');
         const rel = rels.get(nsAttr(ref, 'id') ?? '');
         const chart = rel && !rel.external ? await readXmlPart(zip, rel.target) : undefined;
-        if (chart) out.push(raw(chartMarkdown(chart), from));
+        if (chart) out.push(chartBlocks(readChart(chart), from));
         break;
       }
       case 'pic': {
-        const descr = pathOf(shape, 'nvPicPr', 'cNvPr')?.attrs.descr?.trim();
-        out.push(
-          raw(descr ? `<!-- image: ${descr.replace(/--/g, '—').replace(/\s+/g, ' ')} -->` : '<!-- image -->', from),
-        );
+        out.push([pictureComment(pathOf(shape, 'nvPicPr', 'cNvPr')?.attrs.descr, from)]);
         break;
       }
       case 'sp': {
@@ -91,10 +89,6 @@ async function anchorContent(
   return out;
 }
 
-/** Markup kept as written; nothing when it is empty (as before, an empty chart wrote nothing). */
-function raw(text: string, from: Provenance): Block[] {
-  return text ? [{ type: 'raw', text, from }] : [];
-}
 
 /**
  * Cell notes and threaded comments, as a `### Comments` heading and one list item per comment

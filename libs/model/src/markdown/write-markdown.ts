@@ -111,6 +111,9 @@ export function blockMarkdown(block: Block, lists = new ListLayout(), shown?: Re
       return undefined;
     case 'separator':
       return '---';
+    case 'comment':
+      // A comment ends at its first `--`: a run of hyphens is a dash; the text stays on one line.
+      return `<!-- ${block.text.replace(/--+>?/g, '—').replace(/\s*\n\s*/g, ' ')} -->`;
     case 'raw':
       return block.text;
   }
