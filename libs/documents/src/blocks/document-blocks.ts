@@ -36,12 +36,7 @@ export function documentBlocks(
     const top = source.document.blocks.find((b) => b.from.page === first?.page && b.from.box)?.from.box?.[1];
     for (const block of opening) {
       out.push({
-        id: 0,
-        type: block.type,
-        text: block.text,
-        markdown: span(block.start, block.end),
-        file: source.file,
-        ...details(block),
+        ...markdownResultBlock(block, source.file, span),
         ...position(undefined),
         ...(first ? { page: first.page, box: [0, 0, first.width, top ?? first.height], box_estimated: true } : {}),
       });
@@ -82,8 +77,17 @@ function positionOf(from: Provenance | undefined, paragraph: number): BlockPosit
   return { paragraph };
 }
 
+/** A block of the job's Markdown as a block of `file`'s structured result: its type, text, span and details. */
+export function markdownResultBlock(
+  block: MarkdownBlock,
+  file: string,
+  span: (start: number, end: number) => [number, number],
+): ResultBlock {
+  return { id: 0, type: block.type, text: block.text, markdown: span(block.start, block.end), file, ...details(block) };
+}
+
 /** What a block of the Markdown says besides its type and text. */
-export function details(block: MarkdownBlock): Partial<ResultBlock> {
+function details(block: MarkdownBlock): Partial<ResultBlock> {
   const { level, cells, caption, image, language } = block;
   return {
     ...(level !== undefined ? { level } : {}),

@@ -3,7 +3,7 @@ import type { PageReport } from '../ocr/ocr-page';
 import { PAGE_FAILURES, type PageFailure } from '@docconv/contracts';
 import { BLOCK_TYPES, markdownBlocks, type BlockType, type MarkdownBlock, type TableCell } from '@docconv/model';
 import type { Document } from '@docconv/model';
-import { details, documentBlocks } from './document-blocks';
+import { documentBlocks, markdownResultBlock } from './document-blocks';
 import { placeBlocks, type Box, type PlacedLine, type PlacedPage, type Placement } from './placement';
 
 /** One file's stretch of the job's Markdown (`[start, end)`, UTF-16 units) and what its reading knew. */
@@ -110,14 +110,7 @@ export function structuredResult(markdown: string, sources: ResultSource[]): Str
         ...(report?.low_confidence ? { low_confidence: true } : {}),
       });
     }
-    const base = (block: MarkdownBlock): ResultBlock => ({
-      id: 0,
-      type: block.type,
-      text: block.text,
-      markdown: span(block.start, block.end),
-      file: source.file,
-      ...details(block),
-    });
+    const base = (block: MarkdownBlock): ResultBlock => markdownResultBlock(block, source.file, span);
     const fromDocument =
       source.document &&
       documentBlocks(markdown, { ...source, document: source.document }, own, span, (page) =>

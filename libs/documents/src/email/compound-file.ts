@@ -15,9 +15,8 @@ const FREE_SECTOR = -1;
 const NO_ENTRY = -1;
 const HEADER_TABLE_ENTRIES = 109;
 const ENTRY_SIZE = 128;
-const STORAGE = 1;
-const STREAM = 2;
-const ROOT = 5;
+/** A directory entry's object type. */
+const ENTRY_TYPE = { storage: 1, stream: 2, root: 5 } as const;
 /** Streams shorter than this live in the mini stream, in 64-byte sectors. */
 const MINI_STREAM_CUTOFF = 4096;
 
@@ -134,7 +133,7 @@ class CompoundFileCheck {
     const problem = this.readMiniFatSectors();
     if (problem) return problem;
     for (const entry of tree) {
-      if (this.file[entry + 0x42] !== STREAM) continue;
+      if (this.file[entry + 0x42] !== ENTRY_TYPE.stream) continue;
       const size = this.int(entry + 0x78) ?? 0;
       if (size > this.file.length) return 'a stream is longer than the whole file';
       if (size <= 0 || size >= MINI_STREAM_CUTOFF) continue;
@@ -159,9 +158,9 @@ class CompoundFileCheck {
         reached.add(index);
         const entry = entries[index];
         const type = this.file[entry + 0x42];
-        if (type === STORAGE) storages.push(index);
+        if (type === ENTRY_TYPE.storage) storages.push(index);
         // msgreader reads an entry of no known type as an empty one, without siblings.
-        if (type !== STORAGE && type !== STREAM && type !== ROOT) continue;
+        if (type !== ENTRY_TYPE.storage && type !== ENTRY_TYPE.stream && type !== ENTRY_TYPE.root) continue;
         for (const sibling of [this.int(entry + 0x44), this.int(entry + 0x48)]) {
           if (sibling !== undefined && sibling !== NO_ENTRY) pending.push(sibling);
         }

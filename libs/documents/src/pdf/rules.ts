@@ -32,12 +32,8 @@ export interface DrawingOps {
 
 type Matrix = [number, number, number, number, number, number];
 
-/** pdf.js path buffer opcodes (DrawOPS). */
-const MOVE_TO = 0;
-const LINE_TO = 1;
-const CURVE_TO = 2;
-const QUADRATIC_CURVE_TO = 3;
-const CLOSE_PATH = 4;
+/** pdf.js path buffer opcodes (its `DrawOPS`, which the package does not export). */
+const DRAW_OPS = { moveTo: 0, lineTo: 1, curveTo: 2, quadraticCurveTo: 3, closePath: 4 } as const;
 
 /** A filled rectangle this thin or thinner is a rule, not a shaded area. */
 const THIN = 3;
@@ -163,22 +159,22 @@ function subpaths(buffer: ArrayLike<number>): { points: [number, number][]; curv
   };
   for (let k = 0; k < buffer.length;) {
     const op = buffer[k++];
-    if (op === MOVE_TO) {
+    if (op === DRAW_OPS.moveTo) {
       finish();
       current.push([buffer[k], buffer[k + 1]]);
       k += 2;
-    } else if (op === LINE_TO) {
+    } else if (op === DRAW_OPS.lineTo) {
       current.push([buffer[k], buffer[k + 1]]);
       k += 2;
-    } else if (op === CURVE_TO) {
+    } else if (op === DRAW_OPS.curveTo) {
       curved = true;
       for (let c = 0; c < 6; c += 2) current.push([buffer[k + c], buffer[k + c + 1]]);
       k += 6;
-    } else if (op === QUADRATIC_CURVE_TO) {
+    } else if (op === DRAW_OPS.quadraticCurveTo) {
       curved = true;
       for (let c = 0; c < 4; c += 2) current.push([buffer[k + c], buffer[k + c + 1]]);
       k += 4;
-    } else if (op === CLOSE_PATH) {
+    } else if (op === DRAW_OPS.closePath) {
       if (current.length > 2) current.push(current[0]);
       finish();
     } else {

@@ -1,7 +1,6 @@
 import { writeMarkdown, type Document } from '@docconv/model';
-import { unreadable } from '../office/ooxml';
-import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
-import { withZip } from '../zip/zip-reader';
+import { readOfficePackage } from '../office/ooxml';
+import { DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
 import { readPresentation } from './pptx-reader';
 
 /**
@@ -13,15 +12,9 @@ export async function readPptx(
   displayName: string,
   limits: DecompressionLimits = DEFAULT_DECOMPRESSION_LIMITS,
 ): Promise<Document> {
-  try {
-    return await withZip(
-      path,
-      (zip) => readPresentation(zip, displayName),
-      new DecompressionBudget(displayName, limits),
-    );
-  } catch (error) {
-    throw unreadable(error, displayName, 'PowerPoint', 'Check that it opens in PowerPoint, save it again as .pptx');
-  }
+  return readOfficePackage(path, displayName, limits, { name: 'PowerPoint', extension: 'pptx' }, (zip) =>
+    readPresentation(zip, displayName),
+  );
 }
 
 /** A PowerPoint file's Markdown: the Markdown writer's, of its document. */

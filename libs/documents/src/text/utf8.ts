@@ -19,22 +19,10 @@ export interface Utf8Evidence {
  * (a sample, which may end anywhere), a sequence cut short by the end is neither.
  */
 export function utf8Evidence(bytes: Uint8Array, truncated: boolean): Utf8Evidence {
-  let multiByte = 0;
   let invalid = 0;
-  for (let i = 0; i < bytes.length;) {
-    if (bytes[i] < 0x80) {
-      i++;
-      continue;
-    }
-    const length = sequenceLength(bytes, i);
-    if (length > 0) {
-      multiByte++;
-      i += length;
-    } else {
-      if (!(truncated && cutShort(bytes, i))) invalid++;
-      i++;
-    }
-  }
+  const multiByte = walkUtf8(bytes, (at) => {
+    if (!(truncated && cutShort(bytes, at))) invalid++;
+  });
   return { multiByte, invalid };
 }
 
@@ -51,21 +39,23 @@ export function mostlyUtf8({ multiByte, invalid }: Utf8Evidence): boolean {
 export function decodeUtf8(bytes: Buffer): string {
   let out = '';
   let start = 0;
-  for (let i = 0; i < bytes.length;) {
-    if (bytes[i] < 0x80) {
-      i++;
-      continue;
-    }
-    const length = sequenceLength(bytes, i);
-    if (length > 0) {
-      i += length;
-      continue;
-    }
-    out += bytes.toString('utf8', start, i) + iconv.decode(bytes.subarray(i, i + 1), 'windows-1252');
-    i++;
-    start = i;
-  }
+  walkUtf8(bytes, (at) => {
+    out += bytes.toString('utf8', start, at) + iconv.decode(bytes.subarray(at, at + 1), 'windows-1252');
+    start = at + 1;
+  });
   return out + bytes.toString('utf8', start);
+}
+
+/** Walks the bytes sequence by sequence, calling `stray` with each byte that fits in no well-formed one; returns how many multi-byte sequences it met. */
+function walkUtf8(bytes: Uint8Array, stray: (at: number) => void): number {
+  let multiByte = 0;
+  for (let i = 0; i < bytes.length;) {
+    const length = bytes[i] < 0x80 ? 1 : sequenceLength(bytes, i);
+    if (length > 1) multiByte++;
+    else if (length === 0) stray(i);
+    i += Math.max(1, length);
+  }
+  return multiByte;
 }
 
 /** Length of the well-formed UTF-8 sequence at `i` (2–4), or 0 (Unicode 15, table 3-7). */

@@ -1,7 +1,6 @@
 import { writeMarkdown, type Document } from '@docconv/model';
-import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
-import { unreadable } from '../office/ooxml';
-import { withZip } from '../zip/zip-reader';
+import { DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
+import { readOfficePackage } from '../office/ooxml';
 import { readXlsxDocument } from './xlsx-reader';
 
 export { formatNumber } from './number-format';
@@ -16,15 +15,9 @@ export async function readXlsx(
   displayName: string,
   limits: DecompressionLimits = DEFAULT_DECOMPRESSION_LIMITS,
 ): Promise<Document> {
-  try {
-    return await withZip(
-      path,
-      (zip) => readXlsxDocument(zip, displayName),
-      new DecompressionBudget(displayName, limits),
-    );
-  } catch (error) {
-    throw unreadable(error, displayName, 'Excel', 'Check that it opens in Excel, save it again as .xlsx');
-  }
+  return readOfficePackage(path, displayName, limits, { name: 'Excel', extension: 'xlsx' }, (zip) =>
+    readXlsxDocument(zip, displayName),
+  );
 }
 
 /** An Excel workbook as Markdown: the Markdown writer's of its document. */
