@@ -10,9 +10,10 @@ import { extractHtml } from './html/extract-html';
 import { extractHwp } from './hwp/extract-hwp';
 import { extractHwpx } from './hwpx/extract-hwpx';
 import { extractImage } from './image/extract-image';
-import { readViaLibreOffice, type OfficeViaLibreOffice } from './legacy/extract-legacy';
+import { readViaLibreOffice } from './legacy/extract-legacy';
 import type { PlacedPage } from './blocks/placement';
 import type { ExtractedImage } from './images';
+import { viaLibreOfficeEntries, type OfficeViaLibreOffice } from './formats';
 import type { FileKind } from './kinds';
 import type { PageReport } from './ocr/ocr-page';
 import { PageReader, type OcrOptions } from './ocr/page-reader';
@@ -152,13 +153,7 @@ const READERS: Record<FileKind, Reader> = {
   xlsx: modelled((input) => readXlsx(input.path, input.displayName, input.limits)),
   hwp: modelled((input) => extractHwp(input.path, input.displayName, input.limits)),
   hwpx: modelled((input) => extractHwpx(input.path, input.displayName, input.limits)),
-  odt: viaLibreOffice('odt'),
-  ods: viaLibreOffice('ods'),
-  odp: viaLibreOffice('odp'),
-  doc: viaLibreOffice('doc'),
-  xls: viaLibreOffice('xls'),
-  ppt: viaLibreOffice('ppt'),
-  rtf: viaLibreOffice('rtf'),
+  ...viaLibreOfficeEntries(viaLibreOffice),
   epub: modelled((input) => extractEpub(input.path, input.displayName, input.limits)),
   eml: email('eml'),
   msg: email('msg'),

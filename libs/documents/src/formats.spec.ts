@@ -1,4 +1,4 @@
-import { ACCEPTED_FORMATS, acceptedFormat, acceptedFormats } from './formats';
+import { ACCEPTED_FORMATS, acceptedFormat, acceptedFormats, viaLibreOfficeEntries } from './formats';
 
 describe('the format table', () => {
   it('lets refinement rework PDF, office and HWP files only (spec 4.3)', () => {
@@ -10,6 +10,10 @@ describe('the format table', () => {
     const byQueue = (queue: string) => ACCEPTED_FORMATS.filter((f) => f.queue === queue).map((f) => f.kind);
     expect(byQueue('speech')).toEqual(['audio', 'video']);
     expect(byQueue('office')).toEqual(['odt', 'ods', 'odp', 'doc', 'xls', 'ppt', 'rtf']);
+    // The inspector and the reader of each of them come from one list: the office pool's rows.
+    expect(viaLibreOfficeEntries((kind) => `${kind}!`)).toEqual(
+      Object.fromEntries(byQueue('office').map((kind) => [kind, `${kind}!`])),
+    );
   });
 
   it('lists each kind once, in the table order, and answers a kind with its row', () => {

@@ -180,6 +180,19 @@ const FORMATS = {
 /** What a file is, decided from its content: a row of the format table. Archives are containers and never a job's file. */
 export type FileKind = keyof typeof FORMATS;
 
+/** The formats LibreOffice converts to their OOXML counterpart before they are read: the rows on the `office` queue. */
+export type OfficeViaLibreOffice = {
+  [K in FileKind]: (typeof FORMATS)[K]['queue'] extends 'office' ? K : never;
+}[FileKind];
+
+/** One entry for each format LibreOffice converts (an inspector, a reader), made by `make`. */
+export function viaLibreOfficeEntries<V>(make: (kind: OfficeViaLibreOffice) => V): Record<OfficeViaLibreOffice, V> {
+  const kinds = (Object.keys(FORMATS) as FileKind[]).filter(
+    (kind): kind is OfficeViaLibreOffice => FORMATS[kind].queue === 'office',
+  );
+  return Object.fromEntries(kinds.map((kind) => [kind, make(kind)])) as Record<OfficeViaLibreOffice, V>;
+}
+
 /** The format table as a list, in its order. */
 export const ACCEPTED_FORMATS: readonly AcceptedFormat[] = (Object.keys(FORMATS) as FileKind[]).map((kind) =>
   acceptedFormat(kind),

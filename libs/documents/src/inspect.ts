@@ -9,6 +9,7 @@ import { assertNoMacros, countViaMetadata } from './legacy/inspect-legacy';
 import { countTextPages } from './text/extract-text';
 import { countHwpxPages } from './hwpx/hwpx-file';
 import { countImages } from './image/inspect-image';
+import { viaLibreOfficeEntries, type OfficeViaLibreOffice } from './formats';
 import type { FileKind, Inspection } from './kinds';
 import { inspectMedia } from './media/inspect-media';
 import { countDocxPages, countSheets, countSlides } from './office/inspect-office';
@@ -29,7 +30,7 @@ const pages = (n: number): Inspection => ({ pages: n, images: 0, durationSeconds
 
 /** Formats converted by LibreOffice: refused with macros, their pages from the file's metadata. */
 const viaLibreOffice =
-  (kind: 'odt' | 'ods' | 'odp' | 'doc' | 'xls' | 'ppt' | 'rtf'): Inspector =>
+  (kind: OfficeViaLibreOffice): Inspector =>
   async ({ path, displayName, limits }) => {
     await assertNoMacros(path, kind, displayName, limits);
     return pages(await countViaMetadata(path, kind, displayName, limits));
@@ -81,13 +82,7 @@ const INSPECTORS: Record<FileKind, Inspector> = {
   csv: table(),
   tsv: table('\t'),
   epub: async ({ path, displayName, limits }) => pages(await countEpubPages(path, displayName, limits)),
-  odt: viaLibreOffice('odt'),
-  ods: viaLibreOffice('ods'),
-  odp: viaLibreOffice('odp'),
-  doc: viaLibreOffice('doc'),
-  xls: viaLibreOffice('xls'),
-  ppt: viaLibreOffice('ppt'),
-  rtf: viaLibreOffice('rtf'),
+  ...viaLibreOfficeEntries(viaLibreOffice),
   eml: async ({ path, displayName }) => pages(await countEmailPages(path, 'eml', displayName)),
   msg: async ({ path, displayName }) => pages(await countEmailPages(path, 'msg', displayName)),
 };

@@ -1,16 +1,8 @@
 import type { ParagraphRole } from '../hancom/model';
 import { numberFormat, type Numbering, type NumberingLevel } from '../hancom/numbering';
-import { styleRole } from '../hancom/styles';
+import { styleRole, type CharShape } from '../hancom/styles';
 import { HWPTAG, type HwpRecord } from './hwp-file';
 import { counted, u16, u32 } from './hwp-records';
-
-export interface CharShape {
-  bold: boolean;
-  italic: boolean;
-  strike: boolean;
-  superscript: boolean;
-  subscript: boolean;
-}
 
 export type HeadingType = 'none' | 'outline' | 'number' | 'bullet';
 export const HEADING_TYPES: HeadingType[] = ['none', 'outline', 'number', 'bullet'];

@@ -1,5 +1,5 @@
 import type { Inline, TextInline } from '../hancom/model';
-import type { CharShape } from './hwp-styles';
+import { formatting, sameEmphasis, type CharShape } from '../hancom/styles';
 
 /** Inlines in the making: text gathered while its emphasis stays the same, and open links. */
 export class InlineBuilder {
@@ -11,7 +11,7 @@ export class InlineBuilder {
   private pending: TextInline | undefined;
 
   text(value: string): void {
-    const next = textInline(value, this.shape);
+    const next: TextInline = { type: 'text', text: value, ...formatting(this.shape) };
     if (this.pending && sameEmphasis(this.pending, next)) {
       this.pending.text += value;
       return;
@@ -52,16 +52,4 @@ export class InlineBuilder {
     if (this.pending) this.targets[this.targets.length - 1].push(this.pending);
     this.pending = undefined;
   }
-}
-
-const EMPHASIS = ['bold', 'italic', 'strike', 'superscript', 'subscript'] as const;
-
-function textInline(text: string, shape: CharShape | undefined): TextInline {
-  const inline: TextInline = { type: 'text', text };
-  for (const key of EMPHASIS) if (shape?.[key]) inline[key] = true;
-  return inline;
-}
-
-function sameEmphasis(a: TextInline, b: TextInline): boolean {
-  return EMPHASIS.every((key) => (a[key] ?? false) === (b[key] ?? false));
 }

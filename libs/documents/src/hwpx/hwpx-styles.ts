@@ -1,5 +1,6 @@
 import type { DecompressionBudget } from '../decompression';
 import { numberFormat, type Numbering } from '../hancom/numbering';
+import type { CharShape } from '../hancom/styles';
 import { parseXml, type XmlNode } from '../office/ooxml';
 import { withZip } from '../zip/zip-reader';
 import { attr, kids, tagName, textOf, walk, whole } from './hwpx-xml';
@@ -10,14 +11,6 @@ import { attr, kids, tagName, textOf, walk, whole } from './hwpx-xml';
  */
 
 const MAX_HEADER_BYTES = 32 * 1024 * 1024;
-
-export interface CharShape {
-  bold: boolean;
-  italic: boolean;
-  strike: boolean;
-  superscript: boolean;
-  subscript: boolean;
-}
 
 export interface StyleBook {
   encrypted: boolean;
@@ -112,15 +105,4 @@ export async function readStyleBook(path: string, budget: DecompressionBudget): 
     }
   });
   return book;
-}
-
-export function formatting(shape: CharShape | undefined): Partial<CharShape> {
-  if (!shape) return {};
-  const out: Partial<CharShape> = {};
-  if (shape.bold) out.bold = true;
-  if (shape.italic) out.italic = true;
-  if (shape.strike) out.strike = true;
-  if (shape.superscript) out.superscript = true;
-  if (shape.subscript) out.subscript = true;
-  return out;
 }

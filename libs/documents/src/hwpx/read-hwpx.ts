@@ -18,7 +18,8 @@ import { readCharts } from './hwpx-charts';
 import type { Chart } from '../office/charts';
 import { readHwpxSections } from './hwpx-file';
 import { hyperlinkTarget, LINK_END, LINK_START, withLinks } from './hwpx-links';
-import { formatting, readStyleBook, type CharShape, type StyleBook } from './hwpx-styles';
+import { formatting, type CharShape } from '../hancom/styles';
+import { readStyleBook, type StyleBook } from './hwpx-styles';
 import { attr, kids, subListParagraphs, tagName, textOf, walk, whole } from './hwpx-xml';
 
 const MAX_TABLE_COLUMNS = 1000;

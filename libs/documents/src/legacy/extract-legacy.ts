@@ -5,8 +5,7 @@ import { convertWithLibreOffice, type OfficeTarget } from '../libreoffice/libreo
 import { readPptx } from '../pptx/extract-pptx';
 import { readXlsx } from '../xlsx/extract-xlsx';
 
-/** The office formats read by converting them to OOXML with LibreOffice first. */
-export type OfficeViaLibreOffice = 'odt' | 'ods' | 'odp' | 'doc' | 'xls' | 'ppt' | 'rtf';
+import type { OfficeViaLibreOffice } from '../formats';
 
 /** The OOXML format each kind becomes: text documents DOCX, spreadsheets XLSX, presentations PPTX. */
 const TARGETS = {

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeZip } from '../../../../test/support/archives';
-import type { OfficeViaLibreOffice } from './extract-legacy';
+import type { OfficeViaLibreOffice } from '../formats';
 import { assertNoMacros, countViaMetadata } from './inspect-legacy';
 import {
   biffWorkbook,

@@ -5,7 +5,7 @@ import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLi
 import { readableCharacters, textPages } from '../text-pages';
 import { withZip, type ZipReader } from '../zip/zip-reader';
 import { readBiffWorkbook, sheetHasValues, type BiffWorkbook } from './biff';
-import type { OfficeViaLibreOffice } from './extract-legacy';
+import type { OfficeViaLibreOffice } from '../formats';
 import {
   countDrawPages,
   countNonEmptySheets,
