@@ -1,5 +1,5 @@
 import { DomainError, type PageFailure } from '@docconv/contracts';
-import { escapeText, type ParagraphBlock } from '@docconv/model';
+import type { ParagraphBlock, Provenance } from '@docconv/model';
 import type { PageReport } from './ocr/ocr-page';
 import type { Line, PageLines } from './pdf/layout';
 import { blockLine, UNPLACED } from './pdf/model-blocks';
@@ -56,8 +56,21 @@ export function failureOf(error: unknown): PageFailure {
 }
 
 /** What a reader of the Markdown sees in place of a file of a job that was not read at all. */
-export function failedFileMarkdown(reason: string): string {
-  return `> **This file was not read:** ${escapeText(oneLine(reason).replace(/\.$/, ''))}. It is not charged.`;
+export function failedFileBlock(reason: string, file: string): ParagraphBlock {
+  return notReadBlock('This file', oneLine(reason), { file });
+}
+
+/** One quoted paragraph: what was not read (in bold), why, and that it is not charged. */
+function notReadBlock(name: string, reason: string, from: Provenance): ParagraphBlock {
+  return {
+    type: 'paragraph',
+    quote: true,
+    content: [
+      { kind: 'text', text: `${name} was not read:`, bold: true },
+      { kind: 'text', text: ` ${reason.replace(/\.$/, '')}. It is not charged.` },
+    ],
+    from,
+  };
 }
 
 /** A reason on one line, as a quoted line of Markdown must be (an engine's message may hold several). */
@@ -77,19 +90,9 @@ function pageName(page: number, displayName: string): string {
 export function failedPageBlock(report: PageReport, unit: 'page' | 'frame' | 'image'): ParagraphBlock {
   const reason = report.notes?.[0] ?? '';
   // A reason of ours opens with its page's name ("Page 3 of scan.pdf was not read: …"): named once.
-  const clause = oneLine(reason)
-    .replace(/^Page \d+ of .*? was not read: /, '')
-    .replace(/\.$/, '');
+  const clause = oneLine(reason).replace(/^Page \d+ of .*? was not read: /, '');
   const name = unit === 'image' ? 'The image' : `${unit === 'page' ? 'Page' : 'Frame'} ${report.page}`;
-  return {
-    type: 'paragraph',
-    quote: true,
-    content: [
-      { kind: 'text', text: `${name} was not read:`, bold: true },
-      { kind: 'text', text: ` ${clause}. It is not charged.` },
-    ],
-    from: UNPLACED,
-  };
+  return notReadBlock(name, clause, UNPLACED);
 }
 
 /**

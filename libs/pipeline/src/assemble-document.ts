@@ -23,6 +23,16 @@ export interface DocumentPart {
 /** What a job's parts are joined with in its Markdown. */
 export const PART_SEPARATOR = '\n';
 
+/** The heading naming a file above its part of a job of several files. */
+export function fileHeading(file: string): Block {
+  return { type: 'heading', level: 2, content: plain(file), from: { file } };
+}
+
+/** A file's part of a job of several: the heading naming it, then its own Markdown (trimmed). */
+export function headedPart(file: string, markdown: string): string {
+  return `${writeMarkdown({ version: 1, blocks: [fileHeading(file)] })}\n${markdown.trim()}\n`;
+}
+
 /**
  * The job's document: its files' documents in order, each block carrying its file, such that
  * `writeMarkdown` of it is the job's Markdown (`parts` joined by PART_SEPARATOR) byte for byte.
@@ -50,9 +60,7 @@ export function assembleDocument(parts: readonly DocumentPart[]): Document | und
  */
 function partDocument(part: DocumentPart): Document | undefined {
   if (part.read !== undefined) {
-    const heading: Block[] = part.headed
-      ? [{ type: 'heading', level: 2, content: plain(part.file), from: { file: part.file } }]
-      : [];
+    const heading: Block[] = part.headed ? [fileHeading(part.file)] : [];
     const document = { ...part.read, blocks: [...heading, ...part.read.blocks] };
     if (writeMarkdown(document) === part.markdown) return document;
   }

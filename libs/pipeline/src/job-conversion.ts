@@ -5,10 +5,11 @@ import { acceptedFormat, type FileKind, type PageReport, type ResultSource } fro
 import { deliveredOf, type PricedFile } from '@docconv/billing';
 import type { FilePageReport } from '@docconv/jobs';
 import { JobLifecycle } from '@docconv/lifecycle';
-import { failedFileMarkdown, failureOf, type Extraction } from '@docconv/reading';
+import { writeMarkdown } from '@docconv/model';
+import { failedFileBlock, failureOf, type Extraction } from '@docconv/reading';
 import type { LanguageModel } from '@docconv/refine';
 import { documentPath, imagePath, pageReportPath, Storage, structuredResultPath } from '@docconv/storage';
-import { PART_SEPARATOR, type DocumentPart } from './assemble-document';
+import { fileHeading, headedPart, PART_SEPARATOR, type DocumentPart } from './assemble-document';
 import { LANGUAGE_MODEL } from './engine-tokens';
 import { ExtractionPool, type CancelCheck } from './extraction-pool';
 import type { Delivery } from './job-accounting';
@@ -98,7 +99,10 @@ export class JobConversion {
           const unread: PageReport = { page: 1, source: 'failed', failure: failureOf(error), notes: [error.message] };
           report.push({ file: file.displayPath, ...unread });
           // Marked where the file would have been, and listed with its reason in the structured result.
-          const part = `## ${file.displayPath}\n\n${failedFileMarkdown(error.message)}\n`;
+          const part = writeMarkdown({
+            version: 1,
+            blocks: [fileHeading(file.displayPath), failedFileBlock(error.message, file.displayPath)],
+          });
           parts.push({ file: file.displayPath, markdown: part, headed: true });
           sources.push({
             file: file.displayPath,
@@ -154,7 +158,7 @@ export class JobConversion {
         progress.update(pagesBefore, extraction.stopped ? index : index + 1, secondsBefore);
         // A transcript carries its own heading (the file's path); other files get one when there are several.
         const headed = files.length === 1 || kind === 'audio' || kind === 'video';
-        const part = headed ? markdown : `## ${file.displayPath}\n\n${markdown.trim()}\n`;
+        const part = headed ? markdown : headedPart(file.displayPath, markdown);
         // The reader's document is the file's unless refinement rewrote its Markdown.
         const document = markdown === extraction.markdown ? extraction.document : undefined;
         parts.push({ file: file.displayPath, markdown: part, headed: !headed, read: document });
