@@ -1,14 +1,8 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { bigintNumber } from './column-types';
+import { Column, Entity } from 'typeorm';
+import { bigintNumber, UserOwnedRow } from './column-types';
 
 @Entity({ name: 'api_keys' })
-export class ApiKeyEntity {
-  @PrimaryGeneratedColumn('uuid')
-  id!: string;
-
-  @Column({ name: 'user_id', type: 'uuid' })
-  userId!: string;
-
+export class ApiKeyEntity extends UserOwnedRow {
   @Column({ type: 'text' })
   name!: string;
 
@@ -32,9 +26,6 @@ export class ApiKeyEntity {
 
   @Column({ name: 'is_active', type: 'boolean' })
   isActive!: boolean;
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt!: Date;
 
   @Column({ name: 'deactivated_at', type: 'timestamptz', nullable: true })
   deactivatedAt!: Date | null;

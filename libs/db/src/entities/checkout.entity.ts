@@ -1,15 +1,9 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { bigintNumber } from './column-types';
+import { Column, Entity } from 'typeorm';
+import { bigintNumber, UserOwnedRow } from './column-types';
 
 /** A checkout opened for a user: what it asks and what it promises. Written once, when it is opened. */
 @Entity({ name: 'checkouts' })
-export class CheckoutEntity {
-  @PrimaryGeneratedColumn('uuid')
-  id!: string;
-
-  @Column({ name: 'user_id', type: 'uuid' })
-  userId!: string;
-
+export class CheckoutEntity extends UserOwnedRow {
   @Column({ type: 'text' })
   provider!: string;
 
@@ -28,7 +22,4 @@ export class CheckoutEntity {
   /** The points the checkout promised: what its payment credits once paid. */
   @Column({ type: 'bigint', transformer: bigintNumber })
   points!: number;
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt!: Date;
 }

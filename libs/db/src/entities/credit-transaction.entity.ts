@@ -1,18 +1,12 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { bigintNumber } from './column-types';
+import { Column, Entity } from 'typeorm';
+import { bigintNumber, UserOwnedRow } from './column-types';
 
 export const CREDIT_TRANSACTION_TYPES = ['charge', 'spend', 'refund', 'grant'] as const;
 export type CreditTransactionType = (typeof CREDIT_TRANSACTION_TYPES)[number];
 
 /** One row of the append-only ledger. Rows are inserted, never updated or deleted. */
 @Entity({ name: 'credit_transactions' })
-export class CreditTransactionEntity {
-  @PrimaryGeneratedColumn('uuid')
-  id!: string;
-
-  @Column({ name: 'user_id', type: 'uuid' })
-  userId!: string;
-
+export class CreditTransactionEntity extends UserOwnedRow {
   @Column({ name: 'api_key_id', type: 'uuid', nullable: true })
   apiKeyId!: string | null;
 
@@ -35,7 +29,4 @@ export class CreditTransactionEntity {
   /** Makes a repeated command a no-op, e.g. `job:<id>:confirm`. */
   @Column({ name: 'idempotency_key', type: 'text' })
   idempotencyKey!: string;
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt!: Date;
 }

@@ -1,16 +1,10 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { bigintNumber } from './column-types';
+import { Column, Entity } from 'typeorm';
+import { bigintNumber, UserOwnedRow } from './column-types';
 
 export type PaymentStatus = 'pending' | 'done' | 'failed' | 'refunded';
 
 @Entity({ name: 'payments' })
-export class PaymentEntity {
-  @PrimaryGeneratedColumn('uuid')
-  id!: string;
-
-  @Column({ name: 'user_id', type: 'uuid' })
-  userId!: string;
-
+export class PaymentEntity extends UserOwnedRow {
   @Column({ type: 'text' })
   provider!: string;
 
@@ -36,7 +30,4 @@ export class PaymentEntity {
 
   @Column({ name: 'paid_at', type: 'timestamptz', nullable: true })
   paidAt!: Date | null;
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt!: Date;
 }

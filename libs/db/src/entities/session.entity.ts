@@ -1,17 +1,12 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UserOwnedRow } from './column-types';
 
 /** Why a session ended. */
 export type SessionEndReason = 'logout' | 'revoked' | 'password_changed' | 'refresh_reused';
 
 /** One log-in of a person: its access tokens name it, and ending it ends them all. */
 @Entity({ name: 'sessions' })
-export class SessionEntity {
-  @PrimaryGeneratedColumn('uuid')
-  id!: string;
-
-  @Column({ name: 'user_id', type: 'uuid' })
-  userId!: string;
-
+export class SessionEntity extends UserOwnedRow {
   /** Counts refreshes: only the refresh token of this generation is accepted. */
   @Column({ name: 'refresh_generation', type: 'integer' })
   refreshGeneration!: number;
@@ -23,9 +18,6 @@ export class SessionEntity {
   /** The address the session logged in from. */
   @Column({ name: 'ip_address', type: 'text' })
   ipAddress!: string;
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt!: Date;
 
   @Column({ name: 'last_used_at', type: 'timestamptz' })
   lastUsedAt!: Date;
