@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { extractPdf } from './extract-pdf';
 import { tableMarkdown } from '@docconv/model';
 import { ruledTables } from './lattice';
-import { pageRules, type DrawingOps, type Rule } from './rules';
+import { pageDrawing, pageRules, type DrawingOps, type Rule } from './rules';
 import { pdfBytes } from './testing/pdf-bytes';
 import { run } from './testing/text-runs';
 
@@ -144,6 +144,23 @@ describe('ruling lines from drawing operators', () => {
       { x0: 50, y0: 100, x1: 150, y1: 100 },
       { x0: 10.5, y0: 120, x1: 10.5, y1: 200 },
     ]);
+  });
+
+  it('takes a rule drawn as a filled rectangle under a point wide as a rule, not as a figure shape', () => {
+    // Word's PDF export draws each border of a table as a filled rectangle 0.96 pt thick.
+    const fnArray = [ops.constructPath, ops.constructPath, ops.constructPath];
+    const argsArray = [
+      [ops.eoFill, [rect(100, 600, 0.96, 80)], null],
+      [ops.eoFill, [rect(100, 680, 200, 0.96)], null],
+      [ops.stroke, [new Float32Array([MOVE, 0, 0, LINE, 30, 40])], null], // a diagonal: a shape
+    ];
+    const { rules, shapes } = pageDrawing({ fnArray, argsArray }, ops, [0, 0, 600, 800]);
+    const rounded = (r: Rule) => [r.x0, r.y0, r.x1, r.y1].map((v) => Math.round(v * 100) / 100);
+    expect(rules.map(rounded)).toEqual([
+      [100.48, 120, 100.48, 200],
+      [100, 119.52, 300, 119.52],
+    ]);
+    expect(shapes).toEqual([{ x0: 0, y0: 760, x1: 30, y1: 800 }]);
   });
 
   it('ignores white fills, page backgrounds and curves', () => {

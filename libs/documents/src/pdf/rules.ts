@@ -116,7 +116,8 @@ export function pageDrawing(
       ];
       for (const { points, curved } of subpaths(buffer)) {
         const onPage = points.map(([x, y]) => toPage(x, y));
-        if (curved || !onPage.every((p, k) => k === 0 || axisRule(onPage[k - 1], p) || samePoint(onPage[k - 1], p))) {
+        // A path of axis-aligned steps is rules (a thin rectangle's short sides included), anything else a shape.
+        if (curved || !onPage.every((p, k) => k === 0 || axisStep(onPage[k - 1], p))) {
           shapes.push(extent(onPage));
         } else if (strokes.has(paint)) rules.push(...segments(onPage));
         else rules.push(...filledRules(onPage, width * height));
@@ -133,8 +134,9 @@ export function pageDrawing(
   };
 }
 
-const samePoint = ([ax, ay]: [number, number], [bx, by]: [number, number]) =>
-  Math.abs(ax - bx) < 0.5 && Math.abs(ay - by) < 0.5;
+/** A step along one axis (or none): its other coordinate stays within half a point. */
+const axisStep = ([ax, ay]: [number, number], [bx, by]: [number, number]) =>
+  Math.abs(ax - bx) < 0.5 || Math.abs(ay - by) < 0.5;
 
 function extent(points: [number, number][]): Shape {
   const box = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
