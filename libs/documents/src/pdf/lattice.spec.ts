@@ -86,6 +86,48 @@ describe('ruled tables', () => {
     );
   });
 
+  it('keeps the columns of body rows the table does not divide, where their words stand apart', () => {
+    // Columns ruled in the header only; a title row above runs across them as one sentence.
+    const rules = [
+      ...[80, 100, 120, 140, 160].map((y) => h(y, 100, 400)),
+      v(100, 80, 160),
+      v(400, 80, 160),
+      v(200, 100, 120),
+      v(300, 100, 120),
+    ];
+    const runs = [
+      run('Table 2 Prices of fruit at two markets', 105, 95),
+      run('Fruit', 105, 115),
+      run('North', 205, 115),
+      run('South', 305, 115),
+      run('Apples', 105, 135),
+      run('1.10', 205, 135),
+      run('1.20', 305, 135),
+      run('Pears', 105, 155),
+      run('0.90', 205, 155),
+      run('0.95', 305, 155),
+    ];
+    const { tables } = ruledTables(rules, runs);
+    expect(tables[0].rows.map((row) => row.map((cell) => [cell.text, cell.colspan]))).toEqual([
+      [['Table 2 Prices of fruit at two markets', 3]],
+      [
+        ['Fruit', 1],
+        ['North', 1],
+        ['South', 1],
+      ],
+      [
+        ['Apples', 1],
+        ['1.10', 1],
+        ['1.20', 1],
+      ],
+      [
+        ['Pears', 1],
+        ['0.90', 1],
+        ['0.95', 1],
+      ],
+    ]);
+  });
+
   it('splits a run that a producer wrote across several cells', () => {
     const rules = grid([100, 200, 300], [100, 120, 140]);
     const runs = [run('Left Right', 105, 115), run('a', 105, 135), run('b', 205, 135)];

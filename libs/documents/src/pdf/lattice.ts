@@ -5,7 +5,7 @@
  * inside the grid are handed to its cells and taken out of the page's running text.
  */
 import type { Rule } from './rules';
-import { buildLines, mend, type TextRun } from './layout';
+import { buildLines, median, mend, type TextRun } from './layout';
 import type { GridCell as TableCell } from '@docconv/model';
 
 export interface RuledTable {
@@ -23,6 +23,8 @@ export interface RuledTable {
 const SNAP = 2;
 /** Rows or columns narrower than this are slivers between doubled lines, not cells. */
 const MIN_TRACK = 4;
+/** Words of a row further apart than this (ems) across a column boundary the table does not draw are in two cells. */
+const WORD_GAP_EM = 0.8;
 
 interface Horizontal {
   y: number;
@@ -140,11 +142,35 @@ function buildTable(horizontals: Horizontal[], verticals: Vertical[], runs: Text
   const slot = (r: number, c: number) => r * columnCount + c;
   const parent = Array.from({ length: rowCount * columnCount }, (_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+  // Words on both sides of an undrawn column boundary, none across it, are two cells: a table
+  // that rules its columns only in the header (or not at all) keeps its body's columns.
+  const tableWords = runs
+    .filter(
+      (run) =>
+        run.text.trim() !== '' && run.x < right && run.x + run.width > left && run.y > top && run.y - run.size < bottom,
+    )
+    .flatMap(words);
+  const inRow = (word: TextRun, r: number) => {
+    const cy = word.y - word.size * 0.3;
+    return cy >= ys[r] && cy < ys[r + 1];
+  };
+  const separated = (r: number, c: number) => {
+    const row = tableWords.filter((word) => inRow(word, r));
+    const x = xs[c + 1];
+    const centre = (word: TextRun) => word.x + word.width / 2;
+    const before = row.filter((word) => centre(word) >= xs[c] && centre(word) < x);
+    const after = row.filter((word) => centre(word) >= x && centre(word) < xs[c + 2]);
+    if (before.length === 0 || after.length === 0) return false;
+    // Further apart than words of one line are: not a sentence running across the boundary.
+    const gap = Math.min(...after.map((w) => w.x)) - Math.max(...before.map((w) => w.x + w.width));
+    return gap >= median(row.map((word) => word.size)) * WORD_GAP_EM;
+  };
   for (let r = 0; r < rowCount; r++) {
     const midY = (ys[r] + ys[r + 1]) / 2;
     for (let c = 0; c < columnCount; c++) {
       const midX = (xs[c] + xs[c + 1]) / 2;
-      if (c + 1 < columnCount && !drawnVertical(xs[c + 1], midY)) parent[find(slot(r, c + 1))] = find(slot(r, c));
+      if (c + 1 < columnCount && !drawnVertical(xs[c + 1], midY) && !separated(r, c))
+        parent[find(slot(r, c + 1))] = find(slot(r, c));
       if (r + 1 < rowCount && !drawnHorizontal(ys[r + 1], midX)) parent[find(slot(r + 1, c))] = find(slot(r, c));
     }
   }
