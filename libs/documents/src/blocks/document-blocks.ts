@@ -28,8 +28,9 @@ export function documentBlocks(
   const opening = own.filter((block) => block.end <= found);
   // A file without pages says where each block stands by its provenance, or by its number among the file's blocks.
   const paged = source.pages !== undefined && source.pages.length > 0;
+  let numbered = 0;
   const position = (from: Provenance | undefined): { position?: BlockPosition } =>
-    paged ? {} : { position: positionOf(from, out.filter((b) => b.markdown !== null).length + 1) };
+    paged ? {} : { position: positionOf(from, ++numbered) };
   if (opening.length > 0) {
     // The heading naming the file in a job of several is no part of the document: the band above its first block.
     const first = source.pages?.[0];
