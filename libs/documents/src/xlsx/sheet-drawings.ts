@@ -89,7 +89,6 @@ async function anchorContent(
   return out;
 }
 
-
 /**
  * Cell notes and threaded comments, as a `### Comments` heading and one list item per comment
  * (`ref (author): text`), each from the cell it is attached to; nothing when there is none.
