@@ -265,3 +265,18 @@ export function contentText(content: readonly Inline[]): string {
 export function plain(text: string, style: Style = {}): Inline[] {
   return text === '' ? [] : [{ kind: 'text', text, ...style }];
 }
+
+/** Whether inline content shows anything: text other than spaces, math, a note or a picture. */
+export function shows(content: readonly Inline[]): boolean {
+  return content.some((inline) => (inline.kind === 'text' ? /\S/.test(inline.text) : inline.kind !== 'break'));
+}
+
+/** Inline content with a space between each non-empty part. */
+export function joined(parts: Inline[][]): Inline[] {
+  const out: Inline[] = [];
+  for (const part of parts.filter(shows)) {
+    if (out.length > 0) out.push({ kind: 'text', text: ' ' });
+    out.push(...part);
+  }
+  return out;
+}

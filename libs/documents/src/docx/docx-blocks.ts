@@ -1,4 +1,4 @@
-import type { Block, Cell, Inline, Provenance } from '@docconv/model';
+import { joined, type Block, type Cell, type Inline, type Provenance } from '@docconv/model';
 import { chartBlocks, chartLines, type Chart } from '../office/charts';
 import type { ListLabel } from './docx-numbering';
 
@@ -19,21 +19,6 @@ export type DocxBlock =
   | { type: 'math'; tex: string }
   | { type: 'table'; rows: Cell[][]; headerRows: number }
   | { type: 'chart'; chart: Chart };
-
-/** Whether inline content shows anything: text other than spaces, math, a note or a picture. */
-export function shows(content: readonly Inline[]): boolean {
-  return content.some((inline) => (inline.kind === 'text' ? /\S/.test(inline.text) : inline.kind !== 'break'));
-}
-
-/** Inline content with a space between each non-empty part. */
-export function joined(parts: Inline[][]): Inline[] {
-  const out: Inline[] = [];
-  for (const part of parts.filter(shows)) {
-    if (out.length > 0) out.push({ kind: 'text', text: ' ' });
-    out.push(...part);
-  }
-  return out;
-}
 
 /**
  * Blocks as one line of inline content, for a table cell or a note: paragraphs one after the

@@ -1,5 +1,6 @@
 import { linkDestination, type Block, type FootnoteBlock, type ImageInline, type Inline } from '@docconv/model';
-import { flatten, modelBlocks, shows, unbold, type DocxBlock } from './docx-blocks';
+import { shows } from '@docconv/model';
+import { flatten, modelBlocks, unbold, type DocxBlock } from './docx-blocks';
 import { FieldStack, fieldLink } from './docx-fields';
 import { Numbering, type ListLabel } from './docx-numbering';
 import { alternative, nested, notesById, pictureAlt } from './docx-markup';

@@ -1,5 +1,5 @@
 import { gridRows, withoutLines, type Cell, type Inline, type PlacedCell } from '@docconv/model';
-import { joined, shows } from './docx-blocks';
+import { joined, shows } from '@docconv/model';
 
 /** A row of a Word table as read: the grid columns left empty before and after its cells, and whether it is a header row. */
 export interface WordRow {

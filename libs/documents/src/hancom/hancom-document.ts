@@ -1,6 +1,8 @@
 import {
   inlineMarkdown,
+  joined,
   linkDestination,
+  shows,
   writeMarkdown,
   type Block as ModelBlock,
   type Document,
@@ -8,7 +10,6 @@ import {
   type Inline as ModelInline,
   type Provenance,
 } from '@docconv/model';
-import { joined, shows } from '../docx/docx-blocks';
 import { chartBlocks, chartLines, type Chart } from '../office/charts';
 import { equationInline } from './equation';
 import { tableRows } from './hancom-tables';

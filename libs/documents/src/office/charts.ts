@@ -1,5 +1,4 @@
-import type { Block, Cell, Inline, Provenance } from '@docconv/model';
-import { joined, shows } from '../docx/docx-blocks';
+import { joined, shows, type Block, type Cell, type Inline, type Provenance } from '@docconv/model';
 import { child, childrenNamed, descendants, pathOf, runText, textContent, type XmlNode } from './ooxml';
 
 /*
