@@ -1,5 +1,6 @@
 import { Column, Entity } from 'typeorm';
-import { bigintNumber, UserOwnedRow } from './column-types';
+import { bigintNumber } from './column-types';
+import { UserOwnedRow } from './user-owned-row';
 
 @Entity({ name: 'api_keys' })
 export class ApiKeyEntity extends UserOwnedRow {

@@ -1,5 +1,6 @@
 import { Column, Entity } from 'typeorm';
-import { bigintNumber, UserOwnedRow } from './column-types';
+import { bigintNumber } from './column-types';
+import { UserOwnedRow } from './user-owned-row';
 
 /** A checkout opened for a user: what it asks and what it promises. Written once, when it is opened. */
 @Entity({ name: 'checkouts' })

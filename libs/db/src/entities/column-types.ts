@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, PrimaryGeneratedColumn, type ValueTransformer } from 'typeorm';
+import type { ValueTransformer } from 'typeorm';
 
 /**
  * PostgreSQL `bigint` arrives as a string; our integers (points, counts) stay far below
@@ -14,18 +14,3 @@ export const bigintNumber: ValueTransformer = {
     return n;
   },
 };
-
-/**
- * The columns every row a user owns starts with (API keys, sessions, checkouts, payments, ledger
- * rows): its uuid, its user, and when it was made.
- */
-export abstract class UserOwnedRow {
-  @PrimaryGeneratedColumn('uuid')
-  id!: string;
-
-  @Column({ name: 'user_id', type: 'uuid' })
-  userId!: string;
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt!: Date;
-}

@@ -1,5 +1,6 @@
 import { Column, Entity } from 'typeorm';
-import { bigintNumber, UserOwnedRow } from './column-types';
+import { bigintNumber } from './column-types';
+import { UserOwnedRow } from './user-owned-row';
 
 export const CREDIT_TRANSACTION_TYPES = ['charge', 'spend', 'refund', 'grant'] as const;
 export type CreditTransactionType = (typeof CREDIT_TRANSACTION_TYPES)[number];

@@ -1,5 +1,5 @@
 import { Column, Entity } from 'typeorm';
-import { UserOwnedRow } from './column-types';
+import { UserOwnedRow } from './user-owned-row';
 
 /** Why a session ended. */
 export type SessionEndReason = 'logout' | 'revoked' | 'password_changed' | 'refresh_reused';
