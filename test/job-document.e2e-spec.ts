@@ -39,9 +39,9 @@ describe('a job’s document beside its Markdown', () => {
   const storedDocument = async (jobId: string) =>
     JSON.parse((await storage.read(documentPath(jobId))).toString('utf8')) as Document;
 
-  /** The text of the DOCX a conversion made of the job. */
-  async function docxText(jobId: string): Promise<string> {
-    const res = await t.http.post(`/api/v1/jobs/${jobId}/convert`).set('X-API-Key', key.key).send({ format: 'docx' });
+  /** The XML of `part` in the file a conversion of the job to `format` made. */
+  async function convertedPart(jobId: string, format: 'docx' | 'hwpx', part: string): Promise<string> {
+    const res = await t.http.post(`/api/v1/jobs/${jobId}/convert`).set('X-API-Key', key.key).send({ format });
     expect(res.status).toBe(200);
     const file = await t.http
       .get(pathOf(res.body.download_url as string))
@@ -49,8 +49,12 @@ describe('a job’s document beside its Markdown', () => {
       .parse(binary)
       .expect(200);
     const zip = await JSZip.loadAsync(file.body as Buffer);
-    return (await zip.file('word/document.xml')!.async('string')).replace(/<[^>]+>/g, ' ');
+    return zip.file(part)!.async('string');
   }
+
+  /** The text of the DOCX a conversion made of the job. */
+  const docxText = async (jobId: string) =>
+    (await convertedPart(jobId, 'docx', 'word/document.xml')).replace(/<[^>]+>/g, ' ');
 
   it('stores the document of a job of several files, each block naming its file, and writes result.md from it byte for byte', async () => {
     const jobId = await finished([
@@ -76,15 +80,7 @@ describe('a job’s document beside its Markdown', () => {
     };
     await storage.put(documentPath(jobId), Buffer.from(JSON.stringify(altered), 'utf8'));
     // A format not converted yet renders now, from the altered document.
-    const res = await t.http.post(`/api/v1/jobs/${jobId}/convert`).set('X-API-Key', key.key).send({ format: 'hwpx' });
-    expect(res.status).toBe(200);
-    const file = await t.http
-      .get(pathOf(res.body.download_url as string))
-      .buffer(true)
-      .parse(binary)
-      .expect(200);
-    const zip = await JSZip.loadAsync(file.body as Buffer);
-    const section = await zip.file('Contents/section0.xml')!.async('string');
+    const section = await convertedPart(jobId, 'hwpx', 'Contents/section0.xml');
     expect(section).toContain('Wording from the document.');
     expect(section).not.toContain('Original wording.');
   });

@@ -8,9 +8,7 @@ afterAll(() => fixtures.close());
 const write = (bytes: Buffer): Promise<string> => fixtures.write(bytes);
 
 /** Builds a document with the `docx` package and converts it. */
-async function convert(build: Parameters<DocxFixtures['build']>[0]): Promise<string> {
-  return extractDocx(await fixtures.build(build), 'fixture.docx');
-}
+const convert: DocxFixtures['markdown'] = (build) => fixtures.markdown(build);
 
 describe('extractDocx: tables', () => {
   it('writes a table without merged cells as GFM, every row equally wide', async () => {

@@ -11,9 +11,7 @@ afterAll(() => fixtures.close());
 const write = (bytes: Buffer): Promise<string> => fixtures.write(bytes);
 
 /** Builds a document with the `docx` package and converts it. */
-async function convert(build: Parameters<DocxFixtures['build']>[0]): Promise<string> {
-  return extractDocx(await fixtures.build(build), 'fixture.docx');
-}
+const convert: DocxFixtures['markdown'] = (build) => fixtures.markdown(build);
 
 describe('extractDocx', () => {
   it('writes a chart as its title and a table of its data, after the paragraph that anchors it', async () => {

@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeZip } from '../../../../../test/support/archives';
+import { extractDocx } from '../extract-docx';
 
 /** The `docx` package, which builds Word documents for the specs. */
 export type DocxModule = typeof import('docx');
@@ -50,5 +51,10 @@ export class DocxFixtures {
   async build(build: (docx: DocxModule) => InstanceType<DocxModule['Document']>): Promise<string> {
     const docx = await import('docx');
     return this.write(await docx.Packer.toBuffer(build(docx)));
+  }
+
+  /** A document built with the `docx` package, converted: its Markdown. */
+  async markdown(build: (docx: DocxModule) => InstanceType<DocxModule['Document']>): Promise<string> {
+    return extractDocx(await this.build(build), 'fixture.docx');
   }
 }
