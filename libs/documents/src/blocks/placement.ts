@@ -1,5 +1,5 @@
 import type { Line, PageLines } from '../pdf/layout';
-import { lineBox } from '../pdf/model-blocks';
+import { lineBox, originalBox, originalSize } from '../pdf/model-blocks';
 import { segmentLines } from '../pdf/reading-order';
 
 /** `[left, top, right, bottom]` in the page's units (PDF points; an image's pixels), from its top-left corner. */
@@ -29,33 +29,20 @@ export interface Placement {
 
 /** A laid-out page's lines with boxes in the units of its original (PDF points, image pixels). */
 export function placedPage(page: PageLines, furniture: Line[]): PlacedPage {
-  const scale = page.scale ?? 1;
-  const width = round(page.width / scale);
-  const height = round(page.height / scale);
-  const inPage = (box: Box): Box => [
-    clamp(box[0] / scale, width),
-    clamp(box[1] / scale, height),
-    clamp(box[2] / scale, width),
-    clamp(box[3] / scale, height),
-  ];
   const place = (line: Line): PlacedLine => {
-    return { text: line.block ?? line.text, box: inPage(lineBox(line, page.height)) };
+    return { text: line.block ?? line.text, box: originalBox(lineBox(line, page.height), page) };
   };
   return {
     page: page.number ?? 1,
-    width,
-    height,
+    ...originalSize(page),
     // The OCR engine's own lines where the page is one block; otherwise the lines split at wide
     // gaps (a two-column page's line runs across the gutter until its reading splits it).
     lines: page.anchors
-      ? page.anchors.map((anchor) => ({ text: anchor.text, box: inPage(anchor.box) }))
+      ? page.anchors.map((anchor) => ({ text: anchor.text, box: originalBox(anchor.box, page) }))
       : segmentLines(page.lines).map(place),
     furniture: segmentLines(furniture).map(place),
   };
 }
-
-const round = (value: number) => Math.round(value * 100) / 100;
-const clamp = (value: number, limit: number) => Math.min(limit, round(Math.max(0, value)));
 
 /** Letters and digits only, case folded: how a block's text and a line's text are compared. */
 export function matchKey(text: string): string {

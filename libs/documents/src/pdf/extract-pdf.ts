@@ -13,7 +13,8 @@ import { readUnreadable } from './unreadable-text';
 import { laidOut } from './layout-document';
 import { blockLine, modelRows, UNPLACED } from './model-blocks';
 import { figureRegions, withFigureText } from './figures';
-import { pageDrawing } from './rules';
+import { pageDrawing, type Shape } from './rules';
+import { pageTurn, turnedRect, turnedTransform, turnedView } from './turn';
 import { readPageByPage, reportedPages, requireSomePage, type PageRange, type StopSignal } from '../page-loop';
 import type { Extraction } from '../extract';
 import { ImageCollector, type ExtractedImage } from '../images';
@@ -120,14 +121,24 @@ export async function readPdfPages(
       let report: PageReport = { page: n, source: 'text' };
       try {
         const page = await document.getPage(n);
-        const [x0, y0, x1, y1] = page.view;
-        const height = y1 - y0;
         const content = await page.getTextContent();
         const marks = drawingMarks(content.items);
+        // A page set sideways is read turned upright: its text, rules and pictures in the turned frame.
+        // Not one with text OCR is to read (its areas are rendered from the page as it stands).
+        const texts = content.items.filter((item): item is TextItem => 'str' in item);
+        const turn = reader && texts.some((item) => cleanText(item.str).garbage) ? undefined : pageTurn(texts);
+        const view = turn ? turnedView(page.view) : page.view;
+        const [x0, y0, x1, y1] = view;
+        const height = y1 - y0;
+        const upright = (item: TextItem): TextItem =>
+          turn ? { ...item, transform: turnedTransform(item.transform as number[], turn, page.view) } : item;
+        const uprightRect = <T extends Shape>(rect: T): T => (turn ? turnedRect(rect, turn, y1 - y0, x1 - x0) : rect);
         // Rules, figure shapes and an OCR program's invisible text layer come from the drawing
         // operators; a page that draws no paths and sets no invisible text is read without them.
         const operators = marks.has('paths') || marks.has('invisibleText') ? await page.getOperatorList() : undefined;
-        const { rules, shapes } = operators ? pageDrawing(operators, lib.OPS, page.view) : NO_DRAWING;
+        const drawing = operators ? pageDrawing(operators, lib.OPS, page.view) : NO_DRAWING;
+        const rules = drawing.rules.map(uprightRect);
+        const shapes = drawing.shapes.map(uprightRect);
         // The font's own name tells bold, fixed-width and symbol faces.
         const traits = new Map<string, FontTraits>();
         const traitsOf = (fontName: string) => {
@@ -144,8 +155,9 @@ export async function readPdfPages(
         const garbage: TextRun[] = [];
         const runs: TextRun[] = [];
         const byFont = new Map<string, TextRun[]>();
-        for (const item of content.items) {
-          if (!('str' in item) || sidewaysInMargin(item, x0, x1 - x0)) continue;
+        for (const drawn of texts) {
+          const item = upright(drawn);
+          if (sidewaysInMargin(item, x0, x1 - x0)) continue;
           const face = traitsOf(item.fontName);
           const { text, garbage: unreadable } = cleanText(item.str);
           const run: TextRun = {
@@ -176,12 +188,13 @@ export async function readPdfPages(
           // Pictures large enough to be figures, linked where they are drawn (an OCR'd scan's picture is the page).
           const figures =
             images && marks.has('images') && !overlay
-              ? await figureLines(path, n, x1 - x0, height, placed, images)
+              ? await figureLines(path, n, page.view, placed, images, uprightRect)
               : [];
           pages.push({
             number: n,
             width: x1 - x0,
             height,
+            ...(turn ? { turn } : {}),
             lines: figures.length > 0 ? [...placed, ...figures].sort((a, b) => a.y - b.y) : placed,
           });
           if (read) report = read.report(n);
@@ -225,22 +238,25 @@ const CAPTION = /^(fig(ure)?\.?|chart|graph|image|photo|plate|그림|사진|도�
 const CAPTION_GAP = 36;
 
 /**
- * The figures of page `n` as block lines holding their Markdown image links, each stored in
- * `images`; a figure's alternative text is its caption when a line next to it opens like one.
+ * The figures of page `n` (whose view is `view`) as block lines holding their Markdown image
+ * links, each stored in `images`, placed in the frame the page is read in (`upright`); a figure's
+ * alternative text is its caption when a line next to it opens like one.
  */
 async function figureLines(
   path: string,
   n: number,
-  width: number,
-  height: number,
+  view: number[],
   lines: Line[],
   images: ImageCollector,
+  upright: (rect: Shape) => Shape,
 ): Promise<Line[]> {
   const out: Line[] = [];
-  for (const picture of await pagePictures(path, n, width, height)) {
+  const [vx0, vy0, vx1, vy1] = view;
+  for (const picture of await pagePictures(path, n, vx1 - vx0, vy1 - vy0)) {
     const name = await images.add(`p${n}-${out.length + 1}`, picture.bytes);
     if (!name) continue;
-    const [left, top, right, bottom] = picture.box;
+    const [x0, y0, x1, y1] = picture.box;
+    const { x0: left, y0: top, x1: right, y1: bottom } = upright({ x0, y0, x1, y1 });
     const caption = lines.find(
       (line) =>
         !line.block &&

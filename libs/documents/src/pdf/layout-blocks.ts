@@ -2,7 +2,7 @@ import { blockMarkdown, type Block, type Box, type Provenance, type TableBlock }
 import { alignedTableAt } from './aligned-tables';
 import { codeBlockAt } from './code-blocks';
 import { mend, type Line } from './layout';
-import { inlines, lineBox, unionBox } from './model-blocks';
+import { inlines, lineBox, originalBox, unionBox, type PageFrame } from './model-blocks';
 
 /** How a sentence, and so possibly a paragraph, ends. */
 const SENTENCE_END = /[.!?:;。！？]["'”’)\]]*$/;
@@ -20,13 +20,9 @@ export interface Typography {
   headingLevels: Map<number, number>;
 }
 
-/** A page's ordered lines, and what places its blocks: its number, its size and its scale (see PageLines). */
-export interface OrderedPage {
+/** A page's ordered lines, and what places its blocks: its number, its size, its scale and its turn (see PageLines). */
+export interface OrderedPage extends PageFrame {
   number: number;
-  width: number;
-  height: number;
-  /** Page units per unit of the original; 1 when absent. */
-  scale?: number;
   lines: Line[];
 }
 
@@ -318,13 +314,8 @@ function provenance(file: string, lines: Line[], pageOf: Map<Line, OrderedPage>)
   return { file, page: page.number, ...(box ? { box } : {}) };
 }
 
-/** The union of boxes in page units, in the original's units (PDF points, image pixels), within the page. */
+/** The union of boxes in page units, in the original's units (PDF points, image pixels) and frame, within the page. */
 export function placedBox(boxes: Box[], page: Omit<OrderedPage, 'lines'>): Box | undefined {
   const union = unionBox(boxes);
-  if (union === undefined) return undefined;
-  const scale = page.scale ?? 1;
-  const limits = [page.width, page.height, page.width, page.height].map((v) => round(v / scale));
-  return union.map((v, i) => Math.min(limits[i], round(Math.max(0, v / scale)))) as Box;
+  return union && originalBox(union, page);
 }
-
-const round = (value: number) => Math.round(value * 100) / 100;

@@ -3,7 +3,7 @@ import { placedPage, type PlacedPage } from '../blocks/placement';
 import { withFootnotes } from './footnotes';
 import { withoutFurniture } from './furniture';
 import type { Line, PageLines } from './layout';
-import { layoutBlocks, placedBox } from './layout-blocks';
+import { layoutBlocks, placedBox, type OrderedPage } from './layout-blocks';
 import { lineBox } from './model-blocks';
 import { orderLines } from './reading-order';
 
@@ -68,6 +68,7 @@ export function layoutModel(pages: PageLines[], file: string, furniture?: Line[]
     width: page.width,
     height: page.height,
     scale: page.scale,
+    turn: page.turn,
     lines: page.ordered ? page.lines : orderLines(page),
   }));
   const blocks = layoutBlocks(ordered, { bodySize, bodyFont, headingLevels }, file);
@@ -75,12 +76,7 @@ export function layoutModel(pages: PageLines[], file: string, furniture?: Line[]
 }
 
 /** The blocks with each page's furniture put in: its running heads before the page's first block, its feet after its last. */
-function withFurniture(
-  blocks: Block[],
-  pages: { number: number; width: number; height: number; scale?: number }[],
-  dropped: Line[][],
-  file: string,
-): Block[] {
+function withFurniture(blocks: Block[], pages: Omit<OrderedPage, 'lines'>[], dropped: Line[][], file: string): Block[] {
   if (dropped.every((lines) => lines.length === 0)) return blocks;
   const heads = new Map<number, Block[]>();
   const feet = new Map<number, Block[]>();

@@ -1,5 +1,6 @@
 import type { Block } from '@docconv/model';
 import { joinOverlapping } from './glyphs';
+import type { Turn } from './turn';
 
 /**
  * Page layout from a PDF's text layer: items → lines → columns → blocks (paragraphs,
@@ -64,6 +65,8 @@ export interface PageLines {
   height: number;
   /** Page units per unit of the original (an image read by OCR is laid out at a scale of its own); 1 when absent. */
   scale?: number;
+  /** A sideways page read turned upright: its width, height and lines are the turned page's (see turn.ts). */
+  turn?: Turn;
   lines: Line[];
   /**
    * Where the text of a page whose `lines` are one block (an OCR engine's paragraphs) stands:

@@ -1,5 +1,6 @@
 import { writeMarkdown, type Block, type Box, type Cell, type GridCell, type Inline } from '@docconv/model';
-import type { Line } from './layout';
+import type { Line, PageLines } from './layout';
+import { unturnedBox } from './turn';
 
 /**
  * The pieces the PDF layout builds model blocks from: line text as inline runs (footnote
@@ -57,6 +58,27 @@ export function unionBox(boxes: Box[]): Box | undefined {
     Math.max(...boxes.map((b) => b[3])),
   ];
 }
+
+/** What places a page's boxes in its original: its size in page units, its scale and its turn (see PageLines). */
+export type PageFrame = Pick<PageLines, 'width' | 'height' | 'scale' | 'turn'>;
+
+/** The size of a page in the original's units and frame (a sideways page read turned has its own width and height back). */
+export function originalSize(page: PageFrame): { width: number; height: number } {
+  const scale = page.scale ?? 1;
+  const [width, height] = page.turn ? [page.height, page.width] : [page.width, page.height];
+  return { width: round(width / scale), height: round(height / scale) };
+}
+
+/** A box in page units in the original's units (PDF points, image pixels) and frame, within the page. */
+export function originalBox(box: Box, page: PageFrame): Box {
+  const scale = page.scale ?? 1;
+  const { width, height } = originalSize(page);
+  const own = page.turn ? unturnedBox(box, page.turn, page.width, page.height) : box;
+  const limits = [width, height, width, height];
+  return own.map((v, i) => Math.min(limits[i], round(Math.max(0, v / scale)))) as Box;
+}
+
+const round = (value: number) => Math.round(value * 100) / 100;
 
 /**
  * A line standing for model blocks (a ruled table, a figure, an OCR'd page's paragraphs): the
