@@ -137,6 +137,110 @@ describe('ruled tables', () => {
     expect(tables[0].rows[0].map((c) => c.text)).toEqual(['Left', 'Right']);
   });
 
+  it('drops the empty slivers a shaded row with offset edges makes, rather than splitting every column', () => {
+    // Two columns; the total row is a shaded band whose left and middle edges stand 6 pt inside the grid's.
+    const rules = [
+      ...grid([100, 300, 400], [100, 120, 140, 160]),
+      v(106, 140, 160),
+      v(294, 140, 160),
+      h(160, 100, 400),
+    ];
+    const runs = [
+      run('Item', 105, 115),
+      run('n', 305, 115),
+      run('Apples', 105, 135),
+      run('77', 305, 135),
+      run('Total', 250, 155),
+      run('227', 305, 155),
+    ];
+    const { tables } = ruledTables(rules, runs);
+    expect(tables[0].rows.map((row) => row.map((cell) => [cell.text, cell.colspan]))).toEqual([
+      [
+        ['Item', 1],
+        ['n', 1],
+      ],
+      [
+        ['Apples', 1],
+        ['77', 1],
+      ],
+      [
+        ['Total', 1],
+        ['227', 1],
+      ],
+    ]);
+  });
+
+  it('finds the rows and columns a table rules only around its body, from its words', () => {
+    // Ruled above the header, under it and below the body, with one column rule; the body's rows
+    // and the last two columns are not drawn.
+    const rules = [h(100, 100, 400), h(120, 100, 400), h(180, 100, 400), v(200, 100, 180)];
+    const runs = [
+      run('Answers', 105, 115),
+      run('Freq.', 205, 115),
+      run('Percent', 305, 115),
+      ...['0', '1', '2', '3'].flatMap((n, i) => [
+        run(n, 105, 135 + i * 12),
+        run(String(100 + i), 205, 135 + i * 12),
+        run(`${20 + i}.5`, 305, 135 + i * 12),
+      ]),
+    ];
+    const { tables } = ruledTables(rules, runs);
+    expect(tables[0].rows.map((row) => row.map((cell) => cell.text))).toEqual([
+      ['Answers', 'Freq.', 'Percent'],
+      ['0', '100', '20.5'],
+      ['1', '101', '21.5'],
+      ['2', '102', '22.5'],
+      ['3', '103', '23.5'],
+    ]);
+  });
+
+  it('keeps text that wraps inside a cell, and a bullet beside its item, in one cell', () => {
+    const rules = grid([100, 200, 300], [100, 120, 180]);
+    const wrapped = ['evidence that the', 'instrument measures', 'the concept it is', 'meant to measure'];
+    const runs = [
+      run('Property', 105, 115),
+      run('Reason', 205, 115),
+      run('Validity', 105, 135),
+      ...wrapped.map((line, i) => run(line, 205, 135 + i * 11, 10)),
+      run('•', 105, 146),
+    ];
+    // The wrapped lines fill the 100 pt cell: 17–19 characters at 5 pt each.
+    const { tables } = ruledTables(rules, runs);
+    expect(tables[0].rows.map((row) => row.map((cell) => cell.text))).toEqual([
+      ['Property', 'Reason'],
+      ['Validity •', wrapped.join(' ')],
+    ]);
+  });
+
+  it('connects a header ruled off by a double line to the body below it', () => {
+    const rules = [
+      h(100, 100, 300),
+      h(119, 100, 300),
+      h(121.5, 100, 300),
+      h(160, 100, 300),
+      v(100, 100, 119),
+      v(200, 100, 119),
+      v(300, 100, 119),
+      v(100, 121.5, 160),
+      v(200, 121.5, 160),
+      v(300, 121.5, 160),
+    ];
+    const runs = [run('Fruit', 105, 115), run('Price', 205, 115), run('Apples', 105, 140), run('1.10', 205, 140)];
+    const { tables } = ruledTables(rules, runs);
+    expect(tables).toHaveLength(1);
+    expect(tables[0].rows.map((row) => row.map((cell) => cell.text))).toEqual([
+      ['Fruit', 'Price'],
+      ['Apples', '1.10'],
+    ]);
+  });
+
+  it("leaves a chart's grid lines to the running text", () => {
+    // Grid lines every 50 pt; the values stand in two of the bands, the others are empty.
+    const rules = grid([100, 150, 200, 250, 300, 350], [100, 130, 160]);
+    const runs = [run('30.5', 105, 120), run('49.0', 205, 120), run('29.7', 105, 150), run('48.6', 205, 150)];
+    expect(ruledTables(rules, runs).tables).toEqual([]);
+  });
+
   it('leaves frames and diagrams to the running text', () => {
     const frame = [h(100, 100, 400), h(200, 100, 400), v(100, 100, 200), v(400, 100, 200)];
     expect(ruledTables(frame, [run('A boxed note', 110, 150)]).tables).toEqual([]);

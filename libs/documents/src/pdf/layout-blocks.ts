@@ -1,13 +1,13 @@
 import { blockMarkdown, type Block, type Box, type Provenance, type TableBlock } from '@docconv/model';
 import { alignedTableAt } from './aligned-tables';
 import { codeBlockAt } from './code-blocks';
-import { mend, type Line } from './layout';
+import { BULLET_CHARS, mend, type Line } from './layout';
 import { inlines, lineBox, originalBox, unionBox, type PageFrame } from './model-blocks';
 
 /** How a sentence, and so possibly a paragraph, ends. */
 const SENTENCE_END = /[.!?:;。！？]["'”’)\]]*$/;
 
-const BULLET = /^([•◦▪▫‣∙·●○■□–—*-])\s+/;
+const BULLET = new RegExp(`^(${BULLET_CHARS})\\s+`);
 const NUMBERED = /^(\(?\d{1,3}[.)]|\(?[a-z][.)])\s+/i;
 
 /** What a document's type says about its text. */

@@ -27,6 +27,9 @@ export interface TextRun {
   font?: string;
 }
 
+/** The characters that open a list item as its bullet (a class for a regular expression). */
+export const BULLET_CHARS = '[•◦▪▫‣∙·●○■□–—*-]';
+
 /** Whether a run puts something on the page: text, or a mark drawn with a glyph. */
 export const inked = (run: TextRun): boolean => run.mark === true || run.text.trim() !== '';
 
