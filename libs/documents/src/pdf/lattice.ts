@@ -317,9 +317,11 @@ function buildTable(horizontals: Horizontal[], verticals: Vertical[], runs: Text
     em,
   );
   if (!ys || !xs) return undefined;
-  // Columns the table does not rule are found in the whitespace between its words.
+  // Columns the table does not rule are found in the whitespace between its words; a frame
+  // with no column rule at all (a box around a page of two columns) is not a table.
   const corridors = new Set<number>();
-  for (let c = xs.length - 2; c >= 0; c--) {
+  const ruledColumns = xs.length - 1;
+  for (let c = ruledColumns - 1; c >= 0 && ruledColumns >= 2; c--) {
     const found = corridorsIn(
       tableWords.filter((word) => word.x + word.width / 2 >= xs[c] && word.x + word.width / 2 < xs[c + 1]),
     );
