@@ -254,6 +254,14 @@ describe('matchTables', () => {
   it('has no score without reference tables', () => {
     expect(matchTables([a], [])).toBeUndefined();
   });
+
+  it('pairs no reference with a table that shares none of its cells: a missed table scores 0', () => {
+    // Same shape, other contents: TEDS alone would credit it for most of the grid.
+    const other = table(['C', 'D'], ['3', '4']);
+    const match = matchTables([other], [a])!;
+    expect(match.paired).toEqual([-1]);
+    expect(match.scores).toEqual([0]);
+  });
 });
 
 describe('structureExactness', () => {

@@ -189,48 +189,5 @@ export function teds(prediction: Table, reference: Table, exactLimit = EXACT_TED
   return { score: Math.max(0, 1 - distance / Math.max(a.size, b.size)), distance, exact };
 }
 
-export interface TableMatch {
-  /** Per reference table, in order: its TEDS against the prediction it was paired with, or 0. */
-  scores: number[];
-  /** Index of the predicted table paired with each reference table, or -1. */
-  paired: number[];
-  /** Mean of `scores`. */
-  mean: number;
-  exact: boolean;
-}
-
-/**
- * Pairs reference tables with predicted ones greedily, best TEDS first, each table used at most
- * once; a reference table left without a partner scores 0. Undefined when there are no
- * reference tables.
- */
-export function matchTables(
-  predictions: Table[],
-  references: Table[],
-  exactLimit = EXACT_TED_LIMIT,
-): TableMatch | undefined {
-  if (references.length === 0) return undefined;
-  const pairs: { r: number; p: number; score: number }[] = [];
-  let exact = true;
-  references.forEach((reference, r) =>
-    predictions.forEach((prediction, p) => {
-      const result = teds(prediction, reference, exactLimit);
-      exact &&= result.exact;
-      pairs.push({ r, p, score: result.score });
-    }),
-  );
-  pairs.sort((x, y) => y.score - x.score || x.r - y.r || x.p - y.p);
-  const scores = new Array<number>(references.length).fill(0);
-  const paired = new Array<number>(references.length).fill(-1);
-  const used = new Set<number>();
-  for (const { r, p, score } of pairs) {
-    if (paired[r] >= 0 || used.has(p)) continue;
-    paired[r] = p;
-    scores[r] = score;
-    used.add(p);
-  }
-  return { scores, paired, mean: scores.reduce((s, x) => s + x, 0) / scores.length, exact };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Structure exactness
