@@ -99,7 +99,7 @@ export function alignedTableAt(lines: Line[], start: number): AlignedTable | und
   const multi = span.filter((l) => piecesOf(l).length >= 2);
   if (multi.length < 3 || proseColumns(multi)) return undefined;
 
-  const boundaries = columnBoundaries(multi.flatMap(piecesOf), size);
+  const boundaries = columnBoundaries(multi.map(piecesOf), size);
   if (boundaries.length === 0 || boundaries.length > 24) return undefined;
   // Justified prose splits at random wide gaps: its long pieces run over text that other lines
   // have in the next "column". A table's cells keep clear of each other, but for the odd one that spans.
@@ -139,21 +139,61 @@ function proseColumns(lines: Line[]): boolean {
   return wordy.length >= lines.length * 0.5 && columns <= 3;
 }
 
-/** The x of each column boundary: the middle of each free stretch at least RIVER_EM wide between the pieces. */
-function columnBoundaries(pieces: Piece[], size: number): number[] {
+/** The share of a table's lines whose pieces may run across a column boundary (header cells over two columns). */
+const CROSSING_SHARE = 0.2;
+
+/**
+ * The x of each column boundary: the middle of each stretch at least RIVER_EM wide that the
+ * pieces of the lines leave free, but for those of CROSSING_SHARE of the lines at most, each
+ * spanning the two columns (a header over two columns of figures; see spans). Within such a
+ * stretch the boundary stands in the middle of its widest part that the fewest lines cross.
+ */
+function columnBoundaries(lines: Piece[][], size: number): number[] {
   // Pieces wider than a third of the table (a title row, a note) would close every river; they are placed later.
+  const pieces = lines.flat();
+  if (pieces.length === 0) return [];
   const left = Math.min(...pieces.map((p) => p.x0));
   const right = Math.max(...pieces.map((p) => p.x1));
-  const narrow = pieces.filter((p) => p.x1 - p.x0 < (right - left) / 3 || pieces.length < 6);
-  const sorted = [...narrow].sort((a, b) => a.x0 - b.x0);
-  if (sorted.length === 0) return [];
+  const narrow = (p: Piece) => p.x1 - p.x0 < (right - left) / 3 || pieces.length < 6;
+  const kept = lines.map((line) => line.filter(narrow)).filter((line) => line.length > 0);
+  const allowed = Math.floor(kept.length * CROSSING_SHARE);
+  // Elementary stretches between piece edges, each with the number of lines covering it.
+  const edges = [...new Set(kept.flat().flatMap((p) => [p.x0, p.x1]))].sort((a, b) => a - b);
+  const stretches = edges.slice(0, -1).map((x0, i) => {
+    const x1 = edges[i + 1];
+    const mid = (x0 + x1) / 2;
+    return { x0, x1, lines: kept.filter((line) => line.some((p) => p.x0 <= mid && p.x1 >= mid)).length };
+  });
   const boundaries: number[] = [];
-  let reach = sorted[0].x1;
-  for (const piece of sorted.slice(1)) {
-    if (piece.x0 - reach >= size * RIVER_EM) boundaries.push((reach + piece.x0) / 2);
-    reach = Math.max(reach, piece.x1);
+  for (let i = 0; i < stretches.length;) {
+    if (stretches[i].lines > allowed) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j + 1 < stretches.length && stretches[j + 1].lines <= allowed) j++;
+    const river = stretches.slice(i, j + 1);
+    if (river[river.length - 1].x1 - river[0].x0 >= size * RIVER_EM) {
+      const fewest = Math.min(...river.map((s) => s.lines));
+      const best = river.filter((s) => s.lines === fewest).sort((a, b) => b.x1 - b.x0 - (a.x1 - a.x0))[0];
+      const x = (best.x0 + best.x1) / 2;
+      if (kept.every((line) => line.every((p) => !(p.x0 < x && p.x1 > x) || spans(p, x, kept, line))))
+        boundaries.push(x);
+    }
+    i = j + 1;
   }
   return boundaries;
+}
+
+/**
+ * Whether a piece across `x` spans two columns: pieces of other lines that keep to one side of
+ * `x` stand under it on both sides (a header over two columns of figures), not on one side only
+ * (a long figure in a column of short ones, reaching out past them).
+ */
+function spans(piece: Piece, x: number, lines: Piece[][], own: Piece[]): boolean {
+  const under = (from: number, to: number) =>
+    lines.some((line) => line !== own && line.some((p) => p.x0 < to && p.x1 > from && (p.x1 <= x || p.x0 >= x)));
+  return under(piece.x0, x) && under(x, piece.x1);
 }
 
 /** Lines grouped into rows: a line closer to the one above than most rows are to each other continues its row. */

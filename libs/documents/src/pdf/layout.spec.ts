@@ -199,6 +199,42 @@ describe('PDF layout', () => {
       '| Region | Q1 | Q2 |\n| --- | --- | --- |\n| North | 10 | 12 |\n| South |  | 9 |\n| East | 7 | 8 |',
     );
   });
+
+  it('keeps two columns apart under a header that runs across both, and adds none for a long figure', () => {
+    // "Rate (95% CI)" runs over the rate and its interval; one total is wider than its column.
+    const at = (text: string, x: number, r: number) => run(text, x, 300 + r * 14);
+    const runs = [
+      at('Group', 40, 0),
+      at('Rate (95% CI)', 200, 0),
+      at('Cases', 380, 0),
+      ...[
+        ['Female', '103.1', '(102.7-103.6)', '82'],
+        ['Male', '176.5', '(175.7-177.2)', '54'],
+        ['Other', '97.4', '(92.8-102.0)', '5'],
+      ].flatMap(([name, rate, interval, cases], r) => [
+        at(name, 40, r + 1),
+        at(rate, 200, r + 1),
+        at(interval, 260, r + 1),
+        at(cases, 390, r + 1),
+      ]),
+      at('Total', 40, 4),
+      at('135.0', 200, 4),
+      at('(134.6-135.4)', 260, 4),
+      at('1,250,141', 380, 4),
+    ];
+    const markdown = layoutDocument([page(runs)]);
+    expect(markdown).toContain(
+      [
+        '<table>',
+        '<tr><th>Group</th><th colspan="2">Rate (95% CI)</th><th>Cases</th></tr>',
+        '<tr><td>Female</td><td>103.1</td><td>(102.7-103.6)</td><td>82</td></tr>',
+        '<tr><td>Male</td><td>176.5</td><td>(175.7-177.2)</td><td>54</td></tr>',
+        '<tr><td>Other</td><td>97.4</td><td>(92.8-102.0)</td><td>5</td></tr>',
+        '<tr><td>Total</td><td>135.0</td><td>(134.6-135.4)</td><td>1,250,141</td></tr>',
+        '</table>',
+      ].join('\n'),
+    );
+  });
 });
 
 describe('running heads on a single page', () => {
