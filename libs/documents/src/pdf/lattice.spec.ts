@@ -194,6 +194,22 @@ describe('ruled tables', () => {
     ]);
   });
 
+  it('splits the undrawn rows of a column of figures that fill their cells', () => {
+    const rules = grid([100, 160, 220], [100, 120, 170]);
+    const values = [
+      ['1,087,948', '1,022,490'],
+      ['2,586,688', '2,568,738'],
+      ['3,867,692', '3,576,723'],
+    ];
+    const runs = [
+      run('Male', 105, 115),
+      run('Female', 165, 115),
+      ...values.flatMap(([a, b], i) => [run(a, 105, 135 + i * 12), run(b, 165, 135 + i * 12)]),
+    ];
+    const { tables } = ruledTables(rules, runs);
+    expect(tables[0].rows.map((row) => row.map((cell) => cell.text))).toEqual([['Male', 'Female'], ...values]);
+  });
+
   it('keeps text that wraps inside a cell, and a bullet beside its item, in one cell', () => {
     const rules = grid([100, 200, 300], [100, 120, 180]);
     const wrapped = ['evidence that the', 'instrument measures', 'the concept it is', 'meant to measure'];

@@ -263,12 +263,17 @@ function rowStarts(words: TextRun[], xs: number[]): number[] {
 /** A line this full of its cell's width (or fuller) may have wrapped; a shorter one ended where its text did. */
 const FULL_LINE = 0.6;
 
+/** A line of figures alone: numbers, with their signs, separators, units and brackets. */
+const FIGURES = /^[\s\d.,:;%‰()[\]+\-−–—$€£¥₩*/]+$/;
+
 /**
  * Whether `line` continues the text of `above` in a cell from `left` to `right`: `above` fills
  * most of the cell, and the first word of `line` would not have fitted after it (the cell's
- * padding taken as the space before `above`, at most a size).
+ * padding taken as the space before `above`, at most a size). A line of figures is a value of
+ * its own, never the rest of the line above.
  */
 function wraps(above: Line, line: Line, cell: { left: number; right: number }): boolean {
+  if (FIGURES.test(line.text)) return false;
   const pad = Math.min(Math.max(above.x - cell.left, 0), above.size);
   const room = cell.right - cell.left - 2 * pad;
   if (room <= 0 || above.right - above.x < room * FULL_LINE) return false;
