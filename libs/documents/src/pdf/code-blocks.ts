@@ -25,8 +25,18 @@ export function isMono(line: Line): boolean {
   return !line.block && ink.length > 0 && ink.every((r) => r.mono === true);
 }
 
-/** The code block that starts at `lines[start]`, if one does; code is not set larger than the body. */
-export function codeBlockAt(lines: Line[], start: number, bodySize: number): CodeBlock | undefined {
+/** Marks of program text: brackets, statement ends, assignments, comments. */
+const CODE_MARKS = /[{};=<>]|^\s*(#|\/\/)/;
+/** In a document set in a fixed-width face throughout, the share of a block's lines that must bear CODE_MARKS. */
+const MARKED_SHARE = 1 / 3;
+
+/**
+ * The code block that starts at `lines[start]`, if one does; code is not set larger than the
+ * body. In a document whose body is set in a fixed-width face (`bodyMono`: a typewritten
+ * report), the face says nothing: a block is code only when a third of its lines bear the marks
+ * of program text.
+ */
+export function codeBlockAt(lines: Line[], start: number, bodySize: number, bodyMono = false): CodeBlock | undefined {
   const code = (line: Line) => isMono(line) && line.size <= bodySize * 1.15;
   if (!code(lines[start])) return undefined;
   let end = start + 1;
@@ -40,6 +50,8 @@ export function codeBlockAt(lines: Line[], start: number, bodySize: number): Cod
   }
   const block = lines.slice(start, end);
   if (block.length === 1 && !standsApart(lines, start)) return undefined;
+  if (bodyMono && block.filter((line) => CODE_MARKS.test(line.text)).length < block.length * MARKED_SHARE)
+    return undefined;
   const pitch = pitchOf(block);
   return pitch === undefined ? undefined : { text: indented(block, pitch), end };
 }

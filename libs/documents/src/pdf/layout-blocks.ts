@@ -16,6 +16,8 @@ export interface Typography {
   bodySize: number;
   /** The font most of its text is set in. */
   bodyFont: string | undefined;
+  /** Most of its text is set in a fixed-width face (a typewritten report): such a face alone does not mark code. */
+  bodyMono?: boolean;
   /** Rounded size of larger type → heading level. */
   headingLevels: Map<number, number>;
 }
@@ -101,7 +103,7 @@ export function layoutBlocks(pages: OrderedPage[], type: Typography, file: strin
         lastLine = line;
         continue;
       }
-      const code = codeBlockAt(lines, i, bodySize);
+      const code = codeBlockAt(lines, i, bodySize, type.bodyMono);
       if (code) {
         endParagraph();
         groups.push([{ type: 'code', text: code.text, from: from(lines.slice(i, code.end)) }]);

@@ -53,10 +53,16 @@ export function layoutModel(pages: PageLines[], file: string, furniture?: Line[]
   const used = [...new Set(headingSizes.map(bucket))].sort((a, b) => a - b);
   const headingLevels = new Map(headingSizes.map((s) => [s, used.indexOf(bucket(s)) + 1]));
   const fonts = new Map<string, number>();
+  let [mono, all] = [0, 0];
   for (const line of pages.flatMap((page) => page.lines)) {
-    for (const run of line.runs) if (run.font) fonts.set(run.font, (fonts.get(run.font) ?? 0) + run.text.length);
+    for (const run of line.runs) {
+      if (run.font) fonts.set(run.font, (fonts.get(run.font) ?? 0) + run.text.length);
+      all += run.text.length;
+      if (run.mono) mono += run.text.length;
+    }
   }
   const bodyFont = [...fonts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const bodyMono = mono > all / 2;
   const kept = withoutFurniture(pages, bodySize);
   const dropped = kept.map((page, i) => {
     const stays = new Set(page.lines);
@@ -71,7 +77,7 @@ export function layoutModel(pages: PageLines[], file: string, furniture?: Line[]
     turn: page.turn,
     lines: page.ordered ? page.lines : orderLines(page),
   }));
-  const blocks = layoutBlocks(ordered, { bodySize, bodyFont, headingLevels }, file);
+  const blocks = layoutBlocks(ordered, { bodySize, bodyFont, bodyMono, headingLevels }, file);
   return { version: 1, blocks: withFurniture(blocks, ordered, dropped, file) };
 }
 

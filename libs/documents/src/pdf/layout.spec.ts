@@ -88,6 +88,38 @@ describe('PDF layout', () => {
     expect(markdown).toContain('It returns their sum.');
   });
 
+  it('reads a report typewritten in a fixed-width face as paragraphs and tables, its code alone as code', () => {
+    // Each word a run of its own, 6 pt a character, as a typewriter face sets them.
+    const typed = (text: string, x: number, y: number): TextRun[] =>
+      [...text.matchAll(/\S+/g)].map((word) => ({
+        ...run(word[0], x + word.index * 6, y),
+        width: word[0].length * 6,
+        mono: true,
+      }));
+    const markdown = layoutDocument([
+      page([
+        ...typed('Sample sizes were chosen for each group of', 40, 100),
+        ...typed('the survey, as the table below shows.', 40, 112),
+        ...typed('Group', 40, 140),
+        ...typed('Size', 160, 140),
+        ...typed('Rate', 260, 140),
+        ...['Children', 'Adults', 'Elderly'].flatMap((group, i) => [
+          ...typed(group, 40, 154 + i * 12),
+          ...typed(String(800 + i * 40), 160, 154 + i * 12),
+          ...typed(`0.${9 - i}`, 260, 154 + i * 12),
+        ]),
+        ...typed('The weights are set in the program:', 40, 220),
+        ...typed('weight = base * factor;', 40, 240),
+        ...typed('if (weight > 2) { trim(); }', 40, 252),
+      ]),
+    ]);
+    expect(markdown).toContain('Sample sizes were chosen for each group of the survey, as the table below shows.\n');
+    expect(markdown).toContain(
+      '| Group | Size | Rate |\n| --- | --- | --- |\n| Children | 800 | 0.9 |\n| Adults | 840 | 0.8 |\n| Elderly | 880 | 0.7 |',
+    );
+    expect(markdown).toContain('```\nweight = base * factor;\nif (weight > 2) { trim(); }\n```');
+  });
+
   it('does not take a face named fixed-width for code when its letters differ in width', () => {
     // An OCR layer's Courier, stretched to each word it covers.
     const stretched = (text: string, x: number, y: number, width: number): TextRun => ({
