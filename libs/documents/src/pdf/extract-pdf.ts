@@ -181,9 +181,10 @@ export async function readPdfPages(
         scanned = reader !== undefined && !usableTextLayer(runs) && marks.has('images');
         if (!scanned) {
           const read = reader && garbage.length > 0 ? await readUnreadable(path, n, garbage, reader) : undefined;
-          const { tables, rest } = ruledTables(rules, [...runs, ...(read?.runs ?? [])]);
           // Over a scan (or a page of ink strokes) the text layer is the page: there is no figure to set apart.
-          const lines = overlay ? buildLines(rest) : withFigureText(buildLines(rest), figureRegions(shapes));
+          const drawings = overlay ? [] : figureRegions(shapes);
+          const { tables, rest } = ruledTables(rules, [...runs, ...(read?.runs ?? [])], drawings);
+          const lines = overlay ? buildLines(rest) : withFigureText(buildLines(rest), drawings);
           const placed = placeTables(lines, tables);
           // Pictures large enough to be figures, linked where they are drawn (an OCR'd scan's picture is the page).
           const figures =

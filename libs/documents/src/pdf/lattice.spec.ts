@@ -210,6 +210,42 @@ describe('ruled tables', () => {
     expect(tables[0].rows.map((row) => row.map((cell) => cell.text))).toEqual([['Male', 'Female'], ...values]);
   });
 
+  it('keeps a drawn row whose value stands midway beside two lines of figures as one row', () => {
+    // Layers and heads stand midway beside their row's two lines.
+    const rules = grid([60, 100, 140, 200, 260, 320], [100, 120, 150, 180]);
+    const band = (y: number, layers: string, [a, b]: string[][]) => [
+      run(layers, 65, y + 14),
+      run('8', 105, y + 14),
+      run('OTSL', 145, y + 10),
+      run('HTML', 145, y + 21),
+      run(a[0], 205, y + 10),
+      run(a[1], 205, y + 21),
+      run(b[0], 265, y + 10),
+      run(b[1], 265, y + 21),
+    ];
+    const runs = [
+      run('Layers', 65, 115),
+      run('Heads', 105, 115),
+      run('Language', 145, 115),
+      run('Simple', 205, 115),
+      run('All', 265, 115),
+      ...band(120, '6', [
+        ['0.965', '0.969'],
+        ['0.955', '0.955'],
+      ]),
+      ...band(150, '4', [
+        ['0.938', '0.952'],
+        ['0.927', '0.938'],
+      ]),
+    ];
+    const { tables } = ruledTables(rules, runs);
+    expect(tables[0].rows.map((row) => row.map((cell) => cell.text))).toEqual([
+      ['Layers', 'Heads', 'Language', 'Simple', 'All'],
+      ['6', '8', 'OTSL HTML', '0.965 0.969', '0.955 0.955'],
+      ['4', '8', 'OTSL HTML', '0.938 0.952', '0.927 0.938'],
+    ]);
+  });
+
   it('keeps text that wraps inside a cell, and a bullet beside its item, in one cell', () => {
     const rules = grid([100, 200, 300], [100, 120, 180]);
     const wrapped = ['evidence that the', 'instrument measures', 'the concept it is', 'meant to measure'];
@@ -255,6 +291,19 @@ describe('ruled tables', () => {
     const rules = grid([100, 150, 200, 250, 300, 350], [100, 130, 160]);
     const runs = [run('30.5', 105, 120), run('49.0', 205, 120), run('29.7', 105, 150), run('48.6', 205, 150)];
     expect(ruledTables(rules, runs).tables).toEqual([]);
+  });
+
+  it('leaves a frame around a drawing to the running text', () => {
+    // Two charts side by side in a ruled box; their curves make a figure region in the left half.
+    const rules = grid([100, 250, 400], [100, 120, 260]);
+    const runs = [
+      run('Portugal (bp)', 105, 115),
+      run('Spain (bp)', 255, 115),
+      run('450', 105, 140),
+      run('450', 255, 140),
+    ];
+    expect(ruledTables(rules, runs).tables).toHaveLength(1);
+    expect(ruledTables(rules, runs, [{ x0: 120, y0: 130, x1: 240, y1: 250 }]).tables).toEqual([]);
   });
 
   it('leaves frames and diagrams to the running text', () => {

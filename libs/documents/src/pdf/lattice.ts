@@ -7,7 +7,7 @@
  * crosses, and lines its columns start together. The text runs inside the grid are handed to
  * its cells and taken out of the page's running text.
  */
-import type { Rule } from './rules';
+import type { Rule, Shape } from './rules';
 import { BULLET_CHARS, buildLines, median, mend, type Line, type TextRun } from './layout';
 import type { GridCell as TableCell } from '@docconv/model';
 
@@ -43,20 +43,36 @@ interface Vertical {
 /**
  * The ruled tables on a page and the runs that are not inside any of them. A grid needs at
  * least two rows and two columns with text in two or more cells; smaller boxes (a framed
- * note, an underline) are left to the running text.
+ * note, an underline) are left to the running text, and so is a frame around a drawing (one of
+ * `drawings`, the page's figure regions, stands in it: a chart's box and axes).
  */
-export function ruledTables(rules: Rule[], runs: TextRun[]): { tables: RuledTable[]; rest: TextRun[] } {
+export function ruledTables(
+  rules: Rule[],
+  runs: TextRun[],
+  drawings: Shape[] = [],
+): { tables: RuledTable[]; rest: TextRun[] } {
   const horizontals = mergeHorizontals(rules.filter((r) => r.y0 === r.y1));
   const verticals = mergeVerticals(rules.filter((r) => r.x0 === r.x1));
   const tables: RuledTable[] = [];
   let rest = runs;
   for (const group of components(horizontals, verticals)) {
+    if (drawings.some((drawing) => frames(group, drawing))) continue;
     const table = buildTable(group.horizontals, group.verticals, rest);
     if (!table) continue;
     tables.push(table.table);
     rest = table.rest;
   }
   return { tables: tables.sort((a, b) => a.top - b.top), rest };
+}
+
+/** Whether a group of rules stands around a drawing: the drawing's middle is inside the rules' extent. */
+function frames(group: { horizontals: Horizontal[]; verticals: Vertical[] }, drawing: Shape): boolean {
+  const [x, y] = [(drawing.x0 + drawing.x1) / 2, (drawing.y0 + drawing.y1) / 2];
+  const left = Math.min(...group.horizontals.map((h) => h.x0), ...group.verticals.map((v) => v.x));
+  const right = Math.max(...group.horizontals.map((h) => h.x1), ...group.verticals.map((v) => v.x));
+  const top = Math.min(...group.horizontals.map((h) => h.y), ...group.verticals.map((v) => v.y0));
+  const bottom = Math.max(...group.horizontals.map((h) => h.y), ...group.verticals.map((v) => v.y1));
+  return x > left && x < right && y > top && y < bottom;
 }
 
 function mergeHorizontals(rules: Rule[]): Horizontal[] {
@@ -232,9 +248,9 @@ const STACKED_ROWS = 3;
 /**
  * Where rows start inside one drawn row of a grid (`words` in it, `xs` its column edges) that
  * holds rows the table does not rule: a column of names beside columns of figures, the lines
- * of each on the same baselines. A line opens a row when two or more columns have a line on
- * its baseline and fewer than half of them wrap there (see wraps: a long name may look
- * wrapped). Such a drawn row is split only when it holds STACKED_ROWS or more rows, each at
+ * of each on the same baselines. A line opens a row when two or more columns, and half of
+ * those with text, have a line on its baseline (not a value set midway beside two lines of its
+ * row) and fewer than half of them wrap there (see wraps: a long name may look wrapped). Such a drawn row is split only when it holds STACKED_ROWS or more rows, each at
  * the top of its first line; a cell whose text merely wraps, or a header whose labels wrap
  * over two lines, gives none.
  */
@@ -246,6 +262,7 @@ function rowStarts(words: TextRun[], xs: number[]): number[] {
     return { lines, left: x, right: xs[c + 1] };
   });
   const near = (a: Line, b: Line) => Math.abs(a.y - b.y) < Math.max(a.size, b.size) * 0.3;
+  const inked = columns.filter((column) => column.lines.length > 0).length;
   const starts: Line[] = [];
   for (const line of columns.flatMap((column) => column.lines).sort((a, b) => a.y - b.y)) {
     if (starts.some((start) => near(start, line))) continue;
@@ -254,7 +271,7 @@ function rowStarts(words: TextRun[], xs: number[]): number[] {
       const i = column.lines.findIndex((other) => near(other, line));
       return i > 0 && wraps(column.lines[i - 1], column.lines[i], column);
     });
-    if (here.length >= 2 && wrapped.length * 2 < here.length) starts.push(line);
+    if (here.length >= 2 && here.length * 2 >= inked && wrapped.length * 2 < here.length) starts.push(line);
   }
   if (starts.length < STACKED_ROWS) return [];
   return starts.slice(1).map((line) => line.y - line.size);
