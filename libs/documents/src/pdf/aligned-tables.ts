@@ -1,6 +1,7 @@
 import type { Cell, GridCell as TableCell } from '@docconv/model';
-import { inked, median, toLine, type Line, type TextRun } from './layout';
+import { FIGURES, inked, median, toLine, words, type Line, type TextRun } from './layout';
 import { modelRows } from './model-blocks';
+import { CAPTION } from './figures';
 
 /**
  * Tables without rules, from how their text is aligned. A run of lines whose text breaks into
@@ -26,6 +27,8 @@ interface Piece {
   text: string;
   x0: number;
   x1: number;
+  /** The stretch of a rule drawn under the piece's text (see withRulesUnder). */
+  under?: [number, number];
 }
 
 interface Row {
@@ -33,9 +36,10 @@ interface Row {
   pieces: Piece[];
 }
 
-/** A table found at `start`: its rows (the first is its header), and the index of the first line after it. */
+/** A table found at `start`: its rows, how many of them head it, and the index of the first line after it. */
 export interface AlignedTable {
   rows: Cell[][];
+  headerRows: number;
   end: number;
 }
 
@@ -56,19 +60,34 @@ function withoutLeader(piece: Piece, size: number): Piece[] {
   ];
 }
 
-/** The line's text in pieces, split where runs are more than CELL_GAP_EM apart and at dot leaders. */
+/**
+ * The line's text in pieces, split where runs are more than CELL_GAP_EM apart, between the values
+ * of a run of figures, and at dot leaders.
+ */
 export function piecesOf(line: Line): Piece[] {
-  const runs = [...line.runs].filter(inked).sort((a, b) => a.x - b.x);
+  // A run of figures alone (a row of values a producer wrote as one string) is one value a piece.
+  const values = new Set<TextRun>();
+  const runs = line.runs
+    .filter(inked)
+    .flatMap((run) => {
+      if (!FIGURES.test(run.text) || !/\S\s+\S/.test(run.text)) return [run];
+      const split = words(run);
+      for (const value of split) values.add(value);
+      return split;
+    })
+    .sort((a, b) => a.x - b.x);
   if (runs.length === 0) return [];
   const groups: TextRun[][] = [[runs[0]]];
   for (let i = 1; i < runs.length; i++) {
     const previous = runs[i - 1];
-    if (runs[i].x - (previous.x + previous.width) > line.size * CELL_GAP_EM) groups.push([runs[i]]);
+    const apart = runs[i].x - (previous.x + previous.width) > line.size * CELL_GAP_EM;
+    if (apart || (values.has(runs[i]) && values.has(previous))) groups.push([runs[i]]);
     else groups[groups.length - 1].push(runs[i]);
   }
   const pieces = groups.flatMap((group) => {
     const piece = toLine(group);
-    return withoutLeader({ text: piece.text, x0: piece.x, x1: piece.right }, line.size);
+    const under = group.find((run) => run.ruledUnder)?.ruledUnder;
+    return withoutLeader({ text: piece.text, x0: piece.x, x1: piece.right, ...(under ? { under } : {}) }, line.size);
   });
   // A list item's marker, set off from its text, is not a cell of its own.
   if (pieces.length >= 2 && LIST_MARKER.test(pieces[0].text)) {
@@ -83,7 +102,8 @@ export function piecesOf(line: Line): Piece[] {
  */
 export function alignedTableAt(lines: Line[], start: number): AlignedTable | undefined {
   const first = lines[start];
-  if (first.block || piecesOf(first).length < 2) return undefined;
+  // A caption ("Table 15. …") heads the table; it is not its first row.
+  if (first.block || CAPTION.test(first.text) || piecesOf(first).length < 2) return undefined;
   const size = first.size;
   // The candidate: lines in pieces, and single lines between them (wrapped cells, section rows).
   let end = start + 1;
@@ -117,9 +137,11 @@ export function alignedTableAt(lines: Line[], start: number): AlignedTable | und
   if (rows.length < 3) return undefined;
   // A right-to-left table is read from its rightmost column.
   const rtl = span.filter((l) => l.rtl).length > span.length / 2;
-  const grid = rows.map((row) => (rtl ? cellsOf(row, boundaries).reverse() : cellsOf(row, boundaries)));
+  const extent: [number, number] = [Math.min(...all.map((p) => p.piece.x0)), Math.max(...all.map((p) => p.piece.x1))];
+  const grid = rows.map((row) => (rtl ? cellsOf(row, boundaries, extent).reverse() : cellsOf(row, boundaries, extent)));
   if (grid.filter((cells) => cells.filter((c) => c.text !== '').length >= 2).length < 2) return undefined;
-  return { rows: modelRows(withCurrencyJoined(grid)), end };
+  const cells = withGroupHeader(withCurrencyJoined(grid));
+  return { rows: modelRows(cells), headerRows: cells[0].some((cell) => cell.rowspan > 1) ? 2 : 1, end };
 }
 
 /** A single line that reads as running text: as wide as the candidate's widest line and long. */
@@ -216,15 +238,34 @@ function groupRows(lines: Line[]): Row[] {
   return rows;
 }
 
-/** A row's cells: each piece in the columns it covers, pieces of one column joined top to bottom. */
-function cellsOf(row: Row, boundaries: number[]): TableCell[] {
+/**
+ * A row's cells: each piece in the columns it covers, pieces of one column joined top to bottom.
+ * A piece alone over a rule drawn under it (a header over a group of columns) spans the columns
+ * the rule runs over, as far as they hold nothing of their own in the row.
+ */
+function cellsOf(row: Row, boundaries: number[], [left, right]: [number, number]): TableCell[] {
   const columns = boundaries.length + 1;
   const column = (x: number) => boundaries.filter((b) => b < x).length;
+  // The middle of each column, between its boundaries (the table's edges outside).
+  const middles = [left, ...boundaries].map((x, c) => (x + ([...boundaries, right][c] ?? x)) / 2);
+  const placed = row.lines.flatMap((line) =>
+    piecesOf(line).map((piece, _, pieces) => {
+      const own = column(piece.x0 + 0.5);
+      const stretch = piece.under;
+      if (!stretch || pieces.filter((p) => p.x0 < stretch[1] && p.x1 > stretch[0]).length !== 1)
+        return { piece, own, from: own, to: column(piece.x1 - 0.5) };
+      // Alone over its rule: the columns whose middles the rule runs over, its own among them.
+      const under = middles.flatMap((m, c) => (m >= stretch[0] && m <= stretch[1] ? [c] : []));
+      return { piece, own, from: Math.min(own, ...under), to: Math.max(column(piece.x1 - 0.5), ...under) };
+    }),
+  );
+  const taken = new Set(placed.map((p) => p.own));
   const texts: string[] = Array.from({ length: columns }, () => '');
   const spans: number[] = Array.from({ length: columns }, () => 1);
-  for (const piece of row.pieces) {
-    const from = column(piece.x0 + 0.5);
-    const to = column(piece.x1 - 0.5);
+  for (const { piece, own, from: reach, to } of placed) {
+    // A rule's stretch reaches left only over columns empty in this row.
+    let from = own;
+    while (from > reach && !taken.has(from - 1)) from--;
     texts[from] = texts[from] ? `${texts[from]} ${piece.text}` : piece.text;
     if (to > from) spans[from] = Math.max(spans[from], to - from + 1);
   }
@@ -243,6 +284,28 @@ function cellsOf(row: Row, boundaries: number[]): TableCell[] {
     c += spans[c] - 1; // the columns a spanning piece covers are part of its cell
   }
   return cells;
+}
+
+/**
+ * A header of two rows whose first holds only labels over groups of columns (each spanning two
+ * or more): the first row's empty cell over a label of the second is that label's, which then
+ * spans both rows (the stub's "Region and state" beside "Actual" over its years).
+ */
+function withGroupHeader(grid: TableCell[][]): TableCell[][] {
+  const [first, second] = grid;
+  if (!second || !first.some((cell) => cell.colspan > 1)) return grid;
+  if (!first.every((cell) => cell.text === '' || cell.colspan > 1)) return grid;
+  const startOf = (row: TableCell[]) => row.map((_, i) => row.slice(0, i).reduce((n, cell) => n + cell.colspan, 0));
+  const secondStarts = startOf(second);
+  const moved = new Set<number>();
+  const top = first.map((cell, i) => {
+    if (cell.text !== '' || cell.colspan !== 1) return cell;
+    const below = secondStarts.indexOf(startOf(first)[i]);
+    if (below < 0 || second[below].colspan !== 1 || second[below].text === '') return cell;
+    moved.add(below);
+    return { ...second[below], rowspan: 2 };
+  });
+  return [top, second.filter((_, i) => !moved.has(i)), ...grid.slice(2)];
 }
 
 /** A column of currency signs alone (`$` set apart from its figures) joins the column to its right. */

@@ -2,7 +2,7 @@ import { DomainError } from '@docconv/contracts';
 import { readFile } from 'node:fs/promises';
 import type { TextContent, TextItem, TextStyle } from 'pdfjs-dist/types/src/display/api';
 import { cleanText, fixedPitch, fontTraits, isGlyphMark, type FontTraits } from './glyphs';
-import { buildLines, type Line, type PageLines, type TextRun } from './layout';
+import { buildLines, withRulesUnder, type Line, type PageLines, type TextRun } from './layout';
 import { ruledTables, type RuledTable } from './lattice';
 import { ocrPageLines, ocrPageReport, type PageReport } from '../ocr/ocr-page';
 import type { PageReader, PageReading } from '../ocr/page-reader';
@@ -184,7 +184,7 @@ export async function readPdfPages(
           // Over a scan (or a page of ink strokes) the text layer is the page: there is no figure to set apart.
           const drawings = overlay ? [] : figureRegions(shapes);
           const { tables, rest } = ruledTables(rules, [...runs, ...(read?.runs ?? [])], drawings);
-          const lines = overlay ? buildLines(rest) : withFigureText(buildLines(rest), drawings);
+          const lines = overlay ? buildLines(rest) : withFigureText(buildLines(withRulesUnder(rest, rules)), drawings);
           const placed = placeTables(lines, tables);
           // Pictures large enough to be figures, linked where they are drawn (an OCR'd scan's picture is the page).
           const figures =

@@ -8,7 +8,7 @@
  * its cells and taken out of the page's running text.
  */
 import type { Rule, Shape } from './rules';
-import { BULLET_CHARS, buildLines, median, mend, type Line, type TextRun } from './layout';
+import { BULLET_CHARS, buildLines, FIGURES, median, mend, words, type Line, type TextRun } from './layout';
 import type { GridCell as TableCell } from '@docconv/model';
 
 export interface RuledTable {
@@ -280,9 +280,6 @@ function rowStarts(words: TextRun[], xs: number[]): number[] {
 /** A line this full of its cell's width (or fuller) may have wrapped; a shorter one ended where its text did. */
 const FULL_LINE = 0.6;
 
-/** A line of figures alone: numbers, with their signs, separators, units and brackets. */
-const FIGURES = /^[\s\d.,:;%‰()[\]+\-−–—$€£¥₩*/]+$/;
-
 /**
  * Whether `line` continues the text of `above` in a cell from `left` to `right`: `above` fills
  * most of the cell, and the first word of `line` would not have fitted after it (the cell's
@@ -465,24 +462,6 @@ function buildTable(horizontals: Horizontal[], verticals: Vertical[], runs: Text
   }
   const size = sizes.sort((a, b) => a - b)[Math.floor(sizes.length / 2)] ?? 10;
   return { table: { top, bottom, left, right, rows: rows.filter((row) => row.length > 0), size }, rest };
-}
-
-/**
- * A run split at its spaces into words, each placed by its share of the run's width, so a run
- * that a producer wrote across several cells lands in each of them.
- */
-function words(run: TextRun): TextRun[] {
-  // Text set sideways runs down its cell, not across cells.
-  if (run.top !== undefined || !/\S\s+\S/.test(run.text) || run.text.length === 0) return [run];
-  const perChar = run.width / run.text.length;
-  const out: TextRun[] = [];
-  for (const match of run.text.matchAll(/\S+/g)) {
-    const width = match[0].length * perChar;
-    // Right-to-left text starts at the run's right edge.
-    const x = run.rtl ? run.x + run.width - match.index * perChar - width : run.x + match.index * perChar;
-    out.push({ ...run, text: match[0], x, width });
-  }
-  return out;
 }
 
 /** A cell's runs read as lines, top to bottom, joined with single spaces (hyphenation mended). */

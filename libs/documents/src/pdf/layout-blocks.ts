@@ -114,7 +114,9 @@ export function layoutBlocks(pages: OrderedPage[], type: Typography, file: strin
       const table = alignedTableAt(lines, i);
       if (table) {
         endParagraph();
-        pushGroup([{ type: 'table', rows: table.rows, headerRows: 1, from: from(lines.slice(i, table.end)) }]);
+        pushGroup([
+          { type: 'table', rows: table.rows, headerRows: table.headerRows, from: from(lines.slice(i, table.end)) },
+        ]);
         i = table.end - 1;
         lastLine = lines[i];
         continue;

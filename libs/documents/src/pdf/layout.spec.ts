@@ -1,5 +1,5 @@
 import { layoutDocument } from './layout-document';
-import { buildLines, type TextRun } from './layout';
+import { buildLines, withRulesUnder, type TextRun } from './layout';
 import { run, page } from './testing/text-runs';
 
 describe('PDF layout', () => {
@@ -229,6 +229,45 @@ describe('PDF layout', () => {
     const markdown = layoutDocument([page(runs)]);
     expect(markdown).toContain(
       '| Region | Q1 | Q2 |\n| --- | --- | --- |\n| North | 10 | 12 |\n| South |  | 9 |\n| East | 7 | 8 |',
+    );
+  });
+
+  it('spans a group header over the columns its rule runs under, and splits a run of figures into its values', () => {
+    const at = (text: string, x: number, r: number) => run(text, x, 300 + r * 14);
+    const runs = withRulesUnder(
+      [
+        at('Table 14. Graduates by state', 40, -2),
+        at('Actual', 240, 0),
+        at('Projected', 400, 0),
+        at('State', 40, 1),
+        ...['2003', '2004', '2005', '2006'].map((year, i) => at(year, 180 + i * 80, 1)),
+        // One string of figures, as some producers write a bold row.
+        { ...at('Total', 40, 2), bold: true },
+        { ...at('1,200 1,300 1,400 1,500', 180, 2), width: 260, bold: true },
+        ...['Maine', 'Ohio'].flatMap((state, r) => [
+          at(state, 40, r + 3),
+          ...['10', '20', '30', '40'].map((n, i) => at(`${n}${r}`, 180 + i * 80, r + 3)),
+        ]),
+      ],
+      // Under "Actual" over 2003–2004, under "Projected" over 2005–2006.
+      [
+        { x0: 175, y0: 303, x1: 330, y1: 303 },
+        { x0: 335, y0: 303, x1: 470, y1: 303 },
+      ],
+    );
+    const markdown = layoutDocument([page(runs)]);
+    expect(markdown).toContain(
+      [
+        'Table 14. Graduates by state',
+        '',
+        '<table>',
+        '<tr><th rowspan="2">State</th><th colspan="2">Actual</th><th colspan="2">Projected</th></tr>',
+        '<tr><td>2003</td><td>2004</td><td>2005</td><td>2006</td></tr>',
+        '<tr><td>Total</td><td>1,200</td><td>1,300</td><td>1,400</td><td>1,500</td></tr>',
+        '<tr><td>Maine</td><td>100</td><td>200</td><td>300</td><td>400</td></tr>',
+        '<tr><td>Ohio</td><td>101</td><td>201</td><td>301</td><td>401</td></tr>',
+        '</table>',
+      ].join('\n'),
     );
   });
 

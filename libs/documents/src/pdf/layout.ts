@@ -25,10 +25,33 @@ export interface TextRun {
   top?: number;
   /** The font's name, without a subset's prefix. */
   font?: string;
+  /** The stretch `[x0, x1]` of a rule drawn just under the run (see withRulesUnder). */
+  ruledUnder?: [number, number];
 }
 
 /** The characters that open a list item as its bullet (a class for a regular expression). */
 export const BULLET_CHARS = '[•◦▪▫‣∙·●○■□–—*-]';
+
+/** Figures alone: numbers, with their signs, separators, units and brackets. */
+export const FIGURES = /^[\s\d.,:;%‰()[\]+\-−–—$€£¥₩*/]+$/;
+
+/**
+ * A run split at its spaces into words, each placed by its share of the run's width, so a run
+ * that a producer wrote across several cells lands in each of them.
+ */
+export function words(run: TextRun): TextRun[] {
+  // Text set sideways runs down its cell, not across cells.
+  if (run.top !== undefined || !/\S\s+\S/.test(run.text) || run.text.length === 0) return [run];
+  const perChar = run.width / run.text.length;
+  const out: TextRun[] = [];
+  for (const match of run.text.matchAll(/\S+/g)) {
+    const width = match[0].length * perChar;
+    // Right-to-left text starts at the run's right edge.
+    const x = run.rtl ? run.x + run.width - match.index * perChar - width : run.x + match.index * perChar;
+    out.push({ ...run, text: match[0], x, width });
+  }
+  return out;
+}
 
 /** Whether a run puts something on the page: text, or a mark drawn with a glyph. */
 export const inked = (run: TextRun): boolean => run.mark === true || run.text.trim() !== '';
@@ -59,6 +82,33 @@ export interface Line {
   bottom?: number;
   /** Where a block read at its bottom (a figure: `y` is `bottom`) starts on the page. */
   blockTop?: number;
+}
+
+/** A rule this far under a run's baseline (in its sizes) or nearer is drawn under that run. */
+const UNDER_REACH = 1;
+
+/**
+ * The runs with the stretch of a horizontal rule drawn just under each (`ruledUnder`): the rule
+ * under a header that spans columns of a table without column rules says which columns it
+ * spans. Rules that meet end to end are one stretch.
+ */
+export function withRulesUnder(
+  runs: TextRun[],
+  rules: { x0: number; y0: number; x1: number; y1: number }[],
+): TextRun[] {
+  const stretches: { y: number; x0: number; x1: number }[] = [];
+  for (const r of rules.filter((rule) => rule.y0 === rule.y1).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0)) {
+    const last = stretches.find((s) => Math.abs(s.y - r.y0) < 1 && r.x0 <= s.x1 + 2 && r.x1 >= s.x0 - 2);
+    if (last) [last.x0, last.x1] = [Math.min(last.x0, r.x0), Math.max(last.x1, r.x1)];
+    else stretches.push({ y: r.y0, x0: r.x0, x1: r.x1 });
+  }
+  if (stretches.length === 0) return runs;
+  return runs.map((run) => {
+    const under = stretches.find(
+      (s) => s.y > run.y && s.y <= run.y + run.size * UNDER_REACH && s.x0 <= run.x && s.x1 >= run.x + run.width,
+    );
+    return under && run.top === undefined ? { ...run, ruledUnder: [under.x0, under.x1] } : run;
+  });
 }
 
 export interface PageLines {
