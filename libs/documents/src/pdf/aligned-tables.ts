@@ -65,12 +65,14 @@ function withoutLeader(piece: Piece, size: number): Piece[] {
  * of a run of figures, and at dot leaders.
  */
 export function piecesOf(line: Line): Piece[] {
-  // A run of figures alone (a row of values a producer wrote as one string) is one value a piece.
+  // A run of figures alone, each with a digit (a row of values a producer wrote as one string),
+  // is one value a piece; a dot leader ending in a page number is not such a run.
   const values = new Set<TextRun>();
   const runs = line.runs
     .filter(inked)
     .flatMap((run) => {
-      if (!FIGURES.test(run.text) || !/\S\s+\S/.test(run.text)) return [run];
+      const tokens = run.text.trim().split(/\s+/);
+      if (tokens.length < 2 || !tokens.every((token) => FIGURES.test(token))) return [run];
       const split = words(run);
       for (const value of split) values.add(value);
       return split;
@@ -140,7 +142,7 @@ export function alignedTableAt(lines: Line[], start: number): AlignedTable | und
   const extent: [number, number] = [Math.min(...all.map((p) => p.piece.x0)), Math.max(...all.map((p) => p.piece.x1))];
   const grid = rows.map((row) => (rtl ? cellsOf(row, boundaries, extent).reverse() : cellsOf(row, boundaries, extent)));
   if (grid.filter((cells) => cells.filter((c) => c.text !== '').length >= 2).length < 2) return undefined;
-  const cells = withGroupHeader(withCurrencyJoined(grid));
+  const cells = withGroupHeader(withHeaderLinesJoined(withCurrencyJoined(grid)));
   return { rows: modelRows(cells), headerRows: cells[0].some((cell) => cell.rowspan > 1) ? 2 : 1, end };
 }
 
@@ -284,6 +286,30 @@ function cellsOf(row: Row, boundaries: number[], [left, right]: [number, number]
     c += spans[c] - 1; // the columns a spanning piece covers are part of its cell
   }
   return cells;
+}
+
+/** A header this many rows deep or deeper is not labels wrapping over lines. */
+const MAX_HEADER_LINES = 5;
+
+/**
+ * The rows above a table's first row of figures, when none of them spans columns, joined into
+ * one header row: its labels wrap over several lines ("Percentage of / desired / coverage"), each
+ * line of which the alignment read as a row. A table without figures keeps its rows.
+ */
+function withHeaderLinesJoined(grid: TableCell[][]): TableCell[][] {
+  const body = grid.findIndex((row) => row.some((cell) => cell.text !== '' && FIGURES.test(cell.text)));
+  if (body < 2 || body > MAX_HEADER_LINES) return grid;
+  const head = grid.slice(0, body);
+  const width = grid[0].length;
+  if (head.some((row) => row.length !== width || row.some((cell) => cell.colspan > 1))) return grid;
+  const joined = grid[0].map((cell, c) => ({
+    ...cell,
+    text: head
+      .map((row) => row[c].text)
+      .filter((text) => text !== '')
+      .join(' '),
+  }));
+  return [joined, ...grid.slice(body)];
 }
 
 /**

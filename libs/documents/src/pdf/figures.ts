@@ -21,7 +21,7 @@ const LABEL_REACH = 1.5;
 const PROSE_WORDS = 8;
 /** A caption opens with its figure's or table's number; it stays in the text, under or over its figure. */
 export const CAPTION =
-  /^(?:fig(?:ure)?|table|chart|graph|exhibit|plate|map|diagram|scheme|listing|그림|표|도표|図|表|图)\.?\s*[\dIVXivx]/i;
+  /^(?:fig(?:ure)?|table|chart|graph|exhibit|plate|map|diagram|scheme|listing|그림|표|도표|図|表|图)\.?\s*(?:[A-Z][-.])?[\dIVXivx]/i;
 
 /** The regions of a page that shapes draw a figure in. */
 export function figureRegions(shapes: Shape[]): Shape[] {

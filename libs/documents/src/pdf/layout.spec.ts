@@ -271,6 +271,33 @@ describe('PDF layout', () => {
     );
   });
 
+  it('joins header labels that wrap over lines into one header row', () => {
+    const at = (text: string, x: number, r: number) => run(text, x, 300 + r * 14);
+    const runs = [
+      at('Education', 40, 0),
+      at('Percentage of', 180, 0),
+      at('Exclusion', 320, 0),
+      at('system', 40, 1),
+      at('desired', 180, 1),
+      at('rate', 320, 1),
+      at('coverage', 180, 2),
+      ...['Austria', 'Belgium', 'Canada'].flatMap((country, r) => [
+        at(country, 40, r + 3),
+        at(`${90 + r}`, 180, r + 3),
+        at(`${r + 1}.5`, 320, r + 3),
+      ]),
+    ];
+    expect(layoutDocument([page(runs)])).toContain(
+      [
+        '| Education system | Percentage of desired coverage | Exclusion rate |',
+        '| --- | --- | --- |',
+        '| Austria | 90 | 1.5 |',
+        '| Belgium | 91 | 2.5 |',
+        '| Canada | 92 | 3.5 |',
+      ].join('\n'),
+    );
+  });
+
   it('keeps two columns apart under a header that runs across both, and adds none for a long figure', () => {
     // "Rate (95% CI)" runs over the rate and its interval; one total is wider than its column.
     const at = (text: string, x: number, r: number) => run(text, x, 300 + r * 14);
@@ -349,6 +376,23 @@ describe('tables of contents', () => {
       ),
     ]);
     expect(markdown).toContain('| Notices | 1 |\n| --- | --- |\n| Preface | 2 |\n| Chapter 1. Securing data | 3 |');
+  });
+
+  it('reads a dot leader written with its page number as one string the same way', () => {
+    const entries = ['Notices', 'Preface', 'Chapter 1. Securing data'];
+    const markdown = layoutDocument([
+      page(
+        entries.flatMap((entry, i) => [
+          run(entry, 40, 100 + i * 14),
+          // The leader starts right after the entry and runs to the page number at the right margin.
+          {
+            ...run(`. . . . . . . . . . . . . . . . . . . . . . . . ${i + 11}`, 42 + entry.length * 5, 100 + i * 14),
+            width: 470 - entry.length * 5,
+          },
+        ]),
+      ),
+    ]);
+    expect(markdown).toContain('| Notices | 11 |\n| --- | --- |\n| Preface | 12 |\n| Chapter 1. Securing data | 13 |');
   });
 });
 

@@ -32,8 +32,8 @@ export interface TextRun {
 /** The characters that open a list item as its bullet (a class for a regular expression). */
 export const BULLET_CHARS = '[•◦▪▫‣∙·●○■□–—*-]';
 
-/** Figures alone: numbers, with their signs, separators, units and brackets. */
-export const FIGURES = /^[\s\d.,:;%‰()[\]+\-−–—$€£¥₩*/]+$/;
+/** Figures alone: numbers (a digit at least), with their signs, separators, units and brackets. */
+export const FIGURES = /^(?=.*\d)[\s\d.,:;%‰()[\]+\-−–—$€£¥₩*/]+$/;
 
 /**
  * A run split at its spaces into words, each placed by its share of the run's width, so a run
