@@ -142,6 +142,9 @@ export function alignedTableAt(lines: Line[], start: number): AlignedTable | und
   const extent: [number, number] = [Math.min(...all.map((p) => p.piece.x0)), Math.max(...all.map((p) => p.piece.x1))];
   const grid = rows.map((row) => (rtl ? cellsOf(row, boundaries, extent).reverse() : cellsOf(row, boundaries, extent)));
   if (grid.filter((cells) => cells.filter((c) => c.text !== '').length >= 2).length < 2) return undefined;
+  // A grid half or more of whose slots are empty is scattered text (a chart's labels), not a table.
+  const filled = grid.flat().reduce((n, cell) => n + (cell.text === '' ? 0 : cell.colspan), 0);
+  if (filled * 2 <= grid.length * (boundaries.length + 1)) return undefined;
   const cells = withGroupHeader(withHeaderLinesJoined(withCurrencyJoined(grid)));
   return { rows: modelRows(cells), headerRows: cells[0].some((cell) => cell.rowspan > 1) ? 2 : 1, end };
 }

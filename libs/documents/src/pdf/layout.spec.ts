@@ -271,6 +271,18 @@ describe('PDF layout', () => {
     );
   });
 
+  it("leaves a chart's scattered labels as text, not a table half empty", () => {
+    // Labels of a scatter chart: four lines, each with two labels, alternating between four columns.
+    const at = (text: string, x: number, r: number) => run(text, x, 300 + r * 14);
+    const runs = [
+      ...[at('Austria', 40, 0), at('Belgium', 280, 0)],
+      ...[at('Canada', 160, 1), at('Denmark', 400, 1)],
+      ...[at('Estonia', 40, 2), at('Finland', 280, 2)],
+      ...[at('Greece', 160, 3), at('Hungary', 400, 3)],
+    ];
+    expect(layoutDocument([page(runs)])).not.toContain('|');
+  });
+
   it('joins header labels that wrap over lines into one header row', () => {
     const at = (text: string, x: number, r: number) => run(text, x, 300 + r * 14);
     const runs = [
