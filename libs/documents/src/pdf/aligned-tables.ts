@@ -105,7 +105,28 @@ export function piecesOf(line: Line): Piece[] {
 export function alignedTableAt(lines: Line[], start: number): AlignedTable | undefined {
   const first = lines[start];
   // A caption ("Table 15. …") heads the table; it is not its first row.
-  if (first.block || CAPTION.test(first.text) || piecesOf(first).length < 2) return undefined;
+  if (first.block || CAPTION.test(first.text)) return undefined;
+  if (piecesOf(first).length >= 2) return tableFrom(lines, start);
+  // A short label alone on its line just above a table heads a group of its columns.
+  const next = lines[start + 1];
+  if (!next || first.text.length > GROUP_LABEL_CHARS || next.y - first.y > first.size * GROUP_LABEL_GAP)
+    return undefined;
+  return tableFrom(lines, start + 1, first);
+}
+
+/** A group label is at most this many characters… */
+const GROUP_LABEL_CHARS = 60;
+/** …and stands at most this many of its sizes above the table's first line. */
+const GROUP_LABEL_GAP = 2;
+
+/**
+ * The aligned table whose first row is `lines[start]`, headed by `label` when given: a line of one
+ * piece over the table's columns but the first (the stub's), which spans the columns a rule
+ * drawn under it runs over, or else all of them ("Lead time (years)" over the years). A label
+ * that does not stand so heads no table.
+ */
+function tableFrom(lines: Line[], start: number, label?: Line): AlignedTable | undefined {
+  const first = lines[start];
   const size = first.size;
   // The candidate: lines in pieces, and single lines between them (wrapped cells, section rows).
   let end = start + 1;
@@ -145,6 +166,11 @@ export function alignedTableAt(lines: Line[], start: number): AlignedTable | und
   // A grid half or more of whose slots are empty is scattered text (a chart's labels), not a table.
   const filled = grid.flat().reduce((n, cell) => n + (cell.text === '' ? 0 : cell.colspan), 0);
   if (filled * 2 <= grid.length * (boundaries.length + 1)) return undefined;
+  if (label) {
+    const head = groupLabelRow(label, boundaries, extent);
+    if (!head) return undefined;
+    grid.unshift(head);
+  }
   const cells = withGroupHeader(withHeaderLinesJoined(withCurrencyJoined(grid)));
   return { rows: modelRows(cells), headerRows: cells[0].some((cell) => cell.rowspan > 1) ? 2 : 1, end };
 }
@@ -291,28 +317,57 @@ function cellsOf(row: Row, boundaries: number[], [left, right]: [number, number]
   return cells;
 }
 
+/** How far from the middle of its columns (a share of their width) a label without a rule may stand. */
+const CENTRED = 0.15;
+
+/** The row a group label makes over the table's columns (see tableFrom), if it stands over them. */
+function groupLabelRow(label: Line, boundaries: number[], [left, right]: [number, number]): TableCell[] | undefined {
+  const [piece] = piecesOf(label);
+  if (!piece || piece.x0 < boundaries[0] || piece.x1 > right + label.size) return undefined;
+  const middles = [left, ...boundaries].map((x, c) => (x + [...boundaries, right][c]) / 2);
+  const under = piece.under;
+  const spanned = under ? middles.flatMap((m, c) => (c > 0 && m >= under[0] && m <= under[1] ? [c] : [])) : [];
+  const [from, to] = spanned.length > 0 ? [spanned[0], spanned[spanned.length - 1]] : [1, boundaries.length];
+  // Without a rule, a label over all the columns stands in their middle (not over one of them: the
+  // first line of a header cell that wraps).
+  const [x0, x1] = [boundaries[from - 1], to < boundaries.length ? boundaries[to] : right];
+  if (!under && Math.abs((piece.x0 + piece.x1) / 2 - (x0 + x1) / 2) > (x1 - x0) * CENTRED) return undefined;
+  const empty = (): TableCell => ({ text: '', rowspan: 1, colspan: 1 });
+  return [
+    ...Array.from({ length: from }, empty),
+    { text: piece.text, rowspan: 1, colspan: to - from + 1 },
+    ...Array.from({ length: boundaries.length - to }, empty),
+  ];
+}
+
 /** A header this many rows deep or deeper is not labels wrapping over lines. */
 const MAX_HEADER_LINES = 5;
 
 /**
- * The rows above a table's first row of figures, when none of them spans columns, joined into
- * one header row: its labels wrap over several lines ("Percentage of / desired / coverage"), each
+ * The rows above a table's first row of figures (below a row of group labels), when none of
+ * them spans columns, joined into one header row: its labels wrap over several lines ("Percentage of / desired / coverage"), each
  * line of which the alignment read as a row. A table without figures keeps its rows.
  */
 function withHeaderLinesJoined(grid: TableCell[][]): TableCell[][] {
-  const body = grid.findIndex((row) => row.some((cell) => cell.text !== '' && FIGURES.test(cell.text)));
-  if (body < 2 || body > MAX_HEADER_LINES) return grid;
-  const head = grid.slice(0, body);
-  const width = grid[0].length;
+  // A row of group labels over the header (cells spanning columns) stays a row of its own.
+  const from = grid[0].some((cell) => cell.colspan > 1) ? 1 : 0;
+  // The body opens with figures, or with a section's label alone in the first column ("Sex").
+  const sectionLabel = (row: TableCell[]) => row[0]?.text !== '' && row.slice(1).every((cell) => cell.text === '');
+  const body = grid.findIndex(
+    (row, r) => row.some((cell) => cell.text !== '' && FIGURES.test(cell.text)) || (r > from && sectionLabel(row)),
+  );
+  if (body - from < 2 || body > MAX_HEADER_LINES) return grid;
+  const head = grid.slice(from, body);
+  const width = head[0].length;
   if (head.some((row) => row.length !== width || row.some((cell) => cell.colspan > 1))) return grid;
-  const joined = grid[0].map((cell, c) => ({
+  const joined = head[0].map((cell, c) => ({
     ...cell,
     text: head
       .map((row) => row[c].text)
       .filter((text) => text !== '')
       .join(' '),
   }));
-  return [joined, ...grid.slice(body)];
+  return [...grid.slice(0, from), joined, ...grid.slice(body)];
 }
 
 /**

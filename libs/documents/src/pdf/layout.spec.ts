@@ -283,6 +283,48 @@ describe('PDF layout', () => {
     expect(layoutDocument([page(runs)])).not.toContain('|');
   });
 
+  it('heads a table with a label centred alone over its columns, and stops its header at a section row', () => {
+    const at = (text: string, x: number, r: number) => run(text, x, 300 + r * 14);
+    const runs = [
+      at('Frequency of use', 230, 0), // 80 wide, centred over 180–350
+      at('Substance', 40, 1),
+      at('Last month', 180, 1),
+      at('Never', 320, 1),
+      at('Drugs', 40, 2),
+      ...['Cannabis', 'Ecstasy'].flatMap((drug, r) => [
+        at(drug, 40, r + 3),
+        at(`${r + 1}.5%`, 180, r + 3),
+        at(`9${r}.0%`, 320, r + 3),
+      ]),
+    ];
+    expect(layoutDocument([page(runs)])).toContain(
+      [
+        '<table>',
+        '<tr><th rowspan="2">Substance</th><th colspan="2">Frequency of use</th></tr>',
+        '<tr><td>Last month</td><td>Never</td></tr>',
+        '<tr><td>Drugs</td><td></td><td></td></tr>',
+        '<tr><td>Cannabis</td><td>1.5%</td><td>90.0%</td></tr>',
+        '<tr><td>Ecstasy</td><td>2.5%</td><td>91.0%</td></tr>',
+        '</table>',
+      ].join('\n'),
+    );
+    // The first line of a header cell that wraps ("Age 3" over its own column) is no group label.
+    const wrapped = [
+      at('Age 3', 180, 0),
+      at('Measure', 40, 1),
+      at('(Head Start)', 180, 1),
+      at('Age 4', 320, 1),
+      ...['Vocabulary', 'Letters', 'Numbers'].flatMap((m, r) => [
+        at(m, 40, r + 2),
+        at(`${r}1`, 180, r + 2),
+        at(`${r}2`, 320, r + 2),
+      ]),
+    ];
+    const markdown = layoutDocument([page(wrapped)]);
+    expect(markdown).toContain('| Measure | (Head Start) | Age 4 |');
+    expect(markdown).not.toContain('colspan');
+  });
+
   it('joins header labels that wrap over lines into one header row', () => {
     const at = (text: string, x: number, r: number) => run(text, x, 300 + r * 14);
     const runs = [
