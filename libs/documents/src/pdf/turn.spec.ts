@@ -86,9 +86,9 @@ describe('sideways pages', () => {
           ].join('\n'),
         );
         // Reading up, the table stands 60–460 pt up from the foot of the portrait page and 100–160 pt from its left edge.
-        const table = document.blocks.find((block) => block.type === 'table')!;
+        const table = document!.blocks.find((block) => block.type === 'table')!;
         expect((table.from.box as Box).map(Math.round)).toEqual(where);
-        expect([placed[0].width, placed[0].height].map(Math.round)).toEqual([595, 842]);
+        expect([placed![0].width, placed![0].height].map(Math.round)).toEqual([595, 842]);
       },
     );
   });
