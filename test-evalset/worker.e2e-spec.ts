@@ -97,6 +97,12 @@ const OCR_ACCEPTANCE = {
   koreanPremium: 0.925,
 };
 
+/**
+ * What the tables of the dev set's table PDFs (tables-only references, pooled over every reference
+ * table) must reach, as issue 45 sets it: cell-content F1, exact grids, detection recall and precision.
+ */
+const TABLE_ACCEPTANCE = { cellF1: 0.92, exactGrid: 0.6, recall: 0.95, precision: 0.9 };
+
 /** One run's scores, kept for the per-format figures at the end. */
 interface Scored {
   run: string;
@@ -422,6 +428,13 @@ describe('evalset through the running worker: upload → confirm → done → do
       }
       return line(`${format} (${p.documents} documents)`, p);
     });
+    const pdf = poolTableScores(withTables.filter((s) => s.format === 'pdf').map((s) => s.tables!))!;
+    expect({
+      cellF1: pdf.cellF1 >= TABLE_ACCEPTANCE.cellF1,
+      exactGrid: pdf.exactGrid >= TABLE_ACCEPTANCE.exactGrid,
+      recall: pdf.recall >= TABLE_ACCEPTANCE.recall,
+      precision: pdf.precision >= TABLE_ACCEPTANCE.precision,
+    }).toEqual({ cellF1: true, exactGrid: true, recall: true, precision: true });
     process.stdout.write(
       `\nTables against the tables-only references (reference tables, output tables; cell F1, adjacency F1, TEDS, ` +
         `exact grid, detection recall, precision)\n${lines.join('\n')}\npooled over every reference table\n${pooled.join('\n')}\n`,
