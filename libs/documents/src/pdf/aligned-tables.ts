@@ -352,10 +352,12 @@ function withHeaderLinesJoined(grid: TableCell[][]): TableCell[][] {
   // A row of group labels over the header (cells spanning columns) stays a row of its own.
   const from = grid[0].some((cell) => cell.colspan > 1) ? 1 : 0;
   // The body opens with figures, or with a section's label alone in the first column ("Sex").
-  const sectionLabel = (row: TableCell[]) => row[0]?.text !== '' && row.slice(1).every((cell) => cell.text === '');
-  const body = grid.findIndex(
-    (row, r) => row.some((cell) => cell.text !== '' && FIGURES.test(cell.text)) || (r > from && sectionLabel(row)),
-  );
+  const figures = grid.findIndex((row) => row.some((cell) => cell.text !== '' && FIGURES.test(cell.text)));
+  if (figures < 0) return grid;
+  const sectionLabel = (row: TableCell[]) =>
+    row.length > 1 && row[0].text !== '' && row.slice(1).every((cell) => cell.text === '');
+  const section = grid.findIndex((row, r) => r > from && sectionLabel(row));
+  const body = section >= 0 ? Math.min(section, figures) : figures;
   if (body - from < 2 || body > MAX_HEADER_LINES) return grid;
   const head = grid.slice(from, body);
   const width = head[0].length;
