@@ -286,6 +286,23 @@ describe('ruled tables', () => {
     ]);
   });
 
+  it('keeps a checkbox drawn just under a row rule out of the grid', () => {
+    // The box's top edge stands 3 pt under the rule between the rows, inside the answer's cell.
+    const box = [h(123, 250, 261), h(134, 250, 261), v(250, 123, 134), v(261, 123, 134)];
+    const rules = [...grid([100, 200, 300], [100, 120, 140]), ...box];
+    const runs = [
+      run('Question', 105, 115),
+      run('Answer', 205, 115),
+      run('Mandatory?', 105, 135),
+      run('Yes', 205, 135),
+    ];
+    const { tables } = ruledTables(rules, runs);
+    expect(tables[0].rows.map((row) => row.map((cell) => cell.text))).toEqual([
+      ['Question', 'Answer'],
+      ['Mandatory?', 'Yes'],
+    ]);
+  });
+
   it("leaves a chart's grid lines to the running text", () => {
     // Grid lines every 50 pt; the values stand in two of the bands, the others are empty.
     const rules = grid([100, 150, 200, 250, 300, 350], [100, 130, 160]);

@@ -112,9 +112,15 @@ function mergeVerticals(rules: Rule[]): Vertical[] {
 const crosses = (h: Horizontal, v: Vertical) =>
   v.x >= h.x0 - SNAP && v.x <= h.x1 + SNAP && h.y >= v.y0 - SNAP && h.y <= v.y1 + SNAP;
 
-/** Two rules of one direction drawn as one doubled line: closer than MIN_TRACK, side by side. */
+/** Two lines of a doubled rule run side by side at least this far (points): as far as a narrow cell. */
+const DOUBLED_RUN = 20;
+
+/**
+ * Two rules of one direction drawn as one doubled line: closer than MIN_TRACK, side by side for
+ * DOUBLED_RUN at least (a checkbox's edge beside a row's rule is no second line of it).
+ */
 const doubled = (a: { at: number; from: number; to: number }, b: { at: number; from: number; to: number }) =>
-  Math.abs(a.at - b.at) < MIN_TRACK && a.from < b.to && b.from < a.to;
+  Math.abs(a.at - b.at) < MIN_TRACK && Math.min(a.to, b.to) - Math.max(a.from, b.from) >= DOUBLED_RUN;
 
 /**
  * Groups of rules connected through crossings (union–find over horizontals and verticals); the
