@@ -33,7 +33,6 @@ interface Piece {
 
 interface Row {
   lines: Line[];
-  pieces: Piece[];
 }
 
 /** A table found at `start`: its rows, how many of them head it, and the index of the first line after it. */
@@ -249,6 +248,11 @@ function spans(piece: Piece, x: number, lines: Piece[][], own: Piece[]): boolean
   return under(piece.x0, x) && under(x, piece.x1);
 }
 
+/** The middle of each column, between its boundaries (the table's `left` and `right` edges outside). */
+function columnMiddles(boundaries: number[], [left, right]: [number, number]): number[] {
+  return [left, ...boundaries].map((x, c) => (x + [...boundaries, right][c]) / 2);
+}
+
 /** Lines grouped into rows: a line closer to the one above than most rows are to each other continues its row. */
 function groupRows(lines: Line[]): Row[] {
   const pitches: number[] = [];
@@ -261,9 +265,8 @@ function groupRows(lines: Line[]): Row[] {
     const joins = i > 0 && line.y - lines[i - 1].y < pitch * SAME_ROW_PITCH;
     if (joins) {
       rows[rows.length - 1].lines.push(line);
-      rows[rows.length - 1].pieces.push(...piecesOf(line));
     } else {
-      rows.push({ lines: [line], pieces: piecesOf(line) });
+      rows.push({ lines: [line] });
     }
   }
   return rows;
@@ -277,8 +280,7 @@ function groupRows(lines: Line[]): Row[] {
 function cellsOf(row: Row, boundaries: number[], [left, right]: [number, number]): TableCell[] {
   const columns = boundaries.length + 1;
   const column = (x: number) => boundaries.filter((b) => b < x).length;
-  // The middle of each column, between its boundaries (the table's edges outside).
-  const middles = [left, ...boundaries].map((x, c) => (x + ([...boundaries, right][c] ?? x)) / 2);
+  const middles = columnMiddles(boundaries, [left, right]);
   const placed = row.lines.flatMap((line) =>
     piecesOf(line).map((piece, _, pieces) => {
       const own = column(piece.x0 + 0.5);
@@ -324,7 +326,7 @@ const CENTRED = 0.15;
 function groupLabelRow(label: Line, boundaries: number[], [left, right]: [number, number]): TableCell[] | undefined {
   const [piece] = piecesOf(label);
   if (!piece || piece.x0 < boundaries[0] || piece.x1 > right + label.size) return undefined;
-  const middles = [left, ...boundaries].map((x, c) => (x + [...boundaries, right][c]) / 2);
+  const middles = columnMiddles(boundaries, [left, right]);
   const under = piece.under;
   const spanned = under ? middles.flatMap((m, c) => (c > 0 && m >= under[0] && m <= under[1] ? [c] : [])) : [];
   const [from, to] = spanned.length > 0 ? [spanned[0], spanned[spanned.length - 1]] : [1, boundaries.length];
