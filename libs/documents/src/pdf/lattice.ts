@@ -66,6 +66,25 @@ export function ruledTables(
   return { tables: tables.sort((a, b) => a.top - b.top), rest };
 }
 
+/** A rule this far under a run's baseline (in its sizes) or nearer is drawn under that run. */
+const UNDER_REACH = 1;
+
+/**
+ * The runs with the stretch of a horizontal rule drawn just under each (`ruledUnder`): the rule
+ * under a header that spans columns of a table without column rules says which columns it
+ * spans. Rules that meet end to end are one stretch (as the grids merge them).
+ */
+export function withRulesUnder(runs: TextRun[], rules: Rule[]): TextRun[] {
+  const stretches = mergeHorizontals(rules.filter((rule) => rule.y0 === rule.y1));
+  if (stretches.length === 0) return runs;
+  return runs.map((run) => {
+    const under = stretches.find(
+      (s) => s.y > run.y && s.y <= run.y + run.size * UNDER_REACH && s.x0 <= run.x && s.x1 >= run.x + run.width,
+    );
+    return under && run.top === undefined ? { ...run, ruledUnder: [under.x0, under.x1] } : run;
+  });
+}
+
 /** Whether a group of rules stands around a drawing: the drawing's middle is inside the rules' extent. */
 function frames(group: { horizontals: Horizontal[]; verticals: Vertical[] }, drawing: Shape): boolean {
   const [x, y] = [(drawing.x0 + drawing.x1) / 2, (drawing.y0 + drawing.y1) / 2];

@@ -1,5 +1,6 @@
 import { layoutDocument } from './layout-document';
-import { buildLines, withRulesUnder, type TextRun } from './layout';
+import { buildLines, type TextRun } from './layout';
+import { withRulesUnder } from './lattice';
 import { run, page } from './testing/text-runs';
 
 describe('PDF layout', () => {

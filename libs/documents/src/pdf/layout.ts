@@ -84,33 +84,6 @@ export interface Line {
   blockTop?: number;
 }
 
-/** A rule this far under a run's baseline (in its sizes) or nearer is drawn under that run. */
-const UNDER_REACH = 1;
-
-/**
- * The runs with the stretch of a horizontal rule drawn just under each (`ruledUnder`): the rule
- * under a header that spans columns of a table without column rules says which columns it
- * spans. Rules that meet end to end are one stretch.
- */
-export function withRulesUnder(
-  runs: TextRun[],
-  rules: { x0: number; y0: number; x1: number; y1: number }[],
-): TextRun[] {
-  const stretches: { y: number; x0: number; x1: number }[] = [];
-  for (const r of rules.filter((rule) => rule.y0 === rule.y1).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0)) {
-    const last = stretches.find((s) => Math.abs(s.y - r.y0) < 1 && r.x0 <= s.x1 + 2 && r.x1 >= s.x0 - 2);
-    if (last) [last.x0, last.x1] = [Math.min(last.x0, r.x0), Math.max(last.x1, r.x1)];
-    else stretches.push({ y: r.y0, x0: r.x0, x1: r.x1 });
-  }
-  if (stretches.length === 0) return runs;
-  return runs.map((run) => {
-    const under = stretches.find(
-      (s) => s.y > run.y && s.y <= run.y + run.size * UNDER_REACH && s.x0 <= run.x && s.x1 >= run.x + run.width,
-    );
-    return under && run.top === undefined ? { ...run, ruledUnder: [under.x0, under.x1] } : run;
-  });
-}
-
 export interface PageLines {
   /** The page's (or image frame's) number in its file, from 1. */
   number?: number;
