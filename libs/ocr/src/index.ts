@@ -2,6 +2,7 @@ export * from './easyocr';
 export * from './engine';
 export * from './engines';
 export * from './orientation';
+export * from './page-rules';
 export { darkGreys, estimateSkew, hasInk, rotate, turn } from './page-ink';
 export * from './korean-regions';
 export * from './rapidocr';

@@ -65,6 +65,28 @@ describe('OCR pages', () => {
     expect(markdown).toContain('Revenue grew in every region this year.');
     expect(markdown).toContain('| Region | Sales |\n| --- | --- |\n| North | 120 |\n| South | 95 |');
   });
+
+  it('premium: a table ruled on the page is built from its rules and the words in its cells, where it stands', () => {
+    // The engine reads each cell as a line of its own (as EasyOCR does), column by column.
+    const lines = [
+      line('Prices by region', 100, 100, 30, '1.1'),
+      line('Region', 220, 300),
+      line('North', 220, 400),
+      line('South', 220, 500),
+      line('Price', 820, 300),
+      line('12.5', 820, 400),
+      line('9.0', 820, 500),
+      line('Prices fell in the south.', 100, 700, 30, '4.1'),
+    ];
+    const rules = [280, 380, 480, 580].map((y) => ({ x0: 200, y0: y, x1: 1400, y1: y }));
+    rules.push(...[200, 800, 1400].map((x) => ({ x0: x, y0: 280, x1: x, y1: 580 })));
+    const markdown = layoutDocument([ocrPageLines({ ...result(lines), rules }, 'premium', 72 / 300)]);
+    expect(markdown).toBe(
+      'Prices by region\n\n| Region | Price |\n| --- | --- |\n| North | 12.5 |\n| South | 9.0 |\n\nPrices fell in the south.\n',
+    );
+    // Basic keeps the engine's paragraphs: no table.
+    expect(layoutDocument([ocrPageLines({ ...result(lines), rules }, 'basic', 72 / 300)])).not.toContain('|');
+  });
 });
 
 describe('PGM images', () => {

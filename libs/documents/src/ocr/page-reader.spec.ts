@@ -1,6 +1,8 @@
 import { turn, type GreyImage } from '@docconv/ocr';
 import sharp from 'sharp';
+import { layoutDocument } from '../pdf/layout-document';
 import { PageNotRead } from '../page-failure';
+import { ocrPageLines } from './ocr-page';
 import { PageReader, type OcrOptions } from './page-reader';
 
 const LINES = [
@@ -38,6 +40,33 @@ async function picture(): Promise<GreyImage> {
     return `<circle cx="${(i * 137) % 1000}" cy="${(i * 211) % 700}" r="${30 + ((i * 17) % 60)}" fill="rgb(${grey},${grey},${grey})"/>`;
   }).join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="700"><rect width="100%" height="100%" fill="white"/>${discs}</svg>`;
+  const { data, info } = await sharp(Buffer.from(svg)).greyscale().raw().toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data };
+}
+
+/** A ruled table of three rows and two columns, its figures set close to the column rules, under a line of text. */
+async function ruledTablePage(): Promise<GreyImage> {
+  const rows = [
+    ['Region', 'Sales'],
+    ['North', '1204.5'],
+    ['South', '987.25'],
+  ];
+  const ys = [200, 270, 340, 410];
+  const xs = [100, 500, 760];
+  const rules = [
+    ...ys.map((y) => `<rect x="${xs[0]}" y="${y}" width="${xs[2] - xs[0] + 2}" height="2"/>`),
+    ...xs.map((x) => `<rect x="${x}" y="${ys[0]}" width="2" height="${ys[3] - ys[0] + 2}"/>`),
+  ].join('');
+  const cells = rows
+    .map(
+      ([name, figure], i) =>
+        `<text x="${xs[0] + 16}" y="${ys[i] + 48}" font-family="DejaVu Sans" font-size="32">${name}</text>` +
+        `<text x="${xs[2] - 6}" y="${ys[i] + 48}" text-anchor="end" font-family="DejaVu Sans" font-size="32">${figure}</text>`,
+    )
+    .join('');
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="600"><rect width="100%" height="100%" fill="white"/>` +
+    `<text x="100" y="120" font-family="DejaVu Sans" font-size="32">Sales by region</text>${rules}${cells}</svg>`;
   const { data, info } = await sharp(Buffer.from(svg)).greyscale().raw().toBuffer({ resolveWithObject: true });
   return { width: info.width, height: info.height, data };
 }
@@ -102,6 +131,27 @@ describe('reading a whole page', () => {
       await reader.close();
     }
   }, 120_000);
+
+  it('premium: takes the lines of a ruled table out before reading its words, and gives them with the reading', async () => {
+    const reader = new PageReader(options());
+    try {
+      const reading = await reader.readPage(await ruledTablePage(), 1);
+      expect(reading.rules.filter((r) => r.y0 === r.y1).map((r) => r.y0)).toEqual([201, 271, 341, 411]);
+      expect(reading.rules.filter((r) => r.x0 === r.x1).map((r) => r.x0)).toEqual([101, 501, 761]);
+      const markdown = layoutDocument([ocrPageLines(reading, 'premium', 72 / 300)]);
+      expect(markdown).toBe(
+        'Sales by region\n\n| Region | Sales |\n| --- | --- |\n| North | 1204.5 |\n| South | 987.25 |\n',
+      );
+    } finally {
+      await reader.close();
+    }
+    const basic = new PageReader({ ...options(), model: 'basic' });
+    try {
+      expect((await basic.readPage(await ruledTablePage(), 1)).rules).toEqual([]);
+    } finally {
+      await basic.close();
+    }
+  }, 60_000);
 
   it('fails a page whose reading reaches the safety valve, and reads the next one afresh', async () => {
     const reader = new PageReader(options(0.05));

@@ -2,6 +2,7 @@ import { DomainError } from '@docconv/contracts';
 import {
   detectOrientation,
   hasInk,
+  liftRules,
   openOcrEngine,
   probeConfidence,
   ReadingTimeout,
@@ -9,6 +10,7 @@ import {
   skewWhenTurned,
   turn,
   type GreyImage,
+  type ImageRule,
   type OcrEngine,
   type OcrEngineName,
   type OcrModelName,
@@ -63,6 +65,11 @@ export interface PageReading extends OcrResult {
   seconds: number;
   /** The reading is poor (confidence under LOW_CONFIDENCE_BELOW), though delivered. */
   lowConfidence: boolean;
+  /**
+   * The ruling lines of the page read (premium: see liftRules), in pixels of the image the words'
+   * boxes are in; they were taken out of the image before its words were read.
+   */
+  rules: ImageRule[];
 }
 
 /** Reads images with the job's engine, opened on the first image and kept for the rest of the file. */
@@ -96,7 +103,7 @@ export class PageReader {
     const deadline = this.options.pageDeadlineSeconds;
     const stop = new AbortController();
     const valve = setTimeout(() => stop.abort(), deadline * 1000);
-    let reading: { result: OcrResult; notes: string[] };
+    let reading: { result: OcrResult; notes: string[]; rules: ImageRule[] };
     try {
       reading = await this.readUpright(engine, image, page, stop.signal);
     } catch (error) {
@@ -109,7 +116,7 @@ export class PageReader {
     } finally {
       clearTimeout(valve);
     }
-    const { result, notes } = reading;
+    const { result, notes, rules } = reading;
     const characters = result.lines.reduce((n, line) => n + line.text.replace(/\s/g, '').length, 0);
     if (characters === 0 && (await hasInk(image))) {
       throw new PageNotRead('no_text', 'no text was found on it, though it is not blank');
@@ -125,6 +132,7 @@ export class PageReader {
       notes: [...notes, ...result.notes],
       seconds: (Date.now() - started) / 1000,
       lowConfidence: result.confidence < LOW_CONFIDENCE_BELOW,
+      rules,
     };
   }
 
@@ -134,14 +142,25 @@ export class PageReader {
     if (engine) await (await engine).close();
   }
 
-  /** The page read upright (see readPage), with the notes on how it was turned. */
+  /**
+   * The page read upright (see readPage), with the notes on how it was turned and, for premium,
+   * the rules taken out of the upright image before its words were read.
+   */
   private async readUpright(
     engine: OcrEngine,
     image: GreyImage,
     page: number,
     signal: AbortSignal,
-  ): Promise<{ result: OcrResult; notes: string[] }> {
+  ): Promise<{ result: OcrResult; notes: string[]; rules: ImageRule[] }> {
     const request = { model: this.options.model, languages: this.options.languages, signal };
+    let rules: ImageRule[] = [];
+    const prepared = async (orientation?: Pick<PageOrientation, 'turn' | 'skew'>): Promise<GreyImage> => {
+      const straight = orientation ? await upright(image, orientation) : image;
+      if (this.options.model !== 'premium') return straight;
+      const lifted = liftRules(straight);
+      rules = lifted.rules;
+      return lifted.image;
+    };
     let orientation: Pick<PageOrientation, 'turn' | 'skew' | 'language'> | undefined;
     let result: OcrResult | undefined;
     let abandoned = 0;
@@ -155,7 +174,7 @@ export class PageReader {
       orientation = { ...guess, skew: await skewWhenTurned(image, guess.turn) };
       result = await engine.recognize({
         ...request,
-        image: await upright(image, orientation),
+        image: await prepared(orientation),
         pageLanguage: guess.language,
         giveUpBelow: SURE_READING,
       });
@@ -170,7 +189,7 @@ export class PageReader {
       orientation = await detectOrientation(image, this.options.languages, probeConfidence, signal);
       result = await engine.recognize({
         ...request,
-        image: orientation ? await upright(image, orientation) : image,
+        image: await prepared(orientation),
         pageLanguage: orientation?.language,
       });
     }
@@ -180,7 +199,7 @@ export class PageReader {
     const notes: string[] = [];
     if (orientation && orientation.turn !== 0) notes.push(`turned ${orientation.turn}° clockwise to read it upright`);
     if (orientation && orientation.skew !== 0) notes.push(`straightened by ${Math.abs(orientation.skew).toFixed(1)}°`);
-    return { result: { ...result, calls: result.calls + abandoned }, notes };
+    return { result: { ...result, calls: result.calls + abandoned }, notes, rules };
   }
 
   private open(): Promise<OcrEngine> {

@@ -11,7 +11,7 @@ import { PDF_OPTIONS, pdfjs } from './pdfjs';
 import { renderPage } from './render-page';
 import { readUnreadable } from './unreadable-text';
 import { laidOut } from './layout-document';
-import { blockLine, modelRows, UNPLACED } from './model-blocks';
+import { blockLine, tableLine, UNPLACED } from './model-blocks';
 import { figureRegions, withFigureText } from './figures';
 import { pageDrawing, type Shape } from './rules';
 import { pageTurn, turnedRect, turnedTransform, turnedView } from './turn';
@@ -390,21 +390,5 @@ function sidewaysInMargin(item: TextItem, left: number, width: number): boolean 
 /** Ruled tables take their place among the page's lines, by their top edge. */
 function placeTables(lines: Line[], tables: RuledTable[]): Line[] {
   if (tables.length === 0) return lines;
-  const tableLines: Line[] = tables.map((table) =>
-    blockLine(
-      {
-        text: table.rows.flatMap((row) => row.map((cell) => cell.text)).join(' '),
-        x: table.left,
-        right: table.right,
-        y: table.top,
-        size: table.size,
-        rtl: false,
-        runs: [],
-        bold: false,
-        bottom: table.bottom,
-      },
-      [{ type: 'table', rows: modelRows(table.rows), headerRows: 1, from: UNPLACED }],
-    ),
-  );
-  return [...lines, ...tableLines].sort((a, b) => a.y - b.y);
+  return [...lines, ...tables.map(tableLine)].sort((a, b) => a.y - b.y);
 }

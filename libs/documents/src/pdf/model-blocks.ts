@@ -1,5 +1,6 @@
 import { writeMarkdown, type Block, type Box, type Cell, type GridCell, type Inline } from '@docconv/model';
 import type { Line, PageLines } from './layout';
+import type { RuledTable } from './lattice';
 import { unturnedBox } from './turn';
 
 /**
@@ -91,3 +92,21 @@ export function blockLine(line: Omit<Line, 'block' | 'blocks'>, blocks: Block[])
 
 /** Provenance not known yet: the layout gives each block its file, page and box. */
 export const UNPLACED = { file: '' } as const;
+
+/** A ruled table as the block line that stands for it among a page's lines, at its top edge. */
+export function tableLine(table: RuledTable): Line {
+  return blockLine(
+    {
+      text: table.rows.flatMap((row) => row.map((cell) => cell.text)).join(' '),
+      x: table.left,
+      right: table.right,
+      y: table.top,
+      size: table.size,
+      rtl: false,
+      runs: [],
+      bold: false,
+      bottom: table.bottom,
+    },
+    [{ type: 'table', rows: modelRows(table.rows), headerRows: 1, from: UNPLACED }],
+  );
+}

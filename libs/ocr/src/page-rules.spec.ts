@@ -1,0 +1,60 @@
+import type { GreyImage } from './engine';
+import { liftRules } from './page-rules';
+
+/** A white page `width` × `height` with black rectangles [x0, y0, x1, y1) painted on it. */
+function page(width: number, height: number, rects: [number, number, number, number][]): GreyImage {
+  const data = Buffer.alloc(width * height, 255);
+  for (const [x0, y0, x1, y1] of rects) for (let y = y0; y < y1; y++) data.fill(0, y * width + x0, y * width + x1);
+  return { width, height, data };
+}
+
+/** Letters of a word: 12 px strokes 8 px apart, as a line of text leaves gaps between its letters. */
+function word(x: number, y: number, letters: number): [number, number, number, number][] {
+  return Array.from({ length: letters }, (_, i) => [x + i * 20, y, x + i * 20 + 12, y + 24]);
+}
+
+describe('ruling lines of a page image', () => {
+  // A 1,000 px wide page (a rule is at least 59 px long, at most 5 px thick): a 2 × 2 grid of
+  // 2 px lines, a word in each cell, a word touching the grid's middle rule, and a thick bar.
+  const grid: [number, number, number, number][] = [
+    [100, 100, 700, 102],
+    [100, 200, 700, 202],
+    [100, 300, 700, 302],
+    [100, 100, 102, 302],
+    [400, 100, 402, 302],
+    [698, 100, 700, 302],
+  ];
+  const words = [...word(130, 150, 4), ...word(430, 150, 3), ...word(130, 250, 5), ...word(430, 176, 2)];
+  const bar: [number, number, number, number] = [100, 500, 900, 540];
+  const image = page(1000, 700, [...grid, ...words, bar]);
+
+  it('finds the horizontal and vertical rules, each at its middle', () => {
+    const { rules } = liftRules(image);
+    expect(rules.filter((r) => r.y0 === r.y1)).toEqual([
+      { x0: 100, y0: 101, x1: 700, y1: 101 },
+      { x0: 100, y0: 201, x1: 700, y1: 201 },
+      { x0: 100, y0: 301, x1: 700, y1: 301 },
+    ]);
+    expect(rules.filter((r) => r.x0 === r.x1)).toEqual([
+      { x0: 101, y0: 100, x1: 101, y1: 302 },
+      { x0: 401, y0: 100, x1: 401, y1: 302 },
+      { x0: 699, y0: 100, x1: 699, y1: 302 },
+    ]);
+  });
+
+  it('paints the rules white and leaves the words and a filled bar as they were', () => {
+    const { image: lifted } = liftRules(image);
+    const at = (x: number, y: number) => lifted.data[y * lifted.width + x];
+    expect([at(300, 101), at(401, 250), at(699, 120)]).toEqual([255, 255, 255]);
+    expect([at(135, 160), at(435, 180), at(135, 260)]).toEqual([0, 0, 0]);
+    expect(at(500, 520)).toBe(0);
+    expect(image.data[101 * 1000 + 300]).toBe(0); // the page read is not changed
+  });
+
+  it('gives a page without rules back as it is', () => {
+    const plain = page(1000, 700, words);
+    const lifted = liftRules(plain);
+    expect(lifted.rules).toEqual([]);
+    expect(lifted.image).toBe(plain);
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * The ruling lines of a page image (a scanned table's grid, an underline, a box around a note),
+ * and the image with them taken out. A text detector reads the words of a ruled table poorly
+ * where they touch its lines (a figure next to a column rule is lost or read as part of it), so
+ * the rules are found first, painted white, and handed on beside the reading: the layout builds
+ * the table's grid from them, as it does from a PDF's drawn rules.
+ *
+ * A rule is a straight run of ink, horizontal or vertical, long and thin: at least MIN_LENGTH of
+ * the page's width long and at most MAX_THICKNESS of it thick. A line of text never makes one
+ * (its letters leave gaps), nor does a photograph's dark area (it is thick).
+ */
+import type { GreyImage } from './engine';
+import { darkGreys } from './page-ink';
+
+/** A ruling line in pixels of the image: horizontal when y0 === y1, vertical when x0 === x1. */
+export interface ImageRule {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** A rule is at least this share of the page's width long (half an inch of a letter-size page). */
+const MIN_LENGTH = 1 / 17;
+/** A rule is at most this share of the page's width thick (3 pt of a letter-size page); thicker ink is a filled area. */
+const MAX_THICKNESS = 1 / 200;
+/** Gaps in a run this share of the page's width or shorter are bridged (a scanned line breaks here and there). */
+const BRIDGE = 1 / 1000;
+
+/** A run of ink along one row (or column) of pixels. */
+interface Run {
+  at: number;
+  from: number;
+  to: number;
+}
+
+/** A band of runs in neighbouring rows (or columns), growing into a rule. */
+interface Band {
+  first: number;
+  last: number;
+  from: number;
+  to: number;
+  runs: Run[];
+}
+
+/** The image's rules, and a copy of the image with their ink painted white (the image itself when it has none). */
+export function liftRules(image: GreyImage): { image: GreyImage; rules: ImageRule[] } {
+  const { width, height, data } = image;
+  const dark = darkGreys(data);
+  const ink = (x: number, y: number) => dark[data[y * width + x]] === 1;
+  const length = Math.max(8, Math.round(width * MIN_LENGTH));
+  const thickness = Math.max(2, Math.round(width * MAX_THICKNESS));
+  const bridge = Math.max(1, Math.round(width * BRIDGE));
+  const horizontal = bands(height, width, (row, x) => ink(x, row), length, bridge).filter(
+    (band) => band.last - band.first + 1 <= thickness,
+  );
+  const vertical = bands(width, height, (column, y) => ink(column, y), length, bridge).filter(
+    (band) => band.last - band.first + 1 <= thickness,
+  );
+  if (horizontal.length === 0 && vertical.length === 0) return { image, rules: [] };
+  const cleaned = Buffer.from(data);
+  for (const band of horizontal) {
+    for (const run of band.runs) cleaned.fill(255, run.at * width + run.from, run.at * width + run.to + 1);
+  }
+  for (const band of vertical) {
+    for (const run of band.runs) for (let y = run.from; y <= run.to; y++) cleaned[y * width + run.at] = 255;
+  }
+  const middle = (band: Band) => (band.first + band.last + 1) / 2;
+  return {
+    image: { width, height, data: cleaned },
+    rules: [
+      ...horizontal.map((band) => ({ x0: band.from, y0: middle(band), x1: band.to + 1, y1: middle(band) })),
+      ...vertical.map((band) => ({ x0: middle(band), y0: band.from, x1: middle(band), y1: band.to + 1 })),
+    ],
+  };
+}
+
+/**
+ * The bands of long runs of ink across `lines` lines of `span` pixels each (`ink(line, i)`): runs
+ * at least `length` long, gaps of `bridge` pixels bridged, and the runs of neighbouring lines that
+ * overlap by half the shorter joined into one band.
+ */
+function bands(
+  lines: number,
+  span: number,
+  ink: (line: number, i: number) => boolean,
+  length: number,
+  bridge: number,
+): Band[] {
+  const done: Band[] = [];
+  let open: Band[] = [];
+  for (let line = 0; line < lines; line++) {
+    const runs: Run[] = [];
+    let start = -1;
+    let last = -1;
+    for (let i = 0; i <= span; i++) {
+      const inked = i < span && ink(line, i);
+      if (inked) {
+        if (start < 0) start = i;
+        last = i;
+      } else if (start >= 0 && (i === span || i - last > bridge)) {
+        if (last - start + 1 >= length) runs.push({ at: line, from: start, to: last });
+        start = -1;
+      }
+    }
+    const next: Band[] = [];
+    for (const run of runs) {
+      const band = open.find(
+        (b) =>
+          b.last === line - 1 &&
+          Math.min(b.to, run.to) - Math.max(b.from, run.from) >= Math.min(b.to - b.from, run.to - run.from) / 2,
+      );
+      if (band) {
+        band.last = line;
+        band.from = Math.min(band.from, run.from);
+        band.to = Math.max(band.to, run.to);
+        band.runs.push(run);
+        if (!next.includes(band)) next.push(band);
+      } else {
+        next.push({ first: line, last: line, from: run.from, to: run.to, runs: [run] });
+      }
+    }
+    done.push(...open.filter((band) => !next.includes(band)));
+    open = next;
+  }
+  return [...done, ...open];
+}
