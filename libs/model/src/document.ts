@@ -134,6 +134,12 @@ export interface Cell {
   colspan: number;
   align?: 'left' | 'center' | 'right';
   /**
+   * Where the cell stands, `[left, top, right, bottom]` in its page's units (readers that lay pages
+   * out: PDF, OCR), and on which page (a table continued from the page before has cells on both).
+   */
+  box?: Box;
+  page?: number;
+  /**
    * Blocks the cell holds beyond its inline content: tables nested in it. Writers that cannot
    * nest write them after the table or flatten them.
    */

@@ -1,6 +1,14 @@
-import { markdownBlocks, writeMarkdownSpans, type Document, type MarkdownBlock, type Provenance } from '@docconv/model';
+import {
+  markdownBlocks,
+  writeMarkdownSpans,
+  type Block,
+  type Cell,
+  type Document,
+  type MarkdownBlock,
+  type Provenance,
+} from '@docconv/model';
 import type { PlacedPage } from './placement';
-import type { BlockPosition, ResultBlock } from './structured-result';
+import type { BlockPosition, ResultBlock, ResultCell } from './structured-result';
 
 /**
  * The structured result's blocks of a file whose reader built a document: the blocks the Markdown
@@ -56,6 +64,7 @@ export function documentBlocks(
     if (at === undefined) continue;
     const read = markdownBlocks(written.markdown.slice(at[0], at[1]))[0];
     if (read === undefined) continue;
+    if (read.cells) read.cells = placedCells(read.cells, block);
     out.push({
       id: 0,
       type: read.type,
@@ -97,4 +106,38 @@ function details(block: MarkdownBlock): Partial<ResultBlock> {
     ...(image !== undefined ? { image } : {}),
     ...(language !== undefined ? { language } : {}),
   };
+}
+
+/**
+ * The cells of a table read from its Markdown, each with its page and box when the document's
+ * table gives them (a PDF's or an OCR'd page's): the document's cells are placed on the grid
+ * their spans make and matched by row and column. Cells are given as read when the two grids
+ * differ (a writer that cannot say a table's shape).
+ */
+function placedCells(cells: ResultCell[], block: Block): ResultCell[] {
+  if (block.type !== 'table' || !block.rows.some((row) => row.some((cell) => cell.box))) return cells;
+  const grid = onGrid(block.rows);
+  if (grid.size !== cells.length) return cells;
+  return cells.map((cell) => {
+    const own = grid.get(`${cell.row}:${cell.column}`);
+    return own?.box ? { ...cell, ...(own.page !== undefined ? { page: own.page } : {}), box: own.box } : cell;
+  });
+}
+
+/** A table's cells by the row and column (`row:column`) of their top-left slot on the grid their spans make. */
+function onGrid(rows: Cell[][]): Map<string, Cell> {
+  const placed = new Map<string, Cell>();
+  const taken = new Set<string>();
+  for (const [r, row] of rows.entries()) {
+    let column = 0;
+    for (const cell of row) {
+      while (taken.has(`${r}:${column}`)) column++;
+      for (let dr = 0; dr < cell.rowspan; dr++) {
+        for (let dc = 0; dc < cell.colspan; dc++) taken.add(`${r + dr}:${column + dc}`);
+      }
+      placed.set(`${r}:${column}`, cell);
+      column += cell.colspan;
+    }
+  }
+  return placed;
 }

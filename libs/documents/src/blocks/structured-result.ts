@@ -36,6 +36,12 @@ export interface BlockPosition {
   paragraph?: number;
 }
 
+/** A table's cell: its place in the grid, its text, and where it stands on its page when the reader laid the page out (PDF, OCR). */
+export interface ResultCell extends TableCell {
+  page?: number;
+  box?: Box;
+}
+
 export interface ResultBlock {
   id: number;
   type: BlockType;
@@ -51,7 +57,7 @@ export interface ResultBlock {
   confidence?: number;
   position?: BlockPosition;
   level?: number;
-  cells?: TableCell[];
+  cells?: ResultCell[];
   caption?: string;
   image?: string;
   language?: string;
@@ -354,6 +360,8 @@ export const STRUCTURED_RESULT_SCHEMA = {
                 colspan: { type: 'integer', minimum: 1 },
                 header: { type: 'boolean' },
                 text: { type: 'string' },
+                page: { type: 'integer', minimum: 1 },
+                box: BOX,
               },
             },
           },

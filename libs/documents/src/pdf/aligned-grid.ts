@@ -4,6 +4,13 @@
  */
 import type { GridCell as TableCell } from '@docconv/model';
 import { FIGURES } from './layout';
+import { unionBox } from './model-blocks';
+
+/** The box around cells' boxes, when they have them. */
+const around = (...cells: TableCell[]) => {
+  const box = unionBox(cells.flatMap((cell) => (cell.box ? [cell.box] : [])));
+  return box ? { box } : {};
+};
 
 /** A header this many rows deep or deeper is not labels wrapping over lines. */
 const MAX_HEADER_LINES = 5;
@@ -29,6 +36,7 @@ export function withHeaderLinesJoined(grid: TableCell[][]): TableCell[][] {
   if (head.some((row) => row.length !== width || row.some((cell) => cell.colspan > 1))) return grid;
   const joined = head[0].map((cell, c) => ({
     ...cell,
+    ...around(...head.map((row) => row[c])),
     text: head
       .map((row) => row[c].text)
       .filter((text) => text !== '')
@@ -54,7 +62,7 @@ export function withGroupHeader(grid: TableCell[][]): TableCell[][] {
     const below = secondStarts.indexOf(startOf(first)[i]);
     if (below < 0 || second[below].colspan !== 1 || second[below].text === '') return cell;
     moved.add(below);
-    return { ...second[below], rowspan: 2 };
+    return { ...second[below], rowspan: 2, ...around(cell, second[below]) };
   });
   return [top, second.filter((_, i) => !moved.has(i)), ...grid.slice(2)];
 }
@@ -71,7 +79,11 @@ export function withCurrencyJoined(grid: TableCell[][]): TableCell[][] {
     if (!rows.every((r) => r.length === width && r[c].colspan === 1 && r[c + 1]?.colspan === 1)) continue;
     rows = rows.map((r) => [
       ...r.slice(0, c),
-      { ...r[c + 1], text: r[c].text && r[c + 1].text ? `${r[c].text}${r[c + 1].text}` : r[c + 1].text || r[c].text },
+      {
+        ...r[c + 1],
+        ...around(r[c], r[c + 1]),
+        text: r[c].text && r[c + 1].text ? `${r[c].text}${r[c + 1].text}` : r[c + 1].text || r[c].text,
+      },
       ...r.slice(c + 2),
     ]);
   }

@@ -312,11 +312,28 @@ function cellsOf(row: Row, boundaries: number[], [left, right]: [number, number]
     }
   }
   const cells: TableCell[] = [];
+  const slot = slotBox(row.lines, boundaries, [left, right]);
   for (let c = 0; c < columns; c++) {
-    cells.push({ text: texts[c], rowspan: 1, colspan: spans[c] });
+    cells.push({ text: texts[c], rowspan: 1, colspan: spans[c], box: slot(c, c + spans[c] - 1) });
     c += spans[c] - 1; // the columns a spanning piece covers are part of its cell
   }
   return cells;
+}
+
+/**
+ * Where the cells of a row of `lines` stand: columns `from` to `to` (their edges the boundaries
+ * between the table's columns, its extent outside), from the top of the row's type to the foot of
+ * its last line.
+ */
+function slotBox(
+  lines: Line[],
+  boundaries: number[],
+  [left, right]: [number, number],
+): (from: number, to: number) => [number, number, number, number] {
+  const edges = [left, ...boundaries, right];
+  const top = Math.min(...lines.map((line) => line.y - line.size));
+  const bottom = Math.max(...lines.map((line) => line.y + line.size * 0.25));
+  return (from, to) => [edges[from], top, edges[to + 1], bottom];
 }
 
 /** How far from the middle of its columns (a share of their width) a label without a rule may stand. */
@@ -334,10 +351,11 @@ function groupLabelRow(label: Line, boundaries: number[], [left, right]: [number
   // first line of a header cell that wraps).
   const [x0, x1] = [boundaries[from - 1], to < boundaries.length ? boundaries[to] : right];
   if (!under && Math.abs((piece.x0 + piece.x1) / 2 - (x0 + x1) / 2) > (x1 - x0) * CENTRED) return undefined;
-  const empty = (): TableCell => ({ text: '', rowspan: 1, colspan: 1 });
+  const slot = slotBox([label], boundaries, [left, right]);
+  const empty = (c: number): TableCell => ({ text: '', rowspan: 1, colspan: 1, box: slot(c, c) });
   return [
-    ...Array.from({ length: from }, empty),
-    { text: piece.text, rowspan: 1, colspan: to - from + 1 },
-    ...Array.from({ length: boundaries.length - to }, empty),
+    ...Array.from({ length: from }, (_, c) => empty(c)),
+    { text: piece.text, rowspan: 1, colspan: to - from + 1, box: slot(from, to) },
+    ...Array.from({ length: boundaries.length - to }, (_, i) => empty(to + 1 + i)),
   ];
 }

@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { structuredResult } from '../blocks/structured-result';
 import { extractPdf } from './extract-pdf';
 import { tableMarkdown } from '@docconv/model';
 import { ruledTables } from './lattice';
@@ -60,19 +61,20 @@ describe('ruled tables', () => {
       run('1.20', 305, 155),
     ];
     const { tables } = ruledTables(rules, runs);
+    // Each cell stands in the box of the grid slots it covers.
     expect(tables[0].rows).toEqual([
       [
-        { text: 'Fruit', rowspan: 2, colspan: 1 },
-        { text: 'Price', rowspan: 1, colspan: 2 },
+        { text: 'Fruit', rowspan: 2, colspan: 1, box: [100, 100, 200, 140] },
+        { text: 'Price', rowspan: 1, colspan: 2, box: [200, 100, 400, 120] },
       ],
       [
-        { text: '2025', rowspan: 1, colspan: 1 },
-        { text: '2026', rowspan: 1, colspan: 1 },
+        { text: '2025', rowspan: 1, colspan: 1, box: [200, 120, 300, 140] },
+        { text: '2026', rowspan: 1, colspan: 1, box: [300, 120, 400, 140] },
       ],
       [
-        { text: 'Apples', rowspan: 1, colspan: 1 },
-        { text: '1.10', rowspan: 1, colspan: 1 },
-        { text: '1.20', rowspan: 1, colspan: 1 },
+        { text: 'Apples', rowspan: 1, colspan: 1, box: [100, 140, 200, 160] },
+        { text: '1.10', rowspan: 1, colspan: 1, box: [200, 140, 300, 160] },
+        { text: '1.20', rowspan: 1, colspan: 1, box: [300, 140, 400, 160] },
       ],
     ]);
     expect(tableMarkdown(tables[0].rows)).toBe(
@@ -445,7 +447,8 @@ describe('ruled tables in a PDF', () => {
     const path = join(dir, 'prices.pdf');
     await writeFile(path, bytes);
 
-    const { markdown } = await extractPdf(path, 'prices.pdf', () => undefined);
+    const extraction = await extractPdf(path, 'prices.pdf', () => undefined);
+    const { markdown } = extraction;
     expect(markdown).toBe(
       [
         'Quarterly prices are shown below.',
@@ -461,5 +464,24 @@ describe('ruled tables in a PDF', () => {
         '',
       ].join('\n'),
     );
+    // The structured result gives each cell its place in the grid, its page and the box the rules draw around it.
+    const result = structuredResult(markdown, [
+      {
+        file: 'prices.pdf',
+        kind: 'pdf',
+        start: 0,
+        end: markdown.length,
+        headed: false,
+        pages: extraction.placed,
+        reports: extraction.pages,
+        document: extraction.document,
+      },
+    ]);
+    const cells = result.blocks.find((block) => block.type === 'table')?.cells ?? [];
+    expect(cells.filter((cell) => ['Price', 'Apples', '1.20'].includes(cell.text))).toEqual([
+      { row: 0, column: 1, rowspan: 1, colspan: 2, header: true, text: 'Price', page: 1, box: [200, 100, 400, 120] },
+      { row: 2, column: 0, rowspan: 1, colspan: 1, header: false, text: 'Apples', page: 1, box: [60, 140, 200, 160] },
+      { row: 2, column: 2, rowspan: 1, colspan: 1, header: false, text: '1.20', page: 1, box: [300, 140, 400, 160] },
+    ]);
   });
 });

@@ -341,7 +341,12 @@ function buildTable(horizontals: Horizontal[], verticals: Vertical[], runs: Text
       placed.add(root);
       const b = bounds.get(root);
       if (!b) continue;
-      rows[b.r0].push({ text: cellText(b.runs), rowspan: b.r1 - b.r0 + 1, colspan: b.c1 - b.c0 + 1 });
+      rows[b.r0].push({
+        text: cellText(b.runs),
+        rowspan: b.r1 - b.r0 + 1,
+        colspan: b.c1 - b.c0 + 1,
+        box: [xs[b.c0], ys[b.r0], xs[b.c1 + 1], ys[b.r1 + 1]],
+      });
     }
   }
   const size = sizes.sort((a, b) => a - b)[Math.floor(sizes.length / 2)] ?? 10;

@@ -79,7 +79,8 @@ export function layoutBlocks(pages: OrderedPage[], type: Typography, file: strin
     lastLine = undefined;
     const pageStart = groups.length;
     /** A group; a table going on from the foot of the page before, with the same columns, joins that table. */
-    const pushGroup = (group: Block[]) => {
+    const pushGroup = (blocks: Block[]) => {
+      const group = blocks.map((block) => (block.type === 'table' ? withCellsPlaced(block, page) : block));
       const previous = groups[groups.length - 1];
       const continued =
         groups.length === pageStart && previous?.length === 1 && group.length === 1
@@ -305,6 +306,18 @@ export function continuedTable(first: Block, second: Block): TableBlock | undefi
     rows: [...first.rows, ...rows],
     from: { ...first.from, ...(later.length > 0 ? { continues: [...new Set(later)] } : {}) },
   };
+}
+
+/** A table whose cells' boxes (in page units) are placed in the original's units and frame, with their page. */
+function withCellsPlaced(table: TableBlock, page: Omit<OrderedPage, 'lines'>): TableBlock {
+  if (!table.rows.some((row) => row.some((cell) => cell.box))) return table;
+  const rows = table.rows.map((row) =>
+    row.map((cell) => {
+      const box = cell.box && placedBox([cell.box], page);
+      return box ? { ...cell, box, page: page.number } : cell;
+    }),
+  );
+  return { ...table, rows };
 }
 
 /** Where lines came from: the page of the first, and the box of those of its lines on that page. */

@@ -46,6 +46,13 @@ describe('the PDF layout as a document', () => {
       ...Array.from({ length: 8 }, (_, i) => [`Item ${i + 1}`, `${(i + 1) * 10}`]),
     ]);
     expect(table.from).toMatchObject({ file: 'prices.pdf', page: 1, continues: [2] });
+    // Each cell stands on its own page, in its column from its row's type to its foot.
+    const [item1, price1] = table.rows[1];
+    expect(item1).toMatchObject({ page: 1, box: [40, 644, expect.any(Number), 656.5] });
+    expect(price1).toMatchObject({ page: 1, box: [item1.box![2], 644, 225, 656.5] }); // to the header's right edge
+    expect(table.rows[5][0]).toMatchObject({ page: 2, box: [40, 64, item1.box![2], 76.5] });
+    expect(item1.box![2]).toBeGreaterThan(40 + 6 * 5);
+    expect(item1.box![2]).toBeLessThan(200);
   });
 
   it('keeps a list item’s own label, and footnotes as note references and footnote blocks', () => {

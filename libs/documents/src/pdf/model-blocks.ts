@@ -34,7 +34,12 @@ export function cellInlines(text: string): Inline[] {
 /** A grid of cells with plain text as model rows. */
 export function modelRows(rows: GridCell[][]): Cell[][] {
   return rows.map((row) =>
-    row.map((cell) => ({ content: cellInlines(cell.text), rowspan: cell.rowspan, colspan: cell.colspan })),
+    row.map((cell) => ({
+      content: cellInlines(cell.text),
+      rowspan: cell.rowspan,
+      colspan: cell.colspan,
+      ...(cell.box ? { box: cell.box } : {}),
+    })),
   );
 }
 

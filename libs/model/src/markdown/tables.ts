@@ -1,3 +1,4 @@
+import type { Box } from '../document';
 import { inlineHtml } from './inline-html';
 
 /** One cell of a table: its text, and how many rows and columns it covers. */
@@ -5,6 +6,8 @@ export interface GridCell {
   text: string;
   rowspan: number;
   colspan: number;
+  /** Where the cell stands on its page (see Cell.box). */
+  box?: Box;
   /** The rows of the tables nested in the cell, written inside it after its text. */
   tables?: GridCell[][][];
 }
