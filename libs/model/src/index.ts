@@ -1,4 +1,5 @@
 export * from './document';
+export * from './table-grid';
 export * from './transcript';
 export * from './markdown/emphasis';
 export * from './markdown/escape';

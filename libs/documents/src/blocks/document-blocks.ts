@@ -1,8 +1,8 @@
 import {
+  cellSlots,
   markdownBlocks,
   writeMarkdownSpans,
   type Block,
-  type Cell,
   type Document,
   type MarkdownBlock,
   type Provenance,
@@ -54,6 +54,9 @@ export function documentBlocks(
   for (const { block, span: at } of written.blocks) {
     const place = {
       ...(block.from.page !== undefined ? { page: block.from.page } : {}),
+      ...(block.from.page !== undefined && block.from.continues
+        ? { pages: [block.from.page, ...block.from.continues] }
+        : {}),
       ...(block.from.box !== undefined ? { box: block.from.box } : {}),
     };
     if (block.type === 'furniture') {
@@ -116,28 +119,10 @@ function details(block: MarkdownBlock): Partial<ResultBlock> {
  */
 function placedCells(cells: ResultCell[], block: Block): ResultCell[] {
   if (block.type !== 'table' || !block.rows.some((row) => row.some((cell) => cell.box))) return cells;
-  const grid = onGrid(block.rows);
+  const grid = new Map(cellSlots(block.rows).map(({ cell, row, column }) => [`${row}:${column}`, cell]));
   if (grid.size !== cells.length) return cells;
   return cells.map((cell) => {
     const own = grid.get(`${cell.row}:${cell.column}`);
     return own?.box ? { ...cell, ...(own.page !== undefined ? { page: own.page } : {}), box: own.box } : cell;
   });
-}
-
-/** A table's cells by the row and column (`row:column`) of their top-left slot on the grid their spans make. */
-function onGrid(rows: Cell[][]): Map<string, Cell> {
-  const placed = new Map<string, Cell>();
-  const taken = new Set<string>();
-  for (const [r, row] of rows.entries()) {
-    let column = 0;
-    for (const cell of row) {
-      while (taken.has(`${r}:${column}`)) column++;
-      for (let dr = 0; dr < cell.rowspan; dr++) {
-        for (let dc = 0; dc < cell.colspan; dc++) taken.add(`${r + dr}:${column + dc}`);
-      }
-      placed.set(`${r}:${column}`, cell);
-      column += cell.colspan;
-    }
-  }
-  return placed;
 }

@@ -188,6 +188,41 @@ describe('structuredResult', () => {
     expect(checkStructuredResult(markdown, result).problems).toEqual([]);
   });
 
+  it('gives a table running over pages every page it stands on, and each of its cells its own page and box', () => {
+    const rows = (from: number, y: number) =>
+      [0, 1, 2, 3].flatMap((i) => [
+        run(`Item ${from + i}`, 40, y + i * 14),
+        run(`${(from + i) * 10}`, 200, y + i * 14),
+      ]);
+    const header = (y: number) => [run('Name', 40, y), run('Price', 200, y)];
+    const pages = [
+      textPage([run('Prices as listed in the catalogue.', 40, 600), ...header(640), ...rows(1, 654)]),
+      textPage([...header(60), ...rows(5, 74), run('Prices include tax.', 40, 200)]),
+    ].map((p, i) => ({ ...p, number: i + 1 }));
+    const laid = laidOut(pages, 'prices.pdf');
+    const result = structuredResult(laid.markdown, [
+      {
+        file: 'prices.pdf',
+        kind: 'pdf',
+        start: 0,
+        end: laid.markdown.length,
+        headed: false,
+        pages: laid.placed,
+        reports: [
+          { page: 1, source: 'text' },
+          { page: 2, source: 'text' },
+        ],
+        document: laid.document,
+      },
+    ]);
+    const table = result.blocks.find((b) => b.type === 'table');
+    expect(table).toMatchObject({ page: 1, pages: [1, 2] });
+    const cell = (text: string) => table?.cells?.find((c) => c.text === text);
+    expect(cell('Item 4')).toMatchObject({ row: 4, column: 0, page: 1, box: [40, 686, expect.any(Number), 698.5] });
+    expect(cell('Item 5')).toMatchObject({ row: 5, column: 0, page: 2, box: [40, 64, expect.any(Number), 76.5] });
+    expect(checkStructuredResult(laid.markdown, result).problems).toEqual([]);
+  });
+
   it('counts offsets in code points, and gives office files their slide, sheet or block number', () => {
     const deck = '## Intro 😀\n\nHello\n\n## Plan\n\nSteps\n';
     const sheet = '## Budget\n\n| a |\n|---|\n| 1 |\n';

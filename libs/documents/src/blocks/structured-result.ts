@@ -50,6 +50,8 @@ export interface ResultBlock {
   markdown: [number, number] | null;
   file: string;
   page?: number;
+  /** A table that runs over pages: every page it stands on, its first (`page`) first. */
+  pages?: number[];
   box?: Box;
   /** No line of the page carries the block's text: its box is the band between its neighbours. */
   box_estimated?: boolean;
@@ -332,6 +334,7 @@ export const STRUCTURED_RESULT_SCHEMA = {
           markdown: { oneOf: [SPAN, { type: 'null' }] },
           file: { type: 'string' },
           page: { type: 'integer', minimum: 1 },
+          pages: { type: 'array', items: { type: 'integer', minimum: 1 }, minItems: 2 },
           box: BOX,
           box_estimated: { type: 'boolean' },
           engine: { type: 'string' },

@@ -1,4 +1,13 @@
-import { blockMarkdown, type Block, type Box, type Provenance, type TableBlock } from '@docconv/model';
+import {
+  blockMarkdown,
+  contentText,
+  gridWidth,
+  type Block,
+  type Box,
+  type Cell,
+  type Provenance,
+  type TableBlock,
+} from '@docconv/model';
 import { alignedTableAt } from './aligned-tables';
 import { codeBlockAt } from './code-blocks';
 import { BULLET_CHARS, mend, type Line } from './layout';
@@ -287,23 +296,25 @@ function paragraphBlocks(entries: Entry[], from: (lines: Line[]) => Provenance):
 }
 
 /**
- * A table and the table that opens the next page joined, when both are GFM tables (no spans)
- * with the same columns; the second's header row is left out when it repeats the first's.
- * Undefined when they do not match.
+ * A table and the table that opens the next page joined, when their grids have the same columns
+ * (spans and all); the second's header is left out when it repeats the first's. Undefined
+ * when they do not match.
  */
 export function continuedTable(first: Block, second: Block): TableBlock | undefined {
   if (first.type !== 'table' || second.type !== 'table') return undefined;
-  const a = (blockMarkdown(first) ?? '').split('\n');
-  const b = (blockMarkdown(second) ?? '').split('\n');
-  const delimiter = /^\|(?: -+ \|)+$/;
-  if (a.length < 2 || b.length < 2 || !delimiter.test(a[1]) || a[1] !== b[1]) return undefined;
-  const rows = b[0] === a[0] ? second.rows.slice(1) : second.rows;
+  const width = gridWidth(first.rows);
+  if (width < 2 || gridWidth(second.rows) !== width) return undefined;
+  const texts = (rows: Cell[][]) => JSON.stringify(rows.map((row) => row.map((cell) => contentText(cell.content))));
+  // A header is its header rows, and as deep as its first row's cells reach down.
+  const depth = (table: TableBlock) => Math.max(table.headerRows, ...(table.rows[0] ?? []).map((cell) => cell.rowspan));
+  const head = (table: TableBlock) => table.rows.slice(0, depth(table));
+  const repeated = second.headerRows > 0 && texts(head(second)) === texts(head(first));
   const later = [...(first.from.continues ?? []), second.from.page].filter(
     (page): page is number => page !== undefined && page !== first.from.page,
   );
   return {
     ...first,
-    rows: [...first.rows, ...rows],
+    rows: [...first.rows, ...(repeated ? second.rows.slice(depth(second)) : second.rows)],
     from: { ...first.from, ...(later.length > 0 ? { continues: [...new Set(later)] } : {}) },
   };
 }

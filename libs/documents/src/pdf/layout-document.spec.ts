@@ -1,5 +1,6 @@
 import { contentText, writeMarkdown, type Block } from '@docconv/model';
 import { layoutModel } from './layout-document';
+import { tableLine } from './model-blocks';
 import { page, run } from './testing/text-runs';
 
 const numbered = (pages: ReturnType<typeof page>[]) => pages.map((p, i) => ({ ...p, number: i + 1 }));
@@ -53,6 +54,64 @@ describe('the PDF layout as a document', () => {
     expect(table.rows[5][0]).toMatchObject({ page: 2, box: [40, 64, item1.box![2], 76.5] });
     expect(item1.box![2]).toBeGreaterThan(40 + 6 * 5);
     expect(item1.box![2]).toBeLessThan(200);
+  });
+
+  it('joins a ruled table with spanning header cells to its continuation, its repeated header left out', () => {
+    const cell = (text: string, rowspan = 1, colspan = 1) => ({ text, rowspan, colspan });
+    const header = [
+      [cell('Fruit', 2), cell('Price', 1, 2)],
+      [cell('2025'), cell('2026')],
+    ];
+    const body = (from: number) =>
+      [0, 1].map((i) => [cell(`Item ${from + i}`), cell(`${from + i}.10`), cell(`${from + i}.20`)]);
+    const ruled = (rows: ReturnType<typeof cell>[][], top: number) =>
+      tableLine({ top, bottom: top + rows.length * 20, left: 40, right: 400, rows, size: 10 });
+    const document = layoutModel(
+      numbered([
+        {
+          width: 600,
+          height: 800,
+          lines: [...page([run('Prices by year.', 40, 600)]).lines, ruled([...header, ...body(1)], 640)],
+        },
+        {
+          width: 600,
+          height: 800,
+          lines: [ruled([...header, ...body(3)], 60), ...page([run('Prices include tax.', 40, 300)]).lines],
+        },
+      ]),
+      'prices.pdf',
+    );
+    const tables = document.blocks.filter((b) => b.type === 'table');
+    expect(tables).toHaveLength(1);
+    const [table] = tables;
+    if (table.type !== 'table') throw new Error('not a table');
+    expect(table.rows.map((row) => row.map((c) => contentText(c.content)))).toEqual([
+      ['Fruit', 'Price'],
+      ['2025', '2026'],
+      ...[1, 2, 3, 4].map((n) => [`Item ${n}`, `${n}.10`, `${n}.20`]),
+    ]);
+    expect(table.from).toMatchObject({ page: 1, continues: [2] });
+    // A table of other columns on the next page stays a table of its own.
+    const other = layoutModel(
+      numbered([
+        { width: 600, height: 800, lines: [ruled([...header, ...body(1)], 640)] },
+        {
+          width: 600,
+          height: 800,
+          lines: [
+            ruled(
+              [
+                [cell('Name'), cell('Total')],
+                [cell('A'), cell('1')],
+              ],
+              60,
+            ),
+          ],
+        },
+      ]),
+      'prices.pdf',
+    );
+    expect(other.blocks.filter((b) => b.type === 'table')).toHaveLength(2);
   });
 
   it('keeps a list item’s own label, and footnotes as note references and footnote blocks', () => {
