@@ -44,7 +44,7 @@ describe('OCR pages', () => {
     expect(markdown).toBe('one two\n\nthree\n\nfour');
   });
 
-  it('premium: larger lines become headings, aligned words a table, in the engine order', () => {
+  it('premium: larger lines become headings, aligned words a table, in reading order', () => {
     const lines = [
       line('Annual summary', 100, 100, 60, '1.1'),
       line('Revenue grew in every region this year.', 100, 220, 30, '2.1'),
@@ -64,6 +64,23 @@ describe('OCR pages', () => {
     expect(markdown).toMatch(/^# Annual summary\n/);
     expect(markdown).toContain('Revenue grew in every region this year.');
     expect(markdown).toContain('| Region | Sales |\n| --- | --- |\n| North | 120 |\n| South | 95 |');
+  });
+
+  it('premium: the cells of a borderless table, read column by column as lines of their own, make its rows', () => {
+    const lines = [
+      line('Sales by region', 100, 100, 30),
+      line('Region', 100, 300),
+      line('North', 100, 340),
+      line('South', 100, 380),
+      line('Sales', 700, 300),
+      line('120', 700, 340),
+      line('95', 700, 380),
+      line('Both regions grew.', 100, 500),
+    ];
+    const markdown = layoutDocument([ocrPageLines(result(lines), 'premium', 72 / 300)]);
+    expect(markdown).toBe(
+      'Sales by region\n\n| Region | Sales |\n| --- | --- |\n| North | 120 |\n| South | 95 |\n\nBoth regions grew.\n',
+    );
   });
 
   it('premium: a table ruled on the page is built from its rules and the words in its cells, where it stands', () => {

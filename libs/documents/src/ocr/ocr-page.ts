@@ -1,8 +1,8 @@
 import type { ImageRule, OcrLine, OcrModelName, OcrResult } from '@docconv/ocr';
 import { plain, writeMarkdown, type Box, type ParagraphBlock } from '@docconv/model';
-import { buildLines, type Line, type PageLines, type TextRun } from '../pdf/layout';
+import { buildLines, type PageLines, type TextRun } from '../pdf/layout';
 import { ruledTables } from '../pdf/lattice';
-import { blockLine, tableLine, UNPLACED, unionBox } from '../pdf/model-blocks';
+import { blockLine, UNPLACED, unionBox, withTables } from '../pdf/model-blocks';
 import type { PageFailure } from '@docconv/contracts';
 import type { PageReading } from './page-reader';
 
@@ -44,11 +44,13 @@ export function ocrPageReport(page: number, reading: PageReading): PageReport {
 
 /**
  * An OCR'd page as page lines for the document layout. `premium` hands every word to the same
- * layout as a PDF's text layer (headings from type size, lists, aligned tables), and builds the
- * tables ruled on the page (`rules`, found in the image: see PageReader) from those rules and the
- * words inside them, as for a PDF's drawn rules; `basic` keeps the engine's paragraphs in its
- * reading order. `scale` converts image pixels to the units of the other pages (72/dpi for a PDF
- * page rendered at `dpi`).
+ * layout as a PDF's text layer: words whose lines share a baseline make one line (the cells of a
+ * table's row, which an engine may read as lines of their own), read in the layout's order
+ * (columns, headings from type size, lists, aligned tables), and the tables ruled on the page
+ * (`rules`, found in the image: see PageReader) are built from those rules and the words inside
+ * them, as from a PDF's drawn rules; a line keeps the engine's paragraph when all its words were
+ * in it. `basic` keeps the engine's paragraphs in its reading order. `scale` converts image
+ * pixels to the units of the other pages (72/dpi for a PDF page rendered at `dpi`).
  */
 export function ocrPageLines(
   result: OcrResult & { rules?: ImageRule[] },
@@ -57,22 +59,20 @@ export function ocrPageLines(
 ): PageLines {
   const page = { width: result.width * scale, height: result.height * scale };
   if (model === 'premium') {
-    // The engine's reading order is kept (its page segmentation knows columns and pictures);
-    // each OCR line becomes a layout line, so headings, lists and aligned tables are found, and
-    // a ruled table stands where the first line it took words from stood.
+    const byLine = ocrRuns(result, scale);
+    const paragraphOf = new Map(byLine.flatMap((runs, i) => runs.map((run) => [run, result.lines[i].paragraph])));
     const rules = (result.rules ?? []).map((r) => ({
       x0: r.x0 * scale,
       y0: r.y0 * scale,
       x1: r.x1 * scale,
       y1: r.y1 * scale,
     }));
-    const { tables, lines: byLine } = withRuledTables(ocrRuns(result, scale), rules);
-    const lines = byLine.flatMap((runs, i) => [
-      ...tables.filter((table) => table.at === i).map((table) => table.line),
-      ...buildLines(runs).map((line) => ({ ...line, paragraph: result.lines[i].paragraph })),
-    ]);
-    lines.push(...tables.filter((table) => table.at === byLine.length).map((table) => table.line));
-    return { ...page, lines, ordered: true };
+    const { tables, rest } = ruledTables(rules, byLine.flat());
+    const lines = buildLines(rest).map((line) => {
+      const paragraphs = new Set(line.runs.map((run) => paragraphOf.get(run)));
+      return paragraphs.size === 1 ? { ...line, paragraph: [...paragraphs][0] } : line;
+    });
+    return { ...page, lines: withTables(lines, tables) };
   }
   const paragraphs = ocrParagraphBlocks(result.lines, scale);
   if (paragraphs.length === 0) return { ...page, lines: [] };
@@ -90,47 +90,6 @@ export function ocrPageLines(
     ],
   }));
   return { ...page, lines: [block], anchors };
-}
-
-/**
- * The ruled tables among an OCR page's words (`byLine`, one list per OCR line): each table's
- * block line with the index of the first OCR line it took words from (where it is read), and each
- * OCR line's words that are left.
- */
-function withRuledTables(
-  byLine: TextRun[][],
-  rules: ImageRule[],
-): { tables: { at: number; line: Line }[]; lines: TextRun[][] } {
-  if (rules.length === 0) return { tables: [], lines: byLine };
-  const { tables, rest } = ruledTables(rules, byLine.flat());
-  if (tables.length === 0) return { tables: [], lines: byLine };
-  const owner = new Map<TextRun, number>(byLine.flatMap((runs, i) => runs.map((run) => [run, i] as const)));
-  // A word split off a run that reached into a table stays on the run's line.
-  const lineOf = (run: TextRun) =>
-    owner.get(run) ??
-    Math.max(
-      0,
-      byLine.findIndex((runs) => runs.some((r) => r.y === run.y && run.x >= r.x && run.x < r.x + r.width)),
-    );
-  const lines: TextRun[][] = byLine.map(() => []);
-  for (const run of rest) lines[lineOf(run)].push(run);
-  const left = new Set(rest);
-  return {
-    tables: tables.map((table) => {
-      const at = byLine.findIndex((runs) =>
-        runs.some(
-          (r) =>
-            !left.has(r) &&
-            r.y >= table.top &&
-            r.y - r.size <= table.bottom &&
-            r.x < table.right &&
-            r.x + r.width > table.left,
-        ),
-      );
-      return { at: at < 0 ? byLine.length : at, line: tableLine(table) };
-    }),
-    lines,
-  };
 }
 
 /**

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { TextContent, TextItem, TextStyle } from 'pdfjs-dist/types/src/display/api';
 import { cleanText, fixedPitch, fontTraits, isGlyphMark, type FontTraits } from './glyphs';
 import { buildLines, type Line, type PageLines, type TextRun } from './layout';
-import { ruledTables, withRulesUnder, type RuledTable } from './lattice';
+import { ruledTables, withRulesUnder } from './lattice';
 import { ocrPageLines, ocrPageReport, type PageReport } from '../ocr/ocr-page';
 import type { PageReader, PageReading } from '../ocr/page-reader';
 import { withFailedPages } from '../page-failure';
@@ -11,7 +11,7 @@ import { PDF_OPTIONS, pdfjs } from './pdfjs';
 import { renderPage } from './render-page';
 import { readUnreadable } from './unreadable-text';
 import { laidOut } from './layout-document';
-import { blockLine, tableLine, UNPLACED } from './model-blocks';
+import { blockLine, UNPLACED, withTables } from './model-blocks';
 import { figureRegions, withFigureText } from './figures';
 import { pageDrawing, type Shape } from './rules';
 import { pageTurn, turnedRect, turnedTransform, turnedView } from './turn';
@@ -185,7 +185,7 @@ export async function readPdfPages(
           const drawings = overlay ? [] : figureRegions(shapes);
           const { tables, rest } = ruledTables(rules, [...runs, ...(read?.runs ?? [])], drawings);
           const lines = overlay ? buildLines(rest) : withFigureText(buildLines(withRulesUnder(rest, rules)), drawings);
-          const placed = placeTables(lines, tables);
+          const placed = withTables(lines, tables);
           // Pictures large enough to be figures, linked where they are drawn (an OCR'd scan's picture is the page).
           const figures =
             images && marks.has('images') && !overlay
@@ -385,10 +385,4 @@ function sidewaysInMargin(item: TextItem, left: number, width: number): boolean 
   const [a, b] = item.transform as number[];
   const x = (item.transform as number[])[4] - left;
   return Math.abs(b) > Math.abs(a) && (x < width * 0.12 || x > width * 0.88);
-}
-
-/** Ruled tables take their place among the page's lines, by their top edge. */
-function placeTables(lines: Line[], tables: RuledTable[]): Line[] {
-  if (tables.length === 0) return lines;
-  return [...lines, ...tables.map(tableLine)].sort((a, b) => a.y - b.y);
 }

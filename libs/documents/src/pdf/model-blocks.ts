@@ -98,6 +98,12 @@ export function blockLine(line: Omit<Line, 'block' | 'blocks'>, blocks: Block[])
 /** Provenance not known yet: the layout gives each block its file, page and box. */
 export const UNPLACED = { file: '' } as const;
 
+/** Ruled tables take their place among a page's lines, by their top edge. */
+export function withTables(lines: Line[], tables: RuledTable[]): Line[] {
+  if (tables.length === 0) return lines;
+  return [...lines, ...tables.map(tableLine)].sort((a, b) => a.y - b.y);
+}
+
 /** A ruled table as the block line that stands for it among a page's lines, at its top edge. */
 export function tableLine(table: RuledTable): Line {
   return blockLine(
