@@ -65,8 +65,11 @@ export async function workerMarkdown(path: string): Promise<string> {
   return (await workerExtraction(path)).markdown;
 }
 
-/** One file read as the worker reads a job's first file: its Markdown, and its document when the reader builds one. */
-export async function workerExtraction(path: string): Promise<Extraction> {
+/**
+ * One file read as the worker reads a job's first file: its Markdown, and its document when the
+ * reader builds one. Scanned pages are read with `ocr` (by default FIXED_OCR).
+ */
+export async function workerExtraction(path: string, ocr: OcrOptions = FIXED_OCR): Promise<Extraction> {
   const displayName = basename(path);
   const detected = await detect(path, displayName, { media: true });
   if (detected.kind === 'archive') throw new Error(`${path} is an archive; the set's inputs are documents`);
@@ -78,7 +81,7 @@ export async function workerExtraction(path: string): Promise<Extraction> {
       mime: detected.mime,
       displayName,
       units: detected.kind === 'pdf' ? inspected.pages : inspected.images,
-      ocr: FIXED_OCR,
+      ocr,
       imagePrefix: 'images/',
     },
     () => {},
