@@ -1,7 +1,7 @@
 import type { ImageRule, OcrLine, OcrModelName, OcrResult } from '@docconv/ocr';
 import { plain, writeMarkdown, type Box, type ParagraphBlock } from '@docconv/model';
 import { buildLines, type PageLines, type TextRun } from '../pdf/layout';
-import { ruledTables } from '../pdf/lattice';
+import { ruledTables, withRulesUnder } from '../pdf/lattice';
 import { blockLine, UNPLACED, unionBox, withTables } from '../pdf/model-blocks';
 import type { PageFailure } from '@docconv/contracts';
 import type { PageReading } from './page-reader';
@@ -68,7 +68,10 @@ export function ocrPageLines(
       y1: r.y1 * scale,
     }));
     const { tables, rest } = ruledTables(rules, byLine.flat());
-    const lines = buildLines(rest).map((line) => {
+    // A word with a rule drawn under it is marked so (a header over the columns the rule spans).
+    const marked = withRulesUnder(rest, rules);
+    marked.forEach((run, i) => paragraphOf.set(run, paragraphOf.get(rest[i])));
+    const lines = buildLines(marked).map((line) => {
       const paragraphs = new Set(line.runs.map((run) => paragraphOf.get(run)));
       return paragraphs.size === 1 ? { ...line, paragraph: [...paragraphs][0] } : line;
     });
