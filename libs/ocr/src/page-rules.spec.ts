@@ -51,6 +51,20 @@ describe('ruling lines of a page image', () => {
     expect(image.data[101 * 1000 + 300]).toBe(0); // the page read is not changed
   });
 
+  it('takes three or more lines close side by side for hatching (a photograph), and keeps a doubled rule', () => {
+    const hatching: [number, number, number, number][] = [0, 1, 2, 3].map((i) => [100, 400 + i * 6, 600, 402 + i * 6]);
+    const doubled: [number, number, number, number][] = [
+      [100, 600, 600, 602],
+      [100, 606, 600, 608],
+    ];
+    const { rules, image: lifted } = liftRules(page(1000, 700, [...hatching, ...doubled]));
+    expect(rules).toEqual([
+      { x0: 100, y0: 601, x1: 600, y1: 601 },
+      { x0: 100, y0: 607, x1: 600, y1: 607 },
+    ]);
+    expect(lifted.data[401 * 1000 + 300]).toBe(0); // the hatching stays in the picture
+  });
+
   it('gives a page without rules back as it is', () => {
     const plain = page(1000, 700, words);
     const lifted = liftRules(plain);

@@ -6,8 +6,9 @@
  * the table's grid from them, as it does from a PDF's drawn rules.
  *
  * A rule is a straight run of ink, horizontal or vertical, long and thin: at least MIN_LENGTH of
- * the page's width long and at most MAX_THICKNESS of it thick. A line of text never makes one
- * (its letters leave gaps), nor does a photograph's dark area (it is thick).
+ * the page's width long and at most MAX_THICKNESS of it thick, and not one of three or more lines
+ * side by side (HATCHING). A line of text never makes one (its letters leave gaps), nor does a
+ * photograph (its dark areas are thick, its edges hatching).
  */
 import type { GreyImage } from './engine';
 import { darkGreys } from './page-ink';
@@ -26,6 +27,13 @@ const MIN_LENGTH = 1 / 17;
 const MAX_THICKNESS = 1 / 200;
 /** Gaps in a run this share of the page's width or shorter are bridged (a scanned line breaks here and there). */
 const BRIDGE = 1 / 1000;
+
+/**
+ * Parallel lines each closer than this share of the page's width to the next (6 pt of a
+ * letter-size page, less than a table's row) are hatching when three or more run side by side:
+ * the edges in a photograph, a shaded drawing. A doubled rule is two.
+ */
+const HATCHING = 1 / 100;
 
 /** A run of ink along one row (or column) of pixels. */
 interface Run {
@@ -51,11 +59,18 @@ export function liftRules(image: GreyImage): { image: GreyImage; rules: ImageRul
   const length = Math.max(8, Math.round(width * MIN_LENGTH));
   const thickness = Math.max(2, Math.round(width * MAX_THICKNESS));
   const bridge = Math.max(1, Math.round(width * BRIDGE));
-  const horizontal = bands(height, width, (row, x) => ink(x, row), length, bridge).filter(
-    (band) => band.last - band.first + 1 <= thickness,
+  const near = Math.max(4, Math.round(width * HATCHING));
+  const horizontal = unhatched(
+    bands(height, width, (row, x) => ink(x, row), length, bridge).filter(
+      (band) => band.last - band.first + 1 <= thickness,
+    ),
+    near,
   );
-  const vertical = bands(width, height, (column, y) => ink(column, y), length, bridge).filter(
-    (band) => band.last - band.first + 1 <= thickness,
+  const vertical = unhatched(
+    bands(width, height, (column, y) => ink(column, y), length, bridge).filter(
+      (band) => band.last - band.first + 1 <= thickness,
+    ),
+    near,
   );
   if (horizontal.length === 0 && vertical.length === 0) return { image, rules: [] };
   const cleaned = Buffer.from(data);
@@ -73,6 +88,28 @@ export function liftRules(image: GreyImage): { image: GreyImage; rules: ImageRul
       ...vertical.map((band) => ({ x0: middle(band), y0: band.from, x1: middle(band), y1: band.to + 1 })),
     ],
   };
+}
+
+/**
+ * The bands that are not hatching: bands joined to the next when within `near` pixels of it and
+ * overlapping it by half the shorter; a chain of three or more is dropped whole.
+ */
+function unhatched(found: Band[], near: number): Band[] {
+  const middle = (band: Band) => (band.first + band.last) / 2;
+  const sorted = [...found].sort((a, b) => middle(a) - middle(b));
+  const chain = new Map<Band, Band[]>(sorted.map((band) => [band, [band]]));
+  for (const [i, band] of sorted.entries()) {
+    for (let j = i + 1; j < sorted.length && middle(sorted[j]) - middle(band) <= near; j++) {
+      const other = sorted[j];
+      const overlap = Math.min(band.to, other.to) - Math.max(band.from, other.from);
+      if (overlap < Math.min(band.to - band.from, other.to - other.from) / 2) continue;
+      const [mine, theirs] = [chain.get(band)!, chain.get(other)!];
+      if (mine === theirs) continue;
+      mine.push(...theirs);
+      for (const member of theirs) chain.set(member, mine);
+    }
+  }
+  return found.filter((band) => chain.get(band)!.length < 3);
 }
 
 /**

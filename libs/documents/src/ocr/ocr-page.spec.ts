@@ -44,7 +44,7 @@ describe('OCR pages', () => {
     expect(markdown).toBe('one two\n\nthree\n\nfour');
   });
 
-  it('premium: larger lines become headings, aligned words a table, in reading order', () => {
+  it('premium: larger lines become headings, aligned words a table, in the engine order', () => {
     const lines = [
       line('Annual summary', 100, 100, 60, '1.1'),
       line('Revenue grew in every region this year.', 100, 220, 30, '2.1'),

@@ -1,8 +1,8 @@
 import type { ImageRule, OcrLine, OcrModelName, OcrResult } from '@docconv/ocr';
 import { plain, writeMarkdown, type Box, type ParagraphBlock } from '@docconv/model';
 import { buildLines, type PageLines, type TextRun } from '../pdf/layout';
-import { ruledTables, withRulesUnder } from '../pdf/lattice';
-import { blockLine, UNPLACED, unionBox, withTables } from '../pdf/model-blocks';
+import { blockLine, UNPLACED, unionBox } from '../pdf/model-blocks';
+import { ocrTables } from './ocr-tables';
 import type { PageFailure } from '@docconv/contracts';
 import type { PageReading } from './page-reader';
 
@@ -44,13 +44,11 @@ export function ocrPageReport(page: number, reading: PageReading): PageReport {
 
 /**
  * An OCR'd page as page lines for the document layout. `premium` hands every word to the same
- * layout as a PDF's text layer: words whose lines share a baseline make one line (the cells of a
- * table's row, which an engine may read as lines of their own), read in the layout's order
- * (columns, headings from type size, lists, aligned tables), and the tables ruled on the page
- * (`rules`, found in the image: see PageReader) are built from those rules and the words inside
- * them, as from a PDF's drawn rules; a line keeps the engine's paragraph when all its words were
- * in it. `basic` keeps the engine's paragraphs in its reading order. `scale` converts image
- * pixels to the units of the other pages (72/dpi for a PDF page rendered at `dpi`).
+ * layout as a PDF's text layer (headings from type size, lists) in the engine's reading order, one
+ * layout line per engine line, and the tables on the page (ruled ones from the rules found in its
+ * image, aligned ones from its words laid out by baseline: see ocrTables) where the first line
+ * they took words from stood; `basic` keeps the engine's paragraphs in its reading order. `scale`
+ * converts image pixels to the units of the other pages (72/dpi for a PDF page rendered at `dpi`).
  */
 export function ocrPageLines(
   result: OcrResult & { rules?: ImageRule[] },
@@ -59,23 +57,19 @@ export function ocrPageLines(
 ): PageLines {
   const page = { width: result.width * scale, height: result.height * scale };
   if (model === 'premium') {
-    const byLine = ocrRuns(result, scale);
-    const paragraphOf = new Map(byLine.flatMap((runs, i) => runs.map((run) => [run, result.lines[i].paragraph])));
     const rules = (result.rules ?? []).map((r) => ({
       x0: r.x0 * scale,
       y0: r.y0 * scale,
       x1: r.x1 * scale,
       y1: r.y1 * scale,
     }));
-    const { tables, rest } = ruledTables(rules, byLine.flat());
-    // A word with a rule drawn under it is marked so (a header over the columns the rule spans).
-    const marked = withRulesUnder(rest, rules);
-    marked.forEach((run, i) => paragraphOf.set(run, paragraphOf.get(rest[i])));
-    const lines = buildLines(marked).map((line) => {
-      const paragraphs = new Set(line.runs.map((run) => paragraphOf.get(run)));
-      return paragraphs.size === 1 ? { ...line, paragraph: [...paragraphs][0] } : line;
-    });
-    return { ...page, lines: withTables(lines, tables) };
+    const { tables, lines: byLine } = ocrTables(ocrRuns(result, scale), rules, page);
+    const lines = byLine.flatMap((runs, i) => [
+      ...tables.filter((table) => table.at === i).map((table) => table.line),
+      ...buildLines(runs).map((line) => ({ ...line, paragraph: result.lines[i].paragraph })),
+    ]);
+    lines.push(...tables.filter((table) => table.at === byLine.length).map((table) => table.line));
+    return { ...page, lines, ordered: true };
   }
   const paragraphs = ocrParagraphBlocks(result.lines, scale);
   if (paragraphs.length === 0) return { ...page, lines: [] };
