@@ -83,6 +83,26 @@ describe('OCR pages', () => {
     );
   });
 
+  it('premium: a marker hanging before the lines of its item is no table', () => {
+    const text = [
+      'The ministry named the launcher after a public contest held',
+      'over five weeks in the spring, with more than ten thousand',
+      'entries sent in by the public.',
+      'The launcher carries a payload of one and a half tonnes to',
+      'a low orbit and is built by one hundred and thirty bodies.',
+      'Its first flight is planned for the year after next.',
+    ];
+    const lines = [
+      line('o', 100, 300),
+      ...text.slice(0, 3).map((t, i) => line(t, 200, 300 + i * 40)),
+      line('o', 100, 460),
+      ...text.slice(3).map((t, i) => line(t, 200, 460 + i * 40)),
+    ];
+    const markdown = layoutDocument([ocrPageLines(result(lines), 'premium', 72 / 300)]);
+    expect(markdown).not.toContain('|');
+    expect(markdown).toContain('held over five weeks');
+  });
+
   it('premium: a table ruled on the page is built from its rules and the words in its cells, where it stands', () => {
     // The engine reads each cell as a line of its own (as EasyOCR does), column by column.
     const lines = [
