@@ -28,6 +28,7 @@ type StructuredResultBlocksInner struct {
 	Markdown []int64 `json:"markdown"`
 	File string `json:"file"`
 	Page *int64 `json:"page,omitempty"`
+	Pages []int64 `json:"pages,omitempty"`
 	Box []float64 `json:"box,omitempty"`
 	BoxEstimated *bool `json:"box_estimated,omitempty"`
 	Engine *string `json:"engine,omitempty"`
@@ -216,6 +217,38 @@ func (o *StructuredResultBlocksInner) HasPage() bool {
 // SetPage gets a reference to the given int64 and assigns it to the Page field.
 func (o *StructuredResultBlocksInner) SetPage(v int64) {
 	o.Page = &v
+}
+
+// GetPages returns the Pages field value if set, zero value otherwise.
+func (o *StructuredResultBlocksInner) GetPages() []int64 {
+	if o == nil || IsNil(o.Pages) {
+		var ret []int64
+		return ret
+	}
+	return o.Pages
+}
+
+// GetPagesOk returns a tuple with the Pages field value if set, nil otherwise
+// and a boolean to check if the value has been set.
+func (o *StructuredResultBlocksInner) GetPagesOk() ([]int64, bool) {
+	if o == nil || IsNil(o.Pages) {
+		return nil, false
+	}
+	return o.Pages, true
+}
+
+// HasPages returns a boolean if a field has been set.
+func (o *StructuredResultBlocksInner) HasPages() bool {
+	if o != nil && !IsNil(o.Pages) {
+		return true
+	}
+
+	return false
+}
+
+// SetPages gets a reference to the given []int64 and assigns it to the Pages field.
+func (o *StructuredResultBlocksInner) SetPages(v []int64) {
+	o.Pages = v
 }
 
 // GetBox returns the Box field value if set, zero value otherwise.
@@ -557,6 +590,9 @@ func (o StructuredResultBlocksInner) ToMap() (map[string]interface{}, error) {
 	toSerialize["file"] = o.File
 	if !IsNil(o.Page) {
 		toSerialize["page"] = o.Page
+	}
+	if !IsNil(o.Pages) {
+		toSerialize["pages"] = o.Pages
 	}
 	if !IsNil(o.Box) {
 		toSerialize["box"] = o.Box

@@ -28,6 +28,8 @@ type StructuredResultBlocksInnerCellsInner struct {
 	Colspan int64 `json:"colspan"`
 	Header bool `json:"header"`
 	Text string `json:"text"`
+	Page *int64 `json:"page,omitempty"`
+	Box []float64 `json:"box,omitempty"`
 }
 
 type _StructuredResultBlocksInnerCellsInner StructuredResultBlocksInnerCellsInner
@@ -199,6 +201,70 @@ func (o *StructuredResultBlocksInnerCellsInner) SetText(v string) {
 	o.Text = v
 }
 
+// GetPage returns the Page field value if set, zero value otherwise.
+func (o *StructuredResultBlocksInnerCellsInner) GetPage() int64 {
+	if o == nil || IsNil(o.Page) {
+		var ret int64
+		return ret
+	}
+	return *o.Page
+}
+
+// GetPageOk returns a tuple with the Page field value if set, nil otherwise
+// and a boolean to check if the value has been set.
+func (o *StructuredResultBlocksInnerCellsInner) GetPageOk() (*int64, bool) {
+	if o == nil || IsNil(o.Page) {
+		return nil, false
+	}
+	return o.Page, true
+}
+
+// HasPage returns a boolean if a field has been set.
+func (o *StructuredResultBlocksInnerCellsInner) HasPage() bool {
+	if o != nil && !IsNil(o.Page) {
+		return true
+	}
+
+	return false
+}
+
+// SetPage gets a reference to the given int64 and assigns it to the Page field.
+func (o *StructuredResultBlocksInnerCellsInner) SetPage(v int64) {
+	o.Page = &v
+}
+
+// GetBox returns the Box field value if set, zero value otherwise.
+func (o *StructuredResultBlocksInnerCellsInner) GetBox() []float64 {
+	if o == nil || IsNil(o.Box) {
+		var ret []float64
+		return ret
+	}
+	return o.Box
+}
+
+// GetBoxOk returns a tuple with the Box field value if set, nil otherwise
+// and a boolean to check if the value has been set.
+func (o *StructuredResultBlocksInnerCellsInner) GetBoxOk() ([]float64, bool) {
+	if o == nil || IsNil(o.Box) {
+		return nil, false
+	}
+	return o.Box, true
+}
+
+// HasBox returns a boolean if a field has been set.
+func (o *StructuredResultBlocksInnerCellsInner) HasBox() bool {
+	if o != nil && !IsNil(o.Box) {
+		return true
+	}
+
+	return false
+}
+
+// SetBox gets a reference to the given []float64 and assigns it to the Box field.
+func (o *StructuredResultBlocksInnerCellsInner) SetBox(v []float64) {
+	o.Box = v
+}
+
 func (o StructuredResultBlocksInnerCellsInner) MarshalJSON() ([]byte, error) {
 	toSerialize,err := o.ToMap()
 	if err != nil {
@@ -215,6 +281,12 @@ func (o StructuredResultBlocksInnerCellsInner) ToMap() (map[string]interface{}, 
 	toSerialize["colspan"] = o.Colspan
 	toSerialize["header"] = o.Header
 	toSerialize["text"] = o.Text
+	if !IsNil(o.Page) {
+		toSerialize["page"] = o.Page
+	}
+	if !IsNil(o.Box) {
+		toSerialize["box"] = o.Box
+	}
 	return toSerialize, nil
 }
 

@@ -1671,6 +1671,7 @@ export interface components {
         markdown: number[] | null;
         file: string;
         page?: number;
+        pages?: number[];
         box?: number[];
         box_estimated?: boolean;
         engine?: string;
@@ -1689,6 +1690,8 @@ export interface components {
           colspan: number;
           header: boolean;
           text: string;
+          page?: number;
+          box?: number[];
         }[];
         caption?: string;
         image?: string;

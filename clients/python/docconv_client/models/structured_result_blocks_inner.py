@@ -37,6 +37,7 @@ class StructuredResultBlocksInner(BaseModel):
     markdown: Optional[Annotated[List[Annotated[int, Field(strict=True, ge=0)]], Field(min_length=2, max_length=2)]]
     file: StrictStr
     page: Optional[Annotated[int, Field(strict=True, ge=1)]] = None
+    pages: Optional[Annotated[List[Annotated[int, Field(strict=True, ge=1)]], Field(min_length=2)]] = None
     box: Optional[Annotated[List[Union[Annotated[float, Field(strict=True, ge=0)], Annotated[int, Field(strict=True, ge=0)]]], Field(min_length=4, max_length=4)]] = None
     box_estimated: Optional[StrictBool] = None
     engine: Optional[StrictStr] = None
@@ -47,7 +48,7 @@ class StructuredResultBlocksInner(BaseModel):
     caption: Optional[StrictStr] = None
     image: Optional[StrictStr] = None
     language: Optional[StrictStr] = None
-    __properties: ClassVar[List[str]] = ["id", "type", "text", "markdown", "file", "page", "box", "box_estimated", "engine", "confidence", "position", "level", "cells", "caption", "image", "language"]
+    __properties: ClassVar[List[str]] = ["id", "type", "text", "markdown", "file", "page", "pages", "box", "box_estimated", "engine", "confidence", "position", "level", "cells", "caption", "image", "language"]
 
     @field_validator('type')
     def type_validate_enum(cls, value):
@@ -127,6 +128,7 @@ class StructuredResultBlocksInner(BaseModel):
             "markdown": obj.get("markdown"),
             "file": obj.get("file"),
             "page": obj.get("page"),
+            "pages": obj.get("pages"),
             "box": obj.get("box"),
             "box_estimated": obj.get("box_estimated"),
             "engine": obj.get("engine"),

@@ -19,7 +19,7 @@ import re  # noqa: F401
 import json
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
-from typing import Any, ClassVar, Dict, List
+from typing import Any, ClassVar, Dict, List, Optional, Union
 from typing_extensions import Annotated
 from typing import Optional, Set
 from typing_extensions import Self
@@ -35,7 +35,9 @@ class StructuredResultBlocksInnerCellsInner(BaseModel):
     colspan: Annotated[int, Field(strict=True, ge=1)]
     header: StrictBool
     text: StrictStr
-    __properties: ClassVar[List[str]] = ["row", "column", "rowspan", "colspan", "header", "text"]
+    page: Optional[Annotated[int, Field(strict=True, ge=1)]] = None
+    box: Optional[Annotated[List[Union[Annotated[float, Field(strict=True, ge=0)], Annotated[int, Field(strict=True, ge=0)]]], Field(min_length=4, max_length=4)]] = None
+    __properties: ClassVar[List[str]] = ["row", "column", "rowspan", "colspan", "header", "text", "page", "box"]
 
     model_config = ConfigDict(
         validate_by_name=True,
@@ -93,7 +95,9 @@ class StructuredResultBlocksInnerCellsInner(BaseModel):
             "rowspan": obj.get("rowspan"),
             "colspan": obj.get("colspan"),
             "header": obj.get("header"),
-            "text": obj.get("text")
+            "text": obj.get("text"),
+            "page": obj.get("page"),
+            "box": obj.get("box")
         })
         return _obj
 

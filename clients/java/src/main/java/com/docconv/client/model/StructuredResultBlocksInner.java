@@ -44,6 +44,7 @@ import com.docconv.client.ApiClient;
   StructuredResultBlocksInner.JSON_PROPERTY_MARKDOWN,
   StructuredResultBlocksInner.JSON_PROPERTY_FILE,
   StructuredResultBlocksInner.JSON_PROPERTY_PAGE,
+  StructuredResultBlocksInner.JSON_PROPERTY_PAGES,
   StructuredResultBlocksInner.JSON_PROPERTY_BOX,
   StructuredResultBlocksInner.JSON_PROPERTY_BOX_ESTIMATED,
   StructuredResultBlocksInner.JSON_PROPERTY_ENGINE,
@@ -137,6 +138,10 @@ public class StructuredResultBlocksInner {
   public static final String JSON_PROPERTY_PAGE = "page";
   @javax.annotation.Nullable
   private Integer page;
+
+  public static final String JSON_PROPERTY_PAGES = "pages";
+  @javax.annotation.Nullable
+  private List<Integer> pages = new ArrayList<>();
 
   public static final String JSON_PROPERTY_BOX = "box";
   @javax.annotation.Nullable
@@ -332,6 +337,38 @@ public class StructuredResultBlocksInner {
   @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
   public void setPage(@javax.annotation.Nullable Integer page) {
     this.page = page;
+  }
+
+
+  public StructuredResultBlocksInner pages(@javax.annotation.Nullable List<Integer> pages) {
+    this.pages = pages;
+    return this;
+  }
+
+  public StructuredResultBlocksInner addPagesItem(Integer pagesItem) {
+    if (this.pages == null) {
+      this.pages = new ArrayList<>();
+    }
+    this.pages.add(pagesItem);
+    return this;
+  }
+
+  /**
+   * Get pages
+   * @return pages
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_PAGES, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public List<Integer> getPages() {
+    return pages;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_PAGES, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setPages(@javax.annotation.Nullable List<Integer> pages) {
+    this.pages = pages;
   }
 
 
@@ -613,6 +650,7 @@ public class StructuredResultBlocksInner {
         Objects.equals(this.markdown, structuredResultBlocksInner.markdown) &&
         Objects.equals(this._file, structuredResultBlocksInner._file) &&
         Objects.equals(this.page, structuredResultBlocksInner.page) &&
+        Objects.equals(this.pages, structuredResultBlocksInner.pages) &&
         Objects.equals(this.box, structuredResultBlocksInner.box) &&
         Objects.equals(this.boxEstimated, structuredResultBlocksInner.boxEstimated) &&
         Objects.equals(this.engine, structuredResultBlocksInner.engine) &&
@@ -627,7 +665,7 @@ public class StructuredResultBlocksInner {
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, type, text, markdown, _file, page, box, boxEstimated, engine, confidence, position, level, cells, caption, image, language);
+    return Objects.hash(id, type, text, markdown, _file, page, pages, box, boxEstimated, engine, confidence, position, level, cells, caption, image, language);
   }
 
   @Override
@@ -640,6 +678,7 @@ public class StructuredResultBlocksInner {
     sb.append("    markdown: ").append(toIndentedString(markdown)).append("\n");
     sb.append("    _file: ").append(toIndentedString(_file)).append("\n");
     sb.append("    page: ").append(toIndentedString(page)).append("\n");
+    sb.append("    pages: ").append(toIndentedString(pages)).append("\n");
     sb.append("    box: ").append(toIndentedString(box)).append("\n");
     sb.append("    boxEstimated: ").append(toIndentedString(boxEstimated)).append("\n");
     sb.append("    engine: ").append(toIndentedString(engine)).append("\n");
@@ -726,6 +765,15 @@ public class StructuredResultBlocksInner {
     // add `page` to the URL query string
     if (getPage() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%spage%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getPage()))));
+    }
+
+    // add `pages` to the URL query string
+    if (getPages() != null) {
+      for (int i = 0; i < getPages().size(); i++) {
+        joiner.add(String.format(java.util.Locale.ROOT, "%spages%s%s=%s", prefix, suffix,
+            "".equals(suffix) ? "" : String.format(java.util.Locale.ROOT, "%s%d%s", containerPrefix, i, containerSuffix),
+            ApiClient.urlEncode(ApiClient.valueToString(getPages().get(i)))));
+      }
     }
 
     // add `box` to the URL query string

@@ -24,7 +24,10 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.fasterxml.jackson.annotation.JsonValue;
+import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 
@@ -38,7 +41,9 @@ import com.docconv.client.ApiClient;
   StructuredResultBlocksInnerCellsInner.JSON_PROPERTY_ROWSPAN,
   StructuredResultBlocksInnerCellsInner.JSON_PROPERTY_COLSPAN,
   StructuredResultBlocksInnerCellsInner.JSON_PROPERTY_HEADER,
-  StructuredResultBlocksInnerCellsInner.JSON_PROPERTY_TEXT
+  StructuredResultBlocksInnerCellsInner.JSON_PROPERTY_TEXT,
+  StructuredResultBlocksInnerCellsInner.JSON_PROPERTY_PAGE,
+  StructuredResultBlocksInnerCellsInner.JSON_PROPERTY_BOX
 })
 @javax.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.25.0")
 public class StructuredResultBlocksInnerCellsInner {
@@ -65,6 +70,14 @@ public class StructuredResultBlocksInnerCellsInner {
   public static final String JSON_PROPERTY_TEXT = "text";
   @javax.annotation.Nonnull
   private String text;
+
+  public static final String JSON_PROPERTY_PAGE = "page";
+  @javax.annotation.Nullable
+  private Integer page;
+
+  public static final String JSON_PROPERTY_BOX = "box";
+  @javax.annotation.Nullable
+  private List<BigDecimal> box = new ArrayList<>();
 
   public StructuredResultBlocksInnerCellsInner() { 
   }
@@ -217,6 +230,63 @@ public class StructuredResultBlocksInnerCellsInner {
   }
 
 
+  public StructuredResultBlocksInnerCellsInner page(@javax.annotation.Nullable Integer page) {
+    this.page = page;
+    return this;
+  }
+
+  /**
+   * Get page
+   * minimum: 1
+   * @return page
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_PAGE, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public Integer getPage() {
+    return page;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_PAGE, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setPage(@javax.annotation.Nullable Integer page) {
+    this.page = page;
+  }
+
+
+  public StructuredResultBlocksInnerCellsInner box(@javax.annotation.Nullable List<BigDecimal> box) {
+    this.box = box;
+    return this;
+  }
+
+  public StructuredResultBlocksInnerCellsInner addBoxItem(BigDecimal boxItem) {
+    if (this.box == null) {
+      this.box = new ArrayList<>();
+    }
+    this.box.add(boxItem);
+    return this;
+  }
+
+  /**
+   * Get box
+   * @return box
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_BOX, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public List<BigDecimal> getBox() {
+    return box;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_BOX, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setBox(@javax.annotation.Nullable List<BigDecimal> box) {
+    this.box = box;
+  }
+
+
   /**
    * Return true if this StructuredResult_blocks_inner_cells_inner object is equal to o.
    */
@@ -234,12 +304,14 @@ public class StructuredResultBlocksInnerCellsInner {
         Objects.equals(this.rowspan, structuredResultBlocksInnerCellsInner.rowspan) &&
         Objects.equals(this.colspan, structuredResultBlocksInnerCellsInner.colspan) &&
         Objects.equals(this.header, structuredResultBlocksInnerCellsInner.header) &&
-        Objects.equals(this.text, structuredResultBlocksInnerCellsInner.text);
+        Objects.equals(this.text, structuredResultBlocksInnerCellsInner.text) &&
+        Objects.equals(this.page, structuredResultBlocksInnerCellsInner.page) &&
+        Objects.equals(this.box, structuredResultBlocksInnerCellsInner.box);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(row, column, rowspan, colspan, header, text);
+    return Objects.hash(row, column, rowspan, colspan, header, text, page, box);
   }
 
   @Override
@@ -252,6 +324,8 @@ public class StructuredResultBlocksInnerCellsInner {
     sb.append("    colspan: ").append(toIndentedString(colspan)).append("\n");
     sb.append("    header: ").append(toIndentedString(header)).append("\n");
     sb.append("    text: ").append(toIndentedString(text)).append("\n");
+    sb.append("    page: ").append(toIndentedString(page)).append("\n");
+    sb.append("    box: ").append(toIndentedString(box)).append("\n");
     sb.append("}");
     return sb.toString();
   }
@@ -324,6 +398,22 @@ public class StructuredResultBlocksInnerCellsInner {
     // add `text` to the URL query string
     if (getText() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%stext%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getText()))));
+    }
+
+    // add `page` to the URL query string
+    if (getPage() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%spage%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getPage()))));
+    }
+
+    // add `box` to the URL query string
+    if (getBox() != null) {
+      for (int i = 0; i < getBox().size(); i++) {
+        if (getBox().get(i) != null) {
+          joiner.add(String.format(java.util.Locale.ROOT, "%sbox%s%s=%s", prefix, suffix,
+              "".equals(suffix) ? "" : String.format(java.util.Locale.ROOT, "%s%d%s", containerPrefix, i, containerSuffix),
+              ApiClient.urlEncode(ApiClient.valueToString(getBox().get(i)))));
+        }
+      }
     }
 
     return joiner.toString();
