@@ -102,5 +102,14 @@ export function ocrTables(
  */
 function mostlyFilled(rows: Cell[][]): boolean {
   const full = rows.filter((row) => row.filter((cell) => contentText(cell.content).trim() !== '').length >= 2).length;
-  return full >= 3 && full * 2 >= rows.length;
+  const texts = rows
+    .flat()
+    .map((cell) => contentText(cell.content).trim())
+    .filter((text) => text !== '');
+  const length = texts.reduce((n, text) => n + text.length, 0) / Math.max(1, texts.length);
+  // Columns of prose side by side hold lines of text, not values.
+  return full >= 3 && full * 2 >= rows.length && length <= PROSE_CELL_CHARS;
 }
+
+/** Cells this long on average (characters) are lines of prose in columns side by side, not a table's values. */
+const PROSE_CELL_CHARS = 24;
