@@ -1,12 +1,15 @@
 /**
- * `node dist/tools/eval/scanned-tables.js --dpi <dpi> [--set <dir>] [--engine <name>] [--model premium|basic] [--out <file>]`:
+ * `node dist/tools/eval/scanned-tables.js --dpi <dpi> [--set <dir>] [--engine <name>] [--model premium|basic] [--out <file>]
+ * [--only <pattern>] [--markdown <dir>]`:
  * the tables of the evaluation set's table PDFs (those whose reference holds tables only) as they
  * come out of scans. Each PDF is printed and scanned: every page rendered in grey at `dpi`
  * (pdftoppm) and put back, as a picture filling a page of the same size, into an image-only PDF;
  * that file is read as the worker reads a scanned PDF (by default with the worker's default engine
  * and model, EasyOCR and premium), and its tables are scored against the same references as the
  * digital file's. Prints the pooled scores and writes them, with each document's, as JSON. The
- * scans are made in a temporary folder and removed; nothing of the set is kept.
+ * scans are made in a temporary folder and removed; nothing of the set is kept. `--only` reads the
+ * documents whose name matches a regular expression; `--markdown` writes each scan's Markdown
+ * there, to see what the scores count.
  */
 import type { OcrOptions } from '@docconv/reading';
 import { execFile } from 'node:child_process';
@@ -66,6 +69,8 @@ async function main(): Promise<void> {
       engine: { type: 'string' },
       model: { type: 'string' },
       out: { type: 'string' },
+      only: { type: 'string' },
+      markdown: { type: 'string' },
     },
   });
   const dpi = Number(values.dpi);
@@ -78,9 +83,10 @@ async function main(): Promise<void> {
   const ocr: OcrOptions = { ...DEFAULT_OCR, engine, model, dpi, languages: ['eng'], settings: { enginesPython } };
   const out = resolve(values.out ?? `test-output/scanned-tables-${dpi}.json`);
   const folder = join(set, 'pdf');
+  const only = new RegExp(values.only ?? '');
   const files: string[] = [];
   for (const name of (await readdir(folder)).sort()) {
-    if (!name.endsWith('.ref.html')) continue;
+    if (!name.endsWith('.ref.html') || !only.test(name)) continue;
     if (isTablesOnlyReference(await readFile(join(folder, name), 'utf8')))
       files.push(name.replace(/\.ref\.html$/, '.pdf'));
   }
@@ -91,6 +97,7 @@ async function main(): Promise<void> {
       const scan = await scanOf(join(folder, file), dpi, scans);
       const { markdown } = await workerExtraction(scan, ocr);
       await rm(scan);
+      if (values.markdown) await writeFile(join(values.markdown, file.replace(/\.pdf$/, '.md')), markdown);
       const references = parseHtmlTables(await readFile(join(folder, file.replace(/\.pdf$/, '.ref.html')), 'utf8'));
       const scores = scoreTables(parseMarkdownTables(markdown), references);
       if (!scores) continue;
