@@ -1,4 +1,5 @@
 import { DomainError } from '@docconv/contracts';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -239,5 +240,60 @@ describe('EasyOCR results', () => {
       { width: 100, height: 100 },
     );
     expect(lines.map((l) => [l.text, l.box.x, l.box.width, l.confidence])).toEqual([['Hello world', 10, 90, 90]]);
+  });
+});
+
+describe("the EasyOCR server's boxes reaching the ink the detector cut off (reach_ink)", () => {
+  /**
+   * reach_ink of easyocr_server.py, run in the engines' Python on a page of black rectangles
+   * standing for characters (each `[x, y, width, height]`), with the detector's horizontal boxes
+   * `[x_min, x_max, y_min, y_max]` (their margin included); returns the boxes it gives back.
+   */
+  function reachInk(characters: number[][], boxes: number[][]): number[][] {
+    const script = [
+      'import json, sys, numpy',
+      `sys.path.insert(0, ${JSON.stringify(join(__dirname, '..', 'easyocr'))})`,
+      'from easyocr_server import reach_ink',
+      'page = numpy.full((80, 400), 255, dtype=numpy.uint8)',
+      `for x, y, w, h in ${JSON.stringify(characters)}: page[y:y + h, x:x + w] = 0`,
+      `print(json.dumps([[int(v) for v in box] for box in reach_ink(${JSON.stringify(boxes)}, page, numpy)]))`,
+    ].join('\n');
+    return JSON.parse(execFileSync(PYTHON, ['-c', script], { encoding: 'utf8' })) as number[][];
+  }
+  // A line of text 20 px high: its boxes stand from y 15 to 45 (a margin of 5 all round).
+  const digit = (x: number) => [x, 20, 10, 20];
+
+  it('widens a box over a decimal point and the digit after it, one piece bringing the next within reach', () => {
+    // "26" boxed, ".7" left out: the point 3 px after the box's text, the 7 just after it.
+    const [box] = reachInk([digit(20), digit(32), [45, 36, 4, 4], digit(51)], [[15, 47, 15, 45]]);
+    expect(box).toEqual([15, 66, 15, 45]);
+  });
+
+  it("takes a narrow first character in, but not a table's rule (taller than the line) nor another box's word", () => {
+    const rule = [10, 0, 2, 80];
+    const [first, second] = reachInk(
+      [rule, digit(16), digit(30), digit(42), digit(60), digit(72)],
+      [
+        [25, 57, 15, 45],
+        [55, 87, 15, 45],
+      ],
+    );
+    expect(first).toEqual([11, 57, 15, 45]); // reaches the 1 at x 16, not the rule at x 10 to 11
+    expect(second).toEqual([55, 87, 15, 45]);
+  });
+
+  it('gives a dash between two boxes, within reach of both, to the first of them only', () => {
+    const dash = [50, 30, 8, 3];
+    const boxes = reachInk(
+      [digit(20), digit(32), dash, digit(67), digit(79)],
+      [
+        [15, 47, 15, 45],
+        [62, 94, 15, 45],
+      ],
+    );
+    expect(boxes).toEqual([
+      [15, 63, 15, 45],
+      [62, 94, 15, 45],
+    ]);
   });
 });
