@@ -28,9 +28,11 @@ DETECTION_TEXT_HEIGHT pixels (see ink_and_scale): a 300-dpi page and a 150-dpi o
 detector alike, blank margins cost nothing, and no page is read at EasyOCR's default canvas of
 2,560 pixels, most of the time of a CPU reading. Boxes found at
 that scale are widened by BOX_MARGIN of their height (EasyOCR's add_margin, 0.1 by default), so
-that their crops keep a narrow first or last character, and then over the characters at either
-end of a word that the detector's small map lost (see reach_ink). Recognition reads the boxes in
-the page's own pixels, several of one padded width per call (the same results as one by one).
+that their crops keep a narrow first or last character, and then fitted to the page's ink: a box
+around several lines is cut into lines, a box reaches over the characters at either end of a word
+that the detector's small map lost, and words of ink no box holds are read too, kept when they
+read as text (box_ink.py, UNREAD_CONFIDENCE). Recognition reads the boxes in the page's own
+pixels, several of one padded width per call (the same results as one by one).
 
 Environment:
     EASYOCR_MODEL_DIR  the folder holding craft.onnx, recognizer.onnx and models.json (default:
@@ -56,12 +58,11 @@ DETECTION_TEXT_HEIGHT = 10
 LONGEST_CANVAS = 2560
 # How far a box is widened each way, in its height (EasyOCR's add_margin).
 BOX_MARGIN = 0.25
+# A word of ink the detector left out (box_ink.unread_ink) is kept when read at least this surely:
+# a speck, a rule's remains or a picture's part reads as text, but with little confidence.
+UNREAD_CONFIDENCE = 0.5
 # Recognition: boxes read per call, all of one padded width (pipeline.EasyOcrReader.readtext).
 RECOGNITION_BATCH = 16
-# How far past a box's margin, in the height of its text, a character is still taken into the box
-# (reach_ink): with the margin, about half a line's height from the text, where a table's next
-# column stands further off; more than the gap around a decimal point.
-REACH = 0.3
 
 
 def main():
@@ -156,6 +157,8 @@ def ink_and_scale(image, numpy):
 
 def answer(request, reader, numpy):
     """The result of one request: the page's lines as readtext gives them, in the page's pixels."""
+    from box_ink import fit_to_ink
+
     width, height = int(request["width"]), int(request["height"])
     pixels = base64.b64decode(request["image"])
     if width <= 0 or height <= 0 or len(pixels) != width * height:
@@ -163,60 +166,19 @@ def answer(request, reader, numpy):
     image = numpy.frombuffer(pixels, dtype=numpy.uint8).reshape(height, width)
     (left, top, right, bottom), scale = ink_and_scale(image, numpy)
     inked = numpy.ascontiguousarray(image[top:bottom, left:right])
-    # reader.readtext(detail=1, paragraph=False), with the boxes reaching their ink between its two steps.
+    # reader.readtext(detail=1, paragraph=False), the boxes fitted to the ink between its two steps.
     horizontal, free = reader.detect(
         inked, canvas_size=max(32, int(round(max(inked.shape) * scale))), add_margin=BOX_MARGIN
     )
-    results = reader.recognize(inked, reach_ink(horizontal, inked, numpy), free, batch_size=RECOGNITION_BATCH)
-    return [as_json(box, text, confidence, left, top) for box, text, confidence in results]
-
-
-def reach_ink(boxes, image, numpy):
-    """The detector's horizontal boxes ([x_min, x_max, y_min, y_max], margin included), each widened
-    over the ink it cut off. At the detector's scale a narrow character at either end of a word fades
-    from its map: the "1" of "1800", the "7" of "26.7", the "G" of "Géant" against a table's rule.
-    A box takes in each connected piece of ink (Otsu's threshold, 8-connected) that stands on its
-    line (its middle within the box's height, and no taller than the box), reaches to within REACH
-    of the box's text height past the box, and is not a character of another box (its middle
-    inside another box's text, nor taken by a box before it); the pieces it takes may bring the next
-    within reach (a decimal point, then the digit after it). A rule or a picture is taller than a line, and another word is further
-    than a space away; neither is taken."""
-    import cv2
-
-    if not boxes:
-        return boxes
-    _, ink = cv2.threshold(image, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
-    _, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    stats = stats[1:]
-    left, top = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
-    right, bottom = left + stats[:, cv2.CC_STAT_WIDTH], top + stats[:, cv2.CC_STAT_HEIGHT]
-    middle_x, middle_y = (left + right) / 2, (top + bottom) / 2
-    heights = stats[:, cv2.CC_STAT_HEIGHT]
-    widened = [list(box) for box in boxes]
-    # Each box's text: the box without its margin (as group_text_box added it).
-    margins = [BOX_MARGIN * min(x1 - x0, y1 - y0) / (1 + 2 * BOX_MARGIN) for x0, x1, y0, y1 in boxes]
-    texts = [(x0 + m, x1 - m, y0 + m, y1 - m) for (x0, x1, y0, y1), m in zip(boxes, margins)]
-    owner = numpy.full(len(stats), -1)
-    for i, (x0, x1, y0, y1) in enumerate(texts):
-        inside = (middle_x >= x0) & (middle_x <= x1) & (middle_y >= y0) & (middle_y <= y1) & (owner < 0)
-        owner[inside] = i
-    for i, box in enumerate(widened):
-        x0, x1, y0, y1 = box
-        margin = margins[i]
-        reach = REACH * (texts[i][3] - texts[i][2])
-        on_line = (middle_y >= y0) & (middle_y <= y1) & (heights <= y1 - y0) & ((owner < 0) | (owner == i))
-        for _ in range(4):
-            near = on_line & (right >= x0 - reach) & (left <= x1 + reach)
-            if not near.any():
-                break
-            wider = (min(x0, int(left[near].min() - margin)), max(x1, int(numpy.ceil(right[near].max() + margin))))
-            if wider == (x0, x1):
-                break
-            x0, x1 = wider
-        # What a box took is its own: a dash between two boxes goes to the first, not to both.
-        owner[near & (owner < 0)] = i
-        box[0], box[1] = x0, x1
-    return widened
+    fitted, unread = fit_to_ink(horizontal, inked, BOX_MARGIN)
+    results = reader.recognize(inked, fitted + unread, free, batch_size=RECOGNITION_BATCH)
+    # A word of ink the detector left out is kept when it reads as text.
+    added = range(len(fitted), len(fitted) + len(unread))
+    return [
+        as_json(box, text, confidence, left, top)
+        for i, (box, text, confidence) in enumerate(results)
+        if i not in added or confidence >= UNREAD_CONFIDENCE
+    ]
 
 
 def as_json(box, text, confidence, left, top):

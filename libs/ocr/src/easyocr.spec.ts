@@ -243,48 +243,58 @@ describe('EasyOCR results', () => {
   });
 });
 
-describe("the EasyOCR server's boxes reaching the ink the detector cut off (reach_ink)", () => {
+describe("the EasyOCR server's boxes fitted to the page's ink (box_ink.py)", () => {
   /**
-   * reach_ink of easyocr_server.py, run in the engines' Python on a page of black rectangles
-   * standing for characters (each `[x, y, width, height]`), with the detector's horizontal boxes
-   * `[x_min, x_max, y_min, y_max]` (their margin included); returns the boxes it gives back.
+   * fit_to_ink of box_ink.py, run in the engines' Python on a white page 400 x 200 with black
+   * rectangles standing for characters (each `[x, y, width, height]`) and the detector's horizontal
+   * boxes `[x_min, x_max, y_min, y_max]` (their margin of a quarter included): the boxes it gives
+   * back, and those it adds around ink no box holds.
    */
-  function reachInk(characters: number[][], boxes: number[][]): number[][] {
+  function fitToInk(characters: number[][], boxes: number[][]): { boxes: number[][]; unread: number[][] } {
     const script = [
       'import json, sys, numpy',
       `sys.path.insert(0, ${JSON.stringify(join(__dirname, '..', 'easyocr'))})`,
-      'from easyocr_server import reach_ink',
-      'page = numpy.full((80, 400), 255, dtype=numpy.uint8)',
+      'from box_ink import fit_to_ink',
+      'page = numpy.full((200, 400), 255, dtype=numpy.uint8)',
       `for x, y, w, h in ${JSON.stringify(characters)}: page[y:y + h, x:x + w] = 0`,
-      `print(json.dumps([[int(v) for v in box] for box in reach_ink(${JSON.stringify(boxes)}, page, numpy)]))`,
+      `fitted, unread = fit_to_ink(${JSON.stringify(boxes)}, page, 0.25)`,
+      'plain = lambda boxes: [[int(v) for v in box] for box in boxes]',
+      'print(json.dumps({"boxes": plain(fitted), "unread": plain(unread)}))',
     ].join('\n');
-    return JSON.parse(execFileSync(PYTHON, ['-c', script], { encoding: 'utf8' })) as number[][];
+    return JSON.parse(execFileSync(PYTHON, ['-c', script], { encoding: 'utf8' })) as {
+      boxes: number[][];
+      unread: number[][];
+    };
   }
-  // A line of text 20 px high: its boxes stand from y 15 to 45 (a margin of 5 all round).
-  const digit = (x: number) => [x, 20, 10, 20];
+  // Characters 10 px wide and 20 px high on a line from y to y + 20, whose box stands from y - 5 to y + 25.
+  const digit = (x: number, y = 20) => [x, y, 10, 20];
 
   it('widens a box over a decimal point and the digit after it, one piece bringing the next within reach', () => {
     // "26" boxed, ".7" left out: the point 3 px after the box's text, the 7 just after it.
-    const [box] = reachInk([digit(20), digit(32), [45, 36, 4, 4], digit(51)], [[15, 47, 15, 45]]);
-    expect(box).toEqual([15, 66, 15, 45]);
+    const { boxes, unread } = fitToInk([digit(20), digit(32), [45, 36, 4, 4], digit(51)], [[15, 47, 15, 45]]);
+    expect(boxes).toEqual([[15, 66, 15, 45]]);
+    expect(unread).toEqual([]);
   });
 
   it("takes a narrow first character in, but not a table's rule (taller than the line) nor another box's word", () => {
-    const rule = [10, 0, 2, 80];
-    const [first, second] = reachInk(
+    const rule = [10, 0, 2, 200];
+    const { boxes } = fitToInk(
       [rule, digit(16), digit(30), digit(42), digit(60), digit(72)],
       [
         [25, 57, 15, 45],
         [55, 87, 15, 45],
       ],
     );
-    expect(first).toEqual([11, 57, 15, 45]); // reaches the 1 at x 16, not the rule at x 10 to 11
-    expect(second).toEqual([55, 87, 15, 45]);
+    // The first reaches the 1 at x 16, not the rule at x 10 to 11.
+    expect(boxes).toEqual([
+      [11, 57, 15, 45],
+      [55, 87, 15, 45],
+    ]);
   });
 
   it('gives a dash between two boxes, within reach of both, to the first of them only', () => {
     const dash = [50, 30, 8, 3];
-    const boxes = reachInk(
+    const { boxes } = fitToInk(
       [digit(20), digit(32), dash, digit(67), digit(79)],
       [
         [15, 47, 15, 45],
@@ -295,5 +305,36 @@ describe("the EasyOCR server's boxes reaching the ink the detector cut off (reac
       [15, 63, 15, 45],
       [62, 94, 15, 45],
     ]);
+  });
+
+  it('cuts a box around three rows of two columns into a box per row and column; an underline stays with its line', () => {
+    // Rows at y 20, 60 and 100 (gaps of 20 px), columns at x 20 and 200; the second row's first word underlined.
+    const rows = [20, 60, 100].flatMap((y) => [digit(20, y), digit(32, y), digit(200, y), digit(212, y)]);
+    const underline = [20, 82, 22, 2];
+    const single = [
+      [15, 47, 155, 185],
+      [195, 227, 155, 185],
+    ];
+    const { boxes } = fitToInk(
+      [...rows, underline, digit(20, 160), digit(32, 160), digit(200, 160), digit(212, 160)],
+      [[15, 227, 15, 125], ...single],
+    );
+    expect(boxes).toEqual([
+      [15, 47, 15, 45],
+      [195, 227, 15, 45],
+      [15, 47, 55, 89],
+      [195, 227, 55, 89],
+      [15, 47, 95, 125],
+      [195, 227, 95, 125],
+      ...single,
+    ]);
+  });
+
+  it('adds a box around a word no box holds, not around a speck or a bar taller than a line', () => {
+    const speck = [300, 30, 3, 3];
+    const bar = [350, 0, 8, 120];
+    const { boxes, unread } = fitToInk([digit(20), digit(32), digit(150), digit(162), speck, bar], [[15, 47, 15, 45]]);
+    expect(boxes).toEqual([[15, 47, 15, 45]]);
+    expect(unread).toEqual([[145, 177, 15, 45]]);
   });
 });
