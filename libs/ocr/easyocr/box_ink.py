@@ -36,15 +36,19 @@ LOWEST = 0.5
 HIGHEST = 1.5
 
 
-def fit_to_ink(boxes, image, margin):
+def fit_to_ink(boxes, image, margin, free=()):
     """The boxes cut into lines where they hold several (split_stacked), then widened over the
     characters they cut off (reach_ink), on the image's ink (Otsu's threshold); and boxes around
-    the words of ink no box holds (unread_ink), after them."""
+    the words of ink no box holds (unread_ink), after them. The detector's free boxes (four
+    corners, a slanted word) are read as they are, and their ink is theirs."""
     if not boxes:
         return boxes, []
     _, ink = cv2.threshold(image, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
-    fitted, unread = reach_ink(split_stacked(boxes, ink, margin), ink, margin)
-    return fitted, unread
+    slanted = [
+        text_of([min(x for x, _ in c), max(x for x, _ in c), min(y for _, y in c), max(y for _, y in c)], margin)
+        for c in free
+    ]
+    return reach_ink(split_stacked(boxes, ink, margin), ink, margin, slanted)
 
 
 def text_of(box, margin):
@@ -113,14 +117,16 @@ def split_stacked(boxes, ink, margin):
     return cut
 
 
-def reach_ink(boxes, ink, margin):
+def reach_ink(boxes, ink, margin, fixed=()):
     """Each box widened over the ink it cut off. A box takes in each connected piece of ink
     (8-connected) that stands on its line (its middle within the box's height, and no taller than
     the box), reaches to within REACH of the box's text height past the box, and is not a character
     of another box (its middle inside another box's text, nor taken by a box before it); the pieces
-    it takes may bring the next within reach (a decimal point, then the digit after it). A rule or
-    a picture is taller than a line, and another word is further than a space away; neither is
-    taken. Returns the boxes, and the words of ink none of them holds (unread_ink)."""
+    it takes may bring the next within reach (a decimal point, then the digit after it); its margin
+    stops short of the text of another box on its line. A rule or a picture is taller than a line,
+    and another word is further than a space away; neither is taken. `fixed` are the texts
+    (x_min, x_max, y_min, y_max) of boxes read as they are: their ink is theirs. Returns the boxes,
+    and the words of ink no box holds (unread_ink)."""
     _, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     stats = stats[1:]
     left, top = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
@@ -128,7 +134,7 @@ def reach_ink(boxes, ink, margin):
     middle_x, middle_y = (left + right) / 2, (top + bottom) / 2
     heights = stats[:, cv2.CC_STAT_HEIGHT]
     widened = [list(box) for box in boxes]
-    texts = [text_of(box, margin) for box in boxes]
+    texts = [text_of(box, margin) for box in boxes] + list(fixed)
     owner = numpy.full(len(stats), -1)
     for i, (x0, x1, y0, y1) in enumerate(texts):
         inside = (middle_x >= x0) & (middle_x <= x1) & (middle_y >= y0) & (middle_y <= y1) & (owner < 0)
@@ -137,13 +143,20 @@ def reach_ink(boxes, ink, margin):
         x0, x1, y0, y1 = box
         pad = texts[i][0] - x0
         reach = REACH * (texts[i][3] - texts[i][2])
+        # A box never grows into the text of another box on its line.
+        beside = [t for j, t in enumerate(texts) if j != i and t[2] < y1 and y0 < t[3]]
+        least = max([t[1] for t in beside if t[1] <= texts[i][0]], default=-numpy.inf)
+        most = min([t[0] for t in beside if t[0] >= texts[i][1]], default=numpy.inf)
         on_line = (middle_y >= y0) & (middle_y <= y1) & (heights <= y1 - y0) & ((owner < 0) | (owner == i))
         near = numpy.zeros(len(stats), dtype=bool)
         for _ in range(4):
             near = on_line & (right >= x0 - reach) & (left <= x1 + reach)
             if not near.any():
                 break
-            wider = (min(x0, round(left[near].min() - pad)), max(x1, round(right[near].max() + pad)))
+            wider = (
+                min(x0, round(max(least, left[near].min() - pad))),
+                max(x1, round(min(most, right[near].max() + pad))),
+            )
             if wider == (x0, x1):
                 break
             x0, x1 = wider

@@ -170,7 +170,7 @@ def answer(request, reader, numpy):
     horizontal, free = reader.detect(
         inked, canvas_size=max(32, int(round(max(inked.shape) * scale))), add_margin=BOX_MARGIN
     )
-    fitted, unread = fit_to_ink(horizontal, inked, BOX_MARGIN)
+    fitted, unread = fit_to_ink(horizontal, inked, BOX_MARGIN, free)
     results = reader.recognize(inked, fitted + unread, free, batch_size=RECOGNITION_BATCH)
     # A word of ink the detector left out is kept when it reads as text.
     added = range(len(fitted), len(fitted) + len(unread))

@@ -246,18 +246,22 @@ describe('EasyOCR results', () => {
 describe("the EasyOCR server's boxes fitted to the page's ink (box_ink.py)", () => {
   /**
    * fit_to_ink of box_ink.py, run in the engines' Python on a white page 400 x 200 with black
-   * rectangles standing for characters (each `[x, y, width, height]`) and the detector's horizontal
-   * boxes `[x_min, x_max, y_min, y_max]` (their margin of a quarter included): the boxes it gives
-   * back, and those it adds around ink no box holds.
+   * rectangles standing for characters (each `[x, y, width, height]`), the detector's horizontal
+   * boxes `[x_min, x_max, y_min, y_max]` (their margin of a quarter included) and its free boxes
+   * (four corners): the horizontal boxes it gives back, and those it adds around ink no box holds.
    */
-  function fitToInk(characters: number[][], boxes: number[][]): { boxes: number[][]; unread: number[][] } {
+  function fitToInk(
+    characters: number[][],
+    boxes: number[][],
+    free: number[][][] = [],
+  ): { boxes: number[][]; unread: number[][] } {
     const script = [
       'import json, sys, numpy',
       `sys.path.insert(0, ${JSON.stringify(join(__dirname, '..', 'easyocr'))})`,
       'from box_ink import fit_to_ink',
       'page = numpy.full((200, 400), 255, dtype=numpy.uint8)',
       `for x, y, w, h in ${JSON.stringify(characters)}: page[y:y + h, x:x + w] = 0`,
-      `fitted, unread = fit_to_ink(${JSON.stringify(boxes)}, page, 0.25)`,
+      `fitted, unread = fit_to_ink(${JSON.stringify(boxes)}, page, 0.25, ${JSON.stringify(free)})`,
       'plain = lambda boxes: [[int(v) for v in box] for box in boxes]',
       'print(json.dumps({"boxes": plain(fitted), "unread": plain(unread)}))',
     ].join('\n');
@@ -328,6 +332,18 @@ describe("the EasyOCR server's boxes fitted to the page's ink (box_ink.py)", () 
       [195, 227, 95, 125],
       ...single,
     ]);
+  });
+
+  it("leaves a free box's word to it: a horizontal box beside it does not reach over it, nor is it read again", () => {
+    const slanted = [
+      [45, 15],
+      [77, 15],
+      [77, 45],
+      [45, 45],
+    ];
+    const { boxes, unread } = fitToInk([digit(20), digit(32), digit(50), digit(62)], [[15, 47, 15, 45]], [slanted]);
+    expect(boxes).toEqual([[15, 47, 15, 45]]);
+    expect(unread).toEqual([]);
   });
 
   it('adds a box around a word no box holds, not around a speck or a bar taller than a line', () => {
