@@ -65,6 +65,33 @@ describe('ruling lines of a page image', () => {
     expect(lifted.data[401 * 1000 + 300]).toBe(0); // the hatching stays in the picture
   });
 
+  it("takes the sides of a one-row table's cells, shorter than a rule, for rules: they run from one horizontal rule to the other", () => {
+    // 40 px between the rules (a rule is at least 59 px long); a letter's stem as tall, clear of them.
+    const row: [number, number, number, number][] = [
+      [100, 100, 700, 102],
+      [100, 140, 700, 142],
+      [100, 100, 102, 142],
+      [300, 100, 302, 142],
+      [698, 100, 700, 142],
+    ];
+    const stem: [number, number, number, number] = [500, 104, 503, 138];
+    const { rules, image: lifted } = liftRules(page(1000, 700, [...row, stem]));
+    expect(rules.filter((r) => r.x0 === r.x1)).toEqual([
+      { x0: 101, y0: 100, x1: 101, y1: 142 },
+      { x0: 301, y0: 100, x1: 301, y1: 142 },
+      { x0: 699, y0: 100, x1: 699, y1: 142 },
+    ]);
+    expect(lifted.data[120 * 1000 + 501]).toBe(0); // the stem stays
+  });
+
+  it("paints a rule's lighter, blurred edges white with it", () => {
+    const image = page(1000, 700, [[100, 300, 700, 302], ...word(130, 400, 3)]);
+    for (const y of [299, 302]) image.data.fill(170, y * 1000 + 100, y * 1000 + 700);
+    const { image: lifted } = liftRules(image);
+    expect([299, 300, 301, 302].map((y) => lifted.data[y * 1000 + 400])).toEqual([255, 255, 255, 255]);
+    expect(lifted.data[410 * 1000 + 135]).toBe(0);
+  });
+
   it('gives a page without rules back as it is', () => {
     const plain = page(1000, 700, words);
     const lifted = liftRules(plain);

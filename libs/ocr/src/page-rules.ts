@@ -6,8 +6,9 @@
  * the table's grid from them, as it does from a PDF's drawn rules.
  *
  * A rule is a straight run of ink, horizontal or vertical, long and thin: at least MIN_LENGTH of
- * the page's width long and at most MAX_THICKNESS of it thick, and not one of three or more lines
- * side by side (HATCHING). A line of text never makes one (its letters leave gaps), nor does a
+ * the page's width long (a vertical one from a horizontal rule to another, MIN_BRIDGING_LENGTH)
+ * and at most MAX_THICKNESS of it thick, and not one of three or more lines side by side
+ * (HATCHING). A line of text never makes one (its letters leave gaps), nor does a
  * photograph (its dark areas are thick, its edges hatching).
  */
 import type { GreyImage } from './engine';
@@ -23,10 +24,18 @@ export interface ImageRule {
 
 /** A rule is at least this share of the page's width long (half an inch of a letter-size page). */
 const MIN_LENGTH = 1 / 17;
+/**
+ * A vertical run this share of the page's width long (a tenth of an inch) or longer is a rule,
+ * though shorter than MIN_LENGTH, when each of its ends meets a horizontal rule: the side of a
+ * cell in a table of one or two rows. A letter's stem stands clear of the rules around it.
+ */
+const MIN_BRIDGING_LENGTH = 1 / 80;
 /** A rule is at most this share of the page's width thick (3 pt of a letter-size page); thicker ink is a filled area. */
 const MAX_THICKNESS = 1 / 200;
 /** Gaps in a run this share of the page's width or shorter are bridged (a scanned line breaks here and there). */
 const BRIDGE = 1 / 1000;
+/** A rule's ink is painted out with this share of the page's width beside it: its blurred, lighter edges. */
+const EDGE = 1 / 1000;
 
 /**
  * Parallel lines each closer than this share of the page's width to the next (6 pt of a
@@ -60,25 +69,48 @@ export function liftRules(image: GreyImage): { image: GreyImage; rules: ImageRul
   const thickness = Math.max(2, Math.round(width * MAX_THICKNESS));
   const bridge = Math.max(1, Math.round(width * BRIDGE));
   const near = Math.max(4, Math.round(width * HATCHING));
-  const horizontal = unhatched(
-    bands(height, width, (row, x) => ink(x, row), length, bridge).filter(
-      (band) => band.last - band.first + 1 <= thickness,
-    ),
-    near,
-  );
-  const vertical = unhatched(
-    bands(width, height, (column, y) => ink(column, y), length, bridge).filter(
-      (band) => band.last - band.first + 1 <= thickness,
-    ),
-    near,
-  );
+  const thin = (band: Band) => band.last - band.first + 1 <= thickness;
+  const horizontal = unhatched(bands(height, width, (row, x) => ink(x, row), length, bridge).filter(thin), near);
+  const long = unhatched(bands(width, height, (column, y) => ink(column, y), length, bridge).filter(thin), near);
+  // A table of a row or two has sides shorter than a rule: runs from one horizontal rule to another are rules too.
+  const short = Math.max(8, Math.round(width * MIN_BRIDGING_LENGTH));
+  // Its ends reach into the rule (gaps bridged, as along a run); its place may stand past the rule's end by a rule's thickness.
+  const reach = thickness + bridge;
+  const vertical =
+    horizontal.length < 2
+      ? long
+      : [
+          ...long,
+          ...bands(width, height, (column, y) => ink(column, y), short, bridge).filter(
+            (band) =>
+              thin(band) &&
+              band.to - band.from + 1 < length &&
+              [band.from, band.to].every((end) =>
+                horizontal.some(
+                  (rule) =>
+                    rule.first - bridge <= end &&
+                    end <= rule.last + bridge &&
+                    rule.from - reach <= band.first &&
+                    band.last <= rule.to + reach,
+                ),
+              ),
+          ),
+        ];
   if (horizontal.length === 0 && vertical.length === 0) return { image, rules: [] };
+  // Each run is painted with its blurred edges: left grey, they read as a stroke (`836 |`).
+  const edge = Math.max(1, Math.round(width * EDGE));
   const cleaned = Buffer.from(data);
   for (const band of horizontal) {
-    for (const run of band.runs) cleaned.fill(255, run.at * width + run.from, run.at * width + run.to + 1);
+    for (const run of band.runs) {
+      for (let y = Math.max(0, run.at - edge); y <= Math.min(height - 1, run.at + edge); y++)
+        cleaned.fill(255, y * width + run.from, y * width + run.to + 1);
+    }
   }
   for (const band of vertical) {
-    for (const run of band.runs) for (let y = run.from; y <= run.to; y++) cleaned[y * width + run.at] = 255;
+    for (const run of band.runs) {
+      const [from, to] = [Math.max(0, run.at - edge), Math.min(width - 1, run.at + edge)];
+      for (let y = run.from; y <= run.to; y++) cleaned.fill(255, y * width + from, y * width + to + 1);
+    }
   }
   const middle = (band: Band) => (band.first + band.last + 1) / 2;
   return {
