@@ -174,17 +174,21 @@ def unread_ink(pieces, texts, margin):
     if len(pieces) == 0 or not texts:
         return []
     typical = float(numpy.median([y1 - y0 for _, _, y0, y1 in texts]))
-    words = []
+    gap = WORD_GAP * typical
+    words, open_words = [], []
     for x, y, w, h, _ in sorted(pieces.tolist()):
         if h > HIGHEST * typical:
             continue
+        # Words ending further left than a gap take no more pieces (the pieces come left to right).
+        open_words = [word for word in open_words if x - word[1] <= gap]
         middle = y + h / 2
-        for word in words:
-            if abs(word[4] - middle) <= typical / 2 and x - word[1] <= WORD_GAP * typical:
+        for word in open_words:
+            if abs(word[4] - middle) <= typical / 2:
                 word[1], word[2], word[3] = max(word[1], x + w), min(word[2], y), max(word[3], y + h)
                 break
         else:
             words.append([x, x + w, y, y + h, middle])
+            open_words.append(words[-1])
     boxes = []
     for x0, x1, y0, y1, _ in words:
         if not LOWEST * typical <= y1 - y0 <= HIGHEST * typical:
