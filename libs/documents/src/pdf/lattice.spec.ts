@@ -336,6 +336,14 @@ describe('ruled tables', () => {
     expect(tables).toEqual([]);
     expect(rest).toEqual(runs);
   });
+
+  it('leaves a single boxed row (a shaded band of a table the page does not rule) to the running text', () => {
+    const band = grid([100, 200, 300, 400, 500], [100, 120]);
+    const runs = [run('Pears', 105, 115), run('0.80', 205, 115), run('0.95', 305, 115), run('0.85', 405, 115)];
+    const { tables, rest } = ruledTables(band, runs);
+    expect(tables).toEqual([]);
+    expect(rest).toEqual(runs);
+  });
 });
 
 describe('ruling lines from drawing operators', () => {
@@ -483,5 +491,45 @@ describe('ruled tables in a PDF', () => {
       { row: 2, column: 0, rowspan: 1, colspan: 1, header: false, text: 'Apples', page: 1, box: [60, 140, 200, 160] },
       { row: 2, column: 2, rowspan: 1, colspan: 1, header: false, text: '1.20', page: 1, box: [300, 140, 400, 160] },
     ]);
+  });
+
+  it('reads a table whose every other row is a shaded band, not ruled, as one table', async () => {
+    const bytes = await pdfBytes((doc) => {
+      doc.addPage({ size: 'A4', margin: 50 });
+      doc.font('Helvetica').fontSize(10);
+      const xs = [60, 200, 330, 460];
+      const rows = [
+        ['Fruit', 'Spring', 'Summer', 'Autumn'],
+        ['Apples', '1.10', '1.20', '1.05'],
+        ['Pears', '0.80', '0.95', '0.85'],
+        ['Plums', '2.10', '2.40', '2.00'],
+        ['Figs', '3.10', '3.30', '3.20'],
+      ];
+      rows.forEach((cells, r) => {
+        const y = 100 + r * 16;
+        // Each cell of a band is its own filled rectangle, as table generators draw them.
+        if (r % 2 === 1) [...xs, 540].slice(1).forEach((x, c) => doc.rect(xs[c], y, x - xs[c], 16).fill('#7f7fff'));
+        doc.fillColor('black');
+        cells.forEach((text, c) => doc.text(text, xs[c] + 5, y + 4, { lineBreak: false }));
+      });
+      doc.text('Prices are in euros.', 60, 200);
+    });
+    const path = join(dir, 'banded.pdf');
+    await writeFile(path, bytes);
+
+    const { markdown } = await extractPdf(path, 'banded.pdf', () => undefined);
+    expect(markdown).toBe(
+      [
+        '| Fruit | Spring | Summer | Autumn |',
+        '| --- | --- | --- | --- |',
+        '| Apples | 1.10 | 1.20 | 1.05 |',
+        '| Pears | 0.80 | 0.95 | 0.85 |',
+        '| Plums | 2.10 | 2.40 | 2.00 |',
+        '| Figs | 3.10 | 3.30 | 3.20 |',
+        '',
+        'Prices are in euros.',
+        '',
+      ].join('\n'),
+    );
   });
 });

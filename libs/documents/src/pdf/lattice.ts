@@ -44,8 +44,10 @@ interface Vertical {
 /**
  * The ruled tables on a page and the runs that are not inside any of them. A grid needs at
  * least two rows and two columns with text in two or more cells; smaller boxes (a framed
- * note, an underline) are left to the running text, and so is a frame around a drawing (one of
- * `drawings`, the page's figure regions, stands in it: a chart's box and axes).
+ * note, an underline, one shaded row of a table whose other rows are not drawn, which the
+ * running text's aligned tables read whole) are left to the running text, and so is a frame
+ * around a drawing (one of `drawings`, the page's figure regions, stands in it: a chart's box
+ * and axes).
  */
 export function ruledTables(
   rules: Rule[],
@@ -243,7 +245,7 @@ function buildTable(horizontals: Horizontal[], verticals: Vertical[], runs: Text
   }
   const rowCount = ys.length - 1;
   const columnCount = xs.length - 1;
-  if (rowCount < 1 || columnCount < 2 || rowCount * columnCount < 4) return undefined;
+  if (rowCount < 2 || columnCount < 2) return undefined;
 
   // A boundary between two slots is drawn when a rule covers the middle of their shared edge.
   const drawnVertical = (x: number, y: number) =>
