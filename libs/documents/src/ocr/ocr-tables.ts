@@ -36,9 +36,14 @@ export function ocrTables(
   const aligned: { line: Line; runs: Set<TextRun> }[] = [];
   for (let i = 0; i < laidOut.length; i++) {
     const table = alignedTableAt(laidOut, i);
-    if (!table || !mostlyFilled(table.rows)) continue;
+    if (!table || !table.tables.every(({ rows }) => mostlyFilled(rows))) continue;
     const lines = laidOut.slice(i, table.end);
-    const block: TableBlock = { type: 'table', rows: table.rows, headerRows: table.headerRows, from: UNPLACED };
+    const blocks = table.tables.map(({ rows, headerRows }): TableBlock => ({
+      type: 'table',
+      rows,
+      headerRows,
+      from: UNPLACED,
+    }));
     aligned.push({
       line: blockLine(
         {
@@ -53,7 +58,7 @@ export function ocrTables(
           runs: [],
           bold: false,
         },
-        [block],
+        blocks,
       ),
       runs: new Set(lines.flatMap((line) => line.runs.map((run) => original.get(run) ?? run))),
     });

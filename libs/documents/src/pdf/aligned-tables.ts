@@ -35,10 +35,18 @@ interface Row {
   lines: Line[];
 }
 
-/** A table found at `start`: its rows, how many of them head it, and the index of the first line after it. */
-export interface AlignedTable {
+/** An aligned table's rows and how many of them head it. */
+export interface AlignedGrid {
   rows: Cell[][];
   headerRows: number;
+}
+
+/**
+ * The tables found at `start` (one, or two set side by side, left first) and the index of the
+ * first line after them.
+ */
+export interface AlignedTable {
+  tables: AlignedGrid[];
   end: number;
 }
 
@@ -170,8 +178,72 @@ function tableFrom(lines: Line[], start: number, label?: Line): AlignedTable | u
     if (!head) return undefined;
     grid.unshift(head);
   }
+  const pieces = all.map(({ piece }) => piece);
+  const split = label ? undefined : besideAt(grid, boundaries, pieces, size);
+  const grids = split === undefined ? [grid] : sideBySide(grid, split);
+  return { tables: grids.map(finished), end };
+}
+
+/** A grid as read, its header put right (see aligned-grid.ts). */
+function finished(grid: TableCell[][]): AlignedGrid {
   const cells = withGroupHeader(withHeaderLinesJoined(withCurrencyJoined(grid)));
-  return { rows: modelRows(cells), headerRows: cells[0].some((cell) => cell.rowspan > 1) ? 2 : 1, end };
+  return { rows: modelRows(cells), headerRows: cells[0].some((cell) => cell.rowspan > 1) ? 2 : 1 };
+}
+
+/** A river this many times as wide as every other between a table's columns… */
+const BESIDE_RATIO = 2.5;
+/** …and at least this wide (ems) parts two tables set side by side… */
+const BESIDE_EM = 2;
+/** …whose twin columns differ in width by this factor at most. */
+const TWIN_WIDTH = 2;
+
+/**
+ * The first column of a second table set beside the first, when the grid is two: a river far
+ * wider than every other between its columns, no piece across it, and on each side the same
+ * columns (as many, about as wide, figures under figures and words under words: a list wrapped
+ * into two blocks, or two tables of one kind). A wide gap after a table's stub alone parts nothing.
+ */
+function besideAt(grid: TableCell[][], boundaries: number[], pieces: Piece[], size: number): number | undefined {
+  const columns = boundaries.length + 1;
+  if (columns < 4 || columns % 2 !== 0) return undefined;
+  const middle = columns / 2 - 1;
+  const river = (b: number) => {
+    if (pieces.some((p) => p.x0 < b && p.x1 > b)) return 0;
+    const before = Math.max(...pieces.filter((p) => p.x1 <= b).map((p) => p.x1));
+    const after = Math.min(...pieces.filter((p) => p.x0 >= b).map((p) => p.x0));
+    return after - before;
+  };
+  const rivers = boundaries.map(river);
+  const others = Math.max(...rivers.filter((_, i) => i !== middle));
+  if (rivers[middle] < size * BESIDE_EM || rivers[middle] < others * BESIDE_RATIO) return undefined;
+  if (grid.some((row) => row.length !== columns)) return undefined;
+  const figures = (c: number) => {
+    const texts = grid.map((row) => row[c].text).filter((text) => text !== '');
+    return texts.filter((text) => FIGURES.test(text)).length > texts.length / 2;
+  };
+  // The widest piece of each column: a column and its twin are about as wide.
+  const widths = Array.from({ length: columns }, (_, c) => {
+    const [from, to] = [boundaries[c - 1] ?? -Infinity, boundaries[c] ?? Infinity];
+    return Math.max(0, ...pieces.filter((p) => p.x0 >= from && p.x1 <= to).map((p) => p.x1 - p.x0));
+  });
+  const half = columns / 2;
+  // Each side a table of its own: three rows or more with text in two of its cells.
+  const rowsOf = (from: number, to: number) =>
+    grid.filter((row) => row.slice(from, to).filter((cell) => cell.text !== '').length >= 2).length;
+  if (rowsOf(0, half) < 3 || rowsOf(half, columns) < 3) return undefined;
+  for (let c = 0; c < half; c++) {
+    if (figures(c) !== figures(c + half)) return undefined;
+    const [narrow, wide] = [widths[c], widths[c + half]].sort((a, b) => a - b);
+    if (wide > narrow * TWIN_WIDTH) return undefined;
+  }
+  return half;
+}
+
+/** A grid parted at column `at` into the table on the left and the one on the right, each without its empty rows. */
+function sideBySide(grid: TableCell[][], at: number): TableCell[][][] {
+  const side = (cells: (row: TableCell[]) => TableCell[]) =>
+    grid.map(cells).filter((row) => row.some((cell) => cell.text !== ''));
+  return [side((row) => row.slice(0, at)), side((row) => row.slice(at))];
 }
 
 /** A single line that reads as running text: as wide as the candidate's widest line and long. */

@@ -124,9 +124,8 @@ export function layoutBlocks(pages: OrderedPage[], type: Typography, file: strin
       const table = alignedTableAt(lines, i);
       if (table) {
         endParagraph();
-        pushGroup([
-          { type: 'table', rows: table.rows, headerRows: table.headerRows, from: from(lines.slice(i, table.end)) },
-        ]);
+        const placed = from(lines.slice(i, table.end));
+        pushGroup(table.tables.map(({ rows, headerRows }) => ({ type: 'table', rows, headerRows, from: placed })));
         i = table.end - 1;
         lastLine = lines[i];
         continue;

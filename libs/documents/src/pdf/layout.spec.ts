@@ -233,6 +233,39 @@ describe('PDF layout', () => {
     );
   });
 
+  it('reads two tables set side by side (a list wrapped into two blocks) as two tables', () => {
+    const block = (first: number, count: number, x: number) =>
+      Array.from({ length: count }, (_, i) =>
+        [`${first + i}`, `${100 + first + i}`, `${200 + first + i}`].map((text, c) =>
+          run(text, x + c * 30, 300 + i * 14),
+        ),
+      ).flat();
+    const markdown = layoutDocument([page([...block(1, 6, 40), ...block(7, 4, 260)])]);
+    expect(markdown).toBe(
+      [
+        '| 1 | 101 | 201 |',
+        '| --- | --- | --- |',
+        ...[2, 3, 4, 5, 6].map((n) => `| ${n} | ${100 + n} | ${200 + n} |`),
+        '',
+        '| 7 | 107 | 207 |',
+        '| --- | --- | --- |',
+        ...[8, 9, 10].map((n) => `| ${n} | ${100 + n} | ${200 + n} |`),
+        '',
+      ].join('\n'),
+    );
+
+    // A wide gap after a table's labels, its columns unlike those beside them, parts nothing.
+    const rows = [
+      ['A', 'Persons with disabilities', 'Yes', 'No'],
+      ['B', 'Children', 'No', 'Yes'],
+      ['C', 'Older persons', 'Yes', 'Yes'],
+    ];
+    const one = layoutDocument([
+      page(rows.flatMap((cells, r) => cells.map((text, c) => run(text, [40, 60, 300, 330][c], 300 + r * 14)))),
+    ]);
+    expect(one).toContain('| A | Persons with disabilities | Yes | No |');
+  });
+
   it('spans a group header over the columns its rule runs under, and splits a run of figures into its values', () => {
     const at = (text: string, x: number, r: number) => run(text, x, 300 + r * 14);
     const runs = withRulesUnder(
