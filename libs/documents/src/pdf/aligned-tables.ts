@@ -173,6 +173,7 @@ function tableFrom(lines: Line[], start: number, label?: Line): AlignedTable | u
   // A grid half or more of whose slots are empty is scattered text (a chart's labels), not a table.
   const filled = grid.flat().reduce((n, cell) => n + (cell.text === '' ? 0 : cell.colspan), 0);
   if (filled * 2 <= grid.length * (boundaries.length + 1)) return undefined;
+  if (chartScale(grid)) return undefined;
   if (label) {
     const head = groupLabelRow(label, boundaries, extent);
     if (!head) return undefined;
@@ -244,6 +245,54 @@ function sideBySide(grid: TableCell[][], at: number): TableCell[][][] {
   const side = (cells: (row: TableCell[]) => TableCell[]) =>
     grid.map(cells).filter((row) => row.some((cell) => cell.text !== ''));
   return [side((row) => row.slice(0, at)), side((row) => row.slice(at))];
+}
+
+/** A number alone, as a chart's scale writes its ticks. */
+const TICK = /^[-−]?\d+(?:[.,]\d+)?%?$/;
+/** A chart's scale has at least this many ticks… */
+const SCALE_TICKS = 3;
+/** …and they are at least this share of the numbers in their column. */
+const SCALE_SHARE = 0.75;
+
+/**
+ * The labels of a chart (its value scale's ticks beside its legend), not a table: a column whose
+ * numbers fall down the page by one step (450, 400, 350, … the way a value axis reads) and no
+ * other figures in the grid but such columns'. A table of figures beside a falling column (years
+ * newest first) has figures of its own.
+ */
+function chartScale(grid: TableCell[][]): boolean {
+  const columns = new Map<number, string[]>();
+  const others: string[] = [];
+  for (const row of grid) {
+    let c = 0;
+    for (const cell of row) {
+      const column = columns.get(c) ?? [];
+      column.push(cell.text);
+      columns.set(c, column);
+      c += cell.colspan;
+    }
+  }
+  const scales = [...columns.values()].filter(isScale);
+  if (scales.length === 0) return false;
+  for (const column of columns.values()) if (!isScale(column)) others.push(...column);
+  return !others.some((text) => text.split(/\s+/).some((token) => FIGURES.test(token)));
+}
+
+/** Whether a column's numbers are mostly one run of ticks falling by the same step (see chartScale). */
+function isScale(texts: string[]): boolean {
+  const values = texts
+    .flatMap((text) => text.split(/\s+/))
+    .filter((token) => TICK.test(token))
+    .map((token) => Number(token.replace('−', '-').replace(',', '.').replace('%', '')));
+  let longest = 0;
+  for (let i = 0; i + 1 < values.length; i++) {
+    const step = values[i] - values[i + 1];
+    if (step <= 0) continue;
+    let j = i + 1;
+    while (j + 1 < values.length && Math.abs(values[j] - values[j + 1] - step) < step * 1e-6) j++;
+    longest = Math.max(longest, j - i + 1);
+  }
+  return longest >= SCALE_TICKS && longest >= values.length * SCALE_SHARE;
 }
 
 /** A single line that reads as running text: as wide as the candidate's widest line and long. */

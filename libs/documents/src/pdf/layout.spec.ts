@@ -359,6 +359,28 @@ describe('PDF layout', () => {
     expect(markdown).not.toContain('colspan');
   });
 
+  it("leaves a chart's value scale and legend to the running text, and keeps a table whose years fall down the page", () => {
+    const at = (text: string, x: number, r: number) => run(text, x, 300 + r * 14);
+    // Two charts side by side: each scale's ticks, a legend beside them.
+    const scale = ['450', '400', '350', '300', '250', '200', '150', '100'].flatMap((tick, r) => [
+      at(tick, 40, r),
+      at(tick, 300, r),
+      ...(r === 2 ? [at('Diff CDS spread', 80, r), at('Diff CDS spread', 340, r)] : []),
+    ]);
+    const chart = layoutDocument([page(scale)]);
+    expect(chart).not.toContain('|');
+    expect(chart).toContain('450');
+
+    const rows = [
+      ['Year', 'Exports', 'Imports'],
+      ['2010', '412.5', '398.1'],
+      ['2009', '377.0', '401.9'],
+      ['2008', '350.2', '366.4'],
+    ];
+    const table = layoutDocument([page(rows.flatMap((cells, r) => cells.map((text, c) => at(text, 40 + c * 120, r))))]);
+    expect(table).toContain('| Year | Exports | Imports |\n| --- | --- | --- |\n| 2010 | 412.5 | 398.1 |');
+  });
+
   it('joins header labels that wrap over lines into one header row', () => {
     const at = (text: string, x: number, r: number) => run(text, x, 300 + r * 14);
     const runs = [
