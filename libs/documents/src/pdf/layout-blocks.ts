@@ -87,16 +87,25 @@ export function layoutBlocks(pages: OrderedPage[], type: Typography, file: strin
     const lines = page.lines;
     lastLine = undefined;
     const pageStart = groups.length;
-    /** A group; a table going on from the foot of the page before, with the same columns, joins that table. */
+    /**
+     * A group; a table going on from the foot of the page before, with the same columns, joins that
+     * table, and a line above it that only says so ("Table 1 (continued).") goes with the break.
+     */
     const pushGroup = (blocks: Block[]) => {
       const group = blocks.map((block) => (block.type === 'table' ? withCellsPlaced(block, page) : block));
-      const previous = groups[groups.length - 1];
+      // What the page holds so far: nothing, or only a line saying the table goes on.
+      const opening = groups.slice(pageStart);
+      const notes = opening.length === 1 && saysContinued(opening[0]) ? 1 : 0;
+      const previous = groups[pageStart - 1];
       const continued =
-        groups.length === pageStart && previous?.length === 1 && group.length === 1
+        opening.length === notes && pageStart > 0 && previous.length === 1 && group.length === 1
           ? continuedTable(previous[0], group[0])
           : undefined;
-      if (continued !== undefined) groups[groups.length - 1] = [continued];
-      else groups.push(group);
+      if (continued === undefined) {
+        groups.push(group);
+        return;
+      }
+      groups.splice(pageStart - 1, notes + 1, [continued]);
     };
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i];
@@ -292,6 +301,15 @@ function paragraphBlocks(entries: Entry[], from: (lines: Line[]) => Provenance):
       from: from(item.lines),
     };
   });
+}
+
+/** A line that only says a table goes on: "Table 1 (continued).", "(cont'd)", "Continued", "(계속)". */
+const CONTINUED =
+  /^(?:(?:table|exhibit|표)\s*[\w.-]+\s*)?[([]?\s*(?:continued|cont(?:'d|\.|inued)?|계속)\s*[)\]]?[.:]?$/i;
+
+/** Whether a group is a paragraph that only says the table before it goes on (see CONTINUED). */
+function saysContinued(group: Block[]): boolean {
+  return group.length === 1 && group[0].type === 'paragraph' && CONTINUED.test(contentText(group[0].content).trim());
 }
 
 /**

@@ -212,6 +212,28 @@ describe('PDF layout', () => {
     expect(markdown).toContain('| Item 4 | 40 | 12 |\n| Item 5 | 50 | 15 |');
   });
 
+  it('joins a table over a page break past a line saying it continues, and not past a heading', () => {
+    const rows = (from: number, y: number, count: number) =>
+      Array.from({ length: count }, (_, i) => [
+        run(`Item ${from + i}`, 40, y + i * 14),
+        run(`${(from + i) * 10}`, 200, y + i * 14),
+        run(`${(from + i) * 3}`, 320, y + i * 14),
+      ]).flat();
+    const continued = layoutDocument([
+      page([run('Prices as listed in the catalogue.', 40, 600), ...rows(1, 654, 4)]),
+      page([run('Table 1 (continued).', 40, 40), ...rows(5, 74, 4), run('Prices include tax.', 40, 200)]),
+    ]);
+    expect(continued).toContain('| Item 4 | 40 | 12 |\n| Item 5 | 50 | 15 |');
+    expect(continued).not.toContain('continued');
+
+    const apart = layoutDocument([
+      page([run('Prices as listed in the catalogue.', 40, 600), ...rows(1, 654, 4)]),
+      page([run('Second catalogue', 40, 40, 18), run('Prices as listed there.', 40, 60), ...rows(5, 74, 4)]),
+    ]);
+    expect(apart).toContain('| Item 4 | 40 | 12 |\n\n');
+    expect(apart).toContain('Prices as listed there.');
+  });
+
   it('turns bullets into list items', () => {
     const markdown = layoutDocument([page([run('• first point', 40, 100), run('• second point', 40, 112)])]);
     expect(markdown).toContain('- first point\n- second point');
