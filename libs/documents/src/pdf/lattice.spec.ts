@@ -196,6 +196,30 @@ describe('ruled tables', () => {
     ]);
   });
 
+  it('opens an undrawn row once where a figure in smaller type stands a little higher than its name', () => {
+    // As a scan reads it: the third row's figures are read smaller and sit higher than its name, their tops a point lower.
+    const rules = [h(100, 100, 400), h(120, 100, 400), h(184, 100, 400), v(200, 100, 184)];
+    const at = (text: string, x: number, y: number, size = 10) => run(text, x, y, size);
+    const runs = [
+      at('Country', 105, 115),
+      at('Fund', 205, 115),
+      at('Total', 305, 115),
+      ...['Bulgaria', 'Cyprus', 'Estonia', 'Hungary'].flatMap((name, i) => [
+        at(name, 105, 135 + i * 14),
+        i === 2 ? at('1.1', 205, 160, 6) : at(`${i}.5`, 205, 135 + i * 14),
+        i === 2 ? at('12.0', 305, 161, 8) : at(`${10 + i}.0`, 305, 135 + i * 14),
+      ]),
+    ];
+    const { tables } = ruledTables(rules, runs);
+    expect(tables[0].rows.map((row) => row.map((cell) => cell.text))).toEqual([
+      ['Country', 'Fund', 'Total'],
+      ['Bulgaria', '0.5', '10.0'],
+      ['Cyprus', '1.5', '11.0'],
+      ['Estonia', '1.1', '12.0'],
+      ['Hungary', '3.5', '13.0'],
+    ]);
+  });
+
   it('splits the undrawn rows of a column of figures that fill their cells', () => {
     const rules = grid([100, 160, 220], [100, 120, 170]);
     const values = [

@@ -236,10 +236,16 @@ function buildTable(horizontals: Horizontal[], verticals: Vertical[], runs: Text
   // Rows the table does not rule (lines only above and below its body) are split where its columns' lines start together.
   const unruled = new Set<number>();
   for (let r = ys.length - 2; r >= 0; r--) {
-    const starts = rowStarts(
+    // Rows are at least a track high: two lines opening one row (a name beside a figure set in
+    // smaller type, whose tops differ by a point) open it once.
+    const starts: number[] = [];
+    const found = rowStarts(
       tableWords.filter((word) => word.y - word.size * 0.3 >= ys[r] && word.y - word.size * 0.3 < ys[r + 1]),
       xs,
     );
+    for (const y of found.sort((a, b) => a - b)) {
+      if (y - (starts[starts.length - 1] ?? ys[r]) >= MIN_TRACK && ys[r + 1] - y >= MIN_TRACK) starts.push(y);
+    }
     for (const y of starts) unruled.add(y);
     ys.splice(r + 1, 0, ...starts);
   }
