@@ -278,19 +278,27 @@ function chartScale(grid: TableCell[][]): boolean {
   return !others.some((text) => text.split(/\s+/).some((token) => FIGURES.test(token)));
 }
 
-/** Whether a column's numbers are mostly one run of ticks falling by the same step (see chartScale). */
+/**
+ * Whether a column's numbers are mostly ticks falling by one step (see chartScale): the longest
+ * such run, a stray number between two ticks (a speck a scan read as `1`) passed over.
+ */
 function isScale(texts: string[]): boolean {
   const values = texts
     .flatMap((text) => text.split(/\s+/))
     .filter((token) => TICK.test(token))
     .map((token) => Number(token.replace('−', '-').replace(',', '.').replace('%', '')));
   let longest = 0;
+  // Each step from a tick to the next number, or to the one after (a stray number between them).
   for (let i = 0; i + 1 < values.length; i++) {
-    const step = values[i] - values[i + 1];
-    if (step <= 0) continue;
-    let j = i + 1;
-    while (j + 1 < values.length && Math.abs(values[j] - values[j + 1] - step) < step * 1e-6) j++;
-    longest = Math.max(longest, j - i + 1);
+    for (const next of [i + 1, i + 2].filter((k) => k < values.length)) {
+      const step = values[i] - values[next];
+      if (step <= 0) continue;
+      let [ticks, last] = [1, values[i]];
+      for (let j = i + 1; j < values.length; j++) {
+        if (Math.abs(last - values[j] - step) < step * 1e-6) [ticks, last] = [ticks + 1, values[j]];
+      }
+      longest = Math.max(longest, ticks);
+    }
   }
   return longest >= SCALE_TICKS && longest >= values.length * SCALE_SHARE;
 }
