@@ -196,39 +196,35 @@ describe('PDF layout', () => {
     expect(markdown).toContain('It met again in May.\n\nA new paragraph opens this page.');
   });
 
+  /** Rows of a price list: `count` items from `from` on, the first at `y`. */
+  const priceRows = (from: number, y: number, count: number) =>
+    Array.from({ length: count }, (_, i) => [
+      run(`Item ${from + i}`, 40, y + i * 14),
+      run(`${(from + i) * 10}`, 200, y + i * 14),
+      run(`${(from + i) * 3}`, 320, y + i * 14),
+    ]).flat();
+
   it('joins a table going on over a page break, with its header once', () => {
-    const rows = (from: number, y: number, count: number) =>
-      Array.from({ length: count }, (_, i) => [
-        run(`Item ${from + i}`, 40, y + i * 14),
-        run(`${(from + i) * 10}`, 200, y + i * 14),
-        run(`${(from + i) * 3}`, 320, y + i * 14),
-      ]).flat();
     const header = (y: number) => [run('Name', 40, y), run('Price', 200, y), run('Stock', 320, y)];
     const markdown = layoutDocument([
-      page([run('Prices as listed in the catalogue.', 40, 600), ...header(640), ...rows(1, 654, 4)]),
-      page([...header(60), ...rows(5, 74, 4), run('Prices include tax.', 40, 200)]),
+      page([run('Prices as listed in the catalogue.', 40, 600), ...header(640), ...priceRows(1, 654, 4)]),
+      page([...header(60), ...priceRows(5, 74, 4), run('Prices include tax.', 40, 200)]),
     ]);
     expect(markdown.match(/\| Name \| Price \| Stock \|/g)).toHaveLength(1);
     expect(markdown).toContain('| Item 4 | 40 | 12 |\n| Item 5 | 50 | 15 |');
   });
 
   it('joins a table over a page break past a line saying it continues, and not past a heading', () => {
-    const rows = (from: number, y: number, count: number) =>
-      Array.from({ length: count }, (_, i) => [
-        run(`Item ${from + i}`, 40, y + i * 14),
-        run(`${(from + i) * 10}`, 200, y + i * 14),
-        run(`${(from + i) * 3}`, 320, y + i * 14),
-      ]).flat();
     const continued = layoutDocument([
-      page([run('Prices as listed in the catalogue.', 40, 600), ...rows(1, 654, 4)]),
-      page([run('Table 1 (continued).', 40, 40), ...rows(5, 74, 4), run('Prices include tax.', 40, 200)]),
+      page([run('Prices as listed in the catalogue.', 40, 600), ...priceRows(1, 654, 4)]),
+      page([run('Table 1 (continued).', 40, 40), ...priceRows(5, 74, 4), run('Prices include tax.', 40, 200)]),
     ]);
     expect(continued).toContain('| Item 4 | 40 | 12 |\n| Item 5 | 50 | 15 |');
     expect(continued).not.toContain('continued');
 
     const apart = layoutDocument([
-      page([run('Prices as listed in the catalogue.', 40, 600), ...rows(1, 654, 4)]),
-      page([run('Second catalogue', 40, 40, 18), run('Prices as listed there.', 40, 60), ...rows(5, 74, 4)]),
+      page([run('Prices as listed in the catalogue.', 40, 600), ...priceRows(1, 654, 4)]),
+      page([run('Second catalogue', 40, 40, 18), run('Prices as listed there.', 40, 60), ...priceRows(5, 74, 4)]),
     ]);
     expect(apart).toContain('| Item 4 | 40 | 12 |\n\n');
     expect(apart).toContain('Prices as listed there.');
