@@ -124,6 +124,25 @@ describe('OCR pages', () => {
     // Basic keeps the engine's paragraphs: no table.
     expect(layoutDocument([ocrPageLines({ ...result(lines), rules }, 'basic', 72 / 300)])).not.toContain('|');
   });
+
+  it('premium: a caption set just above a ruled table, its box reaching past the top rule, stays out of the header', () => {
+    // An engine's box runs below the type's baseline (descenders, a margin): this caption's ends 6 px under the rule.
+    const lines = [
+      line('Table 2: Prices by region', 220, 236, 50, '1.1'),
+      line('Region', 220, 300, 50),
+      line('North', 220, 400, 50),
+      line('South', 220, 500, 50),
+      line('Price', 820, 300, 50),
+      line('12.5', 820, 400, 50),
+      line('9.0', 820, 500, 50),
+    ];
+    const rules = [280, 380, 480, 580].map((y) => ({ x0: 200, y0: y, x1: 1400, y1: y }));
+    rules.push(...[200, 800, 1400].map((x) => ({ x0: x, y0: 280, x1: x, y1: 580 })));
+    const markdown = layoutDocument([ocrPageLines({ ...result(lines), rules }, 'premium', 72 / 300)]);
+    expect(markdown).toBe(
+      'Table 2: Prices by region\n\n| Region | Price |\n| --- | --- |\n| North | 12.5 |\n| South | 9.0 |\n',
+    );
+  });
 });
 
 describe('PGM images', () => {

@@ -90,22 +90,24 @@ export function ocrPageLines(
 }
 
 /**
- * Words as positioned text runs, one list per OCR line. All words of a line share its baseline (the bottom of the
- * line's box) so they stay one line, and a size from the line's height, so a heading's larger
- * type reads as larger.
+ * Words as positioned text runs, one list per OCR line. All words of a line share its baseline so
+ * they stay one line, and a size from the line's height, so a heading's larger type reads as
+ * larger. The baseline is where the box implies it: an engine's box reaches below the type
+ * (descenders, a margin), and a word placed by its box's bottom sits a fifth of a line too low —
+ * a caption just above a ruled table would fall inside its top row.
  */
 export function ocrRuns(result: OcrResult, scale: number): TextRun[][] {
   // Box heights vary with ascenders, descenders and brackets; lines within a quarter of the
   // page's typical height are body text of one size, so paragraphs are not split by them.
   const typical = typicalLineHeight(result);
   return result.lines.map((line) => {
-    const baseline = (line.box.y + line.box.height) * scale;
     // A heading is larger type read well: a short line of doubtful characters (a logo, a stamp)
     // is given the body's size, so it never becomes one.
     const own = typeHeight(line);
     const body = Math.abs(own - typical) <= typical * 0.25 || line.confidence < HEADING_MIN_CONFIDENCE;
     const height = body ? typical : own;
     const size = height * scale * 0.8;
+    const baseline = (line.box.y + line.box.height) * scale - size * BOX_DESCENT;
     return line.words.map((word) => ({
       text: word.text,
       x: word.box.x * scale,
@@ -116,6 +118,9 @@ export function ocrRuns(result: OcrResult, scale: number): TextRun[][] {
     }));
   });
 }
+
+/** How far an OCR box's bottom lies under the baseline of its type, in the type's sizes. */
+const BOX_DESCENT = 0.25;
 
 /**
  * How tall a line's type is: its box's height, unless most of its words are shorter (the lower
