@@ -325,7 +325,7 @@ const CROSSING_SHARE = 0.2;
 
 /**
  * The x of each column boundary: the middle of each stretch at least RIVER_EM wide that the
- * pieces of the lines leave free, but for those of CROSSING_SHARE of the lines at most, each
+ * pieces of the lines leave free, with pieces on both sides, but for those of CROSSING_SHARE of the lines at most, each
  * spanning the two columns (a header over two columns of figures; see spans). Within such a
  * stretch the boundary stands in the middle of its widest part that the fewest lines cross.
  */
@@ -358,7 +358,10 @@ function columnBoundaries(lines: Piece[][], size: number): number[] {
       const fewest = Math.min(...river.map((s) => s.lines));
       const best = river.filter((s) => s.lines === fewest).sort((a, b) => b.x1 - b.x0 - (a.x1 - a.x0))[0];
       const x = (best.x0 + best.x1) / 2;
-      if (kept.every((line) => line.every((p) => !(p.x0 < x && p.x1 > x) || spans(p, x, kept, line))))
+      // A boundary parts columns: a river at the table's edge (figures ending a hair apart leave
+      // one) would open an empty column.
+      const parts = pieces.some((p) => p.x1 <= x) && pieces.some((p) => p.x0 >= x);
+      if (parts && kept.every((line) => line.every((p) => !(p.x0 < x && p.x1 > x) || spans(p, x, kept, line))))
         boundaries.push(x);
     }
     i = j + 1;

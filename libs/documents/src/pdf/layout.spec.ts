@@ -251,6 +251,26 @@ describe('PDF layout', () => {
     );
   });
 
+  it('opens no empty column at the edge of a table whose widest figures end a hair apart', () => {
+    // A scan's word boxes: the two longest figures of the last column end 0.00000000000004 pt apart.
+    const names = ['Age', 'Men', 'East', 'Rural', 'Married', 'Single', 'Divorced', 'Widowed', 'Retired'];
+    const rows: [string, string, string, number][] = [
+      ['Variable', 'Mean', 'Max', 455],
+      ...names.map((name, i): [string, string, string, number] => [name, `0.${i}7`, '1', 460]),
+      ['Income', '2,127', '22,500', 448],
+      ['Wealth', '187,281', '7,720,000', 438.48],
+      ['Savings', '38,855', '2,870,000', 438.48],
+    ];
+    const runs = rows.flatMap(([name, mean, max, x], r) => {
+      const y = 300 + r * 14;
+      const last = r === rows.length - 1 ? { ...run(max, x, y), width: 483.47999999999996 - x } : run(max, x, y);
+      return [run(name, 40, y), run(mean, 240, y), last];
+    });
+    const markdown = layoutDocument([page(runs)]);
+    expect(markdown).toContain('| Variable | Mean | Max |\n| --- | --- | --- |\n| Age | 0.07 | 1 |\n');
+    expect(markdown).toContain('| Savings | 38,855 | 2,870,000 |\n');
+  });
+
   it('reads two tables set side by side (a list wrapped into two blocks) as two tables', () => {
     const block = (first: number, count: number, x: number) =>
       Array.from({ length: count }, (_, i) =>
