@@ -82,7 +82,7 @@ def runs(present, gap=0):
 
 
 def split_stacked(boxes, ink, margin):
-    """Each box taller than STACKED times the typical box (the median height) whose ink falls into
+    """Each box taller than STACKED times the typical box (typical_height) whose ink falls into
     two lines or more, a blank row of pixels between them, cut into a box per line and, along the
     line, per piece of ink more than COLUMN_GAP of the line's height from the next. A line thinner
     than THIN_LINE of the typical text joins the line above it (or below, for the first), or is
@@ -90,7 +90,7 @@ def split_stacked(boxes, ink, margin):
     boxes stay as they are, in the detector's order."""
     if len(boxes) < 2:
         return boxes
-    typical = float(numpy.median([y1 - y0 for _, _, y0, y1 in boxes]))
+    typical = typical_height(boxes, ink, margin)
     thin = THIN_LINE * typical / (1 + 2 * margin)
     height, width = ink.shape
     cut = []
@@ -115,6 +115,23 @@ def split_stacked(boxes, ink, margin):
             for left, right in runs(region[top:bottom].any(axis=0), COLUMN_GAP * (bottom - top)):
                 cut.append(with_margin(x0 + left, x0 + right, y0 + top, y0 + bottom, margin))
     return cut
+
+
+def typical_height(boxes, ink, margin):
+    """The typical box's height: the boxes' median, or, when less, the median of the tallest line
+    of ink in each box with the margin round it. On a page of short rows set close (a list of
+    figures, a dense table) the detector may box every column whole: the boxes' heights then say
+    nothing of a line's, and their ink does."""
+    height, width = ink.shape
+    tallest = []
+    for box in boxes:
+        x0, x1, y0, y1 = (max(0, box[0]), min(width, box[1]), max(0, box[2]), min(height, box[3]))
+        if x1 > x0 and y1 > y0:
+            lines = runs((ink[y0:y1, x0:x1] > 0).any(axis=1))
+            if lines:
+                tallest.append(max(end - start for start, end in lines))
+    boxed = float(numpy.median([y1 - y0 for _, _, y0, y1 in boxes]))
+    return min(boxed, float(numpy.median(tallest)) * (1 + 2 * margin)) if tallest else boxed
 
 
 def reach_ink(boxes, ink, margin, fixed=()):

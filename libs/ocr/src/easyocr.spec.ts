@@ -334,6 +334,18 @@ describe("the EasyOCR server's boxes fitted to the page's ink (box_ink.py)", () 
     ]);
   });
 
+  it('cuts boxes around columns of close rows into a box per row when every box on the page is such a column', () => {
+    // Three columns of four rows 10 px apart, each column in one box: the boxes' own heights are all alike.
+    const columns = [20, 150, 280];
+    const tops = [10, 40, 70, 100];
+    const characters = columns.flatMap((x) => tops.flatMap((y) => [digit(x, y), digit(x + 12, y)]));
+    const { boxes } = fitToInk(
+      characters,
+      columns.map((x) => [x - 5, x + 27, 5, 125]),
+    );
+    expect(boxes).toEqual(columns.flatMap((x) => tops.map((y) => [x - 5, x + 27, y - 5, y + 25])));
+  });
+
   it("leaves a free box's word to it: a horizontal box beside it does not reach over it, nor is it read again", () => {
     const slanted = [
       [45, 15],
