@@ -118,20 +118,25 @@ def split_stacked(boxes, ink, margin):
 
 
 def typical_height(boxes, ink, margin):
-    """The typical box's height: the boxes' median, or, when less, the median of the tallest line
-    of ink in each box with the margin round it. On a page of short rows set close (a list of
-    figures, a dense table) the detector may box every column whole: the boxes' heights then say
-    nothing of a line's, and their ink does."""
+    """The typical box's height: the boxes' median, unless most boxes hold two lines of ink or
+    more (rows about as tall as the box's tallest, blank rows of pixels between them): on a page
+    of short rows set close (a list of figures, a dense table) the detector may box every column
+    whole, and the boxes' heights then say nothing of a line's. The typical height is then the
+    median of the tallest line of ink in each box, with the margin round it."""
     height, width = ink.shape
-    tallest = []
+    tallest, stacked = [], 0
     for box in boxes:
         x0, x1, y0, y1 = (max(0, box[0]), min(width, box[1]), max(0, box[2]), min(height, box[3]))
-        if x1 > x0 and y1 > y0:
-            lines = runs((ink[y0:y1, x0:x1] > 0).any(axis=1))
-            if lines:
-                tallest.append(max(end - start for start, end in lines))
+        if x1 <= x0 or y1 <= y0:
+            continue
+        lines = [end - start for start, end in runs((ink[y0:y1, x0:x1] > 0).any(axis=1))]
+        if lines:
+            tallest.append(max(lines))
+            stacked += sum(line * 2 >= max(lines) for line in lines) >= 2
     boxed = float(numpy.median([y1 - y0 for _, _, y0, y1 in boxes]))
-    return min(boxed, float(numpy.median(tallest)) * (1 + 2 * margin)) if tallest else boxed
+    if stacked * 2 <= len(boxes):
+        return boxed
+    return min(boxed, float(numpy.median(tallest)) * (1 + 2 * margin))
 
 
 def reach_ink(boxes, ink, margin, fixed=()):
