@@ -346,6 +346,14 @@ describe("the EasyOCR server's boxes fitted to the page's ink (box_ink.py)", () 
     expect(boxes).toEqual(columns.flatMap((x) => tops.map((y) => [x - 5, x + 27, y - 5, y + 25])));
   });
 
+  it('leaves whole a label set sideways where most boxes hold one line, however loosely the detector boxed them', () => {
+    // Three lines boxed 10 px above and below their ink; a sideways label: six letters 11 px high, 4 px apart.
+    const lines = [20, 150, 280].flatMap((x) => [digit(x, 20), digit(x + 12, 20)]);
+    const letters = [0, 1, 2, 3, 4, 5].map((i) => [360, 80 + i * 15, 12, 11]);
+    const boxes = [...[20, 150, 280].map((x) => [x - 5, x + 27, 10, 50]), [355, 377, 70, 176]];
+    expect(fitToInk([...lines, ...letters], boxes).boxes).toEqual(boxes);
+  });
+
   it("leaves a free box's word to it: a horizontal box beside it does not reach over it, nor is it read again", () => {
     const slanted = [
       [45, 15],
