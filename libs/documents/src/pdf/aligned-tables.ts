@@ -135,10 +135,17 @@ const GROUP_LABEL_GAP = 2;
 function tableFrom(lines: Line[], start: number, label?: Line): AlignedTable | undefined {
   const first = lines[start];
   const size = first.size;
-  // The candidate: lines in pieces, and single lines between them (wrapped cells, section rows).
+  // The candidate: lines in pieces, and single lines between them (wrapped cells, section rows),
+  // up to a caption, which heads what follows it (a page's running head in two pieces stands
+  // above a table's caption, never in the table).
   let end = start + 1;
   let lastMulti = start;
-  while (end < lines.length && !lines[end].block && lines[end].y - lines[end - 1].y < size * 3.5) {
+  while (
+    end < lines.length &&
+    !lines[end].block &&
+    !CAPTION.test(lines[end].text) &&
+    lines[end].y - lines[end - 1].y < size * 3.5
+  ) {
     const pieces = piecesOf(lines[end]);
     if (pieces.length >= 2) lastMulti = end;
     else if (end - lastMulti > 2 || isProse(lines[end], lines, start, end)) break;

@@ -271,6 +271,25 @@ describe('PDF layout', () => {
     expect(markdown).toContain('| Savings | 38,855 | 2,870,000 |\n');
   });
 
+  it('keeps a line in two pieces above a caption out of the table the caption heads', () => {
+    // A page's running head set in two pieces, a line below it the table's caption.
+    const runs = [
+      run('APPENDIX A', 40, 286),
+      run('HIGHLIGHTS FROM THE SURVEY', 330, 286),
+      run('Table A-2. Schools and students', 40, 300),
+      ...[
+        ['System', 'Schools', 'Students'],
+        ['Austria', '160', '4,976'],
+        ['Belgium', '290', '6,709'],
+        ['Canada', '158', '4,670'],
+      ].flatMap((cells, r) => cells.map((c, i) => run(c, [40, 200, 360][i], 314 + r * 14))),
+    ];
+    const markdown = layoutDocument([page(runs)]);
+    expect(markdown).toContain(
+      'Table A-2. Schools and students\n\n| System | Schools | Students |\n| --- | --- | --- |\n| Austria | 160 | 4,976 |',
+    );
+  });
+
   it('reads two tables set side by side (a list wrapped into two blocks) as two tables', () => {
     const block = (first: number, count: number, x: number) =>
       Array.from({ length: count }, (_, i) =>
