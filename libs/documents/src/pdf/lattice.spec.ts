@@ -98,7 +98,7 @@ describe('ruled tables', () => {
       v(300, 100, 120),
     ];
     const runs = [
-      run('Table 2 Prices of fruit at two markets', 105, 95),
+      run('Prices of fruit at two markets, in dollars', 105, 95),
       run('Fruit', 105, 115),
       run('North', 205, 115),
       run('South', 305, 115),
@@ -111,7 +111,7 @@ describe('ruled tables', () => {
     ];
     const { tables } = ruledTables(rules, runs);
     expect(tables[0].rows.map((row) => row.map((cell) => [cell.text, cell.colspan]))).toEqual([
-      [['Table 2 Prices of fruit at two markets', 3]],
+      [['Prices of fruit at two markets, in dollars', 3]],
       [
         ['Fruit', 1],
         ['North', 1],
@@ -128,6 +128,25 @@ describe('ruled tables', () => {
         ['0.95', 1],
       ],
     ]);
+  });
+
+  it('reads a caption ruled in as the first row and a note ruled in as the last as the text around the table', () => {
+    const rules = [...[80, 100, 120, 140, 160].map((y) => h(y, 100, 400)), v(100, 80, 160), v(400, 80, 160)];
+    rules.push(v(250, 100, 140));
+    const runs = [
+      run('Exhibit 4 Prices of fruit', 105, 95),
+      run('Fruit', 105, 115),
+      run('Price', 255, 115),
+      run('Apples', 105, 135),
+      run('1.10', 255, 135),
+      run('Source: market survey, 2007.', 105, 155),
+    ];
+    const { tables, rest } = ruledTables(rules, runs);
+    expect(tables[0].rows.map((row) => row.map((cell) => cell.text))).toEqual([
+      ['Fruit', 'Price'],
+      ['Apples', '1.10'],
+    ]);
+    expect(rest.map((r) => r.text)).toEqual(['Exhibit 4 Prices of fruit', 'Source: market survey, 2007.']);
   });
 
   it('splits a run that a producer wrote across several cells', () => {

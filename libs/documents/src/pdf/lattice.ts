@@ -9,6 +9,7 @@
  */
 import type { Rule, Shape } from './rules';
 import { buildLines, median, mend, words, type TextRun } from './layout';
+import { CAPTION } from './figures';
 import { corridorsIn, drawnLength, inkedTracks, rowStarts } from './lattice-tracks';
 import type { GridCell as TableCell } from '@docconv/model';
 
@@ -60,12 +61,47 @@ export function ruledTables(
   let rest = runs;
   for (const group of components(horizontals, verticals)) {
     if (drawings.some((drawing) => frames(group, drawing))) continue;
-    const table = buildTable(group.horizontals, group.verticals, rest);
+    const built = buildTable(group.horizontals, group.verticals, rest);
+    const table = built && withinItsFrame(built, group, rest);
     if (!table) continue;
     tables.push(table.table);
     rest = table.rest;
   }
   return { tables: tables.sort((a, b) => a.top - b.top), rest };
+}
+
+/** A note under a table: its sources, its notes, or how to read it ("Exhibit reads: …"). */
+const NOTE = /^(?:notes?|sources?|(?:exhibit|table|figure) reads)\s*[:.]/i;
+
+/**
+ * The table a frame holds without the caption ruled in as its first row or the note ruled in as
+ * its last (each one cell across the table): those are read as the text above and below it.
+ */
+function withinItsFrame(
+  built: NonNullable<ReturnType<typeof buildTable>>,
+  group: { horizontals: Horizontal[]; verticals: Vertical[] },
+  runs: TextRun[],
+): ReturnType<typeof buildTable> {
+  const { rows } = built.table;
+  const columns = rows[0].reduce((n, cell) => n + cell.colspan, 0);
+  const across = (row: TableCell[] | undefined, pattern: RegExp) =>
+    row?.length === 1 && row[0].colspan === columns && row[0].rowspan === 1 && pattern.test(row[0].text);
+  // What is left holds two rows or more.
+  if (rows.length < 3) return built;
+  const caption = across(rows[0], CAPTION);
+  const note = across(rows[rows.length - 1], NOTE);
+  if (!caption && !note) return built;
+  // Where the second row starts, and the last (buildTable boxes every cell).
+  const top = caption ? (rows[1][0].box?.[1] ?? -Infinity) : -Infinity;
+  const bottom = note ? (rows[rows.length - 1][0].box?.[1] ?? Infinity) : Infinity;
+  const inside = (y: number) => y >= top - SNAP && y <= bottom + SNAP;
+  return buildTable(
+    group.horizontals.filter((h) => inside(h.y)),
+    group.verticals
+      .map((v) => ({ ...v, y0: Math.max(v.y0, top), y1: Math.min(v.y1, bottom) }))
+      .filter((v) => v.y1 - v.y0 > SNAP),
+    runs,
+  );
 }
 
 /** A rule this far under a run's baseline (in its sizes) or nearer is drawn under that run. */
