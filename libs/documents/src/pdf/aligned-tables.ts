@@ -175,14 +175,21 @@ function tableFrom(lines: Line[], start: number, label?: Line): AlignedTable | u
   // A right-to-left table is read from its rightmost column.
   const rtl = span.filter((l) => l.rtl).length > span.length / 2;
   const extent: [number, number] = [Math.min(...all.map((p) => p.piece.x0)), Math.max(...all.map((p) => p.piece.x1))];
-  const grid = rows.map((row) => (rtl ? cellsOf(row, boundaries, extent).reverse() : cellsOf(row, boundaries, extent)));
+  const middles = columnMiddles(
+    boundaries,
+    extent,
+    all.map(({ piece }) => piece),
+  );
+  const grid = rows.map((row) =>
+    rtl ? cellsOf(row, boundaries, extent, middles).reverse() : cellsOf(row, boundaries, extent, middles),
+  );
   if (grid.filter((cells) => cells.filter((c) => c.text !== '').length >= 2).length < 2) return undefined;
   // A grid half or more of whose slots are empty is scattered text (a chart's labels), not a table.
   const filled = grid.flat().reduce((n, cell) => n + (cell.text === '' ? 0 : cell.colspan), 0);
   if (filled * 2 <= grid.length * (boundaries.length + 1)) return undefined;
   if (chartScale(grid)) return undefined;
   if (label) {
-    const head = groupLabelRow(label, boundaries, extent);
+    const head = groupLabelRow(label, boundaries, extent, middles);
     if (!head) return undefined;
     grid.unshift(head);
   }
@@ -387,9 +394,20 @@ function spans(piece: Piece, x: number, lines: Piece[][], own: Piece[]): boolean
   return under(piece.x0, x) && under(x, piece.x1);
 }
 
-/** The middle of each column, between its boundaries (the table's `left` and `right` edges outside). */
-function columnMiddles(boundaries: number[], [left, right]: [number, number]): number[] {
-  return [left, ...boundaries].map((x, c) => (x + [...boundaries, right][c]) / 2);
+/**
+ * The middle of each column: of the text that stands in it (its pieces within its boundaries), or
+ * else between its boundaries (the table's `left` and `right` edges outside). A rule drawn under a
+ * group label starts at the left of the right-aligned figures it heads, off the middle of a wide
+ * first column, and over the middle of its text.
+ */
+function columnMiddles(boundaries: number[], [left, right]: [number, number], pieces: Piece[]): number[] {
+  const edges = [left, ...boundaries, right];
+  return edges.slice(0, -1).map((x0, c) => {
+    const x1 = edges[c + 1];
+    const inside = pieces.filter((p) => p.x0 >= x0 && p.x1 <= x1);
+    if (inside.length === 0) return (x0 + x1) / 2;
+    return (Math.min(...inside.map((p) => p.x0)) + Math.max(...inside.map((p) => p.x1))) / 2;
+  });
 }
 
 /** Lines grouped into rows: a line closer to the one above than most rows are to each other continues its row. */
@@ -414,12 +432,12 @@ function groupRows(lines: Line[]): Row[] {
 /**
  * A row's cells: each piece in the columns it covers, pieces of one column joined top to bottom.
  * A piece alone over a rule drawn under it (a header over a group of columns) spans the columns
- * the rule runs over, as far as they hold nothing of their own in the row.
+ * the rule runs over, as far as they hold nothing of their own in the row; a row whose text all
+ * starts in the stub (a section's label) spans nothing.
  */
-function cellsOf(row: Row, boundaries: number[], [left, right]: [number, number]): TableCell[] {
+function cellsOf(row: Row, boundaries: number[], [left, right]: [number, number], middles: number[]): TableCell[] {
   const columns = boundaries.length + 1;
   const column = (x: number) => boundaries.filter((b) => b < x).length;
-  const middles = columnMiddles(boundaries, [left, right]);
   const placed = row.lines.flatMap((line) =>
     piecesOf(line).map((piece, _, pieces) => {
       const own = column(piece.x0 + 0.5);
@@ -431,6 +449,8 @@ function cellsOf(row: Row, boundaries: number[], [left, right]: [number, number]
       return { piece, own, from: Math.min(own, ...under), to: Math.max(column(piece.x1 - 0.5), ...under) };
     }),
   );
+  // A section's label, alone in the stub however far it runs, is the stub's cell: a row of nothing else.
+  if (placed.every((p) => p.own === 0 && !p.piece.under)) for (const p of placed) p.to = 0;
   const taken = new Set(placed.map((p) => p.own));
   const texts: string[] = Array.from({ length: columns }, () => '');
   const spans: number[] = Array.from({ length: columns }, () => 1);
@@ -479,10 +499,14 @@ function slotBox(
 const CENTRED = 0.15;
 
 /** The row a group label makes over the table's columns (see tableFrom), if it stands over them. */
-function groupLabelRow(label: Line, boundaries: number[], [left, right]: [number, number]): TableCell[] | undefined {
+function groupLabelRow(
+  label: Line,
+  boundaries: number[],
+  [left, right]: [number, number],
+  middles: number[],
+): TableCell[] | undefined {
   const [piece] = piecesOf(label);
   if (!piece || piece.x0 < boundaries[0] || piece.x1 > right + label.size) return undefined;
-  const middles = columnMiddles(boundaries, [left, right]);
   const under = piece.under;
   const spanned = under ? middles.flatMap((m, c) => (c > 0 && m >= under[0] && m <= under[1] ? [c] : [])) : [];
   const [from, to] = spanned.length > 0 ? [spanned[0], spanned[spanned.length - 1]] : [1, boundaries.length];

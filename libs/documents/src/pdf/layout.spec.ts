@@ -362,6 +362,50 @@ describe('PDF layout', () => {
     );
   });
 
+  it('spans a label over every column its rule runs under, the first of right-aligned figures in a wide column', () => {
+    const at = (text: string, x: number, r: number) => run(text, x, 300 + r * 14);
+    // Figures end at x 250, 300 and 350; the rule starts at the left of the first column's figures.
+    const right = (text: string, end: number, r: number) => at(text, end - text.length * 5, r);
+    const rows = [
+      ['Statistic', '1', '2', '3'],
+      ['Enrollment', '0.3', '0.6', '0.8'],
+      ['Expenditures per pupil', '1.3', '2.1', '2.0'],
+      ['Teachers', '0.8', '1.4', '1.7'],
+    ];
+    const runs = withRulesUnder(
+      [
+        at('Lead time (years)', 255, 0),
+        ...rows.flatMap(([stub, ...figures], r) => [
+          at(stub, 40, r + 1),
+          ...figures.map((f, i) => right(f, 250 + i * 50, r + 1)),
+        ]),
+      ],
+      [{ x0: 233, y0: 303, x1: 352, y1: 303 }],
+    );
+    expect(layoutDocument([page(runs)])).toContain(
+      [
+        '<table>',
+        '<tr><th rowspan="2">Statistic</th><th colspan="3">Lead time (years)</th></tr>',
+        '<tr><td>1</td><td>2</td><td>3</td></tr>',
+        '<tr><td>Enrollment</td><td>0.3</td><td>0.6</td><td>0.8</td></tr>',
+      ].join('\n'),
+    );
+  });
+
+  it('keeps a section label that runs past the stub in the stub', () => {
+    const at = (text: string, x: number, r: number) => run(text, x, 300 + r * 14);
+    const runs = [
+      ...['Item', 'North', 'South'].map((t, i) => at(t, [40, 200, 300][i], 0)),
+      at('Public elementary and secondary schools', 40, 1),
+      ...['Teachers', '12', '14'].map((t, i) => at(t, [40, 200, 300][i], 2)),
+      ...['Pupils', '310', '290'].map((t, i) => at(t, [40, 200, 300][i], 3)),
+      ...['Schools', '20', '22'].map((t, i) => at(t, [40, 200, 300][i], 4)),
+    ];
+    expect(layoutDocument([page(runs)])).toContain(
+      '| Item | North | South |\n| --- | --- | --- |\n| Public elementary and secondary schools |  |  |\n| Teachers | 12 | 14 |',
+    );
+  });
+
   it("leaves a chart's scattered labels as text, not a table half empty", () => {
     // Labels of a scatter chart: four lines, each with two labels, alternating between four columns.
     const at = (text: string, x: number, r: number) => run(text, x, 300 + r * 14);
