@@ -2,7 +2,7 @@ import type { Cell, GridCell as TableCell } from '@docconv/model';
 import { FIGURES, inked, median, toLine, words, type Line, type TextRun } from './layout';
 import { modelRows } from './model-blocks';
 import { withCurrencyJoined, withGroupHeader, withHeaderLinesJoined } from './aligned-grid';
-import { CAPTION } from './figures';
+import { CAPTION, NOTE } from './figures';
 
 /**
  * Tables without rules, from how their text is aligned. A run of lines whose text breaks into
@@ -137,13 +137,14 @@ function tableFrom(lines: Line[], start: number, label?: Line): AlignedTable | u
   const size = first.size;
   // The candidate: lines in pieces, and single lines between them (wrapped cells, section rows),
   // up to a caption, which heads what follows it (a page's running head in two pieces stands
-  // above a table's caption, never in the table).
+  // above a table's caption, never in the table), or a note ("Source: …"), which ends it.
   let end = start + 1;
   let lastMulti = start;
   while (
     end < lines.length &&
     !lines[end].block &&
     !CAPTION.test(lines[end].text) &&
+    !NOTE.test(lines[end].text) &&
     lines[end].y - lines[end - 1].y < size * 3.5
   ) {
     const pieces = piecesOf(lines[end]);

@@ -23,6 +23,9 @@ const PROSE_WORDS = 8;
 export const CAPTION =
   /^(?:fig(?:ure)?|table|chart|graph|exhibit|plate|map|diagram|scheme|listing|그림|표|도표|図|表|图)\.?\s*(?:[A-Z][-.])?[\dIVXivx]/i;
 
+/** A note under a table or a figure: its sources, its notes, or how to read it ("Exhibit reads: …"). */
+export const NOTE = /^(?:notes?|sources?|(?:exhibit|table|figure) reads)\s*[:.]/i;
+
 /** The regions of a page that shapes draw a figure in. */
 export function figureRegions(shapes: Shape[]): Shape[] {
   const parent = shapes.map((_, i) => i);

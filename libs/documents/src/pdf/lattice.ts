@@ -9,7 +9,7 @@
  */
 import type { Rule, Shape } from './rules';
 import { buildLines, median, mend, words, type TextRun } from './layout';
-import { CAPTION } from './figures';
+import { CAPTION, NOTE } from './figures';
 import { corridorsIn, drawnLength, inkedTracks, rowStarts } from './lattice-tracks';
 import type { GridCell as TableCell } from '@docconv/model';
 
@@ -69,9 +69,6 @@ export function ruledTables(
   }
   return { tables: tables.sort((a, b) => a.top - b.top), rest };
 }
-
-/** A note under a table: its sources, its notes, or how to read it ("Exhibit reads: …"). */
-const NOTE = /^(?:notes?|sources?|(?:exhibit|table|figure) reads)\s*[:.]/i;
 
 /**
  * The table a frame holds without the caption ruled in as its first row or the note ruled in as

@@ -392,6 +392,21 @@ describe('PDF layout', () => {
     );
   });
 
+  it('ends a table at a note under it, though the note stands in two pieces', () => {
+    const at = (text: string, x: number, r: number) => run(text, x, 300 + r * 14);
+    const runs = [
+      ...[
+        ['Fruit', 'North', 'South'],
+        ['Apples', '1.10', '1.20'],
+        ['Pears', '0.90', '0.95'],
+      ].flatMap((cells, r) => cells.map((c, i) => at(c, [40, 200, 300][i], r))),
+      at('Source: market survey.', 40, 3),
+      at('Prices in dollars.', 300, 3),
+    ];
+    const markdown = layoutDocument([page(runs)]);
+    expect(markdown).toContain('| Pears | 0.90 | 0.95 |\n\nSource: market survey.');
+  });
+
   it('keeps a section label that runs past the stub in the stub', () => {
     const at = (text: string, x: number, r: number) => run(text, x, 300 + r * 14);
     const runs = [
