@@ -107,7 +107,8 @@ export function ocrRuns(result: OcrResult, scale: number): TextRun[][] {
     const body = Math.abs(own - typical) <= typical * 0.25 || line.confidence < HEADING_MIN_CONFIDENCE;
     const height = body ? typical : own;
     const size = height * scale * 0.8;
-    const baseline = (line.box.y + line.box.height) * scale - size * BOX_DESCENT;
+    // Every line is lifted alike (by the body's type), so lines keep their distances from each other.
+    const baseline = (line.box.y + line.box.height - typical * 0.8 * BOX_DESCENT) * scale;
     return line.words.map((word) => ({
       text: word.text,
       x: word.box.x * scale,
@@ -119,7 +120,7 @@ export function ocrRuns(result: OcrResult, scale: number): TextRun[][] {
   });
 }
 
-/** How far an OCR box's bottom lies under the baseline of its type, in the type's sizes. */
+/** How far an OCR box's bottom lies under the baseline of its type, in the body type's sizes. */
 const BOX_DESCENT = 0.25;
 
 /**
