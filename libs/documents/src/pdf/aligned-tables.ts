@@ -340,9 +340,10 @@ const CROSSING_SHARE = 0.2;
 
 /**
  * The x of each column boundary: the middle of each stretch at least RIVER_EM wide that the
- * pieces of the lines leave free, with pieces on both sides, but for those of CROSSING_SHARE of the lines at most, each
- * spanning the two columns (a header over two columns of figures; see spans). Within such a
- * stretch the boundary stands in the middle of its widest part that the fewest lines cross.
+ * pieces of the lines leave free, with pieces on both sides, but for those of CROSSING_SHARE of
+ * the lines at most, each spanning the two columns (a header over two columns of figures; see
+ * spans). Within such a stretch the boundary stands in the middle of its widest part that the
+ * fewest lines cross.
  */
 function columnBoundaries(lines: Piece[][], size: number): number[] {
   // Pieces wider than a third of the table (a title row, a note) would close every river; they are placed later.
