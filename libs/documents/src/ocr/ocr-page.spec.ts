@@ -83,6 +83,26 @@ describe('OCR pages', () => {
     );
   });
 
+  it("premium: a title the engine read after a table's first column (its label in line with the stub) comes before the table", () => {
+    // As an engine's cut down the page between the stub and the rest reads it: "Table 4." and the
+    // stub column, then the title, then the other columns.
+    const lines = [
+      line('Table 4.', 100, 100),
+      line('Region', 100, 300),
+      line('North', 100, 340),
+      line('South', 100, 380),
+      line('Sales by region and year', 340, 100),
+      line('Sales', 700, 300),
+      line('120', 700, 340),
+      line('95', 700, 380),
+      line('Both regions grew.', 100, 500),
+    ];
+    const markdown = layoutDocument([ocrPageLines(result(lines), 'premium', 72 / 300)]);
+    expect(markdown).toBe(
+      'Table 4. Sales by region and year\n\n| Region | Sales |\n| --- | --- |\n| North | 120 |\n| South | 95 |\n\nBoth regions grew.\n',
+    );
+  });
+
   it('premium: a marker hanging before the lines of its item is no table', () => {
     const text = [
       'The ministry named the launcher after a public contest held',

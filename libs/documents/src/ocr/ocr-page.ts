@@ -2,7 +2,7 @@ import type { ImageRule, OcrLine, OcrModelName, OcrResult } from '@docconv/ocr';
 import { plain, writeMarkdown, type Box, type ParagraphBlock } from '@docconv/model';
 import { buildLines, type PageLines, type TextRun } from '../pdf/layout';
 import { blockLine, UNPLACED, unionBox } from '../pdf/model-blocks';
-import { ocrTables } from './ocr-tables';
+import { ocrTables, type OcrTable } from './ocr-tables';
 import type { PageFailure } from '@docconv/contracts';
 import type { PageReading } from './page-reader';
 
@@ -64,9 +64,9 @@ export function ocrPageLines(
       y1: r.y1 * scale,
     }));
     const { tables, lines: byLine } = ocrTables(ocrRuns(result, scale), rules, page);
-    const lines = byLine.flatMap((runs, i) => [
+    const lines = readFirst(byLine, tables).flatMap((i) => [
       ...tables.filter((table) => table.at === i).map((table) => table.line),
-      ...buildLines(runs).map((line) => ({ ...line, paragraph: result.lines[i].paragraph })),
+      ...buildLines(byLine[i]).map((line) => ({ ...line, paragraph: result.lines[i].paragraph })),
     ]);
     lines.push(...tables.filter((table) => table.at === byLine.length).map((table) => table.line));
     return { ...page, lines, ordered: true };
@@ -87,6 +87,27 @@ export function ocrPageLines(
     ],
   }));
   return { ...page, lines: [block], anchors };
+}
+
+/**
+ * The order the engine's lines are read in once the page's tables stand in their place. An engine
+ * reads a table's cells column by column, and a line it read among them that stands above the
+ * table (a title whose label "Table 17." lines up with the stub column) is read before the
+ * table, not after its first column.
+ */
+function readFirst(byLine: TextRun[][], tables: OcrTable[]): number[] {
+  const order = byLine.map((_, i) => i);
+  const key = order.map((i) => {
+    const above = tables.find(
+      (table) =>
+        table.at < i &&
+        i < table.last &&
+        byLine[i].length > 0 &&
+        byLine[i].every((run) => run.y <= (table.line.blockTop ?? table.line.y)),
+    );
+    return above ? above.at - 0.5 : i;
+  });
+  return order.sort((a, b) => key[a] - key[b] || a - b);
 }
 
 /**

@@ -6,9 +6,13 @@ import { blockLine, tableLine, UNPLACED } from '../pdf/model-blocks';
 import { orderLines } from '../pdf/reading-order';
 import type { Rule } from '../pdf/rules';
 
-/** A table found on an OCR'd page: its block line, and the engine line it is read at (the first it took words from). */
+/**
+ * A table found on an OCR'd page: its block line, the engine line it is read at (the first it took
+ * words from) and the last engine line it took words from.
+ */
 export interface OcrTable {
   at: number;
+  last: number;
   line: Line;
 }
 
@@ -78,23 +82,25 @@ export function ocrTables(
   const taken = new Set(aligned.flatMap((table) => [...table.runs]));
   const lines: TextRun[][] = byLine.map(() => []);
   for (const run of rest) if (!taken.has(run)) lines[lineOf(run)].push(run);
-  const firstLine = (took: (run: TextRun) => boolean) => {
+  const placed = (took: (run: TextRun) => boolean, line: Line): OcrTable => {
     const at = byLine.findIndex((runs) => runs.some(took));
-    return at < 0 ? byLine.length : at;
+    return at < 0
+      ? { at: byLine.length, last: byLine.length, line }
+      : { at, last: byLine.findLastIndex((runs) => runs.some(took)), line };
   };
   const tables = [
-    ...ruled.map((table) => ({
-      at: firstLine(
+    ...ruled.map((table) =>
+      placed(
         (r) =>
           !left.has(r) &&
           r.y >= table.top &&
           r.y - r.size <= table.bottom &&
           r.x < table.right &&
           r.x + r.width > table.left,
+        tableLine(table),
       ),
-      line: tableLine(table),
-    })),
-    ...aligned.map((table) => ({ at: firstLine((r) => table.runs.has(r)), line: table.line })),
+    ),
+    ...aligned.map((table) => placed((r) => table.runs.has(r), table.line)),
   ];
   return { tables, lines };
 }
