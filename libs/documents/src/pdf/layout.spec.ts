@@ -251,6 +251,24 @@ describe('PDF layout', () => {
     );
   });
 
+  it('keeps a table whole over a blank row between its groups, though taller than 3.5 of its sizes as a scan reads them', () => {
+    // Rows 11 pt apart in type read as 6 pt; "Projected" stands 22 pt under the last actual row.
+    const rows = [
+      ['Year', 'Total', 'Public'],
+      ['Actual'],
+      ['2008', '15.0', '15.3'],
+      ['2009', '15.0', '15.4'],
+      ['2010', '15.0', '15.2'],
+    ];
+    const projected = [['Projected'], ['2011', '14.9', '15.2'], ['2012', '14.8', '15.2'], ['2013', '14.8', '15.1']];
+    const runs = [
+      ...rows.flatMap((cells, r) => cells.map((c, i) => run(c, [40, 200, 360][i], 300 + r * 11, 6))),
+      ...projected.flatMap((cells, r) => cells.map((c, i) => run(c, [40, 200, 360][i], 366 + r * 11, 6))),
+    ];
+    const markdown = layoutDocument([page(runs)]);
+    expect(markdown).toContain('| 2010 | 15.0 | 15.2 |\n| Projected |  |  |\n| 2011 | 14.9 | 15.2 |');
+  });
+
   it('opens no empty column at the edge of a table whose widest figures end a hair apart', () => {
     // A scan's word boxes: the two longest figures of the last column end 0.00000000000004 pt apart.
     const names = ['Age', 'Men', 'East', 'Rural', 'Married', 'Single', 'Divorced', 'Widowed', 'Retired'];
