@@ -123,7 +123,7 @@ export function alignedTableAt(lines: Line[], start: number): AlignedTable | und
 
 /** A gap between a table's lines this many of its first line's sizes tall ends it… */
 const GAP_SIZES = 3.5;
-/** …unless it is at most this many of its rows' pitch, where the pitches are even: within this share of their median. */
+/** …unless a section's label follows it within this many of its rows' pitch, where the pitches are even: within this share of their median. */
 const GAP_PITCHES = 2.5;
 const EVEN_PITCH = 0.2;
 
@@ -146,21 +146,22 @@ function tableFrom(lines: Line[], start: number, label?: Line): AlignedTable | u
   // above a table's caption, never in the table), or a note ("Source: …"), which ends it.
   let end = start + 1;
   let lastMulti = start;
-  // A gap of GAP_SIZES of the first line's size ends it, or of GAP_PITCHES of its rows' pitch
-  // where they stand evenly: a blank row between groups of rows ("Actual", "Projected") is no end,
-  // and the sizes of a scan's lines, read from their boxes, vary too much to tell that alone.
+  // A gap of GAP_SIZES of the first line's size ends it, unless a section's label (one piece)
+  // stands after it within GAP_PITCHES of the rows' pitch, where they stand evenly: a blank row
+  // before "Projected" is no end, and the sizes of a scan's lines, read from their boxes, are too
+  // small on a page of figures to tell that alone.
   const pitches: number[] = [];
-  const widestGap = () => {
+  const sectionAfterBlankRow = (gap: number) => {
     const pitch = median(pitches);
     const even = pitches.filter((p) => Math.abs(p - pitch) <= pitch * EVEN_PITCH).length >= pitches.length * 0.8;
-    return Math.max(size * GAP_SIZES, pitches.length >= 2 && even ? pitch * GAP_PITCHES : 0);
+    return pitches.length >= 2 && even && gap <= pitch * GAP_PITCHES && piecesOf(lines[end]).length === 1;
   };
   while (
     end < lines.length &&
     !lines[end].block &&
     !CAPTION.test(lines[end].text) &&
     !NOTE.test(lines[end].text) &&
-    lines[end].y - lines[end - 1].y < widestGap()
+    (lines[end].y - lines[end - 1].y < size * GAP_SIZES || sectionAfterBlankRow(lines[end].y - lines[end - 1].y))
   ) {
     pitches.push(lines[end].y - lines[end - 1].y);
     const pieces = piecesOf(lines[end]);

@@ -261,12 +261,15 @@ describe('PDF layout', () => {
       ['2010', '15.0', '15.2'],
     ];
     const projected = [['Projected'], ['2011', '14.9', '15.2'], ['2012', '14.8', '15.2'], ['2013', '14.8', '15.1']];
-    const runs = [
-      ...rows.flatMap((cells, r) => cells.map((c, i) => run(c, [40, 200, 360][i], 300 + r * 11, 6))),
-      ...projected.flatMap((cells, r) => cells.map((c, i) => run(c, [40, 200, 360][i], 366 + r * 11, 6))),
-    ];
-    const markdown = layoutDocument([page(runs)]);
+    const at = (top: number) => (cells: string[], r: number) =>
+      cells.map((c, i) => run(c, [40, 200, 360][i], top + r * 11, 6));
+    const actual = rows.flatMap(at(300));
+    const markdown = layoutDocument([page([...actual, ...projected.flatMap(at(366))])]);
     expect(markdown).toContain('| 2010 | 15.0 | 15.2 |\n| Projected |  |  |\n| 2011 | 14.9 | 15.2 |');
+    // A footer in pieces as near under the table is no section of it.
+    const footer = [run('Annex 1', 40, 366, 6), run('Page 12 of 14', 360, 366, 6)];
+    const ended = layoutDocument([page([...actual, ...footer])]);
+    expect(ended).toContain('| 2010 | 15.0 | 15.2 |\n\nAnnex 1');
   });
 
   it('opens no empty column at the edge of a table whose widest figures end a hair apart', () => {
