@@ -84,6 +84,25 @@ describe('ruling lines of a page image', () => {
     expect(lifted.data[120 * 1000 + 501]).toBe(0); // the stem stays
   });
 
+  it("takes a column's side carried on past the last rule into a row left open below (a total) for a rule, not a stem on a rule", () => {
+    // A doubled rule at 200 and 206 over the total row; the middle side goes on under it 30 px (a rule is at least 59 px long).
+    const table: [number, number, number, number][] = [
+      [100, 100, 700, 102],
+      [100, 200, 700, 202],
+      [100, 206, 700, 208],
+      [400, 100, 402, 200],
+      [400, 208, 402, 238],
+    ];
+    const stem: [number, number, number, number] = [550, 208, 553, 238];
+    const { rules, image: lifted } = liftRules(page(1000, 700, [...table, stem]));
+    expect(rules.filter((r) => r.x0 === r.x1)).toEqual([
+      { x0: 401, y0: 100, x1: 401, y1: 202 },
+      { x0: 401, y0: 206, x1: 401, y1: 238 },
+    ]);
+    expect(lifted.data[220 * 1000 + 401]).toBe(255);
+    expect(lifted.data[220 * 1000 + 551]).toBe(0); // the stem stays
+  });
+
   it("paints a rule's lighter, blurred edges white with it", () => {
     const image = page(1000, 700, [[100, 300, 700, 302], ...word(130, 400, 3)]);
     for (const y of [299, 302]) image.data.fill(170, y * 1000 + 100, y * 1000 + 700);

@@ -27,7 +27,9 @@ const MIN_LENGTH = 1 / 17;
 /**
  * A vertical run this share of the page's width long (a tenth of an inch) or longer is a rule,
  * though shorter than MIN_LENGTH, when each of its ends meets a horizontal rule: the side of a
- * cell in a table of one or two rows. A letter's stem stands clear of the rules around it.
+ * cell in a table of one or two rows. A letter's stem stands clear of the rules around it. So is
+ * one with an end on a horizontal rule that carries on a column's side from across it: the side
+ * of a last row the table leaves open.
  */
 const MIN_BRIDGING_LENGTH = 1 / 80;
 /** A rule is at most this share of the page's width thick (3 pt of a letter-size page); thicker ink is a filled area. */
@@ -76,26 +78,32 @@ export function liftRules(image: GreyImage): { image: GreyImage; rules: ImageRul
   const short = Math.max(8, Math.round(width * MIN_BRIDGING_LENGTH));
   // Its ends reach into the rule (gaps bridged, as along a run); its place may stand past the rule's end by a rule's thickness.
   const reach = thickness + bridge;
-  const vertical =
+  const meets = (band: Band, end: number) =>
+    horizontal.some(
+      (rule) =>
+        rule.first - bridge <= end &&
+        end <= rule.last + bridge &&
+        rule.from - reach <= band.first &&
+        band.last <= rule.to + reach,
+    );
+  const shorter =
     horizontal.length < 2
-      ? long
-      : [
-          ...long,
-          ...bands(width, height, (column, y) => ink(column, y), short, bridge).filter(
-            (band) =>
-              thin(band) &&
-              band.to - band.from + 1 < length &&
-              [band.from, band.to].every((end) =>
-                horizontal.some(
-                  (rule) =>
-                    rule.first - bridge <= end &&
-                    end <= rule.last + bridge &&
-                    rule.from - reach <= band.first &&
-                    band.last <= rule.to + reach,
-                ),
-              ),
-          ),
-        ];
+      ? []
+      : bands(width, height, (column, y) => ink(column, y), short, bridge).filter(
+          (band) => thin(band) && band.to - band.from + 1 < length,
+        );
+  const sides = [...long, ...shorter.filter((band) => meets(band, band.from) && meets(band, band.to))];
+  // A column's rule goes on past the table's last horizontal rule into a row left open at the
+  // bottom (a total under a double rule), or its first: a short run from a horizontal rule, in
+  // line with a side that ends at that rule (across a doubled rule's gap).
+  const inLine = (side: Band, band: Band) => Math.abs(side.first + side.last - band.first - band.last) <= 2 * reach;
+  const hangs = (band: Band) =>
+    meets(band, band.from) &&
+    sides.some((side) => inLine(side, band) && side.to <= band.from + bridge && band.from - side.to <= near);
+  const stands = (band: Band) =>
+    meets(band, band.to) &&
+    sides.some((side) => inLine(side, band) && side.from >= band.to - bridge && side.from - band.to <= near);
+  const vertical = [...sides, ...shorter.filter((band) => !sides.includes(band) && (hangs(band) || stands(band)))];
   if (horizontal.length === 0 && vertical.length === 0) return { image, rules: [] };
   // Each run is painted with its blurred edges: left grey, they read as a stroke (`836 |`).
   const edge = Math.max(1, Math.round(width * EDGE));
