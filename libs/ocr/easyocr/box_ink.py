@@ -30,10 +30,15 @@ COLUMN_GAP = 1.0
 REACH = 0.3
 # Ink no box holds is read when it has a line's shape (unread_ink): pieces of it this far apart
 # at most, in the typical text's height, make one word, and the word stands from LOWEST to
-# HIGHEST of that height (smaller is a speck or a dot, taller a picture's part).
+# HIGHEST of that height (smaller is a speck, a dot or a dash, taller a picture's part). A word of
+# small letters without ascenders stands about 0.4 of it (the "x" that ticks a table's cell): one
+# lower than SMALL is kept when its ink fills at most BLOT of its box, as strokes do; a bullet or a
+# blot is solid.
 WORD_GAP = 0.5
-LOWEST = 0.5
+LOWEST = 0.3
+SMALL = 0.5
 HIGHEST = 1.5
+BLOT = 0.6
 
 
 def fit_to_ink(boxes, image, margin, free=()):
@@ -192,13 +197,14 @@ def unread_ink(pieces, texts, margin):
     """Boxes (with margin) around the words no box holds: pieces of ink (connected components'
     stats, left to right) on one line (their middles within half the typical text's height) and
     at most WORD_GAP of it apart make a word, kept when it stands from LOWEST to HIGHEST of that
-    height and no box's text overlaps it. The typical text's height is the boxes' median."""
+    height (below SMALL only when not solid, see BLOT) and no box's text overlaps it. The typical
+    text's height is the boxes' median."""
     if len(pieces) == 0 or not texts:
         return []
     typical = float(numpy.median([y1 - y0 for _, _, y0, y1 in texts]))
     gap = WORD_GAP * typical
     words, open_words = [], []
-    for x, y, w, h, _ in sorted(pieces.tolist()):
+    for x, y, w, h, area in sorted(pieces.tolist()):
         if h > HIGHEST * typical:
             continue
         # Words ending further left than a gap take no more pieces (the pieces come left to right).
@@ -207,13 +213,16 @@ def unread_ink(pieces, texts, margin):
         for word in open_words:
             if abs(word[4] - middle) <= typical / 2:
                 word[1], word[2], word[3] = max(word[1], x + w), min(word[2], y), max(word[3], y + h)
+                word[5] += area
                 break
         else:
-            words.append([x, x + w, y, y + h, middle])
+            words.append([x, x + w, y, y + h, middle, area])
             open_words.append(words[-1])
     boxes = []
-    for x0, x1, y0, y1, _ in words:
+    for x0, x1, y0, y1, _, ink in words:
         if not LOWEST * typical <= y1 - y0 <= HIGHEST * typical:
+            continue
+        if y1 - y0 < SMALL * typical and ink > BLOT * (x1 - x0) * (y1 - y0):
             continue
         if any(a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1 for a0, a1, b0, b1 in texts):
             continue

@@ -373,4 +373,17 @@ describe("the EasyOCR server's boxes fitted to the page's ink (box_ink.py)", () 
     expect(boxes).toEqual([[15, 47, 15, 45]]);
     expect(unread).toEqual([[145, 177, 15, 45]]);
   });
+
+  it('adds a box around a word of small letters no box holds (a tick in a cell), not around a solid bullet as small', () => {
+    // Both 9 px high (0.45 of the line): the letter's strokes fill under half its box, the bullet all of it.
+    const letter = [
+      [250, 30, 9, 1],
+      [250, 38, 9, 1],
+      [250, 30, 1, 9],
+      [258, 30, 1, 9],
+    ];
+    const bullet = [300, 30, 9, 9];
+    const { unread } = fitToInk([digit(20), digit(32), ...letter, bullet], [[15, 47, 15, 45]]);
+    expect(unread).toEqual([[248, 261, 28, 41]]);
+  });
 });
