@@ -151,19 +151,15 @@ function tableFrom(lines: Line[], start: number, label?: Line): AlignedTable | u
   // before "Projected" is no end, and the sizes of a scan's lines, read from their boxes, are too
   // small on a page of figures to tell that alone.
   const pitches: number[] = [];
-  const sectionAfterBlankRow = (gap: number) => {
+  const sectionAfterBlankRow = (line: Line, gap: number) => {
     const pitch = median(pitches);
     const even = pitches.filter((p) => Math.abs(p - pitch) <= pitch * EVEN_PITCH).length >= pitches.length * 0.8;
-    return pitches.length >= 2 && even && gap <= pitch * GAP_PITCHES && piecesOf(lines[end]).length === 1;
+    return pitches.length >= 2 && even && gap <= pitch * GAP_PITCHES && piecesOf(line).length === 1;
   };
-  while (
-    end < lines.length &&
-    !lines[end].block &&
-    !CAPTION.test(lines[end].text) &&
-    !NOTE.test(lines[end].text) &&
-    (lines[end].y - lines[end - 1].y < size * GAP_SIZES || sectionAfterBlankRow(lines[end].y - lines[end - 1].y))
-  ) {
-    pitches.push(lines[end].y - lines[end - 1].y);
+  while (end < lines.length && !lines[end].block && !CAPTION.test(lines[end].text) && !NOTE.test(lines[end].text)) {
+    const gap = lines[end].y - lines[end - 1].y;
+    if (gap >= size * GAP_SIZES && !sectionAfterBlankRow(lines[end], gap)) break;
+    pitches.push(gap);
     const pieces = piecesOf(lines[end]);
     if (pieces.length >= 2) lastMulti = end;
     else if (end - lastMulti > 2 || isProse(lines[end], lines, start, end)) break;
