@@ -130,16 +130,23 @@ function frames(group: { horizontals: Horizontal[]; verticals: Vertical[] }, dra
   return x > left && x < right && y > top && y < bottom;
 }
 
-function mergeHorizontals(rules: Rule[]): Horizontal[] {
-  const sorted = rules.map((r) => ({ y: r.y0, x0: r.x0, x1: r.x1 })).sort((a, b) => a.y - b.y || a.x0 - b.x0);
-  const out: Horizontal[] = [];
-  for (const rule of sorted) {
+/** A rule along one line: where it stands across that line (`at`) and its stretch along it. */
+interface Stretch {
+  at: number;
+  from: number;
+  to: number;
+}
+
+/** Rules along one line (within SNAP / 2 of it) that overlap or meet (within SNAP) merged into one. */
+function merged(stretches: Stretch[]): Stretch[] {
+  const out: Stretch[] = [];
+  for (const rule of stretches.sort((a, b) => a.at - b.at || a.from - b.from)) {
     const same = out.find(
-      (o) => Math.abs(o.y - rule.y) <= SNAP / 2 && rule.x0 <= o.x1 + SNAP && rule.x1 >= o.x0 - SNAP,
+      (o) => Math.abs(o.at - rule.at) <= SNAP / 2 && rule.from <= o.to + SNAP && rule.to >= o.from - SNAP,
     );
     if (same) {
-      same.x0 = Math.min(same.x0, rule.x0);
-      same.x1 = Math.max(same.x1, rule.x1);
+      same.from = Math.min(same.from, rule.from);
+      same.to = Math.max(same.to, rule.to);
     } else {
       out.push({ ...rule });
     }
@@ -147,21 +154,12 @@ function mergeHorizontals(rules: Rule[]): Horizontal[] {
   return out;
 }
 
+function mergeHorizontals(rules: Rule[]): Horizontal[] {
+  return merged(rules.map((r) => ({ at: r.y0, from: r.x0, to: r.x1 }))).map((s) => ({ y: s.at, x0: s.from, x1: s.to }));
+}
+
 function mergeVerticals(rules: Rule[]): Vertical[] {
-  const sorted = rules.map((r) => ({ x: r.x0, y0: r.y0, y1: r.y1 })).sort((a, b) => a.x - b.x || a.y0 - b.y0);
-  const out: Vertical[] = [];
-  for (const rule of sorted) {
-    const same = out.find(
-      (o) => Math.abs(o.x - rule.x) <= SNAP / 2 && rule.y0 <= o.y1 + SNAP && rule.y1 >= o.y0 - SNAP,
-    );
-    if (same) {
-      same.y0 = Math.min(same.y0, rule.y0);
-      same.y1 = Math.max(same.y1, rule.y1);
-    } else {
-      out.push({ ...rule });
-    }
-  }
-  return out;
+  return merged(rules.map((r) => ({ at: r.x0, from: r.y0, to: r.y1 }))).map((s) => ({ x: s.at, y0: s.from, y1: s.to }));
 }
 
 const crosses = (h: Horizontal, v: Vertical) =>
@@ -174,7 +172,7 @@ const DOUBLED_RUN = 20;
  * Two rules of one direction drawn as one doubled line: closer than MIN_TRACK, side by side for
  * DOUBLED_RUN at least (a checkbox's edge beside a row's rule is no second line of it).
  */
-const doubled = (a: { at: number; from: number; to: number }, b: { at: number; from: number; to: number }) =>
+const doubled = (a: Stretch, b: Stretch) =>
   Math.abs(a.at - b.at) < MIN_TRACK && Math.min(a.to, b.to) - Math.max(a.from, b.from) >= DOUBLED_RUN;
 
 /**
