@@ -10,8 +10,8 @@
  * arguments are wrong (2) or the scorer itself breaks (1).
  */
 import { DomainError } from '@docconv/contracts';
-import { detect, inspect } from '@docconv/documents';
-import { extractToMarkdown, type OcrOptions, type PageReport } from '@docconv/reading';
+import { detect } from '@docconv/documents';
+import type { OcrOptions, PageReport } from '@docconv/reading';
 import {
   createWhisperTranscriber,
   EngineTranscriber,
@@ -22,6 +22,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { hygiene } from './hygiene';
+import { extractDetected } from './markdown-hashes';
 import { formatItems, formatSummary, summarise, summariseHygiene, type ItemReport } from './report';
 import { confidenceAgreement, formatOcr, formatPairs, formatTables, hwpPairs } from './report-sections';
 import { DEFAULT_OCR, isDirectory, parseOptions, repoRoot, USAGE, UsageError, type Options } from './options';
@@ -60,26 +61,9 @@ export async function evaluate(
     const detected = await detect(input.path, displayName, { media: true });
     kind = detected.kind;
     mime = detected.mime;
-    if (detected.kind === 'archive') {
-      throw new Error('archives are containers, not documents; put the files they hold in the set instead');
-    }
-    const inspected = await inspect(input.path, detected.kind, detected.mime, displayName);
     if (transcriber && MEDIA_KINDS.has(detected.kind)) {
       markdown = transcriptMarkdown(displayName, await transcriber.transcribe(input.path));
-    } else
-      ({ markdown, pages } = await extractToMarkdown(
-        {
-          path: input.path,
-          kind: detected.kind,
-          mime: detected.mime,
-          displayName,
-          units: detected.kind === 'pdf' ? inspected.pages : inspected.images,
-          ocr,
-          // As the worker reads a job's first file: pictures taken out and linked.
-          imagePrefix: 'images/',
-        },
-        () => {},
-      ));
+    } else ({ markdown, pages } = await extractDetected(input.path, detected, ocr));
   } catch (error) {
     failure = error;
   }

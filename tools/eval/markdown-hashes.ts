@@ -9,7 +9,7 @@
  * `.venv-engines/bin/python`) with faster-whisper and Whisper base.
  */
 import { DomainError } from '@docconv/contracts';
-import { detect, inspect } from '@docconv/documents';
+import { detect, inspect, type DetectedFile } from '@docconv/documents';
 import { extractToMarkdown, type Extraction, type OcrOptions } from '@docconv/reading';
 import { writeMarkdown } from '@docconv/model';
 import { EngineTranscriber, transcriptDocument, type Transcriber } from '@docconv/transcription';
@@ -70,9 +70,15 @@ export async function workerMarkdown(path: string): Promise<string> {
  * reader builds one. Scanned pages are read with `ocr` (by default FIXED_OCR).
  */
 export async function workerExtraction(path: string, ocr: OcrOptions = FIXED_OCR): Promise<Extraction> {
+  return extractDetected(path, await detect(path, basename(path), { media: true }), ocr);
+}
+
+/** A file `detect` has named read as in workerExtraction; an archive is refused (the set's inputs are documents). */
+export async function extractDetected(path: string, detected: DetectedFile, ocr: OcrOptions): Promise<Extraction> {
   const displayName = basename(path);
-  const detected = await detect(path, displayName, { media: true });
-  if (detected.kind === 'archive') throw new Error(`${path} is an archive; the set's inputs are documents`);
+  if (detected.kind === 'archive') {
+    throw new Error(`${path}: archives are containers, not documents; put the files they hold in the set instead`);
+  }
   const inspected = await inspect(path, detected.kind, detected.mime, displayName);
   return extractToMarkdown(
     {
@@ -82,6 +88,7 @@ export async function workerExtraction(path: string, ocr: OcrOptions = FIXED_OCR
       displayName,
       units: detected.kind === 'pdf' ? inspected.pages : inspected.images,
       ocr,
+      // As the worker reads a job's first file: pictures taken out and linked.
       imagePrefix: 'images/',
     },
     () => {},
