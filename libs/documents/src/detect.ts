@@ -5,7 +5,8 @@ import { extname } from 'node:path';
 import { ACCEPTED_FORMATS, ARCHIVE_EXTENSIONS, acceptedFormat, acceptedFormatsSentence } from './formats';
 import type { DetectedFile, FileKind } from './kinds';
 import { inspectMedia } from './media/inspect-media';
-import { decodeText, sniffTextSample } from './text/decode-text';
+import { decodeText, sniffTextSample, TEXT_SAMPLE_BYTES } from './text/decode-text';
+import { readStart } from './file-start';
 import { withZip, type ZipReader } from './zip/zip-reader';
 
 type Expectation = FileKind | 'archive';
@@ -105,9 +106,6 @@ const LEGACY_OFFICE: Record<string, { kind: FileKind; mime: string }> = {
 
 type FileTypeModule = typeof import('file-type');
 let fileType: FileTypeModule | undefined;
-
-/** How much of a file decides whether it is text, and which kind of text. */
-const TEXT_SAMPLE_BYTES = 64 * 1024;
 
 /** What detection needs to know of the deployment. */
 export interface DetectOptions {
@@ -300,17 +298,6 @@ function describe(detected: DetectedFile): string {
 
 function unsupported(detail: string): DomainError {
   return new DomainError('unsupported_format', detail);
-}
-
-async function readStart(path: string, bytes: number): Promise<Buffer> {
-  const handle = await open(path);
-  try {
-    const buffer = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
 }
 
 /** Valid UTF-8 with no NUL bytes, read in chunks so a large file never sits in memory. */

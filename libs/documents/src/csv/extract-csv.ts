@@ -1,9 +1,10 @@
 import { DomainError } from '@docconv/contracts';
 import iconv from 'iconv-lite';
 import { createReadStream } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { Cell, Document } from '@docconv/model';
 import { lineContent } from '../text/extract-text';
+import { readStart } from '../file-start';
 import { cleanText, decodeWith, detectTextEncoding, TEXT_SAMPLE_BYTES, type TextEncoding } from '../text/decode-text';
 import { CsvGrid } from './csv-grid';
 import { CsvScanner } from './csv-scanner';
@@ -42,7 +43,7 @@ export async function inspectCsv(
   displayName: string,
   delimiter?: string,
 ): Promise<{ rows: number; columns: number }> {
-  const dialect = csvDialect(await readStart(path), displayName, delimiter);
+  const dialect = csvDialect(await readStart(path, TEXT_SAMPLE_BYTES), displayName, delimiter);
   const grid = new CsvGrid(displayName, false, dialect.skip);
   const scanner = new CsvScanner(dialect.delimiter, grid, false);
   const decoder = iconv.getDecoder(dialect.encoding, { stripBOM: false });
@@ -90,18 +91,6 @@ function startOfText(bytes: Buffer, { encoding, bomLength }: TextEncoding): stri
   if (bytes.length < TEXT_SAMPLE_BYTES) return text;
   const end = text.lastIndexOf('\n');
   return end > 0 ? text.slice(0, end + 1) : text;
-}
-
-/** The first 64 KiB of a file. */
-async function readStart(path: string): Promise<Buffer> {
-  const handle = await open(path);
-  try {
-    const buffer = Buffer.alloc(TEXT_SAMPLE_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, TEXT_SAMPLE_BYTES, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
 }
 
 /**

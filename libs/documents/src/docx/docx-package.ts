@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { readChart, type Chart } from '../office/charts';
-import { OfficeReadError, readXmlPart } from '../office/ooxml';
+import { OfficeReadError, readXmlPart, resolvePart } from '../office/ooxml';
 import { MAX_IMAGE_BYTES } from '../images';
 import type { ZipReader } from '../zip/zip-reader';
 import { attr, elements, parseXml, XmlPartError, type XmlElement } from './xml-tree';
@@ -156,22 +156,11 @@ async function readRelationships(zip: ZipReader, partPath: string): Promise<Map<
     const external = attr(rel, 'TargetMode')?.toLowerCase() === 'external';
     out.set(id, {
       type: attr(rel, 'Type') ?? '',
-      target: external ? target : resolvePartName(partPath === '' ? '' : dir, target),
+      target: external ? target : resolvePart(partPath === '' ? '' : dir, target),
       external,
     });
   }
   return out;
-}
-
-function resolvePartName(baseDir: string, target: string): string {
-  let decoded = target;
-  try {
-    decoded = decodeURIComponent(target);
-  } catch {
-    // a literal '%' in the name: use it as written
-  }
-  const joined = decoded.startsWith('/') ? decoded.slice(1) : posix.join(baseDir === '.' ? '' : baseDir, decoded);
-  return posix.normalize(joined).replace(/^(\.\.\/)+/, '');
 }
 
 /** A part's text, found case-insensitively as OPC part names are; undefined when absent. */

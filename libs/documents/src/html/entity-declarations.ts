@@ -1,5 +1,5 @@
 import { DomainError } from '@docconv/contracts';
-import { open } from 'node:fs/promises';
+import { readStart } from '../file-start';
 
 /** A DOCTYPE with an internal subset that declares an entity. */
 const ENTITY_DECLARATION = /<!DOCTYPE[^[>]*\[[^\]]*<!ENTITY/i;
@@ -13,19 +13,12 @@ const HEAD_BYTES = 64 * 1024;
  * the sender gets a clear answer instead of a page of unexpanded references.
  */
 export async function assertNoEntityDeclarations(path: string, displayName: string): Promise<void> {
-  const handle = await open(path);
-  try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
-    // Entity declarations are ASCII in every encoding a page may use but UTF-16, whose NULs are dropped first.
-    const head = buffer.subarray(0, bytesRead).toString('latin1').replace(/\0/g, '');
-    if (ENTITY_DECLARATION.test(head)) {
-      throw new DomainError(
-        'unsupported_format',
-        `${displayName} declares entities in its DOCTYPE (<!ENTITY …>), which HTML never uses and which is how entity-expansion attacks look. Remove the declarations and upload it again.`,
-      );
-    }
-  } finally {
-    await handle.close();
+  // Entity declarations are ASCII in every encoding a page may use but UTF-16, whose NULs are dropped first.
+  const head = (await readStart(path, HEAD_BYTES)).toString('latin1').replace(/\0/g, '');
+  if (ENTITY_DECLARATION.test(head)) {
+    throw new DomainError(
+      'unsupported_format',
+      `${displayName} declares entities in its DOCTYPE (<!ENTITY …>), which HTML never uses and which is how entity-expansion attacks look. Remove the declarations and upload it again.`,
+    );
   }
 }

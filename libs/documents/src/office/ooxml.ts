@@ -194,12 +194,17 @@ export async function readRels(zip: ZipReader, part: string): Promise<Map<string
   return rels;
 }
 
-function resolvePart(dir: string, target: string): string {
+/**
+ * The part a relationship's target names, from the folder `dir` of the part that holds it: its
+ * %-escapes decoded (a literal '%' kept as written), a leading '/' from the package's root, and
+ * never above the root.
+ */
+export function resolvePart(dir: string, target: string): string {
   let decoded = target;
   try {
     decoded = decodeURIComponent(target);
   } catch {
-    // keep the target as written
+    // a literal '%' in the name: use it as written
   }
   const joined = decoded.startsWith('/') ? decoded.slice(1) : posix.join(dir, decoded);
   return posix.normalize(joined).replace(/^(\.\.\/)+/, '');
