@@ -34,6 +34,14 @@ describe('OCR pages', () => {
     expect(markdown).toBe('The first paragraph goes on.\n\nA second one.');
   });
 
+  it('basic: an address the engine read over two lines is one', () => {
+    const markdown = ocrParagraphs([
+      line('Read more at https://www.example.org/data/', 100, 100, 30, '1.1'),
+      line('tables-2025.html today.', 100, 140, 30, '1.1'),
+    ]);
+    expect(markdown).toBe('Read more at https://www.example.org/data/tables-2025.html today.');
+  });
+
   it('basic: without engine paragraphs, a tall gap or a jump sideways starts a paragraph', () => {
     const markdown = ocrParagraphs([
       line('one', 100, 100),

@@ -3,6 +3,7 @@ import { plain, writeMarkdown, type Box, type ParagraphBlock } from '@docconv/mo
 import { buildLines, type PageLines, type TextRun } from '../pdf/layout';
 import { blockLine, UNPLACED, unionBox } from '../pdf/model-blocks';
 import { ocrTables, type OcrTable } from './ocr-tables';
+import { continuesAddress } from '../text/broken-addresses';
 import type { PageFailure } from '@docconv/contracts';
 import type { PageReading } from './page-reader';
 
@@ -163,7 +164,8 @@ export function typicalLineHeight(result: OcrResult): number {
  * Paragraphs from OCR lines in the engine's order: lines the engine grouped into one paragraph
  * (Tesseract's block and paragraph numbers) are joined; without that grouping a gap taller
  * than most of a line, or a line starting well left or right of the last, begins a paragraph.
- * A word hyphenated at a line end is mended. Each paragraph stands in the box of its lines
+ * An address broken at a line end goes on without a space (see continuesAddress), and a word
+ * hyphenated there is mended. Each paragraph stands in the box of its lines
  * (page units: pixels times `scale`).
  */
 export function ocrParagraphBlocks(lines: OcrLine[], scale = 1): ParagraphBlock[] {
@@ -190,9 +192,10 @@ export function ocrParagraphBlocks(lines: OcrLine[], scale = 1): ParagraphBlock[
   return paragraphs.map(({ texts, boxes }) => ({
     type: 'paragraph',
     content: plain(
-      texts.reduce((text, next) =>
-        /[\p{L}]-$/u.test(text) && /^\p{Ll}/u.test(next) ? text.slice(0, -1) + next : `${text} ${next}`,
-      ),
+      texts.reduce((text, next) => {
+        if (continuesAddress(text, next)) return text + next;
+        return /[\p{L}]-$/u.test(text) && /^\p{Ll}/u.test(next) ? text.slice(0, -1) + next : `${text} ${next}`;
+      }),
     ),
     from: { ...UNPLACED, box: unionBox(boxes) },
   }));

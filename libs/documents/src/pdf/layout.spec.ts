@@ -57,6 +57,21 @@ describe('PDF layout', () => {
     expect(markdown).toMatch(/paragraph\.\n\nA second paragraph/);
   });
 
+  it('joins an address broken at a line end without a space, its own hyphen kept', () => {
+    const markdown = layoutDocument([
+      page([
+        run('Tables for every state are available at http://www.example.gov/', 40, 100),
+        run('statistics/state-tables/index.html and are updated each year at', 40, 112),
+        run('www.example.org/reports/annual-', 40, 124),
+        run('summary.pdf, or from https://example.org/.', 40, 136),
+        run('Questions go to the office of statistics.', 40, 148),
+      ]),
+    ]);
+    expect(markdown).toContain('http://www.example.gov/statistics/state-tables/index.html and');
+    expect(markdown).toContain('www.example.org/reports/annual-summary.pdf, or');
+    expect(markdown).toContain('https://example.org/. Questions go');
+  });
+
   it('puts accents drawn over a letter on that letter', () => {
     // TeX draws `á` as an acute accent moved back over the `a`: the runs overlap.
     const lines = buildLines([

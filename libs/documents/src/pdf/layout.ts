@@ -1,6 +1,7 @@
 import type { Block } from '@docconv/model';
 import { joinOverlapping } from './glyphs';
 import type { Turn } from './turn';
+import { continuesAddress } from '../text/broken-addresses';
 
 /**
  * Page layout from a PDF's text layer: items → lines → columns → blocks (paragraphs,
@@ -257,8 +258,12 @@ export function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-/** Two lines of one paragraph joined: a word hyphenated at the end of the first is mended. */
+/**
+ * Two lines of one paragraph joined: an address broken at the end of the first goes on without a
+ * space (see continuesAddress), and a word hyphenated there is mended.
+ */
 export function mend(text: string, next: string): string {
+  if (continuesAddress(text, next)) return text + next;
   if (/[a-zà-ÿ]-$/i.test(text) && /^[a-zà-ÿ]/.test(next)) return text.slice(0, -1) + next;
   return `${text} ${next}`;
 }
