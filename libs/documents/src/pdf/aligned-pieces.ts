@@ -1,3 +1,4 @@
+import { LEADER } from './leaders';
 import { FIGURES, inked, toLine, words, type Line, type TextRun } from './layout';
 
 /**
@@ -7,7 +8,6 @@ import { FIGURES, inked, toLine, words, type Line, type TextRun } from './layout
 
 /** Runs further apart than this (ems) are separate cells of a row. */
 const CELL_GAP_EM = 0.8;
-const LEADER = /^(.*?\S)\s*(?:\.\s*){4,}([^.\s]\S{0,7})$/;
 const LIST_MARKER = /^(?:[•◦▪▫‣∙·●○■□►▶✓✔–—*-]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)])$/i;
 
 export interface Piece {

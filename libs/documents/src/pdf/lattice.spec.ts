@@ -38,6 +38,22 @@ describe('ruled tables', () => {
     );
   });
 
+  it('drops the dot leaders that lead from a row label to its figures', () => {
+    const rules = grid([100, 300, 350], [100, 120, 140, 160]);
+    const runs = [
+      run('Age', 105, 115),
+      run('Count', 305, 115),
+      run('All ages . . . . . . . . . . . .', 105, 135),
+      run('291', 305, 135),
+      run('Aged 6 and older. . . . .', 105, 155),
+      run('266', 305, 155),
+    ];
+    const { tables } = ruledTables(rules, runs);
+    expect(tableMarkdown(tables[0].rows)).toBe(
+      ['| Age | Count |', '| --- | --- |', '| All ages | 291 |', '| Aged 6 and older | 266 |'].join('\n'),
+    );
+  });
+
   it('recovers column and row spans from the lines that are not drawn, and writes them as HTML', () => {
     // Header: "Fruit" spans two header rows; "Price" spans the two price columns, which are
     // divided only below it.

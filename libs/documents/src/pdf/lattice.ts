@@ -9,6 +9,7 @@
  */
 import type { Rule, Shape } from './rules';
 import { buildLines, median, mend, words, type TextRun } from './layout';
+import { withoutLeaders } from './leaders';
 import { CAPTION, NOTE } from './figures';
 import { corridorsIn, drawnLength, inkedTracks, rowStarts } from './lattice-tracks';
 import type { GridCell as TableCell } from '@docconv/model';
@@ -392,8 +393,8 @@ function buildTable(horizontals: Horizontal[], verticals: Vertical[], runs: Text
   return { table: { top, bottom, left, right, rows: rows.filter((row) => row.length > 0), size }, rest };
 }
 
-/** A cell's runs read as lines, top to bottom, joined with single spaces (hyphenation mended). */
+/** A cell's runs read as lines, top to bottom, joined with single spaces (hyphenation mended, dot leaders dropped). */
 function cellText(runs: TextRun[]): string {
   const lines = buildLines(runs).map((line) => line.text);
-  return lines.length === 0 ? '' : lines.reduce(mend).trim();
+  return lines.length === 0 ? '' : withoutLeaders(lines.reduce(mend));
 }

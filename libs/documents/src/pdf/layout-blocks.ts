@@ -11,6 +11,7 @@ import {
 import { alignedTableAt } from './aligned-tables';
 import { codeBlockAt } from './code-blocks';
 import { BULLET_CHARS, mend, type Line } from './layout';
+import { contentsEntry } from './leaders';
 import { inlines, lineBox, originalBox, unionBox, type PageFrame } from './model-blocks';
 
 /** How a sentence, and so possibly a paragraph, ends. */
@@ -137,6 +138,14 @@ export function layoutBlocks(pages: OrderedPage[], type: Typography, file: strin
         pushGroup(table.tables.map(({ rows, headerRows }) => ({ type: 'table', rows, headerRows, from: placed })));
         i = table.end - 1;
         lastLine = lines[i];
+        continue;
+      }
+      // A contents entry stands alone, its label and page without the dot leader: no heading, no run-on.
+      const entry = contentsEntry(line.text);
+      if (entry) {
+        endParagraph();
+        groups.push([{ type: 'paragraph', content: inlines(`${entry.label} ${entry.page}`), from: from([line]) }]);
+        lastLine = line;
         continue;
       }
       const level = headingLevel(line, type);

@@ -72,6 +72,18 @@ describe('PDF layout', () => {
     expect(markdown).toContain('https://example.org/. Questions go');
   });
 
+  it('reads a contents entry outside a table as its label and page, never a heading or run into the next', () => {
+    const markdown = layoutDocument([
+      page([
+        run('1 Introduction . . . . . . . . . . . . . . . . . . . . 1', 40, 100, 12),
+        run('1.1 Scope of the survey . . . . . . . . . . . . . . 3', 52, 116),
+        run('The survey asked every household about its members and their work.', 40, 200),
+        run('It was answered by most of them within the month it ran.', 40, 212),
+      ]),
+    ]);
+    expect(markdown).toMatch(/^1 Introduction 1\n\n1\.1 Scope of the survey 3\n\nThe survey/);
+  });
+
   it('puts accents drawn over a letter on that letter', () => {
     // TeX draws `á` as an acute accent moved back over the `a`: the runs overlap.
     const lines = buildLines([
