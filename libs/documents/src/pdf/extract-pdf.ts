@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { TextContent, TextItem, TextStyle } from 'pdfjs-dist/types/src/display/api';
 import { cleanText, fixedPitch, fontTraits, isGlyphMark, type FontTraits } from './glyphs';
 import { buildLines, type Line, type PageLines, type TextRun } from './layout';
+import { pageLinks } from './links';
 import { ruledTables, withRulesUnder } from './lattice';
 import { ocrPageLines, ocrPageReport, type PageReport } from '../ocr/ocr-page';
 import type { PageReader, PageReading } from '../ocr/page-reader';
@@ -191,11 +192,13 @@ export async function readPdfPages(
             images && marks.has('images') && !overlay
               ? await figureLines(path, n, page.view, placed, images, uprightRect)
               : [];
+          const links = turn ? [] : pageLinks(await page.getAnnotations(), page.view, runs);
           pages.push({
             number: n,
             width: x1 - x0,
             height,
             ...(turn ? { turn } : {}),
+            ...(links.length > 0 ? { links } : {}),
             lines: figures.length > 0 ? [...placed, ...figures].sort((a, b) => a.y - b.y) : placed,
           });
           if (read) report = read.report(n);

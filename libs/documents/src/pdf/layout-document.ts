@@ -4,6 +4,7 @@ import { withFootnotes } from './footnotes';
 import { withoutFurniture } from './furniture';
 import type { Line, PageLines } from './layout';
 import { layoutBlocks, placedBox, type OrderedPage } from './layout-blocks';
+import { withLinks } from './links';
 import { lineBox } from './model-blocks';
 import { orderLines } from './reading-order';
 
@@ -77,7 +78,8 @@ export function layoutModel(pages: PageLines[], file: string, furniture?: Line[]
     turn: page.turn,
     lines: page.ordered ? page.lines : orderLines(page),
   }));
-  const blocks = layoutBlocks(ordered, { bodySize, bodyFont, bodyMono, headingLevels }, file);
+  const links = new Map(pages.flatMap((page, i) => (page.links ? [[page.number ?? i + 1, page.links] as const] : [])));
+  const blocks = withLinks(layoutBlocks(ordered, { bodySize, bodyFont, bodyMono, headingLevels }, file), links);
   return { version: 1, blocks: withFurniture(blocks, ordered, dropped, file) };
 }
 

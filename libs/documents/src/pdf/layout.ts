@@ -1,6 +1,7 @@
 import type { Block } from '@docconv/model';
 import { joinOverlapping } from './glyphs';
 import type { Turn } from './turn';
+import type { PageLink } from './links';
 import { continuesAddress } from '../text/broken-addresses';
 
 /**
@@ -100,6 +101,8 @@ export interface PageLines {
    * the engine's lines with their boxes, `[left, top, right, bottom]` in page units.
    */
   anchors?: { text: string; box: [number, number, number, number] }[];
+  /** The web links drawn over the page's text (see links.ts). */
+  links?: PageLink[];
   /** The lines are already in reading order (an OCR engine ordered them). */
   ordered?: boolean;
 }
