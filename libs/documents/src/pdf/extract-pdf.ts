@@ -192,7 +192,7 @@ export async function readPdfPages(
             images && marks.has('images') && !overlay
               ? await figureLines(path, n, page.view, placed, images, uprightRect)
               : [];
-          const links = turn ? [] : pageLinks(await page.getAnnotations(), page.view, runs);
+          const links = turn ? [] : pageLinks((await page.getAnnotations()) as unknown[], page.view, runs);
           pages.push({
             number: n,
             width: x1 - x0,

@@ -45,12 +45,12 @@ function coveredBoxes(annotation: Annotation, [x0, , , y1]: number[]): Box[] {
   return [toBox([ax0, ax1], [ay0, ay1])];
 }
 
-/** The web links of a page whose view is `view`, each with the words of `runs` whose middle it covers. */
-export function pageLinks(annotations: Annotation[], view: number[], runs: TextRun[]): PageLink[] {
+/** The web links of a page whose view is `view` (pdf.js's annotations of it), each with the words of `runs` whose middle it covers. */
+export function pageLinks(annotations: unknown[], view: number[], runs: TextRun[]): PageLink[] {
   const links: PageLink[] = [];
   const all = runs.flatMap(words);
-  for (const annotation of annotations) {
-    if (annotation.subtype !== 'Link' || typeof annotation.url !== 'string' || !Array.isArray(annotation.rect))
+  for (const annotation of annotations as (Annotation | null)[]) {
+    if (annotation?.subtype !== 'Link' || typeof annotation.url !== 'string' || !Array.isArray(annotation.rect))
       continue;
     const boxes = coveredBoxes(annotation, view);
     const covered = all.filter((word) => {
