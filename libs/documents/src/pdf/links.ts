@@ -72,8 +72,8 @@ const within = (covered: Box, box: Box) => {
 
 /**
  * The blocks with the words each link covers linked: in the heading, paragraph or list item on
- * the link's page whose box holds the middle of one of the link's boxes, the first stretch of unlinked text that reads as the
- * link's words. `links` by page number.
+ * the link's page whose box holds the middle of one of the link's boxes, the first stretch of
+ * unlinked text that reads as the link's words. `links` by page number.
  */
 export function withLinks(blocks: Block[], links: Map<number, PageLink[]>): Block[] {
   if (links.size === 0) return blocks;
@@ -92,11 +92,12 @@ export function withLinks(blocks: Block[], links: Map<number, PageLink[]>): Bloc
 
 /** `content` with the first unlinked text run holding the link's words split around them and those linked. */
 function linked(content: Inline[], link: PageLink): Inline[] | undefined {
+  // What opens and closes around the words (brackets, the sentence's punctuation) is not part of the link.
+  const words = link.text.replace(/^[<([{"'“‘]+/, '').replace(/[.,;:!?>)\]}"'”’]+$/, '');
+  if (words === '') return undefined;
   for (const [i, inline] of content.entries()) {
     if (inline.kind !== 'text' || inline.link !== undefined || inline.code) continue;
-    // What opens and closes around the words (brackets, the sentence's punctuation) is not part of the link.
-    const words = link.text.replace(/^[<([{"'“‘]+/, '').replace(/[.,;:!?>)\]}"'”’]+$/, '');
-    const at = words === '' ? -1 : inline.text.indexOf(words);
+    const at = inline.text.indexOf(words);
     if (at < 0) continue;
     // Words that print the target go on as far as the target does (a line break or a bracket cut them short).
     let end = at + words.length;
