@@ -2,7 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { extractPdf } from './extract-pdf';
-import { pageLinks } from './links';
+import { writeMarkdown, type Block } from '@docconv/model';
+import { pageLinks, withLinks } from './links';
 import { pdfBytes } from './testing/pdf-bytes';
 import { run } from './testing/text-runs';
 
@@ -23,6 +24,43 @@ describe('web links of a PDF', () => {
     expect(links).toEqual([
       { url: 'https://example.org/report.pdf', boxes: [[85, 90, 150, 104]], text: 'annual report' },
     ]);
+  });
+
+  it('start and end between words, a misprinted address linked to the end of its word', () => {
+    const paragraph = (text: string): Block => ({
+      type: 'paragraph',
+      content: [{ kind: 'text', text }],
+      from: { file: '', page: 1, box: [40, 90, 500, 130] },
+    });
+    const link = (url: string, text: string) => ({
+      url,
+      text,
+      boxes: [[40, 95, 200, 105] as [number, number, number, number]],
+    });
+    const blocks = withLinks(
+      [
+        paragraph('Available at http://who.int/classiications/icd/. Our reports and the report of 2025.'),
+        paragraph('Sources: <http://example.org/data(2025).pdf>.'),
+      ],
+      new Map([
+        [
+          1,
+          [
+            link('http://who.int/classifications/icd/', 'http://who.int/classi'),
+            link('https://example.org/report-2025', 'report'),
+            link('http://example.org/data(2025).pdf', '<http://example.org/data(2025).pdf>.'),
+          ],
+        ],
+      ]),
+    );
+    expect(writeMarkdown({ version: 1, blocks })).toBe(
+      [
+        'Available at [http://who.int/classiications/icd/](http://who.int/classifications/icd/). Our reports and the [report](https://example.org/report-2025) of 2025.',
+        '',
+        'Sources: \\<[http://example.org/data(2025).pdf](http://example.org/data(2025).pdf)>.',
+        '',
+      ].join('\n'),
+    );
   });
 
   describe('in a PDF', () => {

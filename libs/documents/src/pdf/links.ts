@@ -90,23 +90,40 @@ export function withLinks(blocks: Block[], links: Map<number, PageLink[]>): Bloc
   });
 }
 
-/** `content` with the first unlinked text run holding the link's words split around them and those linked. */
+/** Closing punctuation: what a sentence or a bracket puts after a link's words. */
+const CLOSING = /[.,;:!?>)\]}"'”’]/;
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+
+/**
+ * `content` with the first unlinked text run holding the link's words split around them and
+ * those linked. A link starts and ends between words: words that print the target go on as far
+ * as the target does, and to the end of their word where the print differs from it (a lost
+ * ligature), their closing punctuation aside; other words are found only as whole words.
+ */
 function linked(content: Inline[], link: PageLink): Inline[] | undefined {
   // What opens and closes around the words (brackets, the sentence's punctuation) is not part of the link.
   const words = link.text.replace(/^[<([{"'“‘]+/, '').replace(/[.,;:!?>)\]}"'”’]+$/, '');
   if (words === '') return undefined;
+  // Words that print the target: a piece of the address itself, not a word it happens to hold.
+  const printed = /[/.@]/.test(words) && link.url.includes(words);
   for (const [i, inline] of content.entries()) {
     if (inline.kind !== 'text' || inline.link !== undefined || inline.code) continue;
-    const at = inline.text.indexOf(words);
+    const text = inline.text;
+    const apart = (at: number, end: number) =>
+      !WORD_CHARACTER.test(text[at - 1] ?? ' ') && (printed || !WORD_CHARACTER.test(text[end] ?? ' '));
+    let at = text.indexOf(words);
+    while (at >= 0 && !apart(at, at + words.length)) at = text.indexOf(words, at + 1);
     if (at < 0) continue;
-    // Words that print the target go on as far as the target does (a line break or a bracket cut them short).
     let end = at + words.length;
-    if (link.url.includes(words))
-      while (end < inline.text.length && link.url.includes(inline.text.slice(at, end + 1))) end++;
-    const rest = inline.text.slice(end);
+    if (printed) {
+      while (end < text.length && link.url.includes(text.slice(at, end + 1))) end++;
+      while (end < text.length && /\S/.test(text[end])) end++;
+      while (end > at + words.length && CLOSING.test(text[end - 1]) && !link.url.endsWith(text.slice(at, end))) end--;
+    }
+    const rest = text.slice(end);
     const parts: Inline[] = [
-      ...(at > 0 ? [{ ...inline, text: inline.text.slice(0, at) }] : []),
-      { ...inline, text: inline.text.slice(at, end), link: link.url },
+      ...(at > 0 ? [{ ...inline, text: text.slice(0, at) }] : []),
+      { ...inline, text: text.slice(at, end), link: link.url },
       ...(rest !== '' ? [{ ...inline, text: rest }] : []),
     ];
     return [...content.slice(0, i), ...parts, ...content.slice(i + 1)];
