@@ -167,6 +167,7 @@ export async function readPdfPages(
             rtl: item.dir === 'rtl',
             font: face.name,
             bold: face.bold && !overlay,
+            italic: face.italic && !overlay,
             mono: face.mono && !overlay,
             mark: isGlyphMark(item.str, face),
           };

@@ -18,24 +18,31 @@ describe('cleanText', () => {
 });
 
 describe('fontTraits', () => {
-  it('reads bold, fixed-width and symbol faces from font names', () => {
+  it('reads bold, italic, fixed-width and symbol faces from font names', () => {
     expect(fontTraits('ABCDEF+Helvetica-Bold')).toEqual({
       name: 'Helvetica-Bold',
       bold: true,
+      italic: false,
       mono: false,
       symbol: false,
     });
-    expect(fontTraits('CMBX10')).toMatchObject({ bold: true });
+    expect(fontTraits('CMBX10')).toMatchObject({ bold: true, italic: false });
+    expect(fontTraits('Times-BoldItalic')).toMatchObject({ bold: true, italic: true });
+    expect(fontTraits('Helvetica-Oblique')).toMatchObject({ bold: false, italic: true });
+    expect(fontTraits('CMTI10')).toMatchObject({ italic: true });
+    expect(fontTraits('MinionPro-It')).toMatchObject({ italic: true });
+    expect(fontTraits('Titillium-Regular')).toMatchObject({ italic: false });
     expect(fontTraits('CourierNewPSMT')).toMatchObject({ mono: true, bold: false });
     expect(fontTraits('CMTT10')).toMatchObject({ mono: true });
     expect(fontTraits('Wingdings-Regular')).toMatchObject({ symbol: true });
     expect(fontTraits('TimesNewRomanPSMT')).toEqual({
       name: 'TimesNewRomanPSMT',
       bold: false,
+      italic: false,
       mono: false,
       symbol: false,
     });
-    expect(fontTraits(undefined)).toEqual({ name: undefined, bold: false, mono: false, symbol: false });
+    expect(fontTraits(undefined)).toEqual({ name: undefined, bold: false, italic: false, mono: false, symbol: false });
   });
 });
 

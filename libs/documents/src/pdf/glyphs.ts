@@ -10,6 +10,8 @@ export interface FontTraits {
   /** The font's name without a subset's prefix (`ABCDEF+`); undefined when the file gives none. */
   name: string | undefined;
   bold: boolean;
+  /** Italic or oblique (slanted) face. */
+  italic: boolean;
   /** Fixed-width (Courier, Consolas, TeX's typewriter faces…): code. */
   mono: boolean;
   /** A symbol or dingbat font: its glyphs are bullets and marks, whatever codes they carry. */
@@ -21,6 +23,8 @@ export interface FontTraits {
  * bold extended fonts (CMBX, SFBX, LMRoman…-Bold).
  */
 const BOLD_FACE = /bold|black|heavy|semibold|demi|medi|[-,+]md\b|(?:cm|sf|ec|lm)bx|[-,]bd\b/i;
+/** Font names of slanted faces: Italic, Oblique, and TeX's text italic and slanted fonts (CMTI, CMSL, LMRoman…-Italic). */
+const ITALIC_FACE = /italic|oblique|(?:cm|sf|ec|lm)(?:ti|sl|bxti|bxsl)\d|[-,]it\b/i;
 const MONO_FACE = /courier|mono|consol|menlo|inconsolata|typewriter|cmtt|sfmono|lucida ?console|\bcode\b|fixed/i;
 const SYMBOL_FACE = /dingbat|wingding|webding|symbol|bookmaster(?!gothic)|marlett|\bmt ?extra\b/i;
 
@@ -29,6 +33,7 @@ export function fontTraits(name: string | undefined): FontTraits {
   return {
     name: name?.replace(/^[A-Z]{6}\+/, ''),
     bold: BOLD_FACE.test(face),
+    italic: ITALIC_FACE.test(face),
     mono: MONO_FACE.test(face),
     symbol: SYMBOL_FACE.test(face),
   };

@@ -10,15 +10,13 @@ import {
 } from '@docconv/model';
 import { alignedTableAt } from './aligned-tables';
 import { codeBlockAt } from './code-blocks';
-import { BULLET_CHARS, mend, type Line } from './layout';
+import { BULLET, headingLevels, NUMBERED, wrapsOnto } from './headings';
+import { mend, type Line } from './layout';
 import { contentsEntry } from './leaders';
 import { inlines, lineBox, originalBox, unionBox, type PageFrame } from './model-blocks';
 
 /** How a sentence, and so possibly a paragraph, ends. */
 const SENTENCE_END = /[.!?:;。！？]["'”’)\]]*$/;
-
-const BULLET = new RegExp(`^(${BULLET_CHARS})\\s+`);
-const NUMBERED = /^(\(?\d{1,3}[.)]|\(?[a-z][.)])\s+/i;
 
 /** What a document's type says about its text. */
 export interface Typography {
@@ -86,6 +84,7 @@ export function layoutBlocks(pages: OrderedPage[], type: Typography, file: strin
   for (page of pages) {
     for (const line of page.lines) pageOf.set(line, page);
     const lines = page.lines;
+    const levels = headingLevels(lines, type);
     lastLine = undefined;
     const pageStart = groups.length;
     /**
@@ -148,15 +147,15 @@ export function layoutBlocks(pages: OrderedPage[], type: Typography, file: strin
         lastLine = line;
         continue;
       }
-      const level = headingLevel(line, type);
+      const level = levels.get(line) ?? 0;
       if (level > 0) {
         endParagraph();
         // A heading that wraps onto a second line continues the same heading.
         if (
           lastLine &&
           heading?.group === groups[groups.length - 1] &&
-          headingLevel(lastLine, type) === level &&
-          line.y - lastLine.y < line.size * 1.6
+          levels.get(lastLine) === level &&
+          wrapsOnto(lastLine, line)
         ) {
           heading.text = `${heading.text} ${line.text}`;
           heading.lines.push(line);
@@ -169,7 +168,7 @@ export function layoutBlocks(pages: OrderedPage[], type: Typography, file: strin
         continue;
       }
       const bullet = BULLET.exec(line.text);
-      const numbered = NUMBERED.exec(line.text);
+      const numbered = lettered(NUMBERED.exec(line.text), lines, i);
       if (bullet || numbered) {
         if (!isListItem(paragraph[0])) endParagraph();
         const indent =
@@ -203,52 +202,34 @@ export function layoutBlocks(pages: OrderedPage[], type: Typography, file: strin
     else endParagraph();
   }
   endParagraph();
+  // Levels closed up over those the headings found use, from the highest: larger type that turned
+  // out to be a list or a paragraph leaves no gap in the outline.
+  const used = [...new Set(groups.flat().flatMap((block) => (block.type === 'heading' ? [block.level] : [])))];
+  const rank = new Map(used.sort((a, b) => a - b).map((level, i) => [level, used[0] + i]));
   return groups.flatMap((group, g) =>
-    group.map((block, i) =>
-      i === 0 && g > 0 && block.type === 'list_item' && groups[g - 1].at(-1)?.type === 'list_item'
+    group.map((block, i): Block => {
+      if (block.type === 'heading') return { ...block, level: rank.get(block.level) ?? block.level };
+      return i === 0 && g > 0 && block.type === 'list_item' && groups[g - 1].at(-1)?.type === 'list_item'
         ? { ...block, opens: true }
-        : block,
-    ),
+        : block;
+    }),
   );
 }
 
-/** A section number and a title: `1 INTRODUCTION`, `2.1 Template Styles` (a list item's `1.` or `1)` is not one). */
-const NUMBERED_HEADING = /^\d{1,2}(?:\.\d{1,2}){0,3}\s+\p{Lu}/u;
-
 /**
- * A line's heading level: from `headingLevels` for larger type; below the deepest of those for a
- * short line in body type that is bold, or set apart in another face with a section number (one
- * level per step of the number); 0 for body text.
+ * A list marker as found, unless it is a capital letter and a full stop that no line beside it
+ * continues (`A.` then `B.`): alone, `A. Author and B. Author` opens with an initial.
  */
-function headingLevel(line: Line, type: Typography): number {
-  const { bodySize, headingLevels } = type;
-  if (line.block || line.text.length > 150) return 0;
-  if (/^[\d\s.,:%()$€-]+$/.test(line.text)) return 0;
-  const bySize = line.size >= bodySize * 1.15 ? headingLevels.get(Math.round(line.size * 2) / 2) : undefined;
-  if (bySize !== undefined) return bySize;
-  const deepest = Math.max(0, ...headingLevels.values());
-  if (
-    line.font !== undefined &&
-    line.font !== type.bodyFont &&
-    line.size >= bodySize - 0.5 &&
-    line.text.length <= 80 &&
-    NUMBERED_HEADING.test(line.text) &&
-    !/[.,;:]$/.test(line.text)
-  ) {
-    const depth = line.text.split(/\s/)[0].split('.').length;
-    return Math.min(deepest + depth, 6);
-  }
-  // A short bold line in body type, not a sentence or a list item, heads a section below
-  // the ones set in larger type.
-  if (
-    line.bold &&
-    line.size >= bodySize - 0.5 &&
-    line.text.length <= 100 &&
-    !/[.,;:]$/.test(line.text) &&
-    !BULLET.test(line.text)
-  )
-    return Math.min(Math.max(deepest + 1, 2), 4);
-  return 0;
+/** How many lines away the letter before or after a capital's (`A.`, `B.`) is looked for. */
+const LETTER_REACH = 10;
+
+function lettered(marker: RegExpExecArray | null, lines: Line[], i: number): RegExpExecArray | null {
+  const letter = marker && /^([A-Z])\.$/.exec(marker[1])?.[1];
+  if (!letter) return marker;
+  const code = letter.charCodeAt(0);
+  const opens = (step: number) => (line: Line) => line.text.startsWith(`${String.fromCharCode(code + step)}. `);
+  const near = (from: number, to: number) => lines.slice(Math.max(0, from), Math.max(0, to));
+  return near(i - LETTER_REACH, i).some(opens(-1)) || near(i + 1, i + 1 + LETTER_REACH).some(opens(1)) ? marker : null;
 }
 
 /**
@@ -264,10 +245,14 @@ function indentedAfterEnd(line: Line, last: Line, paragraph: Line[]): boolean {
   return short || /[.!?:;"”’)]$/.test(last.text);
 }
 
-/** A list item's line (`- `, `1. `, `a) `), or a line that reads as one. */
-const LIST_ITEM = /^\s*(- |\d+[.)] |\(?[a-z][.)] )/i;
+/**
+ * A line that reads as a list item (`- `, `1. `, `a) `, `A) `), or one a marker opened (a capital
+ * and a full stop only in a run of letters: see lettered).
+ */
+const LIST_ITEM = /^\s*(- |\d+[.)] |\(?[a-z][.)] |\(?[A-Z]\) )/;
 const entryStart = (entry: Entry | undefined) => (entry === undefined ? '' : `${entry.head ?? ''}${entry.text}`);
-const isListItem = (entry: Entry | undefined) => LIST_ITEM.test(entryStart(entry));
+const isListItem = (entry: Entry | undefined) =>
+  entry !== undefined && (entry.head !== undefined || LIST_ITEM.test(entry.text));
 
 /**
  * A paragraph's lines as blocks: list items when it opens with one (each item's lines after the

@@ -19,6 +19,8 @@ export interface TextRun {
   rtl: boolean;
   /** Set in a bold (or black, heavy, semibold) face. */
   bold?: boolean;
+  /** Set in an italic (or oblique) face. */
+  italic?: boolean;
   /** Set in a fixed-width face. */
   mono?: boolean;
   /** A glyph drawn as a mark (a symbol font's bullet): at the start of a line it is the line's bullet. */
@@ -70,6 +72,8 @@ export interface Line {
   paragraph?: string;
   /** Every visible run of the line is bold. */
   bold: boolean;
+  /** Every visible run of the line is italic. */
+  italic?: boolean;
   /** The font most of the line's characters are set in. */
   font?: string;
   /**
@@ -232,6 +236,7 @@ export function toLine(group: TextRun[]): Line {
     rtl,
     runs,
     bold: runs.every((r) => r.bold === true || r.text.trim() === ''),
+    italic: runs.every((r) => r.italic === true || r.text.trim() === ''),
     font: mainFont(measured),
   };
 }

@@ -1,0 +1,65 @@
+/**
+ * A two-column article page drawn with pdfkit, for the rules of a PDF page's structure: a title
+ * and authors across the page, a bold abstract in the left column, numbered section headings in
+ * bold, an italic sub-heading on a line of its own, a bulleted list in bold and larger type, a
+ * bold sentence that goes on into the body, and columns that end at different heights.
+ */
+
+/** Where the columns stand, in points from the left: [left edge, right edge] of each. */
+export const ARTICLE_COLUMNS: [number, number][] = [
+  [54, 297],
+  [315, 558],
+];
+
+const WIDTH = 243;
+
+/** `count` sentences of body text, numbered `seed.1`, `seed.2`… so each paragraph can be found. */
+export const sentences = (count: number, seed: number): string =>
+  Array.from(
+    { length: count },
+    (_, i) => `Sentence ${seed}.${i + 1} tells how the river buoys measured the water level every hour.`,
+  ).join(' ');
+
+export function drawArticle(doc: PDFKit.PDFDocument): void {
+  doc.addPage({ size: 'LETTER', margin: 36 });
+  const [[left], [right]] = ARTICLE_COLUMNS;
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(18)
+    .text('Sensing Rivers with Cheap Buoys', left, 60, { width: 504, align: 'center' });
+  doc.font('Helvetica').fontSize(10).text('A. Author and B. Author', left, 86, { width: 504, align: 'center' });
+
+  let y = 120;
+  const body = (text: string, x: number, gap = 8) => {
+    doc.font('Times-Roman').fontSize(10).text(text, x, y, { width: WIDTH, align: 'justify' });
+    y = doc.y + gap;
+  };
+  doc
+    .font('Times-Bold')
+    .fontSize(10)
+    .text(`Abstract. ${sentences(3, 0)}`, left, y, { width: WIDTH });
+  y = doc.y + 12;
+  doc.font('Times-Bold').fontSize(11).text('1 Introduction', left, y, { width: WIDTH });
+  y = doc.y + 4;
+  body(sentences(3, 1), left);
+  doc.font('Times-Italic').fontSize(10).text('Field sites', left, y, { width: WIDTH });
+  y = doc.y + 2;
+  body(sentences(2, 2), left);
+  doc.font('Times-Bold').fontSize(10).text('In the following tables the levels', left, y, { width: WIDTH });
+  y = doc.y;
+  body('are given for each site and each month of the season.', left);
+  doc.font('Times-Bold').fontSize(12);
+  for (const item of ['the water level', 'the water temperature', 'the battery charge']) {
+    doc.text('•', left + 6, y);
+    doc.text(item, left + 18, y, { width: WIDTH - 18 });
+    y = doc.y + 2;
+  }
+  y += 6;
+  body(sentences(4, 3), left);
+
+  y = 120;
+  doc.font('Times-Bold').fontSize(11).text('2 Method', right, y, { width: WIDTH });
+  y = doc.y + 4;
+  body(sentences(3, 4), right);
+  body(sentences(2, 5), right);
+}
