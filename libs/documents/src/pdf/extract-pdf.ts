@@ -13,13 +13,13 @@ import { renderPage } from './render-page';
 import { readUnreadable } from './unreadable-text';
 import { laidOut } from './layout-document';
 import { blockLine, UNPLACED, withTables } from './model-blocks';
-import { figureRegions, withFigureText } from './figures';
+import { drawnFigures, figureRegions, withFigureText } from './figures';
 import { pageDrawing, type Shape } from './rules';
 import { pageTurn, turnedRect, turnedTransform, turnedView } from './turn';
 import { readPageByPage, reportedPages, requireSomePage, type PageRange, type StopSignal } from '../page-loop';
 import type { Extraction } from '../extract';
 import { ImageCollector, type ExtractedImage } from '../images';
-import { pagePictures } from './figure-images';
+import { pictureAreas, renderedArea, samePlaceJoined, type FigureArea } from './figure-images';
 
 export { laidOut } from './layout-document';
 
@@ -186,12 +186,14 @@ export async function readPdfPages(
           // Over a scan (or a page of ink strokes) the text layer is the page: there is no figure to set apart.
           const drawings = overlay ? [] : figureRegions(shapes);
           const { tables, rest } = ruledTables(rules, [...runs, ...(read?.runs ?? [])], drawings);
-          const lines = overlay ? buildLines(rest) : withFigureText(buildLines(withRulesUnder(rest, rules)), drawings);
-          const placed = withTables(lines, tables);
-          // Pictures large enough to be figures, linked where they are drawn (an OCR'd scan's picture is the page).
+          const built = overlay ? buildLines(rest) : buildLines(withRulesUnder(rest, rules));
+          const placed = withTables(overlay ? built : withFigureText(built, drawings), tables);
+          // Pictures and drawings large enough to be figures, linked where they are drawn (an OCR'd
+          // scan's picture is the page); a drawing is rendered in the page's own frame, so not on a turned page.
+          const drawn = turn ? [] : drawnFigures(built, drawings, rules, x1 - x0, height);
           const figures =
-            images && marks.has('images') && !overlay
-              ? await figureLines(path, n, page.view, placed, images, uprightRect)
+            images && !overlay && (marks.has('images') || drawn.length > 0)
+              ? await figureLines(path, n, page.view, placed, images, uprightRect, drawn)
               : [];
           const links = turn ? [] : pageLinks((await page.getAnnotations()) as unknown[], page.view, runs);
           pages.push({
@@ -244,8 +246,9 @@ const CAPTION_GAP = 36;
 
 /**
  * The figures of page `n` (whose view is `view`) as block lines holding their Markdown image
- * links, each stored in `images`, placed in the frame the page is read in (`upright`); a figure's
- * alternative text is its caption when a line next to it opens like one.
+ * links, each stored in `images`, placed in the frame the page is read in (`upright`): its
+ * pictures and the drawings `drawn`, each rendered from the page as it shows them, one figure
+ * where they overlap. A figure's alternative text is its caption when a line next to it opens like one.
  */
 async function figureLines(
   path: string,
@@ -254,23 +257,25 @@ async function figureLines(
   lines: Line[],
   images: ImageCollector,
   upright: (rect: Shape) => Shape,
+  drawn: Shape[],
 ): Promise<Line[]> {
   const out: Line[] = [];
   const [vx0, vy0, vx1, vy1] = view;
-  for (const picture of await pagePictures(path, n, vx1 - vx0, vy1 - vy0)) {
-    const name = await images.add(`p${n}-${out.length + 1}`, picture.bytes);
+  const pictures = await pictureAreas(path, n, vx1 - vx0, vy1 - vy0);
+  const drawings = drawn.map((r): FigureArea => ({ box: [r.x0, r.y0, r.x1, r.y1], photo: false }));
+  for (const area of samePlaceJoined([...pictures, ...drawings])) {
+    const bytes = await renderedArea(path, n, area).catch(() => undefined);
+    const name = bytes && (await images.add(`p${n}-${out.length + 1}`, bytes));
     if (!name) continue;
-    const [x0, y0, x1, y1] = picture.box;
+    const [x0, y0, x1, y1] = area.box;
     const { x0: left, y0: top, x1: right, y1: bottom } = upright({ x0, y0, x1, y1 });
-    const caption = lines.find(
-      (line) =>
-        !line.block &&
-        CAPTION.test(line.text.trim()) &&
-        line.x < right &&
-        line.right > left &&
-        ((line.y - line.size >= bottom - 2 && line.y - line.size - bottom <= CAPTION_GAP) ||
-          (line.y <= top + 2 && top - line.y <= CAPTION_GAP)),
-    );
+    // The nearest line under or over it that opens like a caption.
+    const gap = (line: Line) =>
+      line.y - line.size >= bottom - 2 ? line.y - line.size - bottom : line.y <= top + 2 ? top - line.y : Infinity;
+    const caption = lines
+      .filter((line) => !line.block && CAPTION.test(line.text.trim()) && line.x < right && line.right > left)
+      .filter((line) => gap(line) <= CAPTION_GAP)
+      .sort((a, b) => gap(a) - gap(b))[0];
     // Read where the picture ends: text set beside it (a figure in a column of its own) is read first, whole.
     const alt = (caption?.text ?? 'Figure').replace(/\s+/g, ' ').trim().slice(0, 200);
     out.push(

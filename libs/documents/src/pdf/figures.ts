@@ -1,3 +1,4 @@
+import { figureSized } from './figure-images';
 import type { Line } from './layout';
 import { blockLine, UNPLACED } from './model-blocks';
 import type { Shape } from './rules';
@@ -17,6 +18,8 @@ const MIN_SHAPES = 5;
 const MIN_SIDE = 40;
 /** Text this far (in its own line heights) outside a figure's shapes still labels it (ticks, axis titles). */
 const LABEL_REACH = 1.5;
+/** Drawings covering more than this share of a page are the page itself (notes in ink), not figures on it. */
+const INK_PAGE = 0.5;
 /** A line of this many words is running text. */
 const PROSE_WORDS = 8;
 /** A caption opens with its figure's or table's number; it stays in the text, under or over its figure. */
@@ -62,16 +65,8 @@ export function withFigureText(lines: Line[], regions: Shape[]): Line[] {
   const blocks: Line[] = [];
   const pageText = lines.filter((l) => !l.block);
   for (const region of regions) {
-    const inside = lines.filter(
-      (line) => !line.block && !taken.has(line) && !CAPTION.test(line.text) && within(line, region),
-    );
-    if (inside.length === 0) continue;
-    const chars = inside.reduce((n, l) => n + l.text.length, 0);
-    const prose = inside
-      .filter((l) => l.text.split(/\s+/).length >= PROSE_WORDS)
-      .reduce((n, l) => n + l.text.length, 0);
-    // A drawing that holds most of the page's text is the page itself (notes in ink, a poster).
-    if (prose >= chars / 2 || inside.length > pageText.length / 2) continue;
+    const inside = textIn(lines, region).filter((line) => !taken.has(line));
+    if (inside.length === 0 || !drawsFigure(inside, pageText)) continue;
     for (const line of inside) taken.add(line);
     const text = [...inside]
       .sort((a, b) => a.y - b.y || a.x - b.x)
@@ -93,6 +88,63 @@ export function withFigureText(lines: Line[], regions: Shape[]): Line[] {
     );
   }
   return taken.size === 0 ? lines : [...lines.filter((l) => !taken.has(l)), ...blocks].sort((a, b) => a.y - b.y);
+}
+
+/**
+ * The regions of `regions` that are figures, not framed text — those whose text (if any) is
+ * mostly not running text and is not most of the page's (see withFigureText) — each reaching
+ * as far as the rules it touches (axes, grid lines) and the text that labels it, and large enough to be a figure (see figureSized). None on a page whose drawings cover most of it (notes in ink).
+ */
+export function drawnFigures(
+  lines: Line[],
+  regions: Shape[],
+  rules: Shape[],
+  pageWidth: number,
+  pageHeight: number,
+): Shape[] {
+  const drawnArea = regions.reduce((sum, r) => sum + (r.x1 - r.x0) * (r.y1 - r.y0), 0);
+  if (drawnArea > pageWidth * pageHeight * INK_PAGE) return [];
+  const pageText = lines.filter((l) => !l.block);
+  return regions.flatMap((drawing) => {
+    // The rules it touches (axes, grid lines) are part of it.
+    const touching = rules.filter(
+      (r) =>
+        r.x0 <= drawing.x1 + JOIN &&
+        r.x1 >= drawing.x0 - JOIN &&
+        r.y0 <= drawing.y1 + JOIN &&
+        r.y1 >= drawing.y0 - JOIN,
+    );
+    const region = {
+      x0: Math.min(drawing.x0, ...touching.map((r) => r.x0)),
+      y0: Math.min(drawing.y0, ...touching.map((r) => r.y0)),
+      x1: Math.max(drawing.x1, ...touching.map((r) => r.x1)),
+      y1: Math.max(drawing.y1, ...touching.map((r) => r.y1)),
+    };
+    const inside = textIn(lines, region);
+    if (inside.length > 0 && !drawsFigure(inside, pageText)) return [];
+    if (!figureSized(region.x1 - region.x0, region.y1 - region.y0, pageWidth, pageHeight)) return [];
+    return [
+      {
+        x0: Math.min(region.x0, ...inside.map((l) => l.x)),
+        y0: Math.min(region.y0, ...inside.map((l) => l.y - l.size)),
+        x1: Math.max(region.x1, ...inside.map((l) => l.right)),
+        y1: Math.max(region.y1, ...inside.map((l) => l.y + l.size * 0.3)),
+      },
+    ];
+  });
+}
+
+/** The lines of text in or labelling a region (a caption aside). */
+function textIn(lines: Line[], region: Shape): Line[] {
+  return lines.filter((line) => !line.block && !CAPTION.test(line.text) && within(line, region));
+}
+
+/** Whether the text inside a drawing labels a figure: mostly not running text, and not most of the page's. */
+function drawsFigure(inside: Line[], pageText: Line[]): boolean {
+  const chars = inside.reduce((n, l) => n + l.text.length, 0);
+  const prose = inside.filter((l) => l.text.split(/\s+/).length >= PROSE_WORDS).reduce((n, l) => n + l.text.length, 0);
+  // A drawing that holds most of the page's text is the page itself (notes in ink, a poster).
+  return prose < chars / 2 && inside.length <= pageText.length / 2;
 }
 
 function within(line: Line, region: Shape): boolean {
