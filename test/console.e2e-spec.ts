@@ -7,7 +7,8 @@ import { type Browser, type BrowserContextOptions, type Page } from 'playwright-
 import { DataSource } from 'typeorm';
 import { LedgerService } from '@docconv/billing';
 import { REPO_ROOT, TEST_OUTPUT } from '@docconv/testing';
-import { makePdf } from './support/fixtures';
+import { pdfBytes } from '../libs/documents/src/pdf/testing/pdf-bytes';
+import { makePdf, makePicturePng } from './support/fixtures';
 import { launchChromium } from './support/chromium';
 import { createTestApp, uniqueEmail, type TestApp } from './support/test-app';
 
@@ -326,6 +327,29 @@ describe('web console in a real browser', () => {
     expect(narrowBlocks.y).toBeGreaterThanOrEqual(narrowImage.y + narrowImage.height);
     expect(narrowImage.width).toBeLessThanOrEqual(390);
     await page.screenshot({ path: join(SHOTS, 'pages-phone.png'), fullPage: true });
+    expect(problemsOf(page)).toEqual([]);
+  });
+
+  it('shows the pictures of a result in its rendered Markdown', async () => {
+    const picture = await makePicturePng();
+    const illustrated = await pdfBytes((doc) => {
+      doc.addPage({ size: 'A4', margin: 72 });
+      doc.fontSize(14).text('A report with a photograph of the site, as taken in spring.', 72, 72);
+      doc.image(picture, 72, 120, { width: 400, height: 280 });
+      doc.fontSize(11).text('Figure 1. The site in spring.', 72, 410);
+    });
+    const page = await open({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    await signUpAndQuote(page, 'pictures-', { name: 'illustrated.pdf', buffer: illustrated });
+    await confirmAndFinish(page, 'pictures-');
+    // The Markdown links images/p1-1.png: shown from the job's own pictures, drawn (not a broken link).
+    const shown = page.locator('article.markdown img[alt="Figure 1. The site in spring."]');
+    await shown.waitFor();
+    await page.waitForFunction(
+      "(() => { const img = document.querySelector('article.markdown img'); return img !== null && img.complete && img.naturalWidth > 100; })()",
+    );
+    await expect(shown.getAttribute('src')).resolves.toMatch(/^data:image\/(png|jpeg);base64,/);
+    await shown.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'pictures.png'), fullPage: true });
     expect(problemsOf(page)).toEqual([]);
   });
 

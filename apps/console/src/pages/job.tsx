@@ -14,7 +14,7 @@ import { JobProgress } from '../components/progress';
 import { StatusBadge } from '../components/status-badge';
 import { dateTime, points, saveFile } from '../format';
 import { t } from '../i18n';
-import { RENDER_LIMIT, renderMarkdown } from '../markdown';
+import { linksPictures, RENDER_LIMIT, renderMarkdown, resultPictures } from '../markdown';
 import { href } from '../router';
 import { useAsync } from '../use-async';
 import { Conversions } from '../components/job-conversions';
@@ -237,6 +237,11 @@ function Result({ client, job }: { client: DocconvClient; job: Job }) {
     return { text: new TextDecoder().decode(bytes), name: filename ?? 'result.md' };
   }, [client, job.job_id]);
   const markdown = { data: file.data?.text, error: file.error };
+  // The pictures the Markdown links come from the zip download, which holds them beside it.
+  const pictures = useAsync(async () => {
+    if (file.data === undefined || !linksPictures(file.data.text)) return undefined;
+    return resultPictures((await downloadFile(client, job.job_id, 'zip')).bytes);
+  }, [client, job.job_id, file.data]);
   const [view, setView] = useState<'rendered' | 'source'>('rendered');
   return (
     <section class="card" aria-labelledby="result-title">
@@ -265,7 +270,10 @@ function Result({ client, job }: { client: DocconvClient; job: Job }) {
           </div>
           {markdown.data.length > RENDER_LIMIT && <p class="hint">{t('result.truncated')}</p>}
           {view === 'rendered' ? (
-            <article class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(markdown.data) }} />
+            <article
+              class="markdown"
+              dangerouslySetInnerHTML={{ __html: renderMarkdown(markdown.data, pictures.data) }}
+            />
           ) : (
             <pre class="markdown-source">{markdown.data.slice(0, RENDER_LIMIT)}</pre>
           )}
