@@ -142,6 +142,60 @@ describe('structured results: GET /jobs/{id}/download?format=json|zip', () => {
     expect(preview.body.detail).toMatch(/not a PDF or an image: only their pages have previews/);
   });
 
+  it('zips the pictures the Markdown links, as the page shows them, and carries them into the DOCX', async () => {
+    // A blue disc on a transparent ground: the PDF holds it with a soft mask.
+    const disc = await sharp(
+      Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="300"><circle cx="150" cy="150" r="140" fill="#1f4fb4"/></svg>',
+      ),
+    )
+      .png()
+      .toBuffer();
+    const pdf = await pdfBytes((doc) => {
+      doc.addPage({ size: 'A4', margin: 72 });
+      doc.fontSize(12).text('The survey area, drawn from above, with its one pond.', 72, 72);
+      doc.image(disc, 72, 110, { width: 300, height: 300 });
+      doc.fontSize(10).text('Figure 1. The pond.', 72, 420);
+    });
+    const jobId = await finished('survey.pdf', pdf);
+    const res = await t.http
+      .get(`/api/v1/jobs/${jobId}/download?format=zip`)
+      .set('X-API-Key', key.key)
+      .buffer(true)
+      .parse(binary);
+    expect(res.status).toBe(200);
+    const zip = await JSZip.loadAsync(res.body as Buffer);
+    const markdown = await zip.file('result.md')!.async('string');
+    const links = [...markdown.matchAll(/!\[([^\]]*)\]\((images\/[^)]+)\)/g)];
+    expect(links.map((link) => link[1])).toEqual(['Figure 1. The pond.']);
+    const picture = await zip.file(links[0][2])!.async('nodebuffer');
+    // Composited with its mask on the page's white: blue in the middle, white in the corner (not a black silhouette).
+    const { data, info } = await sharp(picture).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const at = (fx: number, fy: number) => {
+      const i = (Math.floor(info.height * fy) * info.width + Math.floor(info.width * fx)) * info.channels;
+      return [data[i], data[i + 1], data[i + 2]];
+    };
+    expect(at(0.5, 0.5)[2]).toBeGreaterThan(150);
+    expect(at(0.5, 0.5)[0]).toBeLessThan(80);
+    expect(at(0.03, 0.03)).toEqual([255, 255, 255]);
+
+    const converted = await t.http
+      .post(`/api/v1/jobs/${jobId}/convert`)
+      .set('X-API-Key', key.key)
+      .set('Idempotency-Key', `docx-${jobId}`)
+      .send({ format: 'docx' });
+    expect(converted.status).toBe(200);
+    const docx = await t.http
+      .get(`/api/v1/jobs/${jobId}/download?format=docx`)
+      .set('X-API-Key', key.key)
+      .buffer(true)
+      .parse(binary);
+    const media = Object.keys((await JSZip.loadAsync(docx.body as Buffer)).files).filter((name) =>
+      name.startsWith('word/media/'),
+    );
+    expect(media).toHaveLength(1);
+  });
+
   it('refuses an unknown format with the list of formats, and a job not done yet with what to do', async () => {
     const jobId = await finished('one.docx', await makeDocx(['Only paragraph.']));
     const bad = await t.http.get(`/api/v1/jobs/${jobId}/download?format=yaml`).set('X-API-Key', key.key);
