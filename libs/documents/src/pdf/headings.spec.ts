@@ -41,6 +41,13 @@ describe('a two-column article as a PDF', () => {
     expect(find('Sentence 2.1').type).toBe('paragraph');
   });
 
+  it('sets a run-in heading that opens a paragraph in its own weight', () => {
+    const paragraph = find('Pond depth.');
+    expect(paragraph.type).toBe('paragraph');
+    expect('content' in paragraph && paragraph.content[0]).toEqual({ kind: 'text', text: 'Pond depth.', bold: true });
+    expect(markdown).toContain('**Pond depth.** Sentence 6.1 tells');
+  });
+
   it('keeps a bold paragraph, a bold sentence and a list in larger type what they are', () => {
     expect(find('Abstract. Sentence 0.1').type).toBe('paragraph');
     expect(text(find('Abstract. Sentence 0.1'))).toContain('Sentence 0.3');

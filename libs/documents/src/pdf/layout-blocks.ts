@@ -11,7 +11,7 @@ import {
 import { alignedTableAt } from './aligned-tables';
 import { codeBlockAt } from './code-blocks';
 import { BULLET, headingLevels, NUMBERED, wrapsOnto } from './headings';
-import { mend, type Line } from './layout';
+import { mend, type Line, type TextRun } from './layout';
 import { contentsEntry } from './leaders';
 import { inlines, lineBox, originalBox, unionBox, type PageFrame } from './model-blocks';
 
@@ -260,13 +260,13 @@ const isListItem = (entry: Entry | undefined) =>
  */
 function paragraphBlocks(entries: Entry[], from: (lines: Line[]) => Provenance): Block[] {
   if (!isListItem(entries[0])) {
-    return [
-      {
-        type: 'paragraph',
-        content: inlines(entries.map(entryStart).reduce((text, line) => mend(text, line))),
-        from: from(entries.map((e) => e.line)),
-      },
-    ];
+    const text = entries.map(entryStart).reduce((text, line) => mend(text, line));
+    const lead = runIn(entries[0].line);
+    const content =
+      lead && text.startsWith(lead.text)
+        ? [{ kind: 'text' as const, ...lead }, ...inlines(text.slice(lead.text.length))]
+        : inlines(text);
+    return [{ type: 'paragraph', content, from: from(entries.map((e) => e.line)) }];
   }
   const items: { head: string; text: string; lines: Line[] }[] = [];
   for (const entry of entries) {
@@ -295,6 +295,33 @@ function paragraphBlocks(entries: Entry[], from: (lines: Line[]) => Provenance):
       from: from(item.lines),
     };
   });
+}
+
+/** A run-in heading is at most this many words. */
+const RUN_IN_WORDS = 8;
+
+/**
+ * A run-in heading opening a paragraph's first line: its first words set in bold or italic, the
+ * rest of the line not (`Field sites. The buoys…`), with their emphasis; undefined when there is none.
+ */
+function runIn(line: Line): { text: string; bold?: true; italic?: true } | undefined {
+  const runs = line.runs.filter((run) => run.text.trim() !== '' && !run.mark);
+  const styled = (run: TextRun) => (run.bold ? 'b' : '') + (run.italic ? 'i' : '');
+  const style = runs[0] && styled(runs[0]);
+  if (!style || line.rtl) return undefined;
+  const count = runs.findIndex((run) => styled(run) !== style);
+  if (count <= 0 || runs.slice(count).some((run) => styled(run) !== '')) return undefined;
+  const text = runs
+    .slice(0, count)
+    .map((run) => run.text.trim())
+    .join(' ')
+    .replace(/\s+/g, ' ');
+  if (text.split(' ').length > RUN_IN_WORDS) return undefined;
+  return {
+    text,
+    ...(style.includes('b') ? { bold: true as const } : {}),
+    ...(style.includes('i') ? { italic: true as const } : {}),
+  };
 }
 
 /** A line that only says a table goes on: "Table 1 (continued).", "(cont'd)", "Continued", "(계속)". */

@@ -2,7 +2,8 @@
  * A two-column article page drawn with pdfkit, for the rules of a PDF page's structure: a title
  * and authors across the page, a bold abstract in the left column, numbered section headings in
  * bold, an italic sub-heading on a line of its own, a bulleted list in bold and larger type, a
- * bold sentence that goes on into the body, and columns that end at different heights.
+ * bold sentence that goes on into the body, a bold run-in heading opening a paragraph, and columns
+ * that end at different heights.
  */
 
 /** Where the columns stand, in points from the left: [left edge, right edge] of each. */
@@ -62,4 +63,7 @@ export function drawArticle(doc: PDFKit.PDFDocument): void {
   y = doc.y + 4;
   body(sentences(3, 4), right);
   body(sentences(2, 5), right);
+  // A run-in heading: bold words opening a paragraph's first line.
+  doc.font('Times-Bold').fontSize(10).text('Pond depth. ', right, y, { width: WIDTH, continued: true });
+  doc.font('Times-Roman').text(sentences(2, 6));
 }
