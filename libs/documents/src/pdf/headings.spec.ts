@@ -33,10 +33,13 @@ describe('a two-column article as a PDF', () => {
     const headings = document.blocks.filter((b) => b.type === 'heading');
     expect(headings.map((h) => [h.type === 'heading' && h.level, text(h)])).toEqual([
       [1, 'Sensing Rivers with Cheap Buoys'],
-      [2, '1 Introduction'],
-      [3, 'Field sites'],
-      [2, '2 Method'],
+      [3, '1 Introduction'],
+      [4, 'Field sites'],
+      [3, '2 Method'],
+      [2, 'parse tree'], // set larger than the bold section headings
     ]);
+    // A formula in large type is no heading.
+    expect(find('x = a + b').type).toBe('paragraph');
     // The italic sub-heading is not run into the paragraph after it.
     expect(find('Sentence 2.1').type).toBe('paragraph');
   });

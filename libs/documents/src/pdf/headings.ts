@@ -18,6 +18,9 @@ const NUMBERED_HEADING = /^\d{1,2}(?:\.\d{1,2}){0,3}\s+\p{Lu}/u;
 /** A section's number opening a line (`3 `, `3.5.2 |`; not a list's `2. `): a heading's, not a sentence's. */
 const SECTION_NUMBER = /^\d{1,2}(?:\.\d{1,2}){0,4}\s/;
 
+/** An equation's signs (an `=` not in brackets: `(n = 281)` is a count): a line with them is a formula set large, not a heading. */
+const FORMULA = /[∫∑∏√∂∇]|^[^()[\]]*\s=\s/;
+
 /** A heading is at most this many lines… */
 const MAX_LINES = 3;
 /** …and this many words; one ending as a clause does (`.`, `,`, `;`, `:`) at most SENTENCE_WORDS. */
@@ -34,7 +37,7 @@ export const wrapsOnto = (last: Line, next: Line): boolean => next.y > last.y &&
 /**
  * The heading level of each of a page's lines (0 for body text). Lines of one level that wrap onto
  * each other are one heading; such a run is dropped back to body text when it is more than
- * MAX_LINES lines or MAX_WORDS words, when it opens with a list item's bullet, when it ends as a
+ * MAX_LINES lines or MAX_WORDS words, when it opens with a list item's bullet or is a formula, when it ends as a
  * clause does and is more than a few words, or when its sentence goes on into the body text below.
  */
 export function headingLevels(lines: Line[], type: Typography): Map<Line, number> {
@@ -55,10 +58,12 @@ function headingShaped(group: Line[], before: Line | undefined, next: Line | und
   const text = group.map((line) => line.text).join(' ');
   const count = words(text);
   if (group.length > MAX_LINES || count > MAX_WORDS) return false;
-  if (BULLET.test(group[0].text)) return false;
+  if (BULLET.test(group[0].text) || FORMULA.test(text)) return false;
   if (/[.,;:]$/.test(text) && count > SENTENCE_WORDS) return false;
   // A sentence that goes on from the line above, or into the line below in body type, is not a heading.
-  const near = (upper: Line, lower: Line) => lower.y > upper.y && lower.y - upper.y < lower.size * 2.5;
+  // A sentence goes on in the same size of type.
+  const near = (upper: Line, lower: Line) =>
+    lower.y > upper.y && lower.y - upper.y < lower.size * 2.5 && Math.abs(lower.size - upper.size) <= 0.5;
   const continues = before !== undefined && !before.block && near(before, group[0]) && !/[.!?:;]$/.test(before.text);
   if (continues && /^\p{Ll}/u.test(group[0].text)) return false;
   const last = group[group.length - 1];

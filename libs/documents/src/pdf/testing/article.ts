@@ -2,8 +2,8 @@
  * A two-column article page drawn with pdfkit, for the rules of a PDF page's structure: a title
  * and authors across the page, a bold abstract in the left column, numbered section headings in
  * bold, an italic sub-heading on a line of its own, a bulleted list in bold and larger type, a
- * bold sentence that goes on into the body, a bold run-in heading opening a paragraph, and columns
- * that end at different heights.
+ * bold sentence that goes on into the body, a bold run-in heading opening a paragraph, a formula
+ * set large, a function's name heading its signature, and columns that end at different heights.
  */
 
 /** Where the columns stand, in points from the left: [left edge, right edge] of each. */
@@ -66,4 +66,14 @@ export function drawArticle(doc: PDFKit.PDFDocument): void {
   // A run-in heading: bold words opening a paragraph's first line.
   doc.font('Times-Bold').fontSize(10).text('Pond depth. ', right, y, { width: WIDTH, continued: true });
   doc.font('Times-Roman').text(sentences(2, 6));
+  y = doc.y + 10;
+  // A formula set large, and a function's name heading its signature (which opens in lower case).
+  doc
+    .font('Times-Roman')
+    .fontSize(14)
+    .text('x = a + b', right + 80, y);
+  y = doc.y + 10;
+  doc.font('Helvetica-Bold').fontSize(12).text('parse tree', right, y);
+  y = doc.y + 2;
+  body('int parse_tree (const char * file, node * definitions)', right);
 }
