@@ -49,6 +49,10 @@ describe('structured results: GET /jobs/{id}/download?format=json|zip', () => {
     return res.body.job_id as string;
   }
 
+  /** A finished job's download in `format`, its body as bytes. */
+  const download = (jobId: string, format: string) =>
+    t.http.get(`/api/v1/jobs/${jobId}/download?format=${format}`).set('X-API-Key', key.key).buffer(true).parse(binary);
+
   it('maps every block of a PDF into the Markdown and onto its page, where it was drawn', async () => {
     const jobId = await finished('report.pdf', await report());
     const markdown = (await t.http.get(`/api/v1/jobs/${jobId}/download`).set('X-API-Key', key.key)).text;
@@ -118,11 +122,7 @@ describe('structured results: GET /jobs/{id}/download?format=json|zip', () => {
 
   it('gives a document without pages each block’s place in it, and zips the Markdown with the JSON', async () => {
     const jobId = await finished('notes.docx', await makeDocx(['First paragraph.', 'Second paragraph.']));
-    const res = await t.http
-      .get(`/api/v1/jobs/${jobId}/download?format=zip`)
-      .set('X-API-Key', key.key)
-      .buffer(true)
-      .parse(binary);
+    const res = await download(jobId, 'zip');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/zip');
     expect(res.headers['content-disposition']).toContain('notes.zip');
@@ -158,11 +158,7 @@ describe('structured results: GET /jobs/{id}/download?format=json|zip', () => {
       doc.fontSize(10).text('Figure 1. The pond.', 72, 420);
     });
     const jobId = await finished('survey.pdf', pdf);
-    const res = await t.http
-      .get(`/api/v1/jobs/${jobId}/download?format=zip`)
-      .set('X-API-Key', key.key)
-      .buffer(true)
-      .parse(binary);
+    const res = await download(jobId, 'zip');
     expect(res.status).toBe(200);
     const zip = await JSZip.loadAsync(res.body as Buffer);
     const markdown = await zip.file('result.md')!.async('string');
@@ -185,11 +181,7 @@ describe('structured results: GET /jobs/{id}/download?format=json|zip', () => {
       .set('Idempotency-Key', `docx-${jobId}`)
       .send({ format: 'docx' });
     expect(converted.status).toBe(200);
-    const docx = await t.http
-      .get(`/api/v1/jobs/${jobId}/download?format=docx`)
-      .set('X-API-Key', key.key)
-      .buffer(true)
-      .parse(binary);
+    const docx = await download(jobId, 'docx');
     const media = Object.keys((await JSZip.loadAsync(docx.body as Buffer)).files).filter((name) =>
       name.startsWith('word/media/'),
     );
