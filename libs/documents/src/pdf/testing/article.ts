@@ -77,3 +77,28 @@ export function drawArticle(doc: PDFKit.PDFDocument): void {
   y = doc.y + 2;
   body('int parse_tree (const char * file, node * definitions)', right);
 }
+
+/**
+ * A two-column page broken by a chart across both columns: two columns above it, its caption,
+ * two columns of different lengths under it, and a footnote across the foot of the page.
+ */
+export function drawBandedPage(doc: PDFKit.PDFDocument): void {
+  doc.addPage({ size: 'LETTER', margin: 36 });
+  const [[left], [right]] = ARTICLE_COLUMNS;
+  const column = (text: string, x: number, y: number) =>
+    doc.font('Times-Roman').fontSize(10).text(text, x, y, { width: WIDTH, align: 'justify' });
+  column(sentences(5, 1), left, 60);
+  column(sentences(5, 2), right, 60);
+  // A line chart drawn with paths across both columns.
+  const points = Array.from({ length: 20 }, (_, i) => [70 + i * 24, 330 - ((i * 37) % 80)] as const);
+  doc.save().moveTo(...points[0]);
+  for (const point of points.slice(1)) doc.lineTo(...point);
+  doc.lineWidth(2).strokeColor('#d62728').stroke();
+  for (const [x, y] of points) doc.circle(x, y, 4).fillColor('#9467bd').fill();
+  doc.restore().fillColor('black');
+  doc
+    .fontSize(9)
+    .text('Figure 1. Water level over the season, at every buoy.', left, 345, { width: 504, align: 'center' });
+  column(sentences(9, 3), left, 370);
+  column(sentences(7, 4), right, 370);
+}
