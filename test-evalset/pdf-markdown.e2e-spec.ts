@@ -19,7 +19,8 @@ import { EVALSET_DIR, evalsetPath } from './evalset';
  * sentence is body text, italic sub-headings, an initial not a list's letter, levels closed up — changed 29;
  * figures rendered from the page as it shows them, a picture and its mask once, drawn charts as pictures, changed 10;
  * a run-in heading's bold or italic words opening a paragraph kept in their weight, changed 20; a formula
- * set large is no heading, and a sentence runs on only in the same size of type, changed 2).
+ * set large is no heading, and a sentence runs on only in the same size of type, changed 2; ink
+ * from one side of a page to the other is the page's own, not a figure, changed 1 back).
  */
 const RECORDED: Record<string, string> = JSON.parse(
   readFileSync(join(__dirname, 'markdown-hashes', 'pdf.json'), 'utf8'),

@@ -1,4 +1,4 @@
-import { figureRegions, withFigureText } from './figures';
+import { drawnFigures, figureRegions, withFigureText } from './figures';
 import { buildLines } from './layout';
 import type { Shape } from './rules';
 import { run } from './testing/text-runs';
@@ -46,5 +46,37 @@ describe('withFigureText', () => {
       run('Far away text that is the rest of the page.', 60, 420),
     ]);
     expect(withFigureText(lines, figureRegions(chart))).toBe(lines);
+  });
+});
+
+describe('drawnFigures', () => {
+  const page = { width: 400, height: 500 };
+  const labels = () =>
+    buildLines([
+      run('Q1', 100, 215),
+      run('Q4', 290, 215),
+      run('Revenue', 88, 165),
+      run('A paragraph of running text far below the chart, as pages have.', 30, 400),
+      run('It goes on over a second line, and a third, as paragraphs do.', 30, 412),
+      run('The third line ends the paragraph under the chart at last.', 30, 424),
+    ]);
+  const axis: Shape = { x0: 95, y0: 202, x1: 330, y1: 202 };
+
+  it('reaches as far as the rules the drawing touches and the text that labels it', () => {
+    const [figure] = drawnFigures(labels(), figureRegions(chart), [axis], page.width, page.height);
+    expect(figure.x0).toBe(88); // the axis title, left of the strokes
+    expect(figure.x1).toBe(330); // the axis, right of them
+    expect(figure.y0).toBe(130);
+    expect(figure.y1).toBeGreaterThanOrEqual(215); // the tick labels under the axis
+  });
+
+  it('leaves out drawings too small to be figures, ink from one side of the page to the other, and pages of ink', () => {
+    const small = chart.map((s) => ({ x0: s.x0 / 4, y0: s.y0 / 4, x1: s.x1 / 4, y1: s.y1 / 4 }));
+    expect(drawnFigures([], figureRegions(small), [], page.width, page.height)).toEqual([]);
+    const across: Shape[] = chart.map((s, i) => ({ ...s, x0: i === 0 ? 5 : s.x0, x1: i === 9 ? 395 : s.x1 }));
+    expect(drawnFigures([], figureRegions(across), [], page.width, page.height)).toEqual([]);
+    const inked: Shape[] = Array.from({ length: 8 }, (_, i) => ({ x0: 40, y0: i * 60, x1: 360, y1: i * 60 + 64 }));
+    expect(drawnFigures([], figureRegions(inked), [], page.width, page.height)).toEqual([]);
+    expect(drawnFigures([], figureRegions(chart), [], page.width, page.height)).toHaveLength(1);
   });
 });

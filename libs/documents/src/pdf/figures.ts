@@ -20,6 +20,8 @@ const MIN_SIDE = 40;
 const LABEL_REACH = 1.5;
 /** Drawings covering more than this share of a page are the page itself (notes in ink), not figures on it. */
 const INK_PAGE = 0.5;
+/** Drawings reaching this near (share of the page's width) to both its sides are the page's ink, not a figure. */
+const PAGE_EDGE = 0.04;
 /** A line of this many words is running text. */
 const PROSE_WORDS = 8;
 /** A caption opens with its figure's or table's number; it stays in the text, under or over its figure. */
@@ -93,7 +95,8 @@ export function withFigureText(lines: Line[], regions: Shape[]): Line[] {
 /**
  * The regions of `regions` that are figures, not framed text — those whose text (if any) is
  * mostly not running text and is not most of the page's (see withFigureText) — each reaching
- * as far as the rules it touches (axes, grid lines) and the text that labels it, and large enough to be a figure (see figureSized). None on a page whose drawings cover most of it (notes in ink).
+ * as far as the rules it touches (axes, grid lines) and the text that labels it, large enough to be a figure (see figureSized)
+ * and not reaching from one side of the page to the other. None on a page whose drawings cover most of it (notes in ink).
  */
 export function drawnFigures(
   lines: Line[],
@@ -123,6 +126,8 @@ export function drawnFigures(
     const inside = textIn(lines, region);
     if (inside.length > 0 && !drawsFigure(inside, pageText)) return [];
     if (!figureSized(region.x1 - region.x0, region.y1 - region.y0, pageWidth, pageHeight)) return [];
+    // Ink from edge to edge is the page's own (notes written across it), not a figure set on it.
+    if (region.x0 < pageWidth * PAGE_EDGE && region.x1 > pageWidth * (1 - PAGE_EDGE)) return [];
     return [
       {
         x0: Math.min(region.x0, ...inside.map((l) => l.x)),
