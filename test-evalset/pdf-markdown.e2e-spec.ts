@@ -20,7 +20,8 @@ import { EVALSET_DIR, evalsetPath } from './evalset';
  * figures rendered from the page as it shows them, a picture and its mask once, drawn charts as pictures, changed 10;
  * a run-in heading's bold or italic words opening a paragraph kept in their weight, changed 20; a formula
  * set large is no heading, and a sentence runs on only in the same size of type, changed 2; ink
- * from one side of a page to the other is the page's own, not a figure, changed 1 back).
+ * from one side of a page to the other is the page's own, not a figure, changed 1 back; a drawing under more text left in the flow
+ * than it labels is no figure, and its rules reach only where no such text is, changed 3).
  */
 const RECORDED: Record<string, string> = JSON.parse(
   readFileSync(join(__dirname, 'markdown-hashes', 'pdf.json'), 'utf8'),

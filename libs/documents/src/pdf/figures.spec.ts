@@ -79,4 +79,15 @@ describe('drawnFigures', () => {
     expect(drawnFigures([], figureRegions(inked), [], page.width, page.height)).toEqual([]);
     expect(drawnFigures([], figureRegions(chart), [], page.width, page.height)).toHaveLength(1);
   });
+
+  it('is none where the drawing lies under more text left in the flow than it labels', () => {
+    const over = buildLines([
+      run('Q1', 100, 215),
+      run('A line of the running text that crosses the drawing', 60, 170),
+      ...Array.from({ length: 6 }, (_, i) =>
+        run(`Paragraph line ${i} of the text further down the page.`, 30, 300 + i * 12),
+      ),
+    ]);
+    expect(drawnFigures(over, figureRegions(chart), [], page.width, page.height)).toEqual([]);
+  });
 });

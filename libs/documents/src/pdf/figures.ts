@@ -95,7 +95,7 @@ export function withFigureText(lines: Line[], regions: Shape[]): Line[] {
 /**
  * The regions of `regions` that are figures, not framed text — those whose text (if any) is
  * mostly not running text and is not most of the page's (see withFigureText) — each reaching
- * as far as the rules it touches (axes, grid lines) and the text that labels it, large enough to be a figure (see figureSized)
+ * as far as the rules it touches (axes, grid lines) and the text that labels it, its own strokes large enough to be a figure (see figureSized)
  * and not reaching from one side of the page to the other. None on a page whose drawings cover most of it (notes in ink).
  */
 export function drawnFigures(
@@ -109,7 +109,17 @@ export function drawnFigures(
   if (drawnArea > pageWidth * pageHeight * INK_PAGE) return [];
   const pageText = lines.filter((l) => !l.block);
   return regions.flatMap((drawing) => {
-    // The rules it touches (axes, grid lines) are part of it.
+    // Its text is what withFigureText takes out of the flow: a figure's labels, not running text.
+    const inside = textIn(lines, drawing);
+    if (inside.length > 0 && !drawsFigure(inside, pageText)) return [];
+    if (!figureSized(drawing.x1 - drawing.x0, drawing.y1 - drawing.y0, pageWidth, pageHeight)) return [];
+    const labelled = {
+      x0: Math.min(drawing.x0, ...inside.map((l) => l.x)),
+      y0: Math.min(drawing.y0, ...inside.map((l) => l.y - l.size)),
+      x1: Math.max(drawing.x1, ...inside.map((l) => l.right)),
+      y1: Math.max(drawing.y1, ...inside.map((l) => l.y + l.size * 0.3)),
+    };
+    // The rules it touches (axes, grid lines) are part of it, unless they reach text left in the flow.
     const touching = rules.filter(
       (r) =>
         r.x0 <= drawing.x1 + JOIN &&
@@ -117,25 +127,22 @@ export function drawnFigures(
         r.y0 <= drawing.y1 + JOIN &&
         r.y1 >= drawing.y0 - JOIN,
     );
-    const region = {
-      x0: Math.min(drawing.x0, ...touching.map((r) => r.x0)),
-      y0: Math.min(drawing.y0, ...touching.map((r) => r.y0)),
-      x1: Math.max(drawing.x1, ...touching.map((r) => r.x1)),
-      y1: Math.max(drawing.y1, ...touching.map((r) => r.y1)),
+    const ruled = {
+      x0: Math.min(labelled.x0, ...touching.map((r) => r.x0)),
+      y0: Math.min(labelled.y0, ...touching.map((r) => r.y0)),
+      x1: Math.max(labelled.x1, ...touching.map((r) => r.x1)),
+      y1: Math.max(labelled.y1, ...touching.map((r) => r.y1)),
     };
-    const inside = textIn(lines, region);
-    if (inside.length > 0 && !drawsFigure(inside, pageText)) return [];
-    if (!figureSized(region.x1 - region.x0, region.y1 - region.y0, pageWidth, pageHeight)) return [];
+    const flowing = (region: Shape) =>
+      pageText
+        .filter((line) => !inside.includes(line) && middleIn(line, region))
+        .reduce((n, l) => n + l.text.length, 0);
+    // A drawing over more text left in the flow than it labels (a card of an infographic, a box around a note) is no figure.
+    if (flowing(labelled) > inside.reduce((n, l) => n + l.text.length, 0)) return [];
+    const region = flowing(ruled) > flowing(labelled) ? labelled : ruled;
     // Ink from edge to edge is the page's own (notes written across it), not a figure set on it.
     if (region.x0 < pageWidth * PAGE_EDGE && region.x1 > pageWidth * (1 - PAGE_EDGE)) return [];
-    return [
-      {
-        x0: Math.min(region.x0, ...inside.map((l) => l.x)),
-        y0: Math.min(region.y0, ...inside.map((l) => l.y - l.size)),
-        x1: Math.max(region.x1, ...inside.map((l) => l.right)),
-        y1: Math.max(region.y1, ...inside.map((l) => l.y + l.size * 0.3)),
-      },
-    ];
+    return [region];
   });
 }
 
@@ -150,6 +157,13 @@ function drawsFigure(inside: Line[], pageText: Line[]): boolean {
   const prose = inside.filter((l) => l.text.split(/\s+/).length >= PROSE_WORDS).reduce((n, l) => n + l.text.length, 0);
   // A drawing that holds most of the page's text is the page itself (notes in ink, a poster).
   return prose < chars / 2 && inside.length <= pageText.length / 2;
+}
+
+/** Whether the middle of a line lies in a region. */
+function middleIn(line: Line, region: Shape): boolean {
+  const x = (line.x + line.right) / 2;
+  const y = line.y - line.size * 0.35;
+  return x >= region.x0 && x <= region.x1 && y >= region.y0 && y <= region.y1;
 }
 
 function within(line: Line, region: Shape): boolean {
