@@ -1,25 +1,14 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { contentText, type Block, type Document } from '@docconv/model';
-import { extractPdf } from './extract-pdf';
 import { ARTICLE_COLUMNS, drawBandedPage } from './testing/article';
-import { pdfBytes } from './testing/pdf-bytes';
+import { readDrawnPdf } from './testing/drawn-pdf';
 
 const text = (block: Block) => ('content' in block ? contentText(block.content) : '');
 
 describe('a two-column page broken by a chart across both columns', () => {
-  let dir: string;
   let document: Document;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'docconv-columns-'));
-    const path = join(dir, 'banded.pdf');
-    await writeFile(path, await pdfBytes(drawBandedPage));
-    ({ document } = (await extractPdf(path, 'banded.pdf', () => undefined, undefined, undefined, 'images/')) as {
-      document: Document;
-    });
+    ({ document } = await readDrawnPdf('banded.pdf', drawBandedPage));
   });
-  afterAll(() => rm(dir, { recursive: true, force: true }));
 
   it('reads each column whole above the chart, then the chart and its caption, then each column under it', () => {
     const read = document.blocks

@@ -1,11 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import sharp from 'sharp';
-import type { Document } from '@docconv/model';
-import { extractPdf } from './extract-pdf';
 import { samePlaceJoined } from './figure-images';
-import { pdfBytes } from './testing/pdf-bytes';
+import { readDrawnPdf } from './testing/drawn-pdf';
 
 /** An ellipse in `colour` on a transparent ground, as PNG with an alpha channel. */
 const ellipse = (colour: string, palette = false) =>
@@ -45,15 +40,9 @@ describe('pictures of a PDF page', () => {
   });
 
   describe('in a PDF', () => {
-    let dir: string;
-    beforeAll(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'docconv-pictures-'));
-    });
-    afterAll(() => rm(dir, { recursive: true, force: true }));
-
     it('come as the page shows them, each once: masked, indexed and CMYK pictures and a vector chart', async () => {
       const [masked, indexed, cmyk] = await Promise.all([ellipse('#1f77b4'), ellipse('#2ca02c', true), cmykSquare()]);
-      const bytes = await pdfBytes((doc) => {
+      const extraction = await readDrawnPdf('pictures.pdf', (doc) => {
         doc.addPage({ size: 'A4', margin: 0 });
         doc.font('Helvetica').fontSize(10);
         doc.text('A page of pictures, each with its caption below it.', 60, 40, { lineBreak: false });
@@ -71,11 +60,7 @@ describe('pictures of a PDF page', () => {
         for (const [x, y] of points) doc.circle(x, y, 4).fillColor('#9467bd').fill();
         doc.fillColor('black').text('Figure 4. A chart drawn with paths.', 60, 700, { lineBreak: false });
       });
-      const path = join(dir, 'pictures.pdf');
-      await writeFile(path, bytes);
-
-      const extraction = await extractPdf(path, 'pictures.pdf', () => undefined, undefined, undefined, 'images/');
-      const figures = (extraction.document as Document).blocks.filter((b) => b.type === 'figure');
+      const figures = extraction.document.blocks.filter((b) => b.type === 'figure');
       expect(figures.map((f) => f.type === 'figure' && f.alt)).toEqual([
         'Figure 1. A masked picture.',
         'Figure 2. An indexed picture.',

@@ -1,27 +1,15 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { contentText, type Block, type Document } from '@docconv/model';
-import { extractPdf } from './extract-pdf';
 import { ARTICLE_COLUMNS, drawArticle } from './testing/article';
-import { pdfBytes } from './testing/pdf-bytes';
+import { readDrawnPdf } from './testing/drawn-pdf';
 
 const text = (block: Block) => ('content' in block ? contentText(block.content) : '');
 
 describe('a two-column article as a PDF', () => {
-  let dir: string;
   let document: Document;
   let markdown: string;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'docconv-article-'));
-    const path = join(dir, 'article.pdf');
-    await writeFile(path, await pdfBytes(drawArticle));
-    ({ markdown, document } = (await extractPdf(path, 'article.pdf', () => undefined)) as {
-      markdown: string;
-      document: Document;
-    });
+    ({ markdown, document } = await readDrawnPdf('article.pdf', drawArticle));
   });
-  afterAll(() => rm(dir, { recursive: true, force: true }));
 
   const find = (start: string) => {
     const block = document.blocks.find((b) => text(b).startsWith(start));

@@ -1,10 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { extractPdf } from './extract-pdf';
 import { writeMarkdown, type Block } from '@docconv/model';
 import { pageLinks, withLinks } from './links';
-import { pdfBytes } from './testing/pdf-bytes';
+import { readDrawnPdf } from './testing/drawn-pdf';
 import { run } from './testing/text-runs';
 
 describe('web links of a PDF', () => {
@@ -64,14 +60,8 @@ describe('web links of a PDF', () => {
   });
 
   describe('in a PDF', () => {
-    let dir: string;
-    beforeAll(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'docconv-links-'));
-    });
-    afterAll(() => rm(dir, { recursive: true, force: true }));
-
     it('link the words they cover to their target, an address cut at a line end whole', async () => {
-      const bytes = await pdfBytes((doc) => {
+      const { markdown } = await readDrawnPdf('links.pdf', (doc) => {
         doc.addPage({ size: 'A4', margin: 0 });
         doc.font('Helvetica').fontSize(10);
         doc.text('Read the ', 60, 100, { continued: true, lineBreak: false });
@@ -83,10 +73,6 @@ describe('web links of a PDF', () => {
         doc.text('PhaseI', 60, 124, { link: plan, continued: true, lineBreak: false });
         doc.text(' and in print.', { lineBreak: false });
       });
-      const path = join(dir, 'links.pdf');
-      await writeFile(path, bytes);
-
-      const { markdown } = await extractPdf(path, 'links.pdf', () => undefined);
       expect(markdown).toContain('Read the [annual report](https://example.org/annual-2025.pdf) for the figures');
       expect(markdown).toContain(
         'The plan is at [https://example.org/advisory/PhaseI](https://example.org/advisory/PhaseI) and in print.',
