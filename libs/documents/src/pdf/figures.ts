@@ -7,7 +7,8 @@ import type { Shape } from './rules';
  * Figures drawn on a page (charts, diagrams): places where many shapes lie together. Text set
  * in a figure — axis ticks, legends, a diagram's labels — is not the document's running text:
  * it is taken out of the flow and kept, in reading order, as an HTML comment where the figure
- * stands, which Markdown readers do not show but search and language models still see.
+ * stands, which Markdown readers do not show but search and language models still see. The
+ * figure itself is rendered as a picture (see drawnFigures).
  */
 
 /** Shapes this close (points) belong to one figure. */
@@ -93,10 +94,13 @@ export function withFigureText(lines: Line[], regions: Shape[]): Line[] {
 }
 
 /**
- * The regions of `regions` that are figures, not framed text — those whose text (if any) is
- * mostly not running text and is not most of the page's (see withFigureText) — each reaching
- * as far as the rules it touches (axes, grid lines) and the text that labels it, its own strokes large enough to be a figure (see figureSized)
- * and not reaching from one side of the page to the other. None on a page whose drawings cover most of it (notes in ink).
+ * The regions of `regions` that are figures, to be rendered as pictures: those whose text (if
+ * any) labels a figure as withFigureText takes it (mostly not running text, not most of the
+ * page's), whose own strokes are large enough to be a figure (see figureSized), and that lie under
+ * no more text left in the flow than they label. Each reaches as far as the text that labels it
+ * and the rules it touches (axes, grid lines) where those reach no text left in the flow; one
+ * reaching from one side of the page to the other is the page's ink. None on a page whose
+ * drawings cover most of it (notes in ink).
  */
 export function drawnFigures(
   lines: Line[],

@@ -26,8 +26,8 @@ const MAX_LINES = 3;
 /** …and this many words; one ending as a clause does (`.`, `,`, `;`, `:`) at most SENTENCE_WORDS. */
 const MAX_WORDS = 30;
 const SENTENCE_WORDS = 6;
-/** A slanted sub-heading on a line of its own is at most this many words. */
-const RUN_IN_WORDS = 8;
+/** A run-in heading, italic on a line of its own or opening a paragraph's first line, is at most this many words. */
+export const RUN_IN_WORDS = 8;
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
@@ -54,14 +54,14 @@ export function headingLevels(lines: Line[], type: Typography): Map<Line, number
   return new Map(lines.map((line, i) => [line, levels[i]]));
 }
 
+/** Whether a run of heading-type lines is shaped like a heading (see headingLevels); `before` and `next` are the lines around it. */
 function headingShaped(group: Line[], before: Line | undefined, next: Line | undefined, nextLevel: number): boolean {
   const text = group.map((line) => line.text).join(' ');
   const count = words(text);
   if (group.length > MAX_LINES || count > MAX_WORDS) return false;
   if (BULLET.test(group[0].text) || FORMULA.test(text)) return false;
   if (/[.,;:]$/.test(text) && count > SENTENCE_WORDS) return false;
-  // A sentence that goes on from the line above, or into the line below in body type, is not a heading.
-  // A sentence goes on in the same size of type.
+  // A sentence that goes on from the line above, or into the line below, in the same size of type, is not a heading.
   const near = (upper: Line, lower: Line) =>
     lower.y > upper.y && lower.y - upper.y < lower.size * 2.5 && Math.abs(lower.size - upper.size) <= 0.5;
   const continues = before !== undefined && !before.block && near(before, group[0]) && !/[.!?:;]$/.test(before.text);

@@ -10,7 +10,7 @@ import {
 } from '@docconv/model';
 import { alignedTableAt } from './aligned-tables';
 import { codeBlockAt } from './code-blocks';
-import { BULLET, headingLevels, NUMBERED, wrapsOnto } from './headings';
+import { BULLET, headingLevels, NUMBERED, RUN_IN_WORDS, wrapsOnto } from './headings';
 import { mend, type Line, type TextRun } from './layout';
 import { contentsEntry } from './leaders';
 import { inlines, lineBox, originalBox, unionBox, type PageFrame } from './model-blocks';
@@ -296,9 +296,6 @@ function paragraphBlocks(entries: Entry[], from: (lines: Line[]) => Provenance):
     };
   });
 }
-
-/** A run-in heading is at most this many words. */
-const RUN_IN_WORDS = 8;
 
 /**
  * A run-in heading opening a paragraph's first line: its first words set in bold or italic, the
