@@ -216,13 +216,13 @@ export function layoutBlocks(pages: OrderedPage[], type: Typography, file: strin
   );
 }
 
+/** How many lines away the letter before or after a capital's (`A.`, `B.`) is looked for. */
+const LETTER_REACH = 10;
+
 /**
  * A list marker as found, unless it is a capital letter and a full stop that no line beside it
  * continues (`A.` then `B.`): alone, `A. Author and B. Author` opens with an initial.
  */
-/** How many lines away the letter before or after a capital's (`A.`, `B.`) is looked for. */
-const LETTER_REACH = 10;
-
 function lettered(marker: RegExpExecArray | null, lines: Line[], i: number): RegExpExecArray | null {
   const letter = marker && /^([A-Z])\.$/.exec(marker[1])?.[1];
   if (!letter) return marker;
