@@ -27,3 +27,5 @@ export * from './kinds';
 export type { PageReport } from './ocr/ocr-page';
 export * from './text-pages';
 export * from './page-preview';
+export * from './chunks/chunk-result';
+export { TOKENIZER, countTokens } from './chunks/tokens';
