@@ -451,6 +451,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/jobs/{job_id}/chunks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A finished job's result cut into chunks ready to embed, each with its heading path, pages and boxes, offsets in result.md, block ids in the structured result and token count (tokenizer cl100k_base, OpenAI's encoding of text-embedding-3). A chunk never cuts a table row, list item, formula or code block unless that one block is over max_tokens alone; a long table is cut between rows with its header repeated. Free, like the download; paged with cursor and limit. */
+    get: operations['Jobs_chunks'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/jobs/{job_id}/pages/{page}/preview': {
     parameters: {
       query?: never;
@@ -1696,6 +1713,64 @@ export interface components {
         caption?: string;
         image?: string;
         language?: string;
+      }[];
+    };
+    /**
+     * ChunkList
+     * @description A finished job's result cut into chunks ready to embed, in reading order, a page of them at a time. Offsets are in Unicode code points of the downloaded result.md, as the structured result's; block ids are its blocks' ids.
+     */
+    ChunkList: {
+      job_id: string;
+      /** @enum {unknown} */
+      strategy: 'structure' | 'page';
+      max_tokens: number;
+      overlap_tokens: number;
+      /**
+       * @description OpenAI's cl100k_base encoding (text-embedding-3, ada-002)
+       * @constant
+       */
+      tokenizer: 'cl100k_base';
+      /** @description Chunks of the whole result */
+      total: number;
+      /** @description The cursor of the next page; null on the last */
+      next_cursor: string | null;
+      chunks: {
+        index: number;
+        /** @description The chunk's Markdown: its `markdown` stretch of result.md, except that a table continued from the chunk before is led by its header rows again, and an HTML table cut after it is closed */
+        text: string;
+        /** @description Tokens of `text`, at most max_tokens */
+        tokens: number;
+        /** @description The job's file it comes from; a chunk never joins two files */
+        file: string;
+        /** @description The headings in force where it starts, outermost first (its own leading headings included) */
+        heading_path: string[];
+        /** @description [start, end) in result.md, in Unicode code points */
+        markdown: number[];
+        /** @description The start of the chunk that repeats the end of the chunk before */
+        overlap?: {
+          markdown: number[];
+          blocks: number[];
+        };
+        /** @description The blocks of the structured result it holds after its overlap, each with its place */
+        blocks: {
+          id: number;
+          page?: number;
+          pages?: number[];
+          box?: number[];
+          position?: {
+            slide?: number;
+            sheet?: string;
+            start_seconds?: number;
+            paragraph?: number;
+          };
+          /**
+           * @description Only part of the block is in this chunk: it is too long for one
+           * @constant
+           */
+          partial?: true;
+        }[];
+        /** @description The pages its blocks stand on */
+        pages?: number[];
       }[];
     };
     /**
@@ -4222,6 +4297,105 @@ export interface operations {
         };
       };
       /** @description Not found, or not yours (`not_found`, `job_not_found`, `key_not_found`, `session_not_found`, `user_not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests for this credential; wait the seconds `Retry-After` gives (`rate_limited`, `daily_quota_exceeded`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected error; `error_id` identifies it in the log (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A dependency is unavailable; try again after `Retry-After` seconds (`service_unavailable`) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  Jobs_chunks: {
+    parameters: {
+      query?: {
+        /** @description structure (default): a heading opens a chunk, and blocks are packed up to max_tokens in reading order, a block too long for one cut between table rows (its header repeated), lines, sentences, then words. page: one chunk per page (PDF page, image frame, slide, sheet; a file without pages is one page), cut the same way when it is over max_tokens. */
+        strategy?: 'structure' | 'page';
+        /** @description No chunk's text is more tokens than this (tokenizer cl100k_base). */
+        max_tokens?: number;
+        /** @description At most this many tokens of the end of a chunk are repeated at the start of the next one of the same section or page; at most half of max_tokens. */
+        overlap_tokens?: number;
+        /** @description Chunks a page. */
+        limit?: number;
+        /** @description next_cursor of the previous page */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The `job_id` of the upload’s answer.
+         * @example 3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27
+         */
+        job_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the chunks. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ChunkList'];
+        };
+      };
+      /** @description The job is not done (`invalid_state`), or an option is out of range (`validation_failed`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or deactivated credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The API key lacks the `jobs:read` scope. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       404: {
         headers: {
           [name: string]: unknown;

@@ -29,3 +29,5 @@ export * from './text-pages';
 export * from './page-preview';
 export * from './chunks/chunk-result';
 export { TOKENIZER, countTokens } from './chunks/tokens';
+export { chunksInThread } from './chunks/chunk-in-thread';
+export * from './chunks/chunk-schema';

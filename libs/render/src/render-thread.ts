@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { answerFromThread } from '@docconv/contracts';
 import { readMarkdown } from '@docconv/model';
 import { renderDocx } from './render-docx';
 import { renderHwpx } from './render-hwpx';
@@ -25,9 +26,5 @@ if (parentPort) {
         return renderXlsxBasic(document, { title });
     }
   };
-  render().then(
-    (bytes) => port.postMessage({ ok: true, bytes }),
-    (error: unknown) =>
-      port.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) }),
-  );
+  answerFromThread(port, render);
 }

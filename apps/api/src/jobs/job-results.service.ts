@@ -13,7 +13,16 @@ import {
 } from '@docconv/jobs';
 import { conversionOf } from '@docconv/db';
 import { contentTypeOf, downloadName, previewPath, Storage } from '@docconv/storage';
-import { renderPreview, structuredResult, type FileKind, type StructuredResult } from '@docconv/documents';
+import {
+  chunksInThread,
+  renderPreview,
+  structuredResult,
+  TOKENIZER,
+  type Chunk,
+  type ChunkList,
+  type FileKind,
+  type StructuredResult,
+} from '@docconv/documents';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,7 +31,7 @@ import { pipeline } from 'node:stream/promises';
 import JSZip from 'jszip';
 import { Readable } from 'node:stream';
 import type { Principal } from '../auth/principal';
-import type { PageReportResponse, ResultFormat } from './jobs.dto';
+import type { ChunksQuery, PageReportResponse, ResultFormat } from './jobs.dto';
 
 /**
  * What a job produced, read back from storage: its Markdown, structured result and converted
@@ -31,6 +40,13 @@ import type { PageReportResponse, ResultFormat } from './jobs.dto';
  */
 @Injectable()
 export class JobResultsService {
+  /**
+   * The chunks of the results asked for last, by job and options: a client pages through a long
+   * result's chunks, and each page must not tokenize the whole result again. A finished job's
+   * result never changes, so an entry is never stale; a few are kept, the oldest dropped first.
+   */
+  private readonly chunkings = new Map<string, Promise<Chunk[]>>();
+
   constructor(
     private readonly jobs: JobsService,
     private readonly storage: Storage,
@@ -82,6 +98,49 @@ export class JobResultsService {
       body: await this.storage.stream(converted),
       filename: downloadName(job.filename, CONVERSION_EXTENSIONS[format]),
       contentType: contentTypeOf(converted),
+    };
+  }
+
+  /** A page of the chunks of a finished job's result (free, like the download). */
+  async chunks(p: Principal, jobId: string, query: ChunksQuery): Promise<ChunkList> {
+    const { path } = await this.jobs.resultPath(p.userId, jobId);
+    const { strategy, max_tokens, overlap_tokens, limit } = query;
+    if (overlap_tokens * 2 > max_tokens) {
+      throw new DomainError(
+        'validation_failed',
+        `overlap_tokens must be at most half of max_tokens (${Math.floor(max_tokens / 2)} for max_tokens=${max_tokens}); got ${overlap_tokens}.`,
+      );
+    }
+    const key = `${jobId}/${strategy}/${max_tokens}/${overlap_tokens}`;
+    let chunking = this.chunkings.get(key);
+    this.chunkings.delete(key); // kept again below, as the newest
+    if (chunking) this.chunkings.set(key, chunking);
+    else {
+      chunking = (async () => {
+        const markdown = (await this.storage.read(path)).toString('utf8');
+        const result = await this.structured(p, jobId, path);
+        return chunksInThread({
+          markdown,
+          result,
+          options: { strategy, maxTokens: max_tokens, overlapTokens: overlap_tokens },
+        });
+      })();
+      this.chunkings.set(key, chunking);
+      chunking.catch(() => this.chunkings.delete(key));
+      while (this.chunkings.size > KEPT_CHUNKINGS) this.chunkings.delete(this.chunkings.keys().next().value!);
+    }
+    const all = await chunking;
+    const from = query.cursor === undefined ? 0 : cursorIndex(query.cursor, all.length);
+    const next = from + limit;
+    return {
+      job_id: jobId,
+      strategy,
+      max_tokens,
+      overlap_tokens,
+      tokenizer: TOKENIZER,
+      total: all.length,
+      chunks: all.slice(from, next),
+      next_cursor: next < all.length ? String(next) : null,
     };
   }
 
@@ -143,4 +202,19 @@ export class JobResultsService {
     for await (const chunk of await this.storage.stream(pageReportPath(jobId))) chunks.push(chunk as Buffer);
     return { job_id: jobId, pages: JSON.parse(Buffer.concat(chunks).toString('utf8')) as FilePageReport[] };
   }
+}
+
+/** How many chunkings JobResultsService keeps. */
+const KEPT_CHUNKINGS = 8;
+
+/** The chunk a cursor of GET /jobs/{job_id}/chunks points at (its `next_cursor` is the index of the next chunk). */
+function cursorIndex(cursor: string, total: number): number {
+  const index = /^\d{1,9}$/.test(cursor) ? Number(cursor) : NaN;
+  if (!(index <= total)) {
+    throw new DomainError(
+      'validation_failed',
+      'cursor is not one this result gave: pass the next_cursor of the previous page, or leave it out for the first.',
+    );
+  }
+  return index;
 }

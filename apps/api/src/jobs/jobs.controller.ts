@@ -34,6 +34,7 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CONVERSION_EXTENSIONS, ConversionsService, JobsService } from '@docconv/jobs';
+import { TOKENIZER, type ChunkList } from '@docconv/documents';
 import { attachmentDisposition, contentTypeOf } from '@docconv/storage';
 import { JobStreamService } from './job-stream.service';
 import { UPLOAD_FORM } from './upload-options';
@@ -43,6 +44,7 @@ import { Caller, callerOf, type AuthenticatedRequest, type Principal } from '../
 import { idParam } from '../common/id-param';
 import {
   ActionDto,
+  ChunksQuery,
   ConfirmResponse,
   JobFilesResponse,
   JobListResponse,
@@ -259,6 +261,28 @@ export class JobsController {
   @ApiOkResponse({ type: PageReportResponse })
   pages(@Caller() caller: Principal, @Param('job_id', JOB_ID) jobId: string): Promise<PageReportResponse> {
     return this.results.pages(caller, jobId);
+  }
+
+  @Get(':job_id/chunks')
+  @Access(READ)
+  @JOB_ID_PARAM
+  @ApiOperation({
+    summary: `A finished job's result cut into chunks ready to embed, each with its heading path, pages and boxes, offsets in result.md, block ids in the structured result and token count (tokenizer ${TOKENIZER}, OpenAI's encoding of text-embedding-3). A chunk never cuts a table row, list item, formula or code block unless that one block is over max_tokens alone; a long table is cut between rows with its header repeated. Free, like the download; paged with cursor and limit.`,
+  })
+  @ApiOkResponse({
+    description: 'A page of the chunks.',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ChunkList' } } },
+  })
+  @ApiBadRequestResponse({
+    description: 'The job is not done (`invalid_state`), or an option is out of range (`validation_failed`).',
+  })
+  @ApiNotFoundResponse()
+  chunks(
+    @Caller() caller: Principal,
+    @Param('job_id', JOB_ID) jobId: string,
+    @Query() query: ChunksQuery,
+  ): Promise<ChunkList> {
+    return this.results.chunks(caller, jobId, query);
   }
 
   @Get(':job_id/pages/:page/preview')

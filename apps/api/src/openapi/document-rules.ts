@@ -33,7 +33,7 @@ export function applyDocumentRules(document: OpenAPIObject): void {
 }
 
 /** Schemas written as JSON Schema elsewhere and published as they are. */
-const FOREIGN_SCHEMAS = new Set(['StructuredResult']);
+const FOREIGN_SCHEMAS = new Set(['StructuredResult', 'ChunkList']);
 
 /**
  * Counts, points, bytes and seconds are whole numbers: a `number` is an `integer` unless its

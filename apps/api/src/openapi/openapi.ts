@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { STRUCTURED_RESULT_SCHEMA } from '@docconv/documents';
+import { CHUNK_LIST_SCHEMA, STRUCTURED_RESULT_SCHEMA } from '@docconv/documents';
 import { API_KEY_SCHEME, JWT_SCHEME } from '../auth/access.decorator';
 import { applyDocumentRules } from './document-rules';
 
@@ -45,6 +45,7 @@ export function buildOpenApiDocument(app: INestApplication, serverUrl = DEFAULT_
   document.components.schemas = {
     ...document.components.schemas,
     StructuredResult: withoutDialect(STRUCTURED_RESULT_SCHEMA) as SchemaObject,
+    ChunkList: withoutDialect(CHUNK_LIST_SCHEMA) as SchemaObject,
   };
   applyDocumentRules(document);
   return document;
