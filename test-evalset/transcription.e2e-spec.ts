@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { wer } from '../tools/eval/metrics';
+import { fetchChunks } from '../test/support/chunks';
 import { upload, waitForJob } from '../test/support/jobs';
 import { privateStack, waitForCapabilities } from '../test/support/private-stack';
 import { evalsetPath } from './evalset';
@@ -54,7 +55,7 @@ describe('evalset audio and video through the worker, with the real speech model
     const markdown = (
       await stack.t.http.get(`/api/v1/jobs/${res.body.job_id}/download`).set('X-API-Key', stack.key.key)
     ).text;
-    return { markdown, duration: res.body.media_duration_seconds as number };
+    return { markdown, duration: res.body.media_duration_seconds as number, jobId: res.body.job_id as string };
   }
 
   it.each(['audio/sample_10s.mp3', 'audio/sample_10s_audio-wav.wav', 'video/sample_10s_video-mp4.mp4'])(
@@ -74,8 +75,19 @@ describe('evalset audio and video through the worker, with the real speech model
     150_000,
   );
 
-  it('audio/markitdown_test.mp3 passes its checks: the numbers one to five', async () => {
-    const { markdown } = await transcribe('audio/markitdown_test.mp3');
+  it('audio/markitdown_test.mp3 passes its checks: the numbers one to five; its chunks say when they were spoken', async () => {
+    const { markdown, jobId } = await transcribe('audio/markitdown_test.mp3');
+    for (const options of [
+      { strategy: 'structure', maxTokens: 64, overlapTokens: 16 },
+      { strategy: 'page', maxTokens: 512, overlapTokens: 0 },
+    ] as const) {
+      const { chunks, problems } = await fetchChunks(stack.t.http, stack.key.key, jobId, options);
+      expect(problems).toEqual([]);
+      const segments = chunks
+        .flatMap((chunk) => chunk.blocks)
+        .filter((block) => block.position?.start_seconds !== undefined);
+      expect(segments.length).toBeGreaterThan(0);
+    }
     const checks = JSON.parse(readFileSync(evalsetPath('audio/markitdown_test.checks.json'), 'utf8')) as {
       must_include_any: string[][];
     };

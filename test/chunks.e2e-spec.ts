@@ -1,13 +1,9 @@
-import Ajv2020 from 'ajv/dist/2020';
 import { DataSource } from 'typeorm';
-import { CHUNK_LIST_SCHEMA, type ChunkList, type ChunkOptions, type StructuredResult } from '@docconv/documents';
 import { pdfBytes } from '../libs/documents/src/pdf/testing/pdf-bytes';
-import { chunkProblems } from '../libs/documents/src/chunks/testing/chunk-checks';
 import { createKey, signup, type TestKey } from './support/accounts';
+import { fetchChunks } from './support/chunks';
 import { upload, waitForJob } from './support/jobs';
 import { createTestApp, type TestApp } from './support/test-app';
-
-const validChunkList = new Ajv2020({ allErrors: true, strict: true }).compile(CHUNK_LIST_SCHEMA as object);
 
 const sentence = (i: number) => `Finding ${i} of the survey holds for every region we looked at this year.`;
 
@@ -47,30 +43,15 @@ describe('chunks: GET /jobs/{id}/chunks', () => {
 
   const get = (path: string, apiKey = key.key) => t.http.get(`/api/v1/jobs/${path}`).set('X-API-Key', apiKey);
 
-  /** Every chunk of a job, page after page, and the result they were cut from. */
-  async function allChunks(jobId: string, query: string) {
-    const chunks: ChunkList['chunks'] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const res = await get(`${jobId}/chunks?${query}&limit=2${cursor === null ? '' : `&cursor=${cursor}`}`);
-      expect(res.status).toBe(200);
-      expect(validChunkList(res.body)).toBe(true);
-      const list = res.body as ChunkList;
-      chunks.push(...list.chunks);
-      cursor = list.next_cursor;
-      pages++;
-      expect(list.total).toBeGreaterThanOrEqual(chunks.length);
-    } while (cursor !== null);
-    const markdown = (await get(`${jobId}/download`)).text;
-    const result = (await get(`${jobId}/download?format=json`)).body as StructuredResult;
-    return { chunks, pages, markdown, result };
-  }
-
   it('cuts a PDF by structure and by page, paged, each chunk within the limit and pointing into result.md', async () => {
-    const byStructure: ChunkOptions = { strategy: 'structure', maxTokens: 64, overlapTokens: 16 };
-    const structure = await allChunks(pdfJob, 'strategy=structure&max_tokens=64&overlap_tokens=16');
-    expect(chunkProblems(structure.markdown, structure.result, structure.chunks, byStructure)).toEqual([]);
+    const structure = await fetchChunks(
+      t.http,
+      key.key,
+      pdfJob,
+      { strategy: 'structure', maxTokens: 64, overlapTokens: 16 },
+      2,
+    );
+    expect(structure.problems).toEqual([]);
     expect(structure.pages).toBeGreaterThan(1);
     expect(new Set(structure.chunks.map((chunk) => chunk.heading_path.join()))).toEqual(
       new Set(['Part 1: the regions', 'Part 2: the regions']),
@@ -85,9 +66,8 @@ describe('chunks: GET /jobs/{id}/chunks', () => {
       for (const block of chunk.blocks) expect(block.box).toHaveLength(4);
     }
 
-    const byPage: ChunkOptions = { strategy: 'page', maxTokens: 512, overlapTokens: 0 };
-    const page = await allChunks(pdfJob, 'strategy=page');
-    expect(chunkProblems(page.markdown, page.result, page.chunks, byPage)).toEqual([]);
+    const page = await fetchChunks(t.http, key.key, pdfJob, { strategy: 'page', maxTokens: 512, overlapTokens: 0 });
+    expect(page.problems).toEqual([]);
     expect(page.chunks.map((chunk) => chunk.pages)).toEqual([[1], [2]]);
     expect(page.chunks[1].text).toContain(sentence(27));
   });
