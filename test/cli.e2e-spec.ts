@@ -178,6 +178,29 @@ describe('docconv CLI against the running service', () => {
     expect(bad.stderr).toContain('--format must be one of md, json, zip, docx, pptx, hwpx, xlsx_basic, xlsx_advanced');
   });
 
+  it('chunks writes every chunk as a JSON line, within --max-tokens, to a file or standard output', async () => {
+    const saved = await run(['chunks', jobId, '--max-tokens', '64', '--overlap-tokens', '8', '--out', 'chunks.jsonl']);
+    expect({ code: saved.code, stderr: saved.stderr }).toEqual({ code: 0, stderr: '' });
+    const lines = (await readFile(join(folder, 'chunks.jsonl'), 'utf8')).trim().split('\n');
+    expect(saved.stdout).toBe(`Wrote ${lines.length} chunks to chunks.jsonl.\n`);
+    const chunks = lines.map((line) => JSON.parse(line) as { index: number; tokens: number; pages: number[] });
+    expect(chunks.map((chunk) => chunk.index)).toEqual(chunks.map((_, i) => i));
+    expect(Math.max(...chunks.map((chunk) => chunk.tokens))).toBeLessThanOrEqual(64);
+    const byPage = await run(['chunks', jobId, '--strategy', 'page']);
+    expect(byPage.code).toBe(0);
+    const pages = byPage.stdout
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { pages: number[] }).pages);
+    expect(pages.map((p) => p[0])).toEqual(Array.from({ length: SCANNED_PAGES + 2 }, (_, i) => i + 1));
+    const bad = await run(['chunks', jobId, '--strategy', 'sentence']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--strategy must be one of structure, page');
+    const tooSmall = await run(['chunks', jobId, '--max-tokens', '10']);
+    expect(tooSmall.code).toBe(1);
+    expect(tooSmall.stderr).toContain('max_tokens');
+  });
+
   it('convert --format xlsx_basic shows the price, refuses without a terminal or --yes, and charges once with it', async () => {
     const db = t.app.get(DataSource);
     const owner = (await db.query('SELECT user_id FROM jobs WHERE id = $1', [jobId]))[0].user_id as string;

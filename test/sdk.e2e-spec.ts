@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { LedgerService } from '@docconv/billing';
 import { REPO_ROOT } from '@docconv/testing';
 import {
+  allChunks,
   confirm,
   conversionPrice,
   convert,
@@ -16,6 +17,7 @@ import {
   downloadConverted,
   downloadMarkdown,
   listSessions,
+  listChunks,
   login,
   logout,
   normaliseJob,
@@ -26,6 +28,7 @@ import {
   unwrap,
   uploadFiles,
   waitForJob,
+  type Chunk,
   type DocconvClient,
   type Job,
   type JobEvent,
@@ -339,6 +342,20 @@ describe('SDK against the running service', () => {
     const markdown = await downloadMarkdown(client, preview.job_id);
     expect(markdown).toContain('Page 1 of the quarterly report from the SDK.');
     expect(markdown).toContain('Page 20 of the quarterly report from the SDK.');
+
+    const chunks: Chunk[] = [];
+    for await (const chunk of allChunks(client, preview.job_id, { strategy: 'page', maxTokens: 128 }))
+      chunks.push(chunk);
+    expect(chunks.map((chunk) => chunk.pages?.[0])).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
+    const first = await listChunks(client, preview.job_id, { strategy: 'page', limit: 5 });
+    expect({ total: first.total, count: first.chunks.length, tokenizer: first.tokenizer }).toEqual({
+      total: 24,
+      count: 5,
+      tokenizer: 'cl100k_base',
+    });
+    expect(
+      (await listChunks(client, preview.job_id, { strategy: 'page', cursor: first.next_cursor! })).chunks[0],
+    ).toEqual(chunks[5]);
 
     const conversion = await convert(client, preview.job_id, 'docx');
     expect(conversion.format).toBe('docx');

@@ -19,8 +19,11 @@ export {
   downloadZip,
   FINISHED_STATUSES,
   uploadFiles,
-  waitForJob,
 } from './jobs';
+export { waitForJob } from './wait';
+export { allChunks, listChunks } from './chunks';
+export type { Chunk, ChunkList, ChunkOptions } from './chunks';
+export type { WaitOptions } from './wait';
 export type {
   ChargeOptions,
   Confirmation,
@@ -33,7 +36,6 @@ export type {
   StructuredResult,
   UploadFile,
   UploadOptions,
-  WaitOptions,
 } from './jobs';
 export { streamJobEvents } from './events';
 export type { JobEvent, JobEventSnapshot, StreamJobEventsOptions } from './events';

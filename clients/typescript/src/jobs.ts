@@ -117,59 +117,6 @@ export function confirm(client: DocconvClient, jobId: string, options: ChargeOpt
   );
 }
 
-export interface WaitOptions {
-  /** Called with the job on the first poll and whenever its status or progress changes. */
-  onProgress?: (job: Job) => void;
-  /** Time between polls; 1000 ms by default. */
-  intervalMs?: number;
-  /** Give up (a DocconvError with code `timeout`) after this long; 1 hour by default. */
-  timeoutMs?: number;
-}
-
-/** True when the job moved since `previous`: another status, or more pages or files done. */
-function hasMoved(previous: Job | undefined, job: Job): boolean {
-  return (
-    previous === undefined ||
-    previous.status !== job.status ||
-    previous.done_pages !== job.done_pages ||
-    previous.done_files !== job.done_files
-  );
-}
-
-/**
- * Polls GET /api/v1/jobs/{job_id} until the job is done, failed or cancelled and returns
- * that last record; a failed job is returned, not thrown, so the caller can read its
- * `error_log` and `refundable`. A pending job is refused at once: it only moves when confirmed.
- */
-export async function waitForJob(client: DocconvClient, jobId: string, options: WaitOptions = {}): Promise<Job> {
-  const { onProgress, intervalMs = 1_000, timeoutMs = 3_600_000 } = options;
-  const deadline = Date.now() + timeoutMs;
-  let previous: Job | undefined;
-  for (;;) {
-    const job = await client.getJob(jobId);
-    if (hasMoved(previous, job)) onProgress?.(job);
-    previous = job;
-    if (FINISHED_STATUSES.includes(job.status)) return job;
-    if (job.status === 'pending') {
-      throw new DocconvError({
-        status: 0,
-        title: 'Job not confirmed',
-        detail: `Job ${jobId} is pending: confirm it before waiting for it.`,
-        code: 'job_pending',
-      });
-    }
-    if (Date.now() + intervalMs > deadline) {
-      throw new DocconvError({
-        status: 0,
-        title: 'Timed out',
-        detail: `Job ${jobId} is still ${job.status} (${job.done_pages}/${job.total_pages} pages) after ${timeoutMs} ms.`,
-        code: 'timeout',
-      });
-    }
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
-
 /** The Markdown result of a finished job (GET /api/v1/jobs/{job_id}/download). */
 export async function downloadMarkdown(client: DocconvClient, jobId: string): Promise<string> {
   const { data, error, response } = await client.api.GET('/api/v1/jobs/{job_id}/download', {

@@ -10,6 +10,7 @@ import {
   usageCommand,
 } from './commands/account';
 import { BUY_USAGE, buyCommand } from './commands/buy';
+import { CHUNKS_USAGE, chunksCommand } from './commands/chunks';
 import { CONVERT_USAGE, convertCommand } from './commands/convert';
 import { DOWNLOAD_USAGE, downloadCommand } from './commands/download';
 import { ENGINES_USAGE, enginesCommand } from './commands/engines';
@@ -36,6 +37,11 @@ const COMMANDS: Record<string, Command> = {
     summary: "download a finished job's Markdown, its blocks as JSON, or a zip with its images",
     usage: DOWNLOAD_USAGE,
     run: downloadCommand,
+  },
+  chunks: {
+    summary: "a finished job's result as chunks ready to embed (JSON Lines)",
+    usage: CHUNKS_USAGE,
+    run: chunksCommand,
   },
   convert: { summary: 'convert a finished job to docx, pptx, hwpx or xlsx', usage: CONVERT_USAGE, run: convertCommand },
   jobs: { summary: 'list your jobs', usage: JOBS_USAGE, run: jobsCommand },

@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { DocconvClient } from '../../client';
-import { confirm, downloadFile, waitForJob, type OcrEngine, type OcrModel } from '../../jobs';
+import { DocconvError } from '../../errors';
+import { confirm, downloadFile, type OcrEngine, type OcrModel } from '../../jobs';
+import { waitForJob } from '../../wait';
 import { uploadFiles } from '../../node-upload';
 import { oneOf, parseCommandLine, positiveInteger, single } from '../args';
 import { formatPoints, formatPreview } from '../format';
@@ -17,7 +19,8 @@ const WAIT_OPTIONS = `  --wait                 show progress until the job is do
   --out, -o <path>       with --wait: write the Markdown to this file instead of stdout,
                          or into this folder (one that exists, or a path ending with /)
                          under the job's title, e.g. out/report.md
-  --interval <ms>        time between progress checks (default 1000)`;
+  --interval <ms>        progress follows the job's events; when they break off, time
+                         before reading the job again (default 5000)`;
 
 export const UPLOAD_USAGE = `Usage: docconv upload <files…> [options]
 
@@ -169,11 +172,19 @@ async function confirmAndWait(
   }
 
   const progress = createProgressDisplay(info);
-  const job = await waitForJob(client, jobId, {
-    onProgress: (j) => progress.update(j),
-    intervalMs: request.intervalMs,
-  });
-  progress.end();
+  let job: Awaited<ReturnType<typeof waitForJob>>;
+  try {
+    job = await waitForJob(client, jobId, { onProgress: (j) => progress.update(j), intervalMs: request.intervalMs });
+  } catch (error) {
+    // The job is paid for and goes on: say how to fetch its result once it is done.
+    if (!(error instanceof DocconvError)) throw error;
+    throw new CliFailure(
+      `Stopped waiting for job ${jobId}: ${error.detail}`,
+      `The job goes on. See where it stands with: docconv job ${jobId}\nSave its result once done with: docconv download ${jobId} --out ${request.out ?? '<file>'}`,
+    );
+  } finally {
+    progress.end();
+  }
   if (job.status !== 'done') {
     throw new CliFailure(
       `Job ${jobId} ended ${job.status}${job.error_log ? `: ${job.error_log}` : '.'}`,
