@@ -68,6 +68,7 @@ describe('SDK normalisation of older response forms (spec 2.3, 9)', () => {
     };
     expect(normalisePreview(trimmed)).toEqual({
       ...trimmed,
+      page_furniture: 'drop',
       docling_refinement: false,
       docling_refinement_pages: 0,
       has_media: false,

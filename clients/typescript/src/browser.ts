@@ -33,6 +33,7 @@ export type {
   DownloadFormat,
   OcrEngine,
   OcrModel,
+  PageFurniture,
   StructuredResult,
   UploadFile,
   UploadOptions,

@@ -9,6 +9,8 @@ type UploadForm = paths['/api/v1/jobs/upload']['post']['requestBody']['content']
 
 export type OcrModel = NonNullable<UploadForm['ocr_model']>;
 export type OcrEngine = NonNullable<UploadForm['ocr_engine']>;
+/** What the job does with running heads and feet, page numbers, headers and footers. */
+export type PageFurniture = NonNullable<UploadForm['page_furniture']>;
 export type ConversionFormat = Schemas['ConvertDto']['format'];
 /** What GET /jobs/{job_id}/download serves: md, json, zip, or a format a conversion produced. */
 export type DownloadFormat = NonNullable<
@@ -39,6 +41,11 @@ export interface UploadOptions {
   relativePaths?: string[];
   /** PDF rendering resolution, 72 to 600. */
   dpi?: number;
+  /**
+   * Running heads and feet, page numbers, headers and footers: `drop` (the service's default),
+   * `keep` in the Markdown where they stand, or `separate` into the structured result.
+   */
+  pageFurniture?: PageFurniture;
   /** Makes a retried upload safe: the service replays its first answer to the same key. */
   idempotencyKey?: string;
 }
@@ -83,6 +90,7 @@ function uploadForm(files: File[], options: Omit<UploadOptions, 'idempotencyKey'
     dpi: options.dpi,
     relative_paths: options.relativePaths ? JSON.stringify(options.relativePaths) : undefined,
     docling_refinement: options.refine,
+    page_furniture: options.pageFurniture,
   };
 }
 

@@ -64,6 +64,7 @@ export function normalisePreview(received: ReceivedPreview): UploadPreview {
     docling_refinement_pages: received.docling_refinement_pages ?? 0,
     ocr_model: received.ocr_model ?? 'premium',
     ocr_engine: received.ocr_engine ?? 'easyocr',
+    page_furniture: received.page_furniture ?? 'drop',
     has_media: received.has_media ?? mediaSeconds > 0,
     cost: normaliseCost(received.cost, received),
     balance: received.balance ?? 0,
@@ -81,6 +82,7 @@ export function normaliseJob(received: ReceivedJob): Job {
   return {
     ocr_model: 'premium',
     ocr_engine: 'easyocr',
+    page_furniture: 'drop',
     file_type: 'mixed',
     filename: '',
     total_pages: 0,

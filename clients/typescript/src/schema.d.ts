@@ -1139,6 +1139,11 @@ export interface components {
        * @enum {string}
        */
       ocr_engine: 'tesseract' | 'easyocr' | 'rapidocr';
+      /**
+       * @description What the upload asked for running heads and feet, page numbers, headers and footers: drop, keep or separate.
+       * @enum {string}
+       */
+      page_furniture: 'drop' | 'keep' | 'separate';
       has_media: boolean;
       cost: components['schemas']['CostResponse'];
       /**
@@ -1171,6 +1176,11 @@ export interface components {
       status: 'pending' | 'queued' | 'processing' | 'done' | 'error' | 'cancelled';
       ocr_model: string;
       ocr_engine: string;
+      /**
+       * @description What the upload asked for running heads and feet, page numbers, headers and footers: drop, keep or separate.
+       * @enum {string}
+       */
+      page_furniture: 'drop' | 'keep' | 'separate';
       file_type: string;
       filename: string;
       /** Format: int64 */
@@ -3356,6 +3366,12 @@ export interface operations {
           relative_paths?: string;
           /** @default false */
           docling_refinement?: boolean;
+          /**
+           * @description Running heads and feet, page numbers, and the headers and footers of office and Hancom documents (PDF, scanned pages, images, DOCX, ODT, DOC, RTF, HWP, HWPX): `drop` (default) leaves them out; `keep` writes them in the Markdown where they stand (page_header and page_footer blocks of the structured result, with their span); `separate` leaves them out of the Markdown and lists them in the structured result as page_header and page_footer blocks without a span. Priced the same.
+           * @default drop
+           * @enum {string}
+           */
+          page_furniture?: 'drop' | 'keep' | 'separate';
         };
       };
     };

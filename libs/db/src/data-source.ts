@@ -25,6 +25,7 @@ import { PageOutcomes1764800000000 } from './migrations/1764800000000-page-outco
 import { CheckoutQuotes1764900000000 } from './migrations/1764900000000-checkout-quotes';
 import { Sessions1765000000000 } from './migrations/1765000000000-sessions';
 import { FreePagesReturned1765100000000 } from './migrations/1765100000000-free-pages-returned';
+import { PageFurniture1765200000000 } from './migrations/1765200000000-page-furniture';
 
 export const ENTITIES = [
   UserEntity,
@@ -57,6 +58,7 @@ export const MIGRATIONS = [
   CheckoutQuotes1764900000000,
   Sessions1765000000000,
   FreePagesReturned1765100000000,
+  PageFurniture1765200000000,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

@@ -1,5 +1,12 @@
 import { DomainError } from '@docconv/contracts';
-import { MAX_READ_BACK_BYTES, readMarkdown, writeMarkdown, type Document } from '@docconv/model';
+import {
+  MAX_READ_BACK_BYTES,
+  readMarkdown,
+  withPageFurniture,
+  writeMarkdown,
+  type Document,
+  type PageFurniture,
+} from '@docconv/model';
 import { readFile } from 'node:fs/promises';
 import type { DecompressionLimits } from './decompression';
 import { extractCsv } from './csv/extract-csv';
@@ -41,6 +48,8 @@ export interface ExtractInput {
    * their names (`images/`, `images/f2-`). Absent: pictures are not taken out.
    */
   imagePrefix?: string;
+  /** What the upload asked for page furniture: dropped when absent. */
+  pageFurniture?: PageFurniture;
 }
 
 export interface Extraction {
@@ -66,12 +75,27 @@ export interface Extraction {
  * One file to Markdown. `onProgress` receives how many of its pages (or frames) are done;
  * `shouldStop`, asked as the pages of a PDF or frames of an image are read, ends the file early (see readPageByPage).
  */
-export function extractToMarkdown(
+export async function extractToMarkdown(
   input: ExtractInput,
   onProgress: (done: number) => void,
   shouldStop?: StopSignal,
 ): Promise<Extraction> {
-  return withPageReader(input, (pages) => READERS[input.kind](input, onProgress, pages, shouldStop));
+  const read = await withPageReader(input, (pages) => READERS[input.kind](input, onProgress, pages, shouldStop));
+  return withPageFurnitureOf(read, input.pageFurniture ?? 'drop');
+}
+
+/**
+ * A file's reading with its page furniture as the upload asked: dropped from its document and
+ * placed pages, kept in its Markdown where it stands (the Markdown written again), or left for
+ * the structured result alone.
+ */
+export function withPageFurnitureOf(extraction: Extraction, mode: PageFurniture): Extraction {
+  const placed = mode === 'drop' ? extraction.placed?.map((page) => ({ ...page, furniture: [] })) : extraction.placed;
+  const document = extraction.document && withPageFurniture(extraction.document, mode);
+  // Furniture the writer leaves out changes nothing it writes: only shown furniture is written anew.
+  const markdown =
+    document && mode === 'keep' && document !== extraction.document ? writeMarkdown(document) : extraction.markdown;
+  return { ...extraction, markdown, ...(placed ? { placed } : {}), ...(document ? { document } : {}) };
 }
 
 /**

@@ -162,6 +162,7 @@ export class JobsService {
           doclingRefinement: options.refinement,
           doclingRefinementPages: refinementPages,
           dpi: options.dpi,
+          pageFurniture: options.pageFurniture ?? 'drop',
           columns: options.columns,
           prompt: options.prompt,
           callbackUrl: options.callbackUrl ?? null,

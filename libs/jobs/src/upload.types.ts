@@ -1,4 +1,5 @@
 import type { OcrEngine, OcrModel } from '@docconv/db';
+import type { PageFurniture } from '@docconv/model';
 
 /** A file received by the API, already on local disk. */
 export interface ReceivedFile {
@@ -21,6 +22,8 @@ export interface UploadOptions {
   transcription: boolean;
   /** Where the job's end is reported (webhooks), as parsed from the upload; checked against the policy at creation. */
   callbackUrl?: string | null;
+  /** What to do with page furniture; dropped when absent. */
+  pageFurniture?: PageFurniture;
 }
 
 export interface Caller {

@@ -194,11 +194,17 @@ export interface TranscriptBlock extends BlockBase {
   speaker?: string;
 }
 
-/** Running heads, running feet and page numbers: kept for the structured result, left out of the Markdown. */
+/**
+ * Running heads, running feet and page numbers (a PDF's, an office or Hancom document's headers
+ * and footers): left out of the Markdown unless `shown`, listed in the structured result. What
+ * the upload's `page_furniture` asks for is applied with withPageFurniture.
+ */
 export interface FurnitureBlock extends BlockBase {
   type: 'furniture';
   role: 'header' | 'footer';
   text: string;
+  /** Written in the Markdown where it stands, as a paragraph (`page_furniture=keep`). */
+  shown?: boolean;
 }
 
 /** A thematic break between parts (slides, sheets, messages). */

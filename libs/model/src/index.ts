@@ -1,6 +1,7 @@
 export * from './document';
 export * from './table-grid';
 export * from './transcript';
+export * from './furniture';
 export * from './markdown/emphasis';
 export * from './markdown/escape';
 export * from './markdown/inline';

@@ -86,6 +86,7 @@ export class JobReading {
       ocr,
       limits: uploadLimits(this.config),
       imagePrefix: imagePrefix(file.seq),
+      pageFurniture: job.pageFurniture,
     };
   }
 

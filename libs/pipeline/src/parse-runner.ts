@@ -3,7 +3,7 @@ import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DomainError, MAX_PRIORITY, type JobPayload } from '@docconv/contracts';
 import { JobEntity, JobFileEntity } from '@docconv/db';
-import { assemblePdf, type PdfPages } from '@docconv/reading';
+import { assemblePdf, withPageFurnitureOf, type PdfPages } from '@docconv/reading';
 import { Queues } from '@docconv/redis';
 import { inputsPrefix, markdownPath, rangePath, rangesPrefix, Storage } from '@docconv/storage';
 import { DataSource } from 'typeorm';
@@ -154,7 +154,9 @@ export class ParseRunner {
     // A cancel is the ranges' to act on: those it reached kept the pages delivered before it, and
     // the job ends cancelled with them; the assembly itself delivers every page the ranges kept.
     const outcome = await this.conclude(job, attempt, () =>
-      this.conversion.convert(job, files, NEVER_CANCELLED, async () => assemblePdf(parts)),
+      this.conversion.convert(job, files, NEVER_CANCELLED, async () =>
+        withPageFurnitureOf(assemblePdf(parts), job.pageFurniture),
+      ),
     );
     await this.storage.deletePrefix(rangesPrefix(jobId)).catch(() => undefined);
     this.metrics.jobEnded(outcome, (Date.now() - job.startedAt!.getTime()) / 1000);

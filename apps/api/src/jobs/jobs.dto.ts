@@ -12,6 +12,7 @@ import {
   type FileKind,
 } from '@docconv/documents';
 import { CONVERSION_FORMATS, units, type ConversionFormat, type JobSummary } from '@docconv/jobs';
+import { PAGE_FURNITURE } from '@docconv/model';
 import { QueryInt } from '../common/query-int';
 import { NO_CONTROL_CHARACTERS, wireTime } from '../common/wire';
 
@@ -176,6 +177,12 @@ export class PreviewResponse {
   @ApiProperty({ enum: ['basic', 'premium'] }) ocr_model!: string;
   @ApiProperty({ enum: ['tesseract', 'easyocr', 'rapidocr'], description: 'The engine that will really run.' })
   ocr_engine!: string;
+  @ApiProperty({
+    enum: PAGE_FURNITURE,
+    description:
+      'What the upload asked for running heads and feet, page numbers, headers and footers: drop, keep or separate.',
+  })
+  page_furniture!: string;
   @ApiProperty() has_media!: boolean;
   @ApiProperty({ type: CostResponse }) cost!: CostResponse;
   @ApiProperty({ description: 'Balance before deduction (milli-USD).' }) balance!: number;
@@ -228,6 +235,12 @@ export class JobResponse {
   @ApiProperty({ enum: JOB_STATUSES }) status!: string;
   @ApiProperty() ocr_model!: string;
   @ApiProperty() ocr_engine!: string;
+  @ApiProperty({
+    enum: PAGE_FURNITURE,
+    description:
+      'What the upload asked for running heads and feet, page numbers, headers and footers: drop, keep or separate.',
+  })
+  page_furniture!: string;
   @ApiProperty() file_type!: string;
   @ApiProperty() filename!: string;
   @ApiProperty() total_pages!: number;
@@ -337,6 +350,7 @@ export function toJobResponse(job: JobSummary): JobResponse {
     status: job.status,
     ocr_model: job.ocrModel,
     ocr_engine: job.ocrEngine,
+    page_furniture: job.pageFurniture,
     file_type: job.fileType,
     filename: job.filename,
     total_pages: job.totalPages,
@@ -401,6 +415,7 @@ export function toPreviewResponse(job: JobEntity, balance: number, files: JobFil
     docling_refinement_pages: job.doclingRefinementPages,
     ocr_model: job.ocrModel,
     ocr_engine: job.ocrEngine,
+    page_furniture: job.pageFurniture,
     has_media: job.mediaDurationSeconds > 0,
     cost: job.quote,
     balance,

@@ -1,5 +1,6 @@
 import { DomainError, type FieldError } from '@docconv/contracts';
 import type { OcrEngine, OcrModel } from '@docconv/db';
+import { PAGE_FURNITURE, type PageFurniture } from '@docconv/model';
 import type { ReceivedFile, UploadOptions } from '@docconv/jobs';
 import { parseCallbackUrl } from '@docconv/webhooks';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
@@ -14,6 +15,7 @@ export const UPLOAD_FIELDS = [
   'relative_paths',
   'docling_refinement',
   'callback_url',
+  'page_furniture',
 ] as const;
 
 /**
@@ -58,6 +60,15 @@ export const UPLOAD_FORM = {
       description: 'JSON array of relative paths, one per file, such as `["invoices/march.pdf"]`.',
     },
     docling_refinement: { type: 'boolean', default: false },
+    page_furniture: {
+      type: 'string',
+      enum: [...PAGE_FURNITURE],
+      default: 'drop',
+      description:
+        'Running heads and feet, page numbers, and the headers and footers of office and Hancom documents (PDF, scanned pages, images, DOCX, ODT, DOC, RTF, HWP, HWPX): ' +
+        '`drop` (default) leaves them out; `keep` writes them in the Markdown where they stand (page_header and page_footer blocks of the structured result, with their span); ' +
+        '`separate` leaves them out of the Markdown and lists them in the structured result as page_header and page_footer blocks without a span. Priced the same.',
+    },
   },
 } satisfies SchemaObject;
 
@@ -122,6 +133,9 @@ export function parseUploadOptions(
 
   const callbackUrl = parseCallbackUrlField(fields.callback_url, bad);
 
+  const pageFurniture = (given(fields.page_furniture) ?? 'drop') as PageFurniture;
+  if (!PAGE_FURNITURE.includes(pageFurniture)) bad('page_furniture', `must be one of ${PAGE_FURNITURE.join(', ')}`);
+
   if (errors.length > 0) {
     throw new DomainError(
       'validation_failed',
@@ -145,7 +159,17 @@ export function parseUploadOptions(
       'Layout refinement by a language model is not configured on this server. Send docling_refinement=false.',
     );
   }
-  return { model, engine, columns, prompt, dpi, refinement, transcription: capabilities.transcription, callbackUrl };
+  return {
+    model,
+    engine,
+    columns,
+    prompt,
+    dpi,
+    refinement,
+    transcription: capabilities.transcription,
+    callbackUrl,
+    pageFurniture,
+  };
 }
 
 /** A form field's value, or undefined when it was left out or sent empty. */

@@ -1,6 +1,7 @@
 import { Column, Entity, OneToMany, PrimaryGeneratedColumn } from 'typeorm';
 import type { ParseQueue } from '@docconv/contracts';
 import { bigintNumber } from './column-types';
+import type { PageFurniture } from '@docconv/model';
 import type { JobConversionEntity } from './job-conversion.entity';
 
 export const JOB_STATUSES = ['pending', 'queued', 'processing', 'done', 'error', 'cancelled'] as const;
@@ -54,6 +55,8 @@ export class JobEntity {
   @Column({ name: 'docling_refinement', type: 'boolean' }) doclingRefinement!: boolean;
   @Column({ name: 'docling_refinement_pages', type: 'integer' }) doclingRefinementPages!: number;
   @Column({ type: 'integer' }) dpi!: number;
+  /** What the upload asked for page furniture: `drop`, `keep` or `separate` (PAGE_FURNITURE of the model). */
+  @Column({ name: 'page_furniture', type: 'text', default: 'drop' }) pageFurniture!: PageFurniture;
   @Column({ type: 'jsonb', nullable: true }) columns!: string[] | null;
   @Column({ type: 'text' }) prompt!: string;
   @Column({ type: 'jsonb' }) quote!: Quote;

@@ -60,8 +60,18 @@ export function documentBlocks(
       ...(block.from.box !== undefined ? { box: block.from.box } : {}),
     };
     if (block.type === 'furniture') {
+      // Written only when the job keeps its furniture (`shown`); else listed without a span.
       const type = block.role === 'header' ? 'page_header' : 'page_footer';
-      out.push({ id: 0, type, text: block.text.trim(), markdown: null, file: source.file, ...place });
+      const markdown = at === undefined ? null : span(offset + at[0], offset + at[1]);
+      out.push({
+        id: 0,
+        type,
+        text: block.text.trim(),
+        markdown,
+        file: source.file,
+        ...position(block.from),
+        ...place,
+      });
       continue;
     }
     if (at === undefined) continue;

@@ -40,6 +40,9 @@ export interface DocxPackage {
   charts: Map<string, Chart>;
   /** The main document's pictures as stored in the package, by part name (those under the size cap). */
   media: Map<string, Buffer>;
+  /** The headers' and footers' paragraphs as text, in the order of their parts (page furniture). */
+  headers: string[][];
+  footers: string[][];
 }
 
 /**
@@ -100,7 +103,24 @@ export async function readDocxPackage(zip: ZipReader): Promise<DocxPackage> {
     media.set(rel.target, await zip.read(entry, MAX_IMAGE_BYTES));
   }
 
+  // Headers and footers are page furniture: their text is enough, and a damaged one is left out.
+  const furniture = async (suffix: string): Promise<string[][]> => {
+    const parts: string[][] = [];
+    for (const rel of relationships.values()) {
+      if (!rel.type.endsWith(suffix) || rel.external) continue;
+      try {
+        const xml = await readPart(zip, rel.target);
+        if (xml !== undefined) parts.push(paragraphTexts(parseWithName(xml, rel.target)));
+      } catch (error) {
+        if (!(error instanceof DocxPackageError)) throw error;
+      }
+    }
+    return parts;
+  };
+
   return {
+    headers: await furniture('/header'),
+    footers: await furniture('/footer'),
     document: { root: document, relationships },
     charts,
     media,
@@ -170,4 +190,23 @@ async function readPart(zip: ZipReader, name: string): Promise<string | undefine
   if (!entry) return undefined;
   const bytes = await zip.read(entry, MAX_PART_BYTES);
   return bytes[0] === 0xff && bytes[1] === 0xfe ? bytes.toString('utf16le') : bytes.toString('utf8');
+}
+
+/** The text of each paragraph of a part (a paragraph in a text box of it on its own), runs of space as one. */
+function paragraphTexts(root: XmlElement): string[] {
+  const texts: string[] = [];
+  const collect = (element: XmlElement, into: string[]): void => {
+    for (const node of element.children) {
+      if (typeof node === 'string') continue;
+      if (node.name === 'w:p') {
+        const own: string[] = [];
+        collect(node, own);
+        texts.push(own.join('').replace(/\s+/g, ' ').trim());
+      } else if (node.name === 'w:t') into.push(node.children.filter((c) => typeof c === 'string').join(''));
+      else if (node.name === 'w:tab' || node.name === 'w:br') into.push(' ');
+      else collect(node, into);
+    }
+  };
+  collect(root, []);
+  return texts.filter((text) => text !== '');
 }

@@ -1,7 +1,7 @@
 import { blocksOf } from '@docconv/model/testing';
 import { makeZip } from '../../../../test/support/archives';
 import { barChartPart } from '../office/testing/chart-part';
-import { extractDocx } from './extract-docx';
+import { extractDocx, extractDocxWithImages } from './extract-docx';
 import { DocxFixtures, packageWith, PIXEL, W } from './testing/docx-fixtures';
 
 const fixtures = new DocxFixtures();
@@ -217,6 +217,34 @@ describe('extractDocx', () => {
         }),
     );
     expect(md).toBe('Revenue grew[^1] by a tenth.\n\n[^1]: Source: annual accounts.\n');
+  });
+
+  it('reads headers and footers as furniture, each distinct text once, without a page number alone', async () => {
+    const path = await fixtures.build(
+      ({ Document, Footer, Header, PageNumber, Paragraph, TextRun }) =>
+        new Document({
+          sections: [1, 2].map((n) => ({
+            headers: { default: new Header({ children: [new Paragraph('ACME — confidential')] }) },
+            footers: {
+              default: new Footer({
+                children: [
+                  new Paragraph('Quarterly report'),
+                  new Paragraph({ children: [new TextRun({ children: [PageNumber.CURRENT] })] }),
+                ],
+              }),
+            },
+            children: [new Paragraph(`Section ${n} of the report.`)],
+          })),
+        }),
+    );
+    const { markdown, document } = await extractDocxWithImages(path, 'report.docx');
+    expect(markdown).toBe('Section 1 of the report.\n\nSection 2 of the report.\n');
+    expect(document.blocks.filter((block) => block.type === 'furniture')).toEqual([
+      { type: 'furniture', role: 'header', text: 'ACME — confidential', from: { file: 'report.docx' } },
+      { type: 'furniture', role: 'footer', text: 'Quarterly report', from: { file: 'report.docx' } },
+    ]);
+    expect(document.blocks[0].type).toBe('furniture');
+    expect(document.blocks[document.blocks.length - 1].type).toBe('furniture');
   });
 
   it('keeps the text of text boxes', async () => {

@@ -1,5 +1,5 @@
 import { DomainError } from '@docconv/contracts';
-import { writeMarkdown, type Block, type Document, type Inline } from '@docconv/model';
+import { writeMarkdown, type Block, type Document, type FurnitureBlock, type Inline } from '@docconv/model';
 import { open } from 'node:fs/promises';
 import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
 import { ImageCollector, type ExtractedImage } from '../images';
@@ -16,7 +16,8 @@ const ADVICE = 'Open it in Word, save it again as a .docx file and upload the ne
  * every row as wide as the widest), text boxes after the paragraph they are anchored in, equations
  * as LaTeX, footnotes and endnotes as GFM footnotes, charts as their title and a table of their
  * data. Images become a short placeholder when
- * they have alternative text; headers, footers and comments are left out.
+ * they have alternative text; comments are left out. Headers and footers are page furniture
+ * (each distinct paragraph once, headers first, footers last).
  */
 export async function extractDocx(
   path: string,
@@ -61,7 +62,14 @@ export async function extractDocxWithImages(
     );
   }
   const { images, unstored } = await takeOutPictures(reader.pictures, docx.media, imagePrefix);
-  const document: Document = { version: 1, blocks: withoutUnstored(blocks, unstored) };
+  const document: Document = {
+    version: 1,
+    blocks: [
+      ...furniture(docx.headers, 'header', displayName),
+      ...withoutUnstored(blocks, unstored),
+      ...furniture(docx.footers, 'footer', displayName),
+    ],
+  };
   return { markdown: writeMarkdown(document), document, images };
 }
 
@@ -146,4 +154,14 @@ async function diagnose(error: unknown, path: string): Promise<{ reason: string;
     return { reason: 'it is not a .docx file (a .docx file is a ZIP package)', advice: ADVICE };
   }
   return { reason: 'its ZIP package is damaged or incomplete', advice: ADVICE };
+}
+
+/**
+ * The paragraphs of a document's headers or footers as furniture blocks, each distinct text once,
+ * without those that hold no letter: a page number's field keeps the number of the page it was
+ * last shown on, the same on every page.
+ */
+function furniture(parts: string[][], role: FurnitureBlock['role'], file: string): FurnitureBlock[] {
+  const texts = new Set(parts.flat().filter((text) => /\p{L}/u.test(text)));
+  return [...texts].map((text) => ({ type: 'furniture', role, text, from: { file } }));
 }

@@ -1,4 +1,5 @@
 import {
+  asFurniture,
   inlineMarkdown,
   joined,
   linkDestination,
@@ -36,9 +37,9 @@ const MAX_LIST_DEPTH = 5;
  * as list items; tables with their spans and captions; pictures with their author's description
  * as figures; equations as inline math; text boxes and charts after the paragraph they are
  * anchored in; footnotes and endnotes numbered in the order of their references, at the end. A
- * page or section break is a separator. The page headers and footers are kept once: headers at
- * the start, footers at the end, each distinct one once, without the blocks that hold only a page
- * number. Tables with no text in any cell are left out (their captions stay). Hancom's
+ * page or section break is a separator. The page headers and footers are page furniture, each
+ * distinct one once (headers before the body, footers after it), without the blocks that hold
+ * only a page number: the job's `page_furniture` says whether the Markdown shows them. Tables with no text in any cell are left out (their captions stay). Hancom's
  * private-use characters are mapped to Unicode (`mapPrivateUse`).
  */
 export function hancomDocument(document: HancomDocument, file: string): Document {
@@ -47,7 +48,15 @@ export function hancomDocument(document: HancomDocument, file: string): Document
   const sections = document.sections.map((s) => builder.blocks(s.blocks)).filter((blocks) => blocks.length > 0);
   const footers = furniture(document.sections.flatMap((s) => s.footers).map((blocks) => builder.blocks(blocks)));
   const body = sections.flatMap((blocks, i) => (i === 0 ? blocks : [builder.separator(), ...blocks]));
-  return { version: 1, blocks: nested([...headers.flat(), ...body, ...footers.flat(), ...builder.notes]) };
+  return {
+    version: 1,
+    blocks: nested([
+      ...asFurniture(headers.flat(), 'header'),
+      ...body,
+      ...asFurniture(footers.flat(), 'footer'),
+      ...builder.notes,
+    ]),
+  };
 }
 
 /**

@@ -1,4 +1,6 @@
 import { blocksOf, leftoverDelimiters } from '@docconv/model/testing';
+import { withPageFurniture, writeMarkdown } from '@docconv/model';
+import { hancomDocument } from './hancom-document';
 import { hancomMarkdown } from './markdown';
 import type { Block, HancomSection, Inline, Paragraph, Table } from './model';
 
@@ -70,16 +72,20 @@ describe('hancomMarkdown', () => {
     expect(markdown).toBe('표 1 위 캡션\n\n| 항목 | 값 |\n| --- | --- |\n\n표 2 빈 표\n');
   });
 
-  it('writes each distinct header once at the start, footers at the end, notes numbered in order', () => {
+  it('keeps each distinct header once at the start, footers at the end, notes numbered in order', () => {
     const note = (text: string): Inline => ({ type: 'note', kind: 'footnote', blocks: [body(text)] });
     const header = [body('머리말')];
-    const markdown = hancomMarkdown({
+    const document = {
       sections: [
         section([body('첫째', note('하나'))], { headers: [header], footers: [[body('꼬리말')]] }),
         section([body('둘째', note('둘'))], { headers: [header] }),
       ],
-    });
-    expect(markdown).toBe('머리말\n\n첫째[^1]\n\n---\n\n둘째[^2]\n\n꼬리말\n\n[^1]: 하나\n[^2]: 둘\n');
+    };
+    // Headers and footers are furniture: left out unless the job keeps it.
+    expect(hancomMarkdown(document)).toBe('첫째[^1]\n\n---\n\n둘째[^2]\n\n[^1]: 하나\n[^2]: 둘\n');
+    expect(writeMarkdown(withPageFurniture(hancomDocument(document, 'a.hwp'), 'keep'))).toBe(
+      '머리말\n\n첫째[^1]\n\n---\n\n둘째[^2]\n\n꼬리말\n\n[^1]: 하나\n[^2]: 둘\n',
+    );
   });
 
   it('keeps an author’s picture description, not the one Hancom makes up', () => {

@@ -1,4 +1,4 @@
-import { writeMarkdown } from '@docconv/model';
+import { withPageFurniture, writeMarkdown, type PageFurniture } from '@docconv/model';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,10 +34,14 @@ function control(inner: string): string {
 
 describe('readHwpx through the Hancom Markdown writer', () => {
   let folder: string;
-  const convert = async (sections: string[], parts: { name: string; data: string }[] = []): Promise<string> => {
+  const convert = async (
+    sections: string[],
+    parts: { name: string; data: string }[] = [],
+    furniture: PageFurniture = 'drop',
+  ): Promise<string> => {
     const path = join(folder, 'doc.hwpx');
     await writeFile(path, hwpx(sections, parts, REF_LIST));
-    return writeMarkdown(await extractHwpx(path, 'doc.hwpx'));
+    return writeMarkdown(withPageFurniture(await extractHwpx(path, 'doc.hwpx'), furniture));
   };
 
   beforeAll(async () => {
@@ -109,7 +113,7 @@ describe('readHwpx through the Hancom Markdown writer', () => {
     ]);
   });
 
-  it('writes the page header at the start and the footer at the end, once each, without page numbers', async () => {
+  it('reads the page header and footer as furniture, once each, without page numbers: shown at the start and end when kept', async () => {
     const header = control(
       `<hp:header id="1" applyPageType="BOTH">${subList([p('국가연구개발사업 보고서')])}</hp:header>`,
     );
@@ -119,11 +123,16 @@ describe('readHwpx through the Hancom Markdown writer', () => {
         p('과학기술정보통신부'),
       ])}</hp:footer>`,
     );
-    const markdown = await convert([
+    const sections = [
       section([p(`${run(SECTION_PR)}${header}${footer}${run('첫 페이지')}`)]),
       section([p(`${header}${run('둘째 구역')}`)]),
+    ];
+    expect(blocksOf(await convert(sections))).toEqual([
+      'paragraph: 첫 페이지',
+      'thematicBreak: ',
+      'paragraph: 둘째 구역',
     ]);
-    expect(blocksOf(markdown)).toEqual([
+    expect(blocksOf(await convert(sections, [], 'keep'))).toEqual([
       'paragraph: 국가연구개발사업 보고서',
       'paragraph: 첫 페이지',
       'thematicBreak: ',

@@ -9,7 +9,7 @@ import { tableMarkdown, type GridCell } from './tables';
  * The one Markdown writer: a document's blocks as CommonMark with GFM tables. Text is escaped
  * here and nowhere else, so what the page says is what a Markdown reader shows. Blocks are
  * separated by a blank line, the items of one list by a line break; page furniture is left
- * out. A block a reader not yet ported wrote as Markdown (`written`) is copied as it was.
+ * out unless it is `shown`. A block a reader not yet ported wrote as Markdown (`written`) is copied as it was.
  */
 export function writeMarkdown(document: Document): string {
   return writeMarkdownSpans(document).markdown;
@@ -108,7 +108,7 @@ export function blockMarkdown(block: Block, lists = new ListLayout(), shown?: Re
     case 'transcript':
       return paragraphText(transcriptContent(block));
     case 'furniture':
-      return undefined;
+      return block.shown ? escapeLineStart(escapeText(block.text.trim())) : undefined;
     case 'separator':
       return '---';
     case 'comment':

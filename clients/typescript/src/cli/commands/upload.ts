@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { DocconvClient } from '../../client';
 import { DocconvError } from '../../errors';
-import { confirm, downloadFile, type OcrEngine, type OcrModel } from '../../jobs';
+import { confirm, downloadFile, type OcrEngine, type OcrModel, type PageFurniture } from '../../jobs';
 import { waitForJob } from '../../wait';
 import { uploadFiles } from '../../node-upload';
 import { oneOf, parseCommandLine, positiveInteger, single } from '../args';
@@ -14,6 +14,7 @@ import { connect } from './connect';
 
 const MODELS: readonly OcrModel[] = ['basic', 'premium'];
 const ENGINES: readonly OcrEngine[] = ['tesseract', 'easyocr', 'rapidocr'];
+const FURNITURE: readonly PageFurniture[] = ['drop', 'keep', 'separate'];
 
 const WAIT_OPTIONS = `  --wait                 show progress until the job is done, then write the Markdown
   --out, -o <path>       with --wait: write the Markdown to this file instead of stdout,
@@ -32,6 +33,10 @@ Options:
   --columns <a,b>        column names for table extraction
   --prompt <text>        extra instructions for the model
   --refine               layout refinement by a language model (charged per page)
+  --furniture drop|keep|separate
+                         running heads and feet, page numbers, headers and footers: left
+                         out (default), kept in the Markdown, or listed apart in the
+                         structured result (docconv download --format json)
   --confirm              confirm after the preview; asks first unless --yes
   --yes, -y              confirm without asking (needed when there is no terminal to ask on)
 ${WAIT_OPTIONS}`;
@@ -81,6 +86,7 @@ export async function uploadCommand(args: string[], term: Terminal): Promise<voi
         columns: { type: 'string' },
         prompt: { type: 'string' },
         refine: { type: 'boolean' },
+        furniture: { type: 'string' },
         confirm: { type: 'boolean' },
         yes: { type: 'boolean', short: 'y' },
         wait: { type: 'boolean' },
@@ -98,6 +104,7 @@ export async function uploadCommand(args: string[], term: Terminal): Promise<voi
     columns: values.columns,
     prompt: values.prompt,
     refine: values.refine,
+    pageFurniture: oneOf(values.furniture, FURNITURE, '--furniture', UPLOAD_USAGE),
   };
 
   const client = await connect(term);
