@@ -675,6 +675,263 @@ func (a *JobsAPIService) JobsCancelExecute(r ApiJobsCancelRequest) (*JobResponse
 	return localVarReturnValue, localVarHTTPResponse, nil
 }
 
+type ApiJobsChunksRequest struct {
+	ctx context.Context
+	ApiService *JobsAPIService
+	jobId string
+	strategy *string
+	maxTokens *int64
+	overlapTokens *int64
+	limit *int64
+	cursor *string
+}
+
+// structure (default): a heading opens a chunk, and blocks are packed up to max_tokens in reading order, a block too long for one cut between table rows (its header repeated), lines, sentences, then words. page: one chunk per page (PDF page, image frame, slide, sheet; a file without pages is one page), cut the same way when it is over max_tokens.
+func (r ApiJobsChunksRequest) Strategy(strategy string) ApiJobsChunksRequest {
+	r.strategy = &strategy
+	return r
+}
+
+// No chunk&#39;s text is more tokens than this (tokenizer cl100k_base).
+func (r ApiJobsChunksRequest) MaxTokens(maxTokens int64) ApiJobsChunksRequest {
+	r.maxTokens = &maxTokens
+	return r
+}
+
+// At most this many tokens of the end of a chunk are repeated at the start of the next one of the same section or page; at most half of max_tokens.
+func (r ApiJobsChunksRequest) OverlapTokens(overlapTokens int64) ApiJobsChunksRequest {
+	r.overlapTokens = &overlapTokens
+	return r
+}
+
+// Chunks a page.
+func (r ApiJobsChunksRequest) Limit(limit int64) ApiJobsChunksRequest {
+	r.limit = &limit
+	return r
+}
+
+// next_cursor of the previous page
+func (r ApiJobsChunksRequest) Cursor(cursor string) ApiJobsChunksRequest {
+	r.cursor = &cursor
+	return r
+}
+
+func (r ApiJobsChunksRequest) Execute() (*ChunkList, *http.Response, error) {
+	return r.ApiService.JobsChunksExecute(r)
+}
+
+/*
+JobsChunks A finished job's result cut into chunks ready to embed, each with its heading path, pages and boxes, offsets in result.md, block ids in the structured result and token count (tokenizer cl100k_base, OpenAI's encoding of text-embedding-3). A chunk never cuts a table row, list item, formula or code block unless that one block is over max_tokens alone; a long table is cut between rows with its header repeated. Free, like the download; paged with cursor and limit.
+
+ @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
+ @param jobId The `job_id` of the upload’s answer.
+ @return ApiJobsChunksRequest
+*/
+func (a *JobsAPIService) JobsChunks(ctx context.Context, jobId string) ApiJobsChunksRequest {
+	return ApiJobsChunksRequest{
+		ApiService: a,
+		ctx: ctx,
+		jobId: jobId,
+	}
+}
+
+// Execute executes the request
+//  @return ChunkList
+func (a *JobsAPIService) JobsChunksExecute(r ApiJobsChunksRequest) (*ChunkList, *http.Response, error) {
+	var (
+		localVarHTTPMethod   = http.MethodGet
+		localVarPostBody     interface{}
+		formFiles            []formFile
+		localVarReturnValue  *ChunkList
+	)
+
+	localBasePath, err := a.client.cfg.ServerURLWithContext(r.ctx, "JobsAPIService.JobsChunks")
+	if err != nil {
+		return localVarReturnValue, nil, &GenericOpenAPIError{error: err.Error()}
+	}
+
+	localVarPath := localBasePath + "/api/v1/jobs/{job_id}/chunks"
+	localVarPath = strings.Replace(localVarPath, "{"+"job_id"+"}", url.PathEscape(parameterValueToString(r.jobId, "jobId")), -1)
+
+	localVarHeaderParams := make(map[string]string)
+	localVarQueryParams := url.Values{}
+	localVarFormParams := url.Values{}
+
+	if r.strategy != nil {
+		parameterAddToHeaderOrQuery(localVarQueryParams, "strategy", r.strategy, "form", "")
+	} else {
+		var defaultValue string = "structure"
+		parameterAddToHeaderOrQuery(localVarQueryParams, "strategy", defaultValue, "form", "")
+		r.strategy = &defaultValue
+	}
+	if r.maxTokens != nil {
+		parameterAddToHeaderOrQuery(localVarQueryParams, "max_tokens", r.maxTokens, "form", "")
+	} else {
+		var defaultValue int64 = 512
+		parameterAddToHeaderOrQuery(localVarQueryParams, "max_tokens", defaultValue, "form", "")
+		r.maxTokens = &defaultValue
+	}
+	if r.overlapTokens != nil {
+		parameterAddToHeaderOrQuery(localVarQueryParams, "overlap_tokens", r.overlapTokens, "form", "")
+	} else {
+		var defaultValue int64 = 0
+		parameterAddToHeaderOrQuery(localVarQueryParams, "overlap_tokens", defaultValue, "form", "")
+		r.overlapTokens = &defaultValue
+	}
+	if r.limit != nil {
+		parameterAddToHeaderOrQuery(localVarQueryParams, "limit", r.limit, "form", "")
+	} else {
+		var defaultValue int64 = 100
+		parameterAddToHeaderOrQuery(localVarQueryParams, "limit", defaultValue, "form", "")
+		r.limit = &defaultValue
+	}
+	if r.cursor != nil {
+		parameterAddToHeaderOrQuery(localVarQueryParams, "cursor", r.cursor, "form", "")
+	}
+	// to determine the Content-Type header
+	localVarHTTPContentTypes := []string{}
+
+	// set Content-Type header
+	localVarHTTPContentType := selectHeaderContentType(localVarHTTPContentTypes)
+	if localVarHTTPContentType != "" {
+		localVarHeaderParams["Content-Type"] = localVarHTTPContentType
+	}
+
+	// to determine the Accept header
+	localVarHTTPHeaderAccepts := []string{"application/json", "application/problem+json"}
+
+	// set Accept header
+	localVarHTTPHeaderAccept := selectHeaderAccept(localVarHTTPHeaderAccepts)
+	if localVarHTTPHeaderAccept != "" {
+		localVarHeaderParams["Accept"] = localVarHTTPHeaderAccept
+	}
+	if r.ctx != nil {
+		// API Key Authentication
+		if auth, ok := r.ctx.Value(ContextAPIKeys).(map[string]APIKey); ok {
+			if apiKey, ok := auth["api_key"]; ok {
+				var key string
+				if apiKey.Prefix != "" {
+					key = apiKey.Prefix + " " + apiKey.Key
+				} else {
+					key = apiKey.Key
+				}
+				localVarHeaderParams["X-API-Key"] = key
+			}
+		}
+	}
+	req, err := a.client.prepareRequest(r.ctx, localVarPath, localVarHTTPMethod, localVarPostBody, localVarHeaderParams, localVarQueryParams, localVarFormParams, formFiles)
+	if err != nil {
+		return localVarReturnValue, nil, err
+	}
+
+	localVarHTTPResponse, err := a.client.callAPI(req)
+	if err != nil || localVarHTTPResponse == nil {
+		return localVarReturnValue, localVarHTTPResponse, err
+	}
+
+	localVarBody, err := io.ReadAll(localVarHTTPResponse.Body)
+	localVarHTTPResponse.Body.Close()
+	localVarHTTPResponse.Body = io.NopCloser(bytes.NewBuffer(localVarBody))
+	if err != nil {
+		return localVarReturnValue, localVarHTTPResponse, err
+	}
+
+	if localVarHTTPResponse.StatusCode >= 300 {
+		newErr := &GenericOpenAPIError{
+			body:  localVarBody,
+			error: localVarHTTPResponse.Status,
+		}
+		if localVarHTTPResponse.StatusCode == 400 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 401 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 403 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 404 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 429 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 500 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 503 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+		}
+		return localVarReturnValue, localVarHTTPResponse, newErr
+	}
+
+	err = a.client.decode(&localVarReturnValue, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+	if err != nil {
+		newErr := &GenericOpenAPIError{
+			body:  localVarBody,
+			error: err.Error(),
+		}
+		return localVarReturnValue, localVarHTTPResponse, newErr
+	}
+
+	return localVarReturnValue, localVarHTTPResponse, nil
+}
+
 type ApiJobsConfirmRequest struct {
 	ctx context.Context
 	ApiService *JobsAPIService
@@ -2802,6 +3059,7 @@ type ApiJobsUploadRequest struct {
 	dpi *int64
 	relativePaths *string
 	doclingRefinement *bool
+	pageFurniture *string
 }
 
 // One or more files, each a part of its own named &#x60;files&#x60;.
@@ -2859,6 +3117,12 @@ func (r ApiJobsUploadRequest) RelativePaths(relativePaths string) ApiJobsUploadR
 
 func (r ApiJobsUploadRequest) DoclingRefinement(doclingRefinement bool) ApiJobsUploadRequest {
 	r.doclingRefinement = &doclingRefinement
+	return r
+}
+
+// Running heads and feet, page numbers, and the headers and footers of office and Hancom documents (PDF, scanned pages, images, DOCX, ODT, DOC, RTF, HWP, HWPX): &#x60;drop&#x60; (default) leaves them out; &#x60;keep&#x60; writes them in the Markdown where they stand (page_header and page_footer blocks of the structured result, with their span); &#x60;separate&#x60; leaves them out of the Markdown and lists them in the structured result as page_header and page_footer blocks without a span. Priced the same.
+func (r ApiJobsUploadRequest) PageFurniture(pageFurniture string) ApiJobsUploadRequest {
+	r.pageFurniture = &pageFurniture
 	return r
 }
 
@@ -2967,6 +3231,9 @@ func (a *JobsAPIService) JobsUploadExecute(r ApiJobsUploadRequest) (*PreviewResp
 	}
 	if r.doclingRefinement != nil {
 		parameterAddToHeaderOrQuery(localVarFormParams, "docling_refinement", r.doclingRefinement, "", "")
+	}
+	if r.pageFurniture != nil {
+		parameterAddToHeaderOrQuery(localVarFormParams, "page_furniture", r.pageFurniture, "", "")
 	}
 	if r.ctx != nil {
 		// API Key Authentication

@@ -25,6 +25,8 @@ type JobResponse struct {
 	Status string `json:"status"`
 	OcrModel string `json:"ocr_model"`
 	OcrEngine string `json:"ocr_engine"`
+	// What the upload asked for running heads and feet, page numbers, headers and footers: drop, keep or separate.
+	PageFurniture string `json:"page_furniture"`
 	FileType string `json:"file_type"`
 	Filename string `json:"filename"`
 	TotalPages int64 `json:"total_pages"`
@@ -69,12 +71,13 @@ type _JobResponse JobResponse
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewJobResponse(jobId string, status string, ocrModel string, ocrEngine string, fileType string, filename string, totalPages int64, donePages int64, totalFiles int64, doneFiles int64, mediaDurationSeconds int64, doneMediaSeconds int64, costPoints int64, errorLog NullableString, createdAt string, finishedAt NullableString, downloadable bool, xlsxBasicConverted bool, xlsxAdvancedConverted bool, xlsxAdvancedStatus NullableString, xlsxAdvancedJobId NullableString, xlsxAdvancedRefundable bool, xlsxAdvancedRecoveryNotes NullableString, refundable bool, retryCount int64, refundedPoints int64, deliveredPages int64, failedPages int64, refundedPages int64, quotedPoints int64, conversionUnits int64) *JobResponse {
+func NewJobResponse(jobId string, status string, ocrModel string, ocrEngine string, pageFurniture string, fileType string, filename string, totalPages int64, donePages int64, totalFiles int64, doneFiles int64, mediaDurationSeconds int64, doneMediaSeconds int64, costPoints int64, errorLog NullableString, createdAt string, finishedAt NullableString, downloadable bool, xlsxBasicConverted bool, xlsxAdvancedConverted bool, xlsxAdvancedStatus NullableString, xlsxAdvancedJobId NullableString, xlsxAdvancedRefundable bool, xlsxAdvancedRecoveryNotes NullableString, refundable bool, retryCount int64, refundedPoints int64, deliveredPages int64, failedPages int64, refundedPages int64, quotedPoints int64, conversionUnits int64) *JobResponse {
 	this := JobResponse{}
 	this.JobId = jobId
 	this.Status = status
 	this.OcrModel = ocrModel
 	this.OcrEngine = ocrEngine
+	this.PageFurniture = pageFurniture
 	this.FileType = fileType
 	this.Filename = filename
 	this.TotalPages = totalPages
@@ -207,6 +210,30 @@ func (o *JobResponse) GetOcrEngineOk() (*string, bool) {
 // SetOcrEngine sets field value
 func (o *JobResponse) SetOcrEngine(v string) {
 	o.OcrEngine = v
+}
+
+// GetPageFurniture returns the PageFurniture field value
+func (o *JobResponse) GetPageFurniture() string {
+	if o == nil {
+		var ret string
+		return ret
+	}
+
+	return o.PageFurniture
+}
+
+// GetPageFurnitureOk returns a tuple with the PageFurniture field value
+// and a boolean to check if the value has been set.
+func (o *JobResponse) GetPageFurnitureOk() (*string, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return &o.PageFurniture, true
+}
+
+// SetPageFurniture sets field value
+func (o *JobResponse) SetPageFurniture(v string) {
+	o.PageFurniture = v
 }
 
 // GetFileType returns the FileType field value
@@ -881,6 +908,7 @@ func (o JobResponse) ToMap() (map[string]interface{}, error) {
 	toSerialize["status"] = o.Status
 	toSerialize["ocr_model"] = o.OcrModel
 	toSerialize["ocr_engine"] = o.OcrEngine
+	toSerialize["page_furniture"] = o.PageFurniture
 	toSerialize["file_type"] = o.FileType
 	toSerialize["filename"] = o.Filename
 	toSerialize["total_pages"] = o.TotalPages
@@ -925,6 +953,7 @@ func (o *JobResponse) UnmarshalJSON(data []byte) (err error) {
 		"status",
 		"ocr_model",
 		"ocr_engine",
+		"page_furniture",
 		"file_type",
 		"filename",
 		"total_pages",
@@ -985,6 +1014,7 @@ func (o *JobResponse) UnmarshalJSON(data []byte) (err error) {
 		delete(additionalProperties, "status")
 		delete(additionalProperties, "ocr_model")
 		delete(additionalProperties, "ocr_engine")
+		delete(additionalProperties, "page_furniture")
 		delete(additionalProperties, "file_type")
 		delete(additionalProperties, "filename")
 		delete(additionalProperties, "total_pages")

@@ -32,6 +32,8 @@ type PreviewResponse struct {
 	OcrModel string `json:"ocr_model"`
 	// The engine that will really run.
 	OcrEngine string `json:"ocr_engine"`
+	// What the upload asked for running heads and feet, page numbers, headers and footers: drop, keep or separate.
+	PageFurniture string `json:"page_furniture"`
 	HasMedia bool `json:"has_media"`
 	Cost CostResponse `json:"cost"`
 	// Balance before deduction (milli-USD).
@@ -51,7 +53,7 @@ type _PreviewResponse PreviewResponse
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewPreviewResponse(jobId string, status string, fileType string, totalPages int64, totalFiles int64, mediaDurationSeconds int64, doclingRefinement bool, doclingRefinementPages int64, ocrModel string, ocrEngine string, hasMedia bool, cost CostResponse, balance int64, expiresAt string, files []JobFileEntry, skippedFiles []SkippedFileEntry) *PreviewResponse {
+func NewPreviewResponse(jobId string, status string, fileType string, totalPages int64, totalFiles int64, mediaDurationSeconds int64, doclingRefinement bool, doclingRefinementPages int64, ocrModel string, ocrEngine string, pageFurniture string, hasMedia bool, cost CostResponse, balance int64, expiresAt string, files []JobFileEntry, skippedFiles []SkippedFileEntry) *PreviewResponse {
 	this := PreviewResponse{}
 	this.JobId = jobId
 	this.Status = status
@@ -63,6 +65,7 @@ func NewPreviewResponse(jobId string, status string, fileType string, totalPages
 	this.DoclingRefinementPages = doclingRefinementPages
 	this.OcrModel = ocrModel
 	this.OcrEngine = ocrEngine
+	this.PageFurniture = pageFurniture
 	this.HasMedia = hasMedia
 	this.Cost = cost
 	this.Balance = balance
@@ -320,6 +323,30 @@ func (o *PreviewResponse) SetOcrEngine(v string) {
 	o.OcrEngine = v
 }
 
+// GetPageFurniture returns the PageFurniture field value
+func (o *PreviewResponse) GetPageFurniture() string {
+	if o == nil {
+		var ret string
+		return ret
+	}
+
+	return o.PageFurniture
+}
+
+// GetPageFurnitureOk returns a tuple with the PageFurniture field value
+// and a boolean to check if the value has been set.
+func (o *PreviewResponse) GetPageFurnitureOk() (*string, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return &o.PageFurniture, true
+}
+
+// SetPageFurniture sets field value
+func (o *PreviewResponse) SetPageFurniture(v string) {
+	o.PageFurniture = v
+}
+
 // GetHasMedia returns the HasMedia field value
 func (o *PreviewResponse) GetHasMedia() bool {
 	if o == nil {
@@ -484,6 +511,7 @@ func (o PreviewResponse) ToMap() (map[string]interface{}, error) {
 	toSerialize["docling_refinement_pages"] = o.DoclingRefinementPages
 	toSerialize["ocr_model"] = o.OcrModel
 	toSerialize["ocr_engine"] = o.OcrEngine
+	toSerialize["page_furniture"] = o.PageFurniture
 	toSerialize["has_media"] = o.HasMedia
 	toSerialize["cost"] = o.Cost
 	toSerialize["balance"] = o.Balance
@@ -513,6 +541,7 @@ func (o *PreviewResponse) UnmarshalJSON(data []byte) (err error) {
 		"docling_refinement_pages",
 		"ocr_model",
 		"ocr_engine",
+		"page_furniture",
 		"has_media",
 		"cost",
 		"balance",
@@ -558,6 +587,7 @@ func (o *PreviewResponse) UnmarshalJSON(data []byte) (err error) {
 		delete(additionalProperties, "docling_refinement_pages")
 		delete(additionalProperties, "ocr_model")
 		delete(additionalProperties, "ocr_engine")
+		delete(additionalProperties, "page_furniture")
 		delete(additionalProperties, "has_media")
 		delete(additionalProperties, "cost")
 		delete(additionalProperties, "balance")

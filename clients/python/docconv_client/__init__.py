@@ -44,6 +44,10 @@ __all__ = [
     "ChangePasswordDto",
     "CheckoutDto",
     "CheckoutResponse",
+    "ChunkList",
+    "ChunkListChunksInner",
+    "ChunkListChunksInnerBlocksInner",
+    "ChunkListChunksInnerOverlap",
     "ConfirmResponse",
     "ConversionPricesResponse",
     "ConversionResponse",
@@ -136,6 +140,10 @@ from docconv_client.models.capabilities_response import CapabilitiesResponse as 
 from docconv_client.models.change_password_dto import ChangePasswordDto as ChangePasswordDto
 from docconv_client.models.checkout_dto import CheckoutDto as CheckoutDto
 from docconv_client.models.checkout_response import CheckoutResponse as CheckoutResponse
+from docconv_client.models.chunk_list import ChunkList as ChunkList
+from docconv_client.models.chunk_list_chunks_inner import ChunkListChunksInner as ChunkListChunksInner
+from docconv_client.models.chunk_list_chunks_inner_blocks_inner import ChunkListChunksInnerBlocksInner as ChunkListChunksInnerBlocksInner
+from docconv_client.models.chunk_list_chunks_inner_overlap import ChunkListChunksInnerOverlap as ChunkListChunksInnerOverlap
 from docconv_client.models.confirm_response import ConfirmResponse as ConfirmResponse
 from docconv_client.models.conversion_prices_response import ConversionPricesResponse as ConversionPricesResponse
 from docconv_client.models.conversion_response import ConversionResponse as ConversionResponse

@@ -21,6 +21,7 @@ from typing import List, Optional, Tuple, Union
 from typing_extensions import Annotated
 from uuid import UUID
 from docconv_client.models.action_dto import ActionDto
+from docconv_client.models.chunk_list import ChunkList
 from docconv_client.models.confirm_response import ConfirmResponse
 from docconv_client.models.conversion_response import ConversionResponse
 from docconv_client.models.convert_dto import ConvertDto
@@ -956,6 +957,372 @@ class JobsApi:
         return self.api_client.param_serialize(
             method='POST',
             resource_path='/api/v1/jobs/{job_id}/cancel',
+            path_params=_path_params,
+            query_params=_query_params,
+            header_params=_header_params,
+            body=_body_params,
+            post_params=_form_params,
+            files=_files,
+            auth_settings=_auth_settings,
+            collection_formats=_collection_formats,
+            _host=_host,
+            _request_auth=_request_auth
+        )
+
+
+
+
+    @validate_call
+    def jobs_chunks(
+        self,
+        job_id: Annotated[UUID, Field(description="The `job_id` of the upload’s answer.")],
+        strategy: Annotated[Optional[StrictStr], Field(description="structure (default): a heading opens a chunk, and blocks are packed up to max_tokens in reading order, a block too long for one cut between table rows (its header repeated), lines, sentences, then words. page: one chunk per page (PDF page, image frame, slide, sheet; a file without pages is one page), cut the same way when it is over max_tokens.")] = None,
+        max_tokens: Annotated[Optional[Annotated[int, Field(le=8192, strict=True, ge=64)]], Field(description="No chunk's text is more tokens than this (tokenizer cl100k_base).")] = None,
+        overlap_tokens: Annotated[Optional[Annotated[int, Field(le=4096, strict=True, ge=0)]], Field(description="At most this many tokens of the end of a chunk are repeated at the start of the next one of the same section or page; at most half of max_tokens.")] = None,
+        limit: Annotated[Optional[Annotated[int, Field(le=1000, strict=True, ge=1)]], Field(description="Chunks a page.")] = None,
+        cursor: Annotated[Optional[StrictStr], Field(description="next_cursor of the previous page")] = None,
+        _request_timeout: Union[
+            None,
+            Annotated[StrictFloat, Field(gt=0)],
+            Tuple[
+                Annotated[StrictFloat, Field(gt=0)],
+                Annotated[StrictFloat, Field(gt=0)]
+            ]
+        ] = None,
+        _request_auth: Optional[Dict[StrictStr, Any]] = None,
+        _content_type: Optional[StrictStr] = None,
+        _headers: Optional[Dict[StrictStr, Any]] = None,
+        _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
+    ) -> ChunkList:
+        """A finished job's result cut into chunks ready to embed, each with its heading path, pages and boxes, offsets in result.md, block ids in the structured result and token count (tokenizer cl100k_base, OpenAI's encoding of text-embedding-3). A chunk never cuts a table row, list item, formula or code block unless that one block is over max_tokens alone; a long table is cut between rows with its header repeated. Free, like the download; paged with cursor and limit.
+
+
+        :param job_id: The `job_id` of the upload’s answer. (required)
+        :type job_id: UUID
+        :param strategy: structure (default): a heading opens a chunk, and blocks are packed up to max_tokens in reading order, a block too long for one cut between table rows (its header repeated), lines, sentences, then words. page: one chunk per page (PDF page, image frame, slide, sheet; a file without pages is one page), cut the same way when it is over max_tokens.
+        :type strategy: str
+        :param max_tokens: No chunk's text is more tokens than this (tokenizer cl100k_base).
+        :type max_tokens: int
+        :param overlap_tokens: At most this many tokens of the end of a chunk are repeated at the start of the next one of the same section or page; at most half of max_tokens.
+        :type overlap_tokens: int
+        :param limit: Chunks a page.
+        :type limit: int
+        :param cursor: next_cursor of the previous page
+        :type cursor: str
+        :param _request_timeout: timeout setting for this request. If one
+                                 number provided, it will be total request
+                                 timeout. It can also be a pair (tuple) of
+                                 (connection, read) timeouts.
+        :type _request_timeout: int, tuple(int, int), optional
+        :param _request_auth: set to override the auth_settings for an a single
+                              request; this effectively ignores the
+                              authentication in the spec for a single request.
+        :type _request_auth: dict, optional
+        :param _content_type: force content-type for the request.
+        :type _content_type: str, Optional
+        :param _headers: set to override the headers for a single
+                         request; this effectively ignores the headers
+                         in the spec for a single request.
+        :type _headers: dict, optional
+        :param _host_index: set to override the host_index for a single
+                            request; this effectively ignores the host_index
+                            in the spec for a single request.
+        :type _host_index: int, optional
+        :return: Returns the result object.
+        """ # noqa: E501
+
+        _param = self._jobs_chunks_serialize(
+            job_id=job_id,
+            strategy=strategy,
+            max_tokens=max_tokens,
+            overlap_tokens=overlap_tokens,
+            limit=limit,
+            cursor=cursor,
+            _request_auth=_request_auth,
+            _content_type=_content_type,
+            _headers=_headers,
+            _host_index=_host_index
+        )
+
+        _response_types_map: Dict[str, Optional[str]] = {
+            '200': "ChunkList",
+            '400': "Problem",
+            '401': "Problem",
+            '403': "Problem",
+            '404': "Problem",
+            '429': "Problem",
+            '500': "Problem",
+            '503': "Problem",
+        }
+        response_data = self.api_client.call_api(
+            *_param,
+            _request_timeout=_request_timeout
+        )
+        response_data.read()
+        return self.api_client.response_deserialize(
+            response_data=response_data,
+            response_types_map=_response_types_map,
+        ).data
+
+
+    @validate_call
+    def jobs_chunks_with_http_info(
+        self,
+        job_id: Annotated[UUID, Field(description="The `job_id` of the upload’s answer.")],
+        strategy: Annotated[Optional[StrictStr], Field(description="structure (default): a heading opens a chunk, and blocks are packed up to max_tokens in reading order, a block too long for one cut between table rows (its header repeated), lines, sentences, then words. page: one chunk per page (PDF page, image frame, slide, sheet; a file without pages is one page), cut the same way when it is over max_tokens.")] = None,
+        max_tokens: Annotated[Optional[Annotated[int, Field(le=8192, strict=True, ge=64)]], Field(description="No chunk's text is more tokens than this (tokenizer cl100k_base).")] = None,
+        overlap_tokens: Annotated[Optional[Annotated[int, Field(le=4096, strict=True, ge=0)]], Field(description="At most this many tokens of the end of a chunk are repeated at the start of the next one of the same section or page; at most half of max_tokens.")] = None,
+        limit: Annotated[Optional[Annotated[int, Field(le=1000, strict=True, ge=1)]], Field(description="Chunks a page.")] = None,
+        cursor: Annotated[Optional[StrictStr], Field(description="next_cursor of the previous page")] = None,
+        _request_timeout: Union[
+            None,
+            Annotated[StrictFloat, Field(gt=0)],
+            Tuple[
+                Annotated[StrictFloat, Field(gt=0)],
+                Annotated[StrictFloat, Field(gt=0)]
+            ]
+        ] = None,
+        _request_auth: Optional[Dict[StrictStr, Any]] = None,
+        _content_type: Optional[StrictStr] = None,
+        _headers: Optional[Dict[StrictStr, Any]] = None,
+        _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
+    ) -> ApiResponse[ChunkList]:
+        """A finished job's result cut into chunks ready to embed, each with its heading path, pages and boxes, offsets in result.md, block ids in the structured result and token count (tokenizer cl100k_base, OpenAI's encoding of text-embedding-3). A chunk never cuts a table row, list item, formula or code block unless that one block is over max_tokens alone; a long table is cut between rows with its header repeated. Free, like the download; paged with cursor and limit.
+
+
+        :param job_id: The `job_id` of the upload’s answer. (required)
+        :type job_id: UUID
+        :param strategy: structure (default): a heading opens a chunk, and blocks are packed up to max_tokens in reading order, a block too long for one cut between table rows (its header repeated), lines, sentences, then words. page: one chunk per page (PDF page, image frame, slide, sheet; a file without pages is one page), cut the same way when it is over max_tokens.
+        :type strategy: str
+        :param max_tokens: No chunk's text is more tokens than this (tokenizer cl100k_base).
+        :type max_tokens: int
+        :param overlap_tokens: At most this many tokens of the end of a chunk are repeated at the start of the next one of the same section or page; at most half of max_tokens.
+        :type overlap_tokens: int
+        :param limit: Chunks a page.
+        :type limit: int
+        :param cursor: next_cursor of the previous page
+        :type cursor: str
+        :param _request_timeout: timeout setting for this request. If one
+                                 number provided, it will be total request
+                                 timeout. It can also be a pair (tuple) of
+                                 (connection, read) timeouts.
+        :type _request_timeout: int, tuple(int, int), optional
+        :param _request_auth: set to override the auth_settings for an a single
+                              request; this effectively ignores the
+                              authentication in the spec for a single request.
+        :type _request_auth: dict, optional
+        :param _content_type: force content-type for the request.
+        :type _content_type: str, Optional
+        :param _headers: set to override the headers for a single
+                         request; this effectively ignores the headers
+                         in the spec for a single request.
+        :type _headers: dict, optional
+        :param _host_index: set to override the host_index for a single
+                            request; this effectively ignores the host_index
+                            in the spec for a single request.
+        :type _host_index: int, optional
+        :return: Returns the result object.
+        """ # noqa: E501
+
+        _param = self._jobs_chunks_serialize(
+            job_id=job_id,
+            strategy=strategy,
+            max_tokens=max_tokens,
+            overlap_tokens=overlap_tokens,
+            limit=limit,
+            cursor=cursor,
+            _request_auth=_request_auth,
+            _content_type=_content_type,
+            _headers=_headers,
+            _host_index=_host_index
+        )
+
+        _response_types_map: Dict[str, Optional[str]] = {
+            '200': "ChunkList",
+            '400': "Problem",
+            '401': "Problem",
+            '403': "Problem",
+            '404': "Problem",
+            '429': "Problem",
+            '500': "Problem",
+            '503': "Problem",
+        }
+        response_data = self.api_client.call_api(
+            *_param,
+            _request_timeout=_request_timeout
+        )
+        response_data.read()
+        return self.api_client.response_deserialize(
+            response_data=response_data,
+            response_types_map=_response_types_map,
+        )
+
+
+    @validate_call
+    def jobs_chunks_without_preload_content(
+        self,
+        job_id: Annotated[UUID, Field(description="The `job_id` of the upload’s answer.")],
+        strategy: Annotated[Optional[StrictStr], Field(description="structure (default): a heading opens a chunk, and blocks are packed up to max_tokens in reading order, a block too long for one cut between table rows (its header repeated), lines, sentences, then words. page: one chunk per page (PDF page, image frame, slide, sheet; a file without pages is one page), cut the same way when it is over max_tokens.")] = None,
+        max_tokens: Annotated[Optional[Annotated[int, Field(le=8192, strict=True, ge=64)]], Field(description="No chunk's text is more tokens than this (tokenizer cl100k_base).")] = None,
+        overlap_tokens: Annotated[Optional[Annotated[int, Field(le=4096, strict=True, ge=0)]], Field(description="At most this many tokens of the end of a chunk are repeated at the start of the next one of the same section or page; at most half of max_tokens.")] = None,
+        limit: Annotated[Optional[Annotated[int, Field(le=1000, strict=True, ge=1)]], Field(description="Chunks a page.")] = None,
+        cursor: Annotated[Optional[StrictStr], Field(description="next_cursor of the previous page")] = None,
+        _request_timeout: Union[
+            None,
+            Annotated[StrictFloat, Field(gt=0)],
+            Tuple[
+                Annotated[StrictFloat, Field(gt=0)],
+                Annotated[StrictFloat, Field(gt=0)]
+            ]
+        ] = None,
+        _request_auth: Optional[Dict[StrictStr, Any]] = None,
+        _content_type: Optional[StrictStr] = None,
+        _headers: Optional[Dict[StrictStr, Any]] = None,
+        _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
+    ) -> RESTResponseType:
+        """A finished job's result cut into chunks ready to embed, each with its heading path, pages and boxes, offsets in result.md, block ids in the structured result and token count (tokenizer cl100k_base, OpenAI's encoding of text-embedding-3). A chunk never cuts a table row, list item, formula or code block unless that one block is over max_tokens alone; a long table is cut between rows with its header repeated. Free, like the download; paged with cursor and limit.
+
+
+        :param job_id: The `job_id` of the upload’s answer. (required)
+        :type job_id: UUID
+        :param strategy: structure (default): a heading opens a chunk, and blocks are packed up to max_tokens in reading order, a block too long for one cut between table rows (its header repeated), lines, sentences, then words. page: one chunk per page (PDF page, image frame, slide, sheet; a file without pages is one page), cut the same way when it is over max_tokens.
+        :type strategy: str
+        :param max_tokens: No chunk's text is more tokens than this (tokenizer cl100k_base).
+        :type max_tokens: int
+        :param overlap_tokens: At most this many tokens of the end of a chunk are repeated at the start of the next one of the same section or page; at most half of max_tokens.
+        :type overlap_tokens: int
+        :param limit: Chunks a page.
+        :type limit: int
+        :param cursor: next_cursor of the previous page
+        :type cursor: str
+        :param _request_timeout: timeout setting for this request. If one
+                                 number provided, it will be total request
+                                 timeout. It can also be a pair (tuple) of
+                                 (connection, read) timeouts.
+        :type _request_timeout: int, tuple(int, int), optional
+        :param _request_auth: set to override the auth_settings for an a single
+                              request; this effectively ignores the
+                              authentication in the spec for a single request.
+        :type _request_auth: dict, optional
+        :param _content_type: force content-type for the request.
+        :type _content_type: str, Optional
+        :param _headers: set to override the headers for a single
+                         request; this effectively ignores the headers
+                         in the spec for a single request.
+        :type _headers: dict, optional
+        :param _host_index: set to override the host_index for a single
+                            request; this effectively ignores the host_index
+                            in the spec for a single request.
+        :type _host_index: int, optional
+        :return: Returns the result object.
+        """ # noqa: E501
+
+        _param = self._jobs_chunks_serialize(
+            job_id=job_id,
+            strategy=strategy,
+            max_tokens=max_tokens,
+            overlap_tokens=overlap_tokens,
+            limit=limit,
+            cursor=cursor,
+            _request_auth=_request_auth,
+            _content_type=_content_type,
+            _headers=_headers,
+            _host_index=_host_index
+        )
+
+        _response_types_map: Dict[str, Optional[str]] = {
+            '200': "ChunkList",
+            '400': "Problem",
+            '401': "Problem",
+            '403': "Problem",
+            '404': "Problem",
+            '429': "Problem",
+            '500': "Problem",
+            '503': "Problem",
+        }
+        response_data = self.api_client.call_api(
+            *_param,
+            _request_timeout=_request_timeout
+        )
+        return response_data.response
+
+
+    def _jobs_chunks_serialize(
+        self,
+        job_id,
+        strategy,
+        max_tokens,
+        overlap_tokens,
+        limit,
+        cursor,
+        _request_auth,
+        _content_type,
+        _headers,
+        _host_index,
+    ) -> RequestSerialized:
+
+        _host = None
+
+        _collection_formats: Dict[str, str] = {
+        }
+
+        _path_params: Dict[str, str] = {}
+        _query_params: List[Tuple[str, str]] = []
+        _header_params: Dict[str, Optional[str]] = _headers or {}
+        _form_params: List[Tuple[str, str]] = []
+        _files: Dict[
+            str, Union[str, bytes, List[str], List[bytes], List[Tuple[str, bytes]]]
+        ] = {}
+        _body_params: Optional[bytes] = None
+
+        # process the path parameters
+        if job_id is not None:
+            _path_params['job_id'] = job_id
+        # process the query parameters
+        if strategy is not None:
+            
+            _query_params.append(('strategy', strategy))
+            
+        if max_tokens is not None:
+            
+            _query_params.append(('max_tokens', max_tokens))
+            
+        if overlap_tokens is not None:
+            
+            _query_params.append(('overlap_tokens', overlap_tokens))
+            
+        if limit is not None:
+            
+            _query_params.append(('limit', limit))
+            
+        if cursor is not None:
+            
+            _query_params.append(('cursor', cursor))
+            
+        # process the header parameters
+        # process the form parameters
+        # process the body parameter
+
+
+        # set the HTTP header `Accept`
+        if 'Accept' not in _header_params:
+            _header_params['Accept'] = self.api_client.select_header_accept(
+                [
+                    'application/json', 
+                    'application/problem+json'
+                ]
+            )
+
+
+        # authentication setting
+        _auth_settings: List[str] = [
+            'api_key', 
+            'jwt'
+        ]
+
+        return self.api_client.param_serialize(
+            method='GET',
+            resource_path='/api/v1/jobs/{job_id}/chunks',
             path_params=_path_params,
             query_params=_query_params,
             header_params=_header_params,
@@ -3998,6 +4365,7 @@ class JobsApi:
         dpi: Annotated[Optional[Annotated[int, Field(le=600, strict=True, ge=72)]], Field(description="PDF rendering resolution.")] = None,
         relative_paths: Annotated[Optional[StrictStr], Field(description="JSON array of relative paths, one per file, such as `[\\\"invoices/march.pdf\\\"]`.")] = None,
         docling_refinement: Optional[StrictBool] = None,
+        page_furniture: Annotated[Optional[StrictStr], Field(description="Running heads and feet, page numbers, and the headers and footers of office and Hancom documents (PDF, scanned pages, images, DOCX, ODT, DOC, RTF, HWP, HWPX): `drop` (default) leaves them out; `keep` writes them in the Markdown where they stand (page_header and page_footer blocks of the structured result, with their span); `separate` leaves them out of the Markdown and lists them in the structured result as page_header and page_footer blocks without a span. Priced the same.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -4034,6 +4402,8 @@ class JobsApi:
         :type relative_paths: str
         :param docling_refinement:
         :type docling_refinement: bool
+        :param page_furniture: Running heads and feet, page numbers, and the headers and footers of office and Hancom documents (PDF, scanned pages, images, DOCX, ODT, DOC, RTF, HWP, HWPX): `drop` (default) leaves them out; `keep` writes them in the Markdown where they stand (page_header and page_footer blocks of the structured result, with their span); `separate` leaves them out of the Markdown and lists them in the structured result as page_header and page_footer blocks without a span. Priced the same.
+        :type page_furniture: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
                                  timeout. It can also be a pair (tuple) of
@@ -4067,6 +4437,7 @@ class JobsApi:
             dpi=dpi,
             relative_paths=relative_paths,
             docling_refinement=docling_refinement,
+            page_furniture=page_furniture,
             _request_auth=_request_auth,
             _content_type=_content_type,
             _headers=_headers,
@@ -4110,6 +4481,7 @@ class JobsApi:
         dpi: Annotated[Optional[Annotated[int, Field(le=600, strict=True, ge=72)]], Field(description="PDF rendering resolution.")] = None,
         relative_paths: Annotated[Optional[StrictStr], Field(description="JSON array of relative paths, one per file, such as `[\\\"invoices/march.pdf\\\"]`.")] = None,
         docling_refinement: Optional[StrictBool] = None,
+        page_furniture: Annotated[Optional[StrictStr], Field(description="Running heads and feet, page numbers, and the headers and footers of office and Hancom documents (PDF, scanned pages, images, DOCX, ODT, DOC, RTF, HWP, HWPX): `drop` (default) leaves them out; `keep` writes them in the Markdown where they stand (page_header and page_footer blocks of the structured result, with their span); `separate` leaves them out of the Markdown and lists them in the structured result as page_header and page_footer blocks without a span. Priced the same.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -4146,6 +4518,8 @@ class JobsApi:
         :type relative_paths: str
         :param docling_refinement:
         :type docling_refinement: bool
+        :param page_furniture: Running heads and feet, page numbers, and the headers and footers of office and Hancom documents (PDF, scanned pages, images, DOCX, ODT, DOC, RTF, HWP, HWPX): `drop` (default) leaves them out; `keep` writes them in the Markdown where they stand (page_header and page_footer blocks of the structured result, with their span); `separate` leaves them out of the Markdown and lists them in the structured result as page_header and page_footer blocks without a span. Priced the same.
+        :type page_furniture: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
                                  timeout. It can also be a pair (tuple) of
@@ -4179,6 +4553,7 @@ class JobsApi:
             dpi=dpi,
             relative_paths=relative_paths,
             docling_refinement=docling_refinement,
+            page_furniture=page_furniture,
             _request_auth=_request_auth,
             _content_type=_content_type,
             _headers=_headers,
@@ -4222,6 +4597,7 @@ class JobsApi:
         dpi: Annotated[Optional[Annotated[int, Field(le=600, strict=True, ge=72)]], Field(description="PDF rendering resolution.")] = None,
         relative_paths: Annotated[Optional[StrictStr], Field(description="JSON array of relative paths, one per file, such as `[\\\"invoices/march.pdf\\\"]`.")] = None,
         docling_refinement: Optional[StrictBool] = None,
+        page_furniture: Annotated[Optional[StrictStr], Field(description="Running heads and feet, page numbers, and the headers and footers of office and Hancom documents (PDF, scanned pages, images, DOCX, ODT, DOC, RTF, HWP, HWPX): `drop` (default) leaves them out; `keep` writes them in the Markdown where they stand (page_header and page_footer blocks of the structured result, with their span); `separate` leaves them out of the Markdown and lists them in the structured result as page_header and page_footer blocks without a span. Priced the same.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -4258,6 +4634,8 @@ class JobsApi:
         :type relative_paths: str
         :param docling_refinement:
         :type docling_refinement: bool
+        :param page_furniture: Running heads and feet, page numbers, and the headers and footers of office and Hancom documents (PDF, scanned pages, images, DOCX, ODT, DOC, RTF, HWP, HWPX): `drop` (default) leaves them out; `keep` writes them in the Markdown where they stand (page_header and page_footer blocks of the structured result, with their span); `separate` leaves them out of the Markdown and lists them in the structured result as page_header and page_footer blocks without a span. Priced the same.
+        :type page_furniture: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
                                  timeout. It can also be a pair (tuple) of
@@ -4291,6 +4669,7 @@ class JobsApi:
             dpi=dpi,
             relative_paths=relative_paths,
             docling_refinement=docling_refinement,
+            page_furniture=page_furniture,
             _request_auth=_request_auth,
             _content_type=_content_type,
             _headers=_headers,
@@ -4329,6 +4708,7 @@ class JobsApi:
         dpi,
         relative_paths,
         docling_refinement,
+        page_furniture,
         _request_auth,
         _content_type,
         _headers,
@@ -4374,6 +4754,8 @@ class JobsApi:
             _form_params.append(('relative_paths', relative_paths))
         if docling_refinement is not None:
             _form_params.append(('docling_refinement', docling_refinement))
+        if page_furniture is not None:
+            _form_params.append(('page_furniture', page_furniture))
         # process the body parameter
 
 

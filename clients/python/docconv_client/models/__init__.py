@@ -21,6 +21,10 @@ from docconv_client.models.capabilities_response import CapabilitiesResponse
 from docconv_client.models.change_password_dto import ChangePasswordDto
 from docconv_client.models.checkout_dto import CheckoutDto
 from docconv_client.models.checkout_response import CheckoutResponse
+from docconv_client.models.chunk_list import ChunkList
+from docconv_client.models.chunk_list_chunks_inner import ChunkListChunksInner
+from docconv_client.models.chunk_list_chunks_inner_blocks_inner import ChunkListChunksInnerBlocksInner
+from docconv_client.models.chunk_list_chunks_inner_overlap import ChunkListChunksInnerOverlap
 from docconv_client.models.confirm_response import ConfirmResponse
 from docconv_client.models.conversion_prices_response import ConversionPricesResponse
 from docconv_client.models.conversion_response import ConversionResponse

@@ -42,13 +42,14 @@ class PreviewResponse(BaseModel):
     docling_refinement_pages: StrictInt
     ocr_model: StrictStr
     ocr_engine: StrictStr = Field(description="The engine that will really run.")
+    page_furniture: StrictStr = Field(description="What the upload asked for running heads and feet, page numbers, headers and footers: drop, keep or separate.")
     has_media: StrictBool
     cost: CostResponse
     balance: StrictInt = Field(description="Balance before deduction (milli-USD).")
     expires_at: StrictStr = Field(description="When this quote expires unless confirmed.")
     files: List[JobFileEntry] = Field(description="Each file that will be converted, with its exact format")
     skipped_files: List[SkippedFileEntry] = Field(description="Members of archives and e-mails that will not be converted (not charged), with the reason")
-    __properties: ClassVar[List[str]] = ["job_id", "status", "file_type", "total_pages", "total_files", "media_duration_seconds", "docling_refinement", "docling_refinement_pages", "ocr_model", "ocr_engine", "has_media", "cost", "balance", "expires_at", "files", "skipped_files"]
+    __properties: ClassVar[List[str]] = ["job_id", "status", "file_type", "total_pages", "total_files", "media_duration_seconds", "docling_refinement", "docling_refinement_pages", "ocr_model", "ocr_engine", "page_furniture", "has_media", "cost", "balance", "expires_at", "files", "skipped_files"]
 
     @field_validator('status')
     def status_validate_enum(cls, value):
@@ -69,6 +70,13 @@ class PreviewResponse(BaseModel):
         """Validates the enum"""
         if value not in set(['tesseract', 'easyocr', 'rapidocr']):
             raise ValueError("must be one of enum values ('tesseract', 'easyocr', 'rapidocr')")
+        return value
+
+    @field_validator('page_furniture')
+    def page_furniture_validate_enum(cls, value):
+        """Validates the enum"""
+        if value not in set(['drop', 'keep', 'separate']):
+            raise ValueError("must be one of enum values ('drop', 'keep', 'separate')")
         return value
 
     model_config = ConfigDict(
@@ -147,6 +155,7 @@ class PreviewResponse(BaseModel):
             "docling_refinement_pages": obj.get("docling_refinement_pages"),
             "ocr_model": obj.get("ocr_model"),
             "ocr_engine": obj.get("ocr_engine"),
+            "page_furniture": obj.get("page_furniture"),
             "has_media": obj.get("has_media"),
             "cost": CostResponse.from_dict(obj["cost"]) if obj.get("cost") is not None else None,
             "balance": obj.get("balance"),

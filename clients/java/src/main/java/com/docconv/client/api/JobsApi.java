@@ -19,6 +19,7 @@ import com.docconv.client.Configuration;
 import com.docconv.client.Pair;
 
 import com.docconv.client.model.ActionDto;
+import com.docconv.client.model.ChunkList;
 import com.docconv.client.model.ConfirmResponse;
 import com.docconv.client.model.ConversionResponse;
 import com.docconv.client.model.ConvertDto;
@@ -555,6 +556,167 @@ public class JobsApi {
     localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
 
     localVarRequestBuilder.method("POST", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * A finished job&#39;s result cut into chunks ready to embed, each with its heading path, pages and boxes, offsets in result.md, block ids in the structured result and token count (tokenizer cl100k_base, OpenAI&#39;s encoding of text-embedding-3). A chunk never cuts a table row, list item, formula or code block unless that one block is over max_tokens alone; a long table is cut between rows with its header repeated. Free, like the download; paged with cursor and limit.
+   * 
+   * @param jobId The &#x60;job_id&#x60; of the upload’s answer. (required)
+   * @param strategy structure (default): a heading opens a chunk, and blocks are packed up to max_tokens in reading order, a block too long for one cut between table rows (its header repeated), lines, sentences, then words. page: one chunk per page (PDF page, image frame, slide, sheet; a file without pages is one page), cut the same way when it is over max_tokens. (optional, default to structure)
+   * @param maxTokens No chunk&#39;s text is more tokens than this (tokenizer cl100k_base). (optional, default to 512)
+   * @param overlapTokens At most this many tokens of the end of a chunk are repeated at the start of the next one of the same section or page; at most half of max_tokens. (optional, default to 0)
+   * @param limit Chunks a page. (optional, default to 100)
+   * @param cursor next_cursor of the previous page (optional)
+   * @return ChunkList
+   * @throws ApiException if fails to make API call
+   */
+  public ChunkList jobsChunks(@javax.annotation.Nonnull UUID jobId, @javax.annotation.Nullable String strategy, @javax.annotation.Nullable Long maxTokens, @javax.annotation.Nullable Long overlapTokens, @javax.annotation.Nullable Long limit, @javax.annotation.Nullable String cursor) throws ApiException {
+    return jobsChunks(jobId, strategy, maxTokens, overlapTokens, limit, cursor, null);
+  }
+
+  /**
+   * A finished job&#39;s result cut into chunks ready to embed, each with its heading path, pages and boxes, offsets in result.md, block ids in the structured result and token count (tokenizer cl100k_base, OpenAI&#39;s encoding of text-embedding-3). A chunk never cuts a table row, list item, formula or code block unless that one block is over max_tokens alone; a long table is cut between rows with its header repeated. Free, like the download; paged with cursor and limit.
+   * 
+   * @param jobId The &#x60;job_id&#x60; of the upload’s answer. (required)
+   * @param strategy structure (default): a heading opens a chunk, and blocks are packed up to max_tokens in reading order, a block too long for one cut between table rows (its header repeated), lines, sentences, then words. page: one chunk per page (PDF page, image frame, slide, sheet; a file without pages is one page), cut the same way when it is over max_tokens. (optional, default to structure)
+   * @param maxTokens No chunk&#39;s text is more tokens than this (tokenizer cl100k_base). (optional, default to 512)
+   * @param overlapTokens At most this many tokens of the end of a chunk are repeated at the start of the next one of the same section or page; at most half of max_tokens. (optional, default to 0)
+   * @param limit Chunks a page. (optional, default to 100)
+   * @param cursor next_cursor of the previous page (optional)
+   * @param headers Optional headers to include in the request
+   * @return ChunkList
+   * @throws ApiException if fails to make API call
+   */
+  public ChunkList jobsChunks(@javax.annotation.Nonnull UUID jobId, @javax.annotation.Nullable String strategy, @javax.annotation.Nullable Long maxTokens, @javax.annotation.Nullable Long overlapTokens, @javax.annotation.Nullable Long limit, @javax.annotation.Nullable String cursor, Map<String, String> headers) throws ApiException {
+    ApiResponse<ChunkList> localVarResponse = jobsChunksWithHttpInfo(jobId, strategy, maxTokens, overlapTokens, limit, cursor, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * A finished job&#39;s result cut into chunks ready to embed, each with its heading path, pages and boxes, offsets in result.md, block ids in the structured result and token count (tokenizer cl100k_base, OpenAI&#39;s encoding of text-embedding-3). A chunk never cuts a table row, list item, formula or code block unless that one block is over max_tokens alone; a long table is cut between rows with its header repeated. Free, like the download; paged with cursor and limit.
+   * 
+   * @param jobId The &#x60;job_id&#x60; of the upload’s answer. (required)
+   * @param strategy structure (default): a heading opens a chunk, and blocks are packed up to max_tokens in reading order, a block too long for one cut between table rows (its header repeated), lines, sentences, then words. page: one chunk per page (PDF page, image frame, slide, sheet; a file without pages is one page), cut the same way when it is over max_tokens. (optional, default to structure)
+   * @param maxTokens No chunk&#39;s text is more tokens than this (tokenizer cl100k_base). (optional, default to 512)
+   * @param overlapTokens At most this many tokens of the end of a chunk are repeated at the start of the next one of the same section or page; at most half of max_tokens. (optional, default to 0)
+   * @param limit Chunks a page. (optional, default to 100)
+   * @param cursor next_cursor of the previous page (optional)
+   * @return ApiResponse&lt;ChunkList&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<ChunkList> jobsChunksWithHttpInfo(@javax.annotation.Nonnull UUID jobId, @javax.annotation.Nullable String strategy, @javax.annotation.Nullable Long maxTokens, @javax.annotation.Nullable Long overlapTokens, @javax.annotation.Nullable Long limit, @javax.annotation.Nullable String cursor) throws ApiException {
+    return jobsChunksWithHttpInfo(jobId, strategy, maxTokens, overlapTokens, limit, cursor, null);
+  }
+
+  /**
+   * A finished job&#39;s result cut into chunks ready to embed, each with its heading path, pages and boxes, offsets in result.md, block ids in the structured result and token count (tokenizer cl100k_base, OpenAI&#39;s encoding of text-embedding-3). A chunk never cuts a table row, list item, formula or code block unless that one block is over max_tokens alone; a long table is cut between rows with its header repeated. Free, like the download; paged with cursor and limit.
+   * 
+   * @param jobId The &#x60;job_id&#x60; of the upload’s answer. (required)
+   * @param strategy structure (default): a heading opens a chunk, and blocks are packed up to max_tokens in reading order, a block too long for one cut between table rows (its header repeated), lines, sentences, then words. page: one chunk per page (PDF page, image frame, slide, sheet; a file without pages is one page), cut the same way when it is over max_tokens. (optional, default to structure)
+   * @param maxTokens No chunk&#39;s text is more tokens than this (tokenizer cl100k_base). (optional, default to 512)
+   * @param overlapTokens At most this many tokens of the end of a chunk are repeated at the start of the next one of the same section or page; at most half of max_tokens. (optional, default to 0)
+   * @param limit Chunks a page. (optional, default to 100)
+   * @param cursor next_cursor of the previous page (optional)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;ChunkList&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<ChunkList> jobsChunksWithHttpInfo(@javax.annotation.Nonnull UUID jobId, @javax.annotation.Nullable String strategy, @javax.annotation.Nullable Long maxTokens, @javax.annotation.Nullable Long overlapTokens, @javax.annotation.Nullable Long limit, @javax.annotation.Nullable String cursor, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = jobsChunksRequestBuilder(jobId, strategy, maxTokens, overlapTokens, limit, cursor, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("jobsChunks", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<ChunkList>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        ChunkList responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<ChunkList>() {});
+        
+
+        return new ApiResponse<ChunkList>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder jobsChunksRequestBuilder(@javax.annotation.Nonnull UUID jobId, @javax.annotation.Nullable String strategy, @javax.annotation.Nullable Long maxTokens, @javax.annotation.Nullable Long overlapTokens, @javax.annotation.Nullable Long limit, @javax.annotation.Nullable String cursor, Map<String, String> headers) throws ApiException {
+    // verify the required parameter 'jobId' is set
+    if (jobId == null) {
+      throw new ApiException(400, "Missing the required parameter 'jobId' when calling jobsChunks");
+    }
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/api/v1/jobs/{job_id}/chunks"
+        .replace("{job_id}", ApiClient.urlEncode(jobId.toString()));
+
+    List<Pair> localVarQueryParams = new ArrayList<>();
+    StringJoiner localVarQueryStringJoiner = new StringJoiner("&");
+    String localVarQueryParameterBaseName;
+    localVarQueryParameterBaseName = "strategy";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("strategy", strategy));
+    localVarQueryParameterBaseName = "max_tokens";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("max_tokens", maxTokens));
+    localVarQueryParameterBaseName = "overlap_tokens";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("overlap_tokens", overlapTokens));
+    localVarQueryParameterBaseName = "limit";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("limit", limit));
+    localVarQueryParameterBaseName = "cursor";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("cursor", cursor));
+
+    if (!localVarQueryParams.isEmpty() || localVarQueryStringJoiner.length() != 0) {
+      StringJoiner queryJoiner = new StringJoiner("&");
+      localVarQueryParams.forEach(p -> queryJoiner.add(p.getName() + '=' + p.getValue()));
+      if (localVarQueryStringJoiner.length() != 0) {
+        queryJoiner.add(localVarQueryStringJoiner.toString());
+      }
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath + '?' + queryJoiner.toString()));
+    } else {
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+    }
+
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
     if (memberVarReadTimeout != null) {
       localVarRequestBuilder.timeout(memberVarReadTimeout);
     }
@@ -1868,11 +2030,12 @@ public class JobsApi {
    * @param dpi PDF rendering resolution. (optional, default to 300)
    * @param relativePaths JSON array of relative paths, one per file, such as &#x60;[\\\&quot;invoices/march.pdf\\\&quot;]&#x60;. (optional)
    * @param doclingRefinement  (optional, default to false)
+   * @param pageFurniture Running heads and feet, page numbers, and the headers and footers of office and Hancom documents (PDF, scanned pages, images, DOCX, ODT, DOC, RTF, HWP, HWPX): &#x60;drop&#x60; (default) leaves them out; &#x60;keep&#x60; writes them in the Markdown where they stand (page_header and page_footer blocks of the structured result, with their span); &#x60;separate&#x60; leaves them out of the Markdown and lists them in the structured result as page_header and page_footer blocks without a span. Priced the same. (optional, default to drop)
    * @return PreviewResponse
    * @throws ApiException if fails to make API call
    */
-  public PreviewResponse jobsUpload(@javax.annotation.Nonnull List<File> files, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable String ocrModel, @javax.annotation.Nullable String ocrEngine, @javax.annotation.Nullable String columns, @javax.annotation.Nullable String callbackUrl, @javax.annotation.Nullable String prompt, @javax.annotation.Nullable Integer dpi, @javax.annotation.Nullable String relativePaths, @javax.annotation.Nullable Boolean doclingRefinement) throws ApiException {
-    return jobsUpload(files, idempotencyKey, ocrModel, ocrEngine, columns, callbackUrl, prompt, dpi, relativePaths, doclingRefinement, null);
+  public PreviewResponse jobsUpload(@javax.annotation.Nonnull List<File> files, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable String ocrModel, @javax.annotation.Nullable String ocrEngine, @javax.annotation.Nullable String columns, @javax.annotation.Nullable String callbackUrl, @javax.annotation.Nullable String prompt, @javax.annotation.Nullable Integer dpi, @javax.annotation.Nullable String relativePaths, @javax.annotation.Nullable Boolean doclingRefinement, @javax.annotation.Nullable String pageFurniture) throws ApiException {
+    return jobsUpload(files, idempotencyKey, ocrModel, ocrEngine, columns, callbackUrl, prompt, dpi, relativePaths, doclingRefinement, pageFurniture, null);
   }
 
   /**
@@ -1888,12 +2051,13 @@ public class JobsApi {
    * @param dpi PDF rendering resolution. (optional, default to 300)
    * @param relativePaths JSON array of relative paths, one per file, such as &#x60;[\\\&quot;invoices/march.pdf\\\&quot;]&#x60;. (optional)
    * @param doclingRefinement  (optional, default to false)
+   * @param pageFurniture Running heads and feet, page numbers, and the headers and footers of office and Hancom documents (PDF, scanned pages, images, DOCX, ODT, DOC, RTF, HWP, HWPX): &#x60;drop&#x60; (default) leaves them out; &#x60;keep&#x60; writes them in the Markdown where they stand (page_header and page_footer blocks of the structured result, with their span); &#x60;separate&#x60; leaves them out of the Markdown and lists them in the structured result as page_header and page_footer blocks without a span. Priced the same. (optional, default to drop)
    * @param headers Optional headers to include in the request
    * @return PreviewResponse
    * @throws ApiException if fails to make API call
    */
-  public PreviewResponse jobsUpload(@javax.annotation.Nonnull List<File> files, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable String ocrModel, @javax.annotation.Nullable String ocrEngine, @javax.annotation.Nullable String columns, @javax.annotation.Nullable String callbackUrl, @javax.annotation.Nullable String prompt, @javax.annotation.Nullable Integer dpi, @javax.annotation.Nullable String relativePaths, @javax.annotation.Nullable Boolean doclingRefinement, Map<String, String> headers) throws ApiException {
-    ApiResponse<PreviewResponse> localVarResponse = jobsUploadWithHttpInfo(files, idempotencyKey, ocrModel, ocrEngine, columns, callbackUrl, prompt, dpi, relativePaths, doclingRefinement, headers);
+  public PreviewResponse jobsUpload(@javax.annotation.Nonnull List<File> files, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable String ocrModel, @javax.annotation.Nullable String ocrEngine, @javax.annotation.Nullable String columns, @javax.annotation.Nullable String callbackUrl, @javax.annotation.Nullable String prompt, @javax.annotation.Nullable Integer dpi, @javax.annotation.Nullable String relativePaths, @javax.annotation.Nullable Boolean doclingRefinement, @javax.annotation.Nullable String pageFurniture, Map<String, String> headers) throws ApiException {
+    ApiResponse<PreviewResponse> localVarResponse = jobsUploadWithHttpInfo(files, idempotencyKey, ocrModel, ocrEngine, columns, callbackUrl, prompt, dpi, relativePaths, doclingRefinement, pageFurniture, headers);
     return localVarResponse.getData();
   }
 
@@ -1910,11 +2074,12 @@ public class JobsApi {
    * @param dpi PDF rendering resolution. (optional, default to 300)
    * @param relativePaths JSON array of relative paths, one per file, such as &#x60;[\\\&quot;invoices/march.pdf\\\&quot;]&#x60;. (optional)
    * @param doclingRefinement  (optional, default to false)
+   * @param pageFurniture Running heads and feet, page numbers, and the headers and footers of office and Hancom documents (PDF, scanned pages, images, DOCX, ODT, DOC, RTF, HWP, HWPX): &#x60;drop&#x60; (default) leaves them out; &#x60;keep&#x60; writes them in the Markdown where they stand (page_header and page_footer blocks of the structured result, with their span); &#x60;separate&#x60; leaves them out of the Markdown and lists them in the structured result as page_header and page_footer blocks without a span. Priced the same. (optional, default to drop)
    * @return ApiResponse&lt;PreviewResponse&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<PreviewResponse> jobsUploadWithHttpInfo(@javax.annotation.Nonnull List<File> files, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable String ocrModel, @javax.annotation.Nullable String ocrEngine, @javax.annotation.Nullable String columns, @javax.annotation.Nullable String callbackUrl, @javax.annotation.Nullable String prompt, @javax.annotation.Nullable Integer dpi, @javax.annotation.Nullable String relativePaths, @javax.annotation.Nullable Boolean doclingRefinement) throws ApiException {
-    return jobsUploadWithHttpInfo(files, idempotencyKey, ocrModel, ocrEngine, columns, callbackUrl, prompt, dpi, relativePaths, doclingRefinement, null);
+  public ApiResponse<PreviewResponse> jobsUploadWithHttpInfo(@javax.annotation.Nonnull List<File> files, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable String ocrModel, @javax.annotation.Nullable String ocrEngine, @javax.annotation.Nullable String columns, @javax.annotation.Nullable String callbackUrl, @javax.annotation.Nullable String prompt, @javax.annotation.Nullable Integer dpi, @javax.annotation.Nullable String relativePaths, @javax.annotation.Nullable Boolean doclingRefinement, @javax.annotation.Nullable String pageFurniture) throws ApiException {
+    return jobsUploadWithHttpInfo(files, idempotencyKey, ocrModel, ocrEngine, columns, callbackUrl, prompt, dpi, relativePaths, doclingRefinement, pageFurniture, null);
   }
 
   /**
@@ -1930,12 +2095,13 @@ public class JobsApi {
    * @param dpi PDF rendering resolution. (optional, default to 300)
    * @param relativePaths JSON array of relative paths, one per file, such as &#x60;[\\\&quot;invoices/march.pdf\\\&quot;]&#x60;. (optional)
    * @param doclingRefinement  (optional, default to false)
+   * @param pageFurniture Running heads and feet, page numbers, and the headers and footers of office and Hancom documents (PDF, scanned pages, images, DOCX, ODT, DOC, RTF, HWP, HWPX): &#x60;drop&#x60; (default) leaves them out; &#x60;keep&#x60; writes them in the Markdown where they stand (page_header and page_footer blocks of the structured result, with their span); &#x60;separate&#x60; leaves them out of the Markdown and lists them in the structured result as page_header and page_footer blocks without a span. Priced the same. (optional, default to drop)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;PreviewResponse&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<PreviewResponse> jobsUploadWithHttpInfo(@javax.annotation.Nonnull List<File> files, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable String ocrModel, @javax.annotation.Nullable String ocrEngine, @javax.annotation.Nullable String columns, @javax.annotation.Nullable String callbackUrl, @javax.annotation.Nullable String prompt, @javax.annotation.Nullable Integer dpi, @javax.annotation.Nullable String relativePaths, @javax.annotation.Nullable Boolean doclingRefinement, Map<String, String> headers) throws ApiException {
-    HttpRequest.Builder localVarRequestBuilder = jobsUploadRequestBuilder(files, idempotencyKey, ocrModel, ocrEngine, columns, callbackUrl, prompt, dpi, relativePaths, doclingRefinement, headers);
+  public ApiResponse<PreviewResponse> jobsUploadWithHttpInfo(@javax.annotation.Nonnull List<File> files, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable String ocrModel, @javax.annotation.Nullable String ocrEngine, @javax.annotation.Nullable String columns, @javax.annotation.Nullable String callbackUrl, @javax.annotation.Nullable String prompt, @javax.annotation.Nullable Integer dpi, @javax.annotation.Nullable String relativePaths, @javax.annotation.Nullable Boolean doclingRefinement, @javax.annotation.Nullable String pageFurniture, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = jobsUploadRequestBuilder(files, idempotencyKey, ocrModel, ocrEngine, columns, callbackUrl, prompt, dpi, relativePaths, doclingRefinement, pageFurniture, headers);
     try {
       HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
           localVarRequestBuilder.build(),
@@ -1982,7 +2148,7 @@ public class JobsApi {
     }
   }
 
-  private HttpRequest.Builder jobsUploadRequestBuilder(@javax.annotation.Nonnull List<File> files, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable String ocrModel, @javax.annotation.Nullable String ocrEngine, @javax.annotation.Nullable String columns, @javax.annotation.Nullable String callbackUrl, @javax.annotation.Nullable String prompt, @javax.annotation.Nullable Integer dpi, @javax.annotation.Nullable String relativePaths, @javax.annotation.Nullable Boolean doclingRefinement, Map<String, String> headers) throws ApiException {
+  private HttpRequest.Builder jobsUploadRequestBuilder(@javax.annotation.Nonnull List<File> files, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable String ocrModel, @javax.annotation.Nullable String ocrEngine, @javax.annotation.Nullable String columns, @javax.annotation.Nullable String callbackUrl, @javax.annotation.Nullable String prompt, @javax.annotation.Nullable Integer dpi, @javax.annotation.Nullable String relativePaths, @javax.annotation.Nullable Boolean doclingRefinement, @javax.annotation.Nullable String pageFurniture, Map<String, String> headers) throws ApiException {
     // verify the required parameter 'files' is set
     if (files == null) {
       throw new ApiException(400, "Missing the required parameter 'files' when calling jobsUpload");
@@ -2028,6 +2194,9 @@ public class JobsApi {
     }
     if (doclingRefinement != null) {
         multiPartBuilder.addTextBody("docling_refinement", doclingRefinement.toString());
+    }
+    if (pageFurniture != null) {
+        multiPartBuilder.addTextBody("page_furniture", pageFurniture.toString());
     }
     HttpEntity entity = multiPartBuilder.build();
     HttpRequest.BodyPublisher formDataPublisher;

@@ -38,6 +38,7 @@ import com.docconv.client.ApiClient;
   JobResponse.JSON_PROPERTY_STATUS,
   JobResponse.JSON_PROPERTY_OCR_MODEL,
   JobResponse.JSON_PROPERTY_OCR_ENGINE,
+  JobResponse.JSON_PROPERTY_PAGE_FURNITURE,
   JobResponse.JSON_PROPERTY_FILE_TYPE,
   JobResponse.JSON_PROPERTY_FILENAME,
   JobResponse.JSON_PROPERTY_TOTAL_PAGES,
@@ -126,6 +127,47 @@ public class JobResponse {
   public static final String JSON_PROPERTY_OCR_ENGINE = "ocr_engine";
   @javax.annotation.Nonnull
   private String ocrEngine;
+
+  /**
+   * What the upload asked for running heads and feet, page numbers, headers and footers: drop, keep or separate.
+   */
+  public enum PageFurnitureEnum {
+    DROP(String.valueOf("drop")),
+    
+    KEEP(String.valueOf("keep")),
+    
+    SEPARATE(String.valueOf("separate"));
+
+    private String value;
+
+    PageFurnitureEnum(String value) {
+      this.value = value;
+    }
+
+    @JsonValue
+    public String getValue() {
+      return value;
+    }
+
+    @Override
+    public String toString() {
+      return String.valueOf(value);
+    }
+
+    @JsonCreator
+    public static PageFurnitureEnum fromValue(String value) {
+      for (PageFurnitureEnum b : PageFurnitureEnum.values()) {
+        if (b.value.equals(value)) {
+          return b;
+        }
+      }
+      throw new IllegalArgumentException("Unexpected value '" + value + "'");
+    }
+  }
+
+  public static final String JSON_PROPERTY_PAGE_FURNITURE = "page_furniture";
+  @javax.annotation.Nonnull
+  private PageFurnitureEnum pageFurniture;
 
   public static final String JSON_PROPERTY_FILE_TYPE = "file_type";
   @javax.annotation.Nonnull
@@ -370,6 +412,30 @@ public class JobResponse {
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
   public void setOcrEngine(@javax.annotation.Nonnull String ocrEngine) {
     this.ocrEngine = ocrEngine;
+  }
+
+
+  public JobResponse pageFurniture(@javax.annotation.Nonnull PageFurnitureEnum pageFurniture) {
+    this.pageFurniture = pageFurniture;
+    return this;
+  }
+
+  /**
+   * What the upload asked for running heads and feet, page numbers, headers and footers: drop, keep or separate.
+   * @return pageFurniture
+   */
+  @javax.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_PAGE_FURNITURE, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public PageFurnitureEnum getPageFurniture() {
+    return pageFurniture;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_PAGE_FURNITURE, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setPageFurniture(@javax.annotation.Nonnull PageFurnitureEnum pageFurniture) {
+    this.pageFurniture = pageFurniture;
   }
 
 
@@ -1038,6 +1104,7 @@ public class JobResponse {
         Objects.equals(this.status, jobResponse.status) &&
         Objects.equals(this.ocrModel, jobResponse.ocrModel) &&
         Objects.equals(this.ocrEngine, jobResponse.ocrEngine) &&
+        Objects.equals(this.pageFurniture, jobResponse.pageFurniture) &&
         Objects.equals(this.fileType, jobResponse.fileType) &&
         Objects.equals(this.filename, jobResponse.filename) &&
         Objects.equals(this.totalPages, jobResponse.totalPages) &&
@@ -1069,7 +1136,7 @@ public class JobResponse {
 
   @Override
   public int hashCode() {
-    return Objects.hash(jobId, status, ocrModel, ocrEngine, fileType, filename, totalPages, donePages, totalFiles, doneFiles, mediaDurationSeconds, doneMediaSeconds, costPoints, errorLog, createdAt, finishedAt, downloadable, xlsxBasicConverted, xlsxAdvancedConverted, xlsxAdvancedStatus, xlsxAdvancedJobId, xlsxAdvancedRefundable, xlsxAdvancedRecoveryNotes, refundable, retryCount, refundedPoints, deliveredPages, failedPages, refundedPages, quotedPoints, conversionUnits);
+    return Objects.hash(jobId, status, ocrModel, ocrEngine, pageFurniture, fileType, filename, totalPages, donePages, totalFiles, doneFiles, mediaDurationSeconds, doneMediaSeconds, costPoints, errorLog, createdAt, finishedAt, downloadable, xlsxBasicConverted, xlsxAdvancedConverted, xlsxAdvancedStatus, xlsxAdvancedJobId, xlsxAdvancedRefundable, xlsxAdvancedRecoveryNotes, refundable, retryCount, refundedPoints, deliveredPages, failedPages, refundedPages, quotedPoints, conversionUnits);
   }
 
   @Override
@@ -1080,6 +1147,7 @@ public class JobResponse {
     sb.append("    status: ").append(toIndentedString(status)).append("\n");
     sb.append("    ocrModel: ").append(toIndentedString(ocrModel)).append("\n");
     sb.append("    ocrEngine: ").append(toIndentedString(ocrEngine)).append("\n");
+    sb.append("    pageFurniture: ").append(toIndentedString(pageFurniture)).append("\n");
     sb.append("    fileType: ").append(toIndentedString(fileType)).append("\n");
     sb.append("    filename: ").append(toIndentedString(filename)).append("\n");
     sb.append("    totalPages: ").append(toIndentedString(totalPages)).append("\n");
@@ -1169,6 +1237,11 @@ public class JobResponse {
     // add `ocr_engine` to the URL query string
     if (getOcrEngine() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%socr_engine%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getOcrEngine()))));
+    }
+
+    // add `page_furniture` to the URL query string
+    if (getPageFurniture() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%spage_furniture%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getPageFurniture()))));
     }
 
     // add `file_type` to the URL query string

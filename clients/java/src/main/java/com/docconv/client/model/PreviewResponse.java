@@ -49,6 +49,7 @@ import com.docconv.client.ApiClient;
   PreviewResponse.JSON_PROPERTY_DOCLING_REFINEMENT_PAGES,
   PreviewResponse.JSON_PROPERTY_OCR_MODEL,
   PreviewResponse.JSON_PROPERTY_OCR_ENGINE,
+  PreviewResponse.JSON_PROPERTY_PAGE_FURNITURE,
   PreviewResponse.JSON_PROPERTY_HAS_MEDIA,
   PreviewResponse.JSON_PROPERTY_COST,
   PreviewResponse.JSON_PROPERTY_BALANCE,
@@ -202,6 +203,47 @@ public class PreviewResponse {
   public static final String JSON_PROPERTY_OCR_ENGINE = "ocr_engine";
   @javax.annotation.Nonnull
   private OcrEngineEnum ocrEngine;
+
+  /**
+   * What the upload asked for running heads and feet, page numbers, headers and footers: drop, keep or separate.
+   */
+  public enum PageFurnitureEnum {
+    DROP(String.valueOf("drop")),
+    
+    KEEP(String.valueOf("keep")),
+    
+    SEPARATE(String.valueOf("separate"));
+
+    private String value;
+
+    PageFurnitureEnum(String value) {
+      this.value = value;
+    }
+
+    @JsonValue
+    public String getValue() {
+      return value;
+    }
+
+    @Override
+    public String toString() {
+      return String.valueOf(value);
+    }
+
+    @JsonCreator
+    public static PageFurnitureEnum fromValue(String value) {
+      for (PageFurnitureEnum b : PageFurnitureEnum.values()) {
+        if (b.value.equals(value)) {
+          return b;
+        }
+      }
+      throw new IllegalArgumentException("Unexpected value '" + value + "'");
+    }
+  }
+
+  public static final String JSON_PROPERTY_PAGE_FURNITURE = "page_furniture";
+  @javax.annotation.Nonnull
+  private PageFurnitureEnum pageFurniture;
 
   public static final String JSON_PROPERTY_HAS_MEDIA = "has_media";
   @javax.annotation.Nonnull
@@ -470,6 +512,30 @@ public class PreviewResponse {
   }
 
 
+  public PreviewResponse pageFurniture(@javax.annotation.Nonnull PageFurnitureEnum pageFurniture) {
+    this.pageFurniture = pageFurniture;
+    return this;
+  }
+
+  /**
+   * What the upload asked for running heads and feet, page numbers, headers and footers: drop, keep or separate.
+   * @return pageFurniture
+   */
+  @javax.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_PAGE_FURNITURE, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public PageFurnitureEnum getPageFurniture() {
+    return pageFurniture;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_PAGE_FURNITURE, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setPageFurniture(@javax.annotation.Nonnull PageFurnitureEnum pageFurniture) {
+    this.pageFurniture = pageFurniture;
+  }
+
+
   public PreviewResponse hasMedia(@javax.annotation.Nonnull Boolean hasMedia) {
     this.hasMedia = hasMedia;
     return this;
@@ -652,6 +718,7 @@ public class PreviewResponse {
         Objects.equals(this.doclingRefinementPages, previewResponse.doclingRefinementPages) &&
         Objects.equals(this.ocrModel, previewResponse.ocrModel) &&
         Objects.equals(this.ocrEngine, previewResponse.ocrEngine) &&
+        Objects.equals(this.pageFurniture, previewResponse.pageFurniture) &&
         Objects.equals(this.hasMedia, previewResponse.hasMedia) &&
         Objects.equals(this.cost, previewResponse.cost) &&
         Objects.equals(this.balance, previewResponse.balance) &&
@@ -662,7 +729,7 @@ public class PreviewResponse {
 
   @Override
   public int hashCode() {
-    return Objects.hash(jobId, status, fileType, totalPages, totalFiles, mediaDurationSeconds, doclingRefinement, doclingRefinementPages, ocrModel, ocrEngine, hasMedia, cost, balance, expiresAt, files, skippedFiles);
+    return Objects.hash(jobId, status, fileType, totalPages, totalFiles, mediaDurationSeconds, doclingRefinement, doclingRefinementPages, ocrModel, ocrEngine, pageFurniture, hasMedia, cost, balance, expiresAt, files, skippedFiles);
   }
 
   @Override
@@ -679,6 +746,7 @@ public class PreviewResponse {
     sb.append("    doclingRefinementPages: ").append(toIndentedString(doclingRefinementPages)).append("\n");
     sb.append("    ocrModel: ").append(toIndentedString(ocrModel)).append("\n");
     sb.append("    ocrEngine: ").append(toIndentedString(ocrEngine)).append("\n");
+    sb.append("    pageFurniture: ").append(toIndentedString(pageFurniture)).append("\n");
     sb.append("    hasMedia: ").append(toIndentedString(hasMedia)).append("\n");
     sb.append("    cost: ").append(toIndentedString(cost)).append("\n");
     sb.append("    balance: ").append(toIndentedString(balance)).append("\n");
@@ -777,6 +845,11 @@ public class PreviewResponse {
     // add `ocr_engine` to the URL query string
     if (getOcrEngine() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%socr_engine%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getOcrEngine()))));
+    }
+
+    // add `page_furniture` to the URL query string
+    if (getPageFurniture() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%spage_furniture%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getPageFurniture()))));
     }
 
     // add `has_media` to the URL query string
