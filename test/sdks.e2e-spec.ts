@@ -7,9 +7,11 @@ import { REPO_ROOT } from '@docconv/testing';
 import { createTestApp, type TestApp } from './support/test-app';
 
 /**
- * The Python, Go and Java SDKs under clients/: generated from openapi.json and committed, each with a
- * smoke program that runs the whole flow (sign-up, key, upload, confirm, wait, download, convert,
- * balance, a problem+json error) against this API, listening on a real port, and the suite's worker.
+ * The Python, Go and Java SDKs under clients/: generated from openapi.json and committed, each with
+ * hand-written helpers (wait for a job by its events, typed problem errors, the structured result
+ * parsed, chunks) and a smoke program that runs the whole flow (sign-up, key, upload, confirm,
+ * wait, download, structured result, chunks, convert, balance, problem+json errors) against this
+ * API, listening on a real port, and the suite's worker.
  */
 const CLIENTS = join(REPO_ROOT, 'clients');
 const LANGUAGES = ['python', 'go', 'java'] as const;
@@ -55,6 +57,8 @@ function expectTheFlow(output: string, language: string): void {
     /^confirmed: [\d.]+ points left$/m,
     /^job done: (\d+)\/\1 pages$/m,
     /^downloaded Markdown: \d+ characters$/m,
+    /^chunks: \d+ under "Smoke test from (Python|Go|Java)"$/m,
+    /^refused with its detail: .*(max_tokens|overlap_tokens).*$/m,
     /^converted to DOCX: \d+ bytes$/m,
     /^balance: [\d.]+ points$/m,
     new RegExp(`^${language} smoke: ok$`, 'm'),

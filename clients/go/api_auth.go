@@ -113,16 +113,15 @@ func (a *AuthAPIService) AuthChangePasswordExecute(r ApiAuthChangePasswordReques
 	if localVarHTTPResponse.StatusCode >= 300 {
 		newErr := &GenericOpenAPIError{
 			body:  localVarBody,
-			error: localVarHTTPResponse.Status,
+			error: problemMessage(localVarHTTPResponse.Status, localVarBody),
 		}
 		if localVarHTTPResponse.StatusCode == 400 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarHTTPResponse, newErr
 		}
@@ -130,10 +129,9 @@ func (a *AuthAPIService) AuthChangePasswordExecute(r ApiAuthChangePasswordReques
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarHTTPResponse, newErr
 		}
@@ -141,10 +139,9 @@ func (a *AuthAPIService) AuthChangePasswordExecute(r ApiAuthChangePasswordReques
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarHTTPResponse, newErr
 		}
@@ -152,10 +149,9 @@ func (a *AuthAPIService) AuthChangePasswordExecute(r ApiAuthChangePasswordReques
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarHTTPResponse, newErr
 		}
@@ -163,10 +159,9 @@ func (a *AuthAPIService) AuthChangePasswordExecute(r ApiAuthChangePasswordReques
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarHTTPResponse, newErr
 		}
@@ -174,10 +169,9 @@ func (a *AuthAPIService) AuthChangePasswordExecute(r ApiAuthChangePasswordReques
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarHTTPResponse, newErr
 		}
@@ -185,10 +179,9 @@ func (a *AuthAPIService) AuthChangePasswordExecute(r ApiAuthChangePasswordReques
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarHTTPResponse, newErr
 		}
@@ -196,10 +189,9 @@ func (a *AuthAPIService) AuthChangePasswordExecute(r ApiAuthChangePasswordReques
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 		}
 		return localVarHTTPResponse, newErr
@@ -290,16 +282,15 @@ func (a *AuthAPIService) AuthEndSessionExecute(r ApiAuthEndSessionRequest) (*htt
 	if localVarHTTPResponse.StatusCode >= 300 {
 		newErr := &GenericOpenAPIError{
 			body:  localVarBody,
-			error: localVarHTTPResponse.Status,
+			error: problemMessage(localVarHTTPResponse.Status, localVarBody),
 		}
 		if localVarHTTPResponse.StatusCode == 400 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarHTTPResponse, newErr
 		}
@@ -307,10 +298,9 @@ func (a *AuthAPIService) AuthEndSessionExecute(r ApiAuthEndSessionRequest) (*htt
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarHTTPResponse, newErr
 		}
@@ -318,10 +308,9 @@ func (a *AuthAPIService) AuthEndSessionExecute(r ApiAuthEndSessionRequest) (*htt
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarHTTPResponse, newErr
 		}
@@ -329,10 +318,9 @@ func (a *AuthAPIService) AuthEndSessionExecute(r ApiAuthEndSessionRequest) (*htt
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarHTTPResponse, newErr
 		}
@@ -340,10 +328,9 @@ func (a *AuthAPIService) AuthEndSessionExecute(r ApiAuthEndSessionRequest) (*htt
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarHTTPResponse, newErr
 		}
@@ -351,10 +338,9 @@ func (a *AuthAPIService) AuthEndSessionExecute(r ApiAuthEndSessionRequest) (*htt
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 		}
 		return localVarHTTPResponse, newErr
@@ -443,16 +429,15 @@ func (a *AuthAPIService) AuthListSessionsExecute(r ApiAuthListSessionsRequest) (
 	if localVarHTTPResponse.StatusCode >= 300 {
 		newErr := &GenericOpenAPIError{
 			body:  localVarBody,
-			error: localVarHTTPResponse.Status,
+			error: problemMessage(localVarHTTPResponse.Status, localVarBody),
 		}
 		if localVarHTTPResponse.StatusCode == 401 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarReturnValue, localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
@@ -460,10 +445,9 @@ func (a *AuthAPIService) AuthListSessionsExecute(r ApiAuthListSessionsRequest) (
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarReturnValue, localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
@@ -471,10 +455,9 @@ func (a *AuthAPIService) AuthListSessionsExecute(r ApiAuthListSessionsRequest) (
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarReturnValue, localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
@@ -482,10 +465,9 @@ func (a *AuthAPIService) AuthListSessionsExecute(r ApiAuthListSessionsRequest) (
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarReturnValue, localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
@@ -493,10 +475,9 @@ func (a *AuthAPIService) AuthListSessionsExecute(r ApiAuthListSessionsRequest) (
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarReturnValue, localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 		}
 		return localVarReturnValue, localVarHTTPResponse, newErr
@@ -605,16 +586,15 @@ func (a *AuthAPIService) AuthLoginExecute(r ApiAuthLoginRequest) (*TokenResponse
 	if localVarHTTPResponse.StatusCode >= 300 {
 		newErr := &GenericOpenAPIError{
 			body:  localVarBody,
-			error: localVarHTTPResponse.Status,
+			error: problemMessage(localVarHTTPResponse.Status, localVarBody),
 		}
 		if localVarHTTPResponse.StatusCode == 400 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarReturnValue, localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
@@ -622,10 +602,9 @@ func (a *AuthAPIService) AuthLoginExecute(r ApiAuthLoginRequest) (*TokenResponse
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarReturnValue, localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
@@ -633,10 +612,9 @@ func (a *AuthAPIService) AuthLoginExecute(r ApiAuthLoginRequest) (*TokenResponse
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarReturnValue, localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
@@ -644,10 +622,9 @@ func (a *AuthAPIService) AuthLoginExecute(r ApiAuthLoginRequest) (*TokenResponse
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarReturnValue, localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
@@ -655,10 +632,9 @@ func (a *AuthAPIService) AuthLoginExecute(r ApiAuthLoginRequest) (*TokenResponse
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarReturnValue, localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
@@ -666,10 +642,9 @@ func (a *AuthAPIService) AuthLoginExecute(r ApiAuthLoginRequest) (*TokenResponse
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarReturnValue, localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
@@ -677,10 +652,9 @@ func (a *AuthAPIService) AuthLoginExecute(r ApiAuthLoginRequest) (*TokenResponse
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarReturnValue, localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 		}
 		return localVarReturnValue, localVarHTTPResponse, newErr
@@ -776,16 +750,15 @@ func (a *AuthAPIService) AuthLogoutExecute(r ApiAuthLogoutRequest) (*http.Respon
 	if localVarHTTPResponse.StatusCode >= 300 {
 		newErr := &GenericOpenAPIError{
 			body:  localVarBody,
-			error: localVarHTTPResponse.Status,
+			error: problemMessage(localVarHTTPResponse.Status, localVarBody),
 		}
 		if localVarHTTPResponse.StatusCode == 401 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarHTTPResponse, newErr
 		}
@@ -793,10 +766,9 @@ func (a *AuthAPIService) AuthLogoutExecute(r ApiAuthLogoutRequest) (*http.Respon
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarHTTPResponse, newErr
 		}
@@ -804,10 +776,9 @@ func (a *AuthAPIService) AuthLogoutExecute(r ApiAuthLogoutRequest) (*http.Respon
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarHTTPResponse, newErr
 		}
@@ -815,10 +786,9 @@ func (a *AuthAPIService) AuthLogoutExecute(r ApiAuthLogoutRequest) (*http.Respon
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarHTTPResponse, newErr
 		}
@@ -826,10 +796,9 @@ func (a *AuthAPIService) AuthLogoutExecute(r ApiAuthLogoutRequest) (*http.Respon
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 		}
 		return localVarHTTPResponse, newErr
@@ -931,16 +900,15 @@ func (a *AuthAPIService) AuthRefreshExecute(r ApiAuthRefreshRequest) (*TokenResp
 	if localVarHTTPResponse.StatusCode >= 300 {
 		newErr := &GenericOpenAPIError{
 			body:  localVarBody,
-			error: localVarHTTPResponse.Status,
+			error: problemMessage(localVarHTTPResponse.Status, localVarBody),
 		}
 		if localVarHTTPResponse.StatusCode == 400 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarReturnValue, localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
@@ -948,10 +916,9 @@ func (a *AuthAPIService) AuthRefreshExecute(r ApiAuthRefreshRequest) (*TokenResp
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarReturnValue, localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
@@ -959,10 +926,9 @@ func (a *AuthAPIService) AuthRefreshExecute(r ApiAuthRefreshRequest) (*TokenResp
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarReturnValue, localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
@@ -970,10 +936,9 @@ func (a *AuthAPIService) AuthRefreshExecute(r ApiAuthRefreshRequest) (*TokenResp
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarReturnValue, localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
@@ -981,10 +946,9 @@ func (a *AuthAPIService) AuthRefreshExecute(r ApiAuthRefreshRequest) (*TokenResp
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarReturnValue, localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
@@ -992,10 +956,9 @@ func (a *AuthAPIService) AuthRefreshExecute(r ApiAuthRefreshRequest) (*TokenResp
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarReturnValue, localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 		}
 		return localVarReturnValue, localVarHTTPResponse, newErr
@@ -1104,16 +1067,15 @@ func (a *AuthAPIService) AuthSignupExecute(r ApiAuthSignupRequest) (*SignupRespo
 	if localVarHTTPResponse.StatusCode >= 300 {
 		newErr := &GenericOpenAPIError{
 			body:  localVarBody,
-			error: localVarHTTPResponse.Status,
+			error: problemMessage(localVarHTTPResponse.Status, localVarBody),
 		}
 		if localVarHTTPResponse.StatusCode == 400 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarReturnValue, localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
@@ -1121,10 +1083,9 @@ func (a *AuthAPIService) AuthSignupExecute(r ApiAuthSignupRequest) (*SignupRespo
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarReturnValue, localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
@@ -1132,10 +1093,9 @@ func (a *AuthAPIService) AuthSignupExecute(r ApiAuthSignupRequest) (*SignupRespo
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarReturnValue, localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
@@ -1143,10 +1103,9 @@ func (a *AuthAPIService) AuthSignupExecute(r ApiAuthSignupRequest) (*SignupRespo
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarReturnValue, localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
@@ -1154,10 +1113,9 @@ func (a *AuthAPIService) AuthSignupExecute(r ApiAuthSignupRequest) (*SignupRespo
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarReturnValue, localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
@@ -1165,10 +1123,9 @@ func (a *AuthAPIService) AuthSignupExecute(r ApiAuthSignupRequest) (*SignupRespo
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarReturnValue, localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
@@ -1176,10 +1133,9 @@ func (a *AuthAPIService) AuthSignupExecute(r ApiAuthSignupRequest) (*SignupRespo
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
-				newErr.error = err.Error()
+				// A problem this SDK's types do not hold (a newer code): still its status, title and detail.
 				return localVarReturnValue, localVarHTTPResponse, newErr
 			}
-					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
 					newErr.model = v
 		}
 		return localVarReturnValue, localVarHTTPResponse, newErr

@@ -143,12 +143,18 @@ func run() error {
 	}
 	fmt.Printf("confirmed: %v points left\n", confirmed.RemainingPoints)
 
-	deadline := time.Now().Add(120 * time.Second)
-	job, _, err := client.JobsAPI.JobsGet(asProgram, preview.JobId).Execute()
-	for err == nil && (job.Status == "queued" || job.Status == "processing") && time.Now().Before(deadline) {
-		time.Sleep(500 * time.Millisecond)
-		job, _, err = client.JobsAPI.JobsGet(asProgram, preview.JobId).Execute()
+	// The caller's file stays open and whole: it uploads again.
+	again, _, err := client.JobsAPI.JobsUpload(asProgram).Files([]*os.File{file}).OcrModel("basic").Execute()
+	if err != nil {
+		return fmt.Errorf("the same file uploaded again: %w", describe(err))
 	}
+	if again.TotalFiles != 1 {
+		return fmt.Errorf("the same file uploaded again holds %v files", again.TotalFiles)
+	}
+
+	waiting, cancel := context.WithTimeout(asProgram, 120*time.Second)
+	defer cancel()
+	job, err := docconv.WaitForJob(waiting, client, preview.JobId, nil)
 	if err != nil {
 		return fmt.Errorf("job: %w", describe(err))
 	}
@@ -173,6 +179,23 @@ func run() error {
 		return errors.New("the Markdown lacks the uploaded heading")
 	}
 	fmt.Printf("downloaded Markdown: %d characters\n", len(markdown))
+
+	chunks, err := docconv.AllChunks(asProgram, client, preview.JobId, "structure", 64, 0)
+	if err != nil {
+		return fmt.Errorf("chunks: %w", describe(err))
+	}
+	if len(chunks) == 0 || len(chunks[0].HeadingPath) == 0 || chunks[0].HeadingPath[0] != marker {
+		return fmt.Errorf("the chunks do not start under the heading %q: %+v", marker, chunks)
+	}
+	fmt.Printf("chunks: %d under %q\n", len(chunks), chunks[0].HeadingPath[0])
+
+	// A refusal's error says what the problem says.
+	_, response, err = client.JobsAPI.JobsChunks(asProgram, preview.JobId).MaxTokens(10).Execute()
+	refusal := docconv.ProblemOf(err, response)
+	if refusal == nil || refusal.Status != http.StatusBadRequest || !strings.Contains(err.Error(), refusal.Detail) {
+		return fmt.Errorf("max_tokens=10 gave %v, not a 400 whose error holds its detail", err)
+	}
+	fmt.Printf("refused with its detail: %s\n", refusal.Detail)
 
 	conversion, _, err := client.JobsAPI.JobsConvert(asProgram, preview.JobId).ConvertDto(*docconv.NewConvertDto("docx")).Execute()
 	if err != nil {

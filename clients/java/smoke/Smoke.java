@@ -1,5 +1,11 @@
 import com.docconv.client.ApiClient;
 import com.docconv.client.ApiException;
+import com.docconv.client.helpers.Jobs;
+import com.docconv.client.helpers.ProblemException;
+import com.docconv.client.model.ChunkListChunksInner;
+import com.docconv.client.model.StructuredResult;
+import com.docconv.client.model.StructuredResultBlocksInner;
+import java.time.Duration;
 import com.docconv.client.api.AccountApi;
 import com.docconv.client.api.AuthApi;
 import com.docconv.client.api.JobsApi;
@@ -119,13 +125,7 @@ public final class Smoke {
     check(confirmed.getStatus() == ConfirmResponse.StatusEnum.QUEUED, "the confirmed job is " + confirmed.getStatus());
     System.out.println("confirmed: " + confirmed.getRemainingPoints() + " points left");
 
-    long deadline = System.nanoTime() + 120_000_000_000L;
-    JobResponse job = jobs.jobsGet(jobId);
-    while ((job.getStatus() == JobResponse.StatusEnum.QUEUED || job.getStatus() == JobResponse.StatusEnum.PROCESSING)
-        && System.nanoTime() < deadline) {
-      Thread.sleep(500);
-      job = jobs.jobsGet(jobId);
-    }
+    JobResponse job = Jobs.waitForJob(program, jobId, Duration.ofSeconds(120), null);
     check(job.getStatus() == JobResponse.StatusEnum.DONE, "the job ended " + job.getStatus() + ": " + job.getErrorLog());
     System.out.println("job done: " + job.getDonePages() + "/" + job.getTotalPages() + " pages");
 
@@ -135,6 +135,21 @@ public final class Smoke {
     Files.delete(saved.toPath());
     check(markdown.contains(MARKER), "the Markdown lacks the uploaded heading");
     System.out.println("downloaded Markdown: " + markdown.length() + " characters");
+
+    StructuredResult structured = Jobs.downloadStructured(program, jobId);
+    check(structured.getBlocks().get(0).getType() == StructuredResultBlocksInner.TypeEnum.HEADING, "the structured result does not open with the heading");
+    List<ChunkListChunksInner> chunks = Jobs.allChunks(program, jobId, "structure", 64, 0);
+    check(!chunks.isEmpty() && chunks.get(0).getHeadingPath().get(0).equals(MARKER), "the chunks do not start under the heading");
+    System.out.println("chunks: " + chunks.size() + " under \"" + chunks.get(0).getHeadingPath().get(0) + "\"");
+
+    // A refusal is a Problem carrying the problem's fields.
+    try {
+      Jobs.allChunks(program, jobId, "structure", 64, 60);
+      throw new Mismatch("an overlap over half of max_tokens was accepted");
+    } catch (ProblemException refusal) {
+      check(refusal.status == 400 && refusal.getMessage().contains(refusal.detail), "the refusal reads " + refusal.getMessage());
+      System.out.println("refused with its detail: " + refusal.detail);
+    }
 
     ConversionResponse conversion = jobs.jobsConvert(jobId, new ConvertDto().format(ConvertDto.FormatEnum.DOCX), null);
     check(conversion.getFormat() == ConversionResponse.FormatEnum.DOCX, "the conversion is " + conversion.getFormat());

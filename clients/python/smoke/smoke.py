@@ -3,18 +3,19 @@
 DOCCONV_URL=http://127.0.0.1:3000 python clients/python/smoke/smoke.py
 
 Signs up, creates an API key, uploads a Markdown file it writes itself, confirms the quote, waits
-for the job, downloads the Markdown, converts it to DOCX and fetches the file, reads the balance
-and provokes a wrong-password error. Prints one line per step; exits 1 on the first mismatch.
+for the job (following its events), downloads the Markdown and the structured result, reads its
+chunks, converts it to DOCX and fetches the file, reads the balance and provokes a wrong-password
+error and a refused chunking. Prints one line per step; exits 1 on the first mismatch.
 """
 
 import os
 import sys
 import tempfile
-import time
 import uuid
 from urllib.parse import urljoin
 
 import docconv_client
+from docconv import DocconvError, ValidationFailed, download_structured, iter_chunks, wait_for_job
 from docconv_client.api.account_api import AccountApi
 from docconv_client.api.auth_api import AuthApi
 from docconv_client.api.jobs_api import JobsApi
@@ -91,17 +92,27 @@ def main() -> None:
         check(confirmed.status == "queued", f"the confirmed job is {confirmed.status}, not queued")
         print(f"confirmed: {confirmed.remaining_points} points left")
 
-        deadline = time.monotonic() + 120
-        job = jobs.jobs_get(job_id)
-        while job.status in ("queued", "processing") and time.monotonic() < deadline:
-            time.sleep(0.5)
-            job = jobs.jobs_get(job_id)
+        job = wait_for_job(program, job_id, timeout=120)
         check(job.status == "done", f"the job ended {job.status}: {job.error_log}")
         print(f"job done: {job.done_pages}/{job.total_pages} pages")
 
         markdown = jobs.jobs_download(job_id).decode("utf-8")
         check(MARKER in markdown, "the Markdown lacks the uploaded heading")
         print(f"downloaded Markdown: {len(markdown)} characters")
+
+        structured = download_structured(program, job_id)
+        check(structured.blocks[0].type == "heading", "the structured result does not open with the heading")
+        chunks = list(iter_chunks(program, job_id, max_tokens=64))
+        check(len(chunks) > 0 and chunks[0].heading_path[:1] == [MARKER], "the chunks do not start under the heading")
+        print(f'chunks: {len(chunks)} under "{chunks[0].heading_path[0]}"')
+
+        # A refusal is a typed error carrying its problem's fields.
+        try:
+            list(iter_chunks(program, job_id, max_tokens=64, overlap_tokens=60))
+            raise Mismatch("an overlap over half of max_tokens was accepted")
+        except ValidationFailed as error:
+            check(error.status == 400 and error.detail in str(error), f"the refusal reads {error}")
+            print(f"refused with its detail: {error.detail}")
 
         conversion = jobs.jobs_convert(job_id, ConvertDto(format="docx"))
         check(conversion.format == "docx", f"the conversion is {conversion.format}")
@@ -128,4 +139,7 @@ if __name__ == "__main__":
         sys.exit(1)
     except ApiException as error:
         print(f"python smoke: FAILED: HTTP {error.status}: {error.body}", file=sys.stderr)
+        sys.exit(1)
+    except DocconvError as error:
+        print(f"python smoke: FAILED: {error}", file=sys.stderr)
         sys.exit(1)

@@ -16,7 +16,8 @@ import type { BlockPosition, ResultBlock, ResultCell } from './structured-result
  * came from (page and box, no text matching), page furniture included without a span. A block's
  * type, text and details are those its own Markdown reads as (markdownBlocks), as for files
  * without a document. Undefined when the job's Markdown does not hold the document's as written
- * (a refined page changed it): the caller reads the Markdown instead.
+ * (a refined page changed it), or the document is Markdown read back: the caller reads the
+ * Markdown instead.
  */
 export function documentBlocks(
   markdown: string,
@@ -27,6 +28,9 @@ export function documentBlocks(
   /** The OCR engine and confidence of a page read by OCR. */
   ocr: (page: number | undefined) => Pick<ResultBlock, 'engine' | 'confidence'>,
 ): ResultBlock[] | undefined {
+  // A document read back from Markdown (an uploaded Markdown file) copies its blocks as written,
+  // which the writer does not place: its blocks are read from the Markdown instead.
+  if (source.document.blocks.some((block) => block.written !== undefined)) return undefined;
   const written = writeMarkdownSpans(source.document);
   const body = written.markdown.trim();
   const found = body === '' ? source.end : markdown.indexOf(body, source.start);

@@ -1,5 +1,5 @@
 import { checkStructuredResult } from '../../../../test/support/structured-result-check';
-import { htmlTableCells, markdownBlocks, writeMarkdown, type Document } from '@docconv/model';
+import { htmlTableCells, markdownBlocks, readMarkdown, writeMarkdown, type Document } from '@docconv/model';
 import type { PlacedPage } from './placement';
 import { codePointOffsets, structuredResult } from './structured-result';
 import { laidOut } from '../pdf/layout-document';
@@ -53,6 +53,19 @@ describe('markdownBlocks', () => {
     expect(blocks[6]).toMatchObject({ caption: 'A chart of sales', image: 'images/p1-1.png' });
     expect(blocks[7].text).toBe('E = mc^2');
     expect(blocks[8]).toMatchObject({ language: 'python', text: 'print(1)' });
+  });
+
+  it('lists the blocks of an uploaded Markdown file, whose document is its Markdown read back', () => {
+    const markdown = '# Notes\n\n| Item | Count |\n| --- | --- |\n| Pages | 1 |\n';
+    const document = readMarkdown(markdown, 'notes.md');
+    const result = structuredResult(writeMarkdown(document), [
+      { file: 'notes.md', kind: 'markdown', start: 0, end: markdown.length, headed: false, document },
+    ]);
+    expect(result.blocks.map((block) => [block.type, block.text, block.position])).toEqual([
+      ['heading', 'Notes', { paragraph: 1 }],
+      ['table', 'Item Count Pages 1', { paragraph: 2 }],
+    ]);
+    expect(checkStructuredResult(markdown, result).problems).toEqual([]);
   });
 
   it('reads the grid of an HTML table with merged cells', () => {

@@ -1,0 +1,181 @@
+package docconv
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// finished says whether a job's status is one it leaves no more by itself.
+func finished(status string) bool {
+	return status == "done" || status == "error" || status == "cancelled"
+}
+
+// WaitForJob waits until the job is done, failed or cancelled and returns that last record; a
+// failed job is returned, not an error, so the caller can read its ErrorLog and Refundable. A
+// pending job is refused at once: it only moves when confirmed. ctx carries the credential (as
+// for every call) and bounds the wait. onProgress, when not nil, gets each status the job takes.
+//
+// It follows the job's event stream (GET /api/v1/jobs/{job_id}/events), so a job of hours costs a
+// few requests, well inside any key's rate limit: a stream that ends early is followed again
+// after the job is read. A 429 waits out its Retry-After; an unreachable service is tried again.
+func WaitForJob(ctx context.Context, client *APIClient, jobID string, onProgress func(status string)) (*JobResponse, error) {
+	last := ""
+	seen := func(status string) {
+		if status != last && onProgress != nil {
+			onProgress(status)
+		}
+		last = status
+	}
+	for {
+		job, response, err := client.JobsAPI.JobsGet(ctx, jobID).Execute()
+		if err != nil {
+			if pause := retryAfter(err, response); pause > 0 {
+				if waitErr := sleep(ctx, pause); waitErr != nil {
+					return nil, waitErr
+				}
+				continue
+			}
+			return nil, err
+		}
+		if finished(job.Status) {
+			seen(job.Status)
+			return job, nil
+		}
+		if job.Status == "pending" {
+			return nil, fmt.Errorf("job %s is pending: confirm it before waiting for it", jobID)
+		}
+		seen(job.Status)
+		err = followEvents(ctx, client, jobID, func(status string) {
+			if !finished(status) {
+				seen(status)
+			}
+		})
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		// The stream ended (the job finished, or the connection was cut): the job is read again.
+		pause := time.Second
+		if err != nil {
+			var problem *APIProblem
+			if errors.As(err, &problem) && problem.Status != http.StatusTooManyRequests && problem.Status < 500 {
+				return nil, problem
+			}
+			pause = 5 * time.Second
+			if problem != nil && problem.RetryAfter > 0 {
+				pause = time.Duration(problem.RetryAfter) * time.Second
+			}
+		}
+		if waitErr := sleep(ctx, pause); waitErr != nil {
+			return nil, waitErr
+		}
+	}
+}
+
+// retryAfter is how long to wait before trying a call again that failed with err: a 429's
+// Retry-After, 5 s for an unavailable or unreachable service, 0 for a failure that will not pass.
+func retryAfter(err error, response *http.Response) time.Duration {
+	if problem := ProblemOf(err, response); problem != nil {
+		switch {
+		case problem.Status == http.StatusTooManyRequests && problem.RetryAfter > 0:
+			return time.Duration(problem.RetryAfter) * time.Second
+		case problem.Status == http.StatusTooManyRequests || problem.Status >= 502:
+			return 5 * time.Second
+		default:
+			return 0
+		}
+	}
+	var urlError *url.Error
+	if errors.As(err, &urlError) {
+		return 5 * time.Second
+	}
+	return 0
+}
+
+func sleep(ctx context.Context, pause time.Duration) error {
+	timer := time.NewTimer(pause)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
+	}
+}
+
+// followEvents reads the job's Server-Sent Events as they come, handing the status each carries
+// to onStatus, until the service ends the stream.
+func followEvents(ctx context.Context, client *APIClient, jobID string, onStatus func(status string)) error {
+	base, err := client.GetConfig().ServerURLWithContext(ctx, "JobsAPIService.JobsEvents")
+	if err != nil {
+		return err
+	}
+	path := base + "/api/v1/jobs/" + url.PathEscape(jobID) + "/events"
+	// The credential travels in ctx, as for every call: an API key (a session token is applied by prepareRequest).
+	headers := map[string]string{"Accept": "text/event-stream"}
+	if auth, ok := ctx.Value(ContextAPIKeys).(map[string]APIKey); ok {
+		if apiKey, ok := auth["api_key"]; ok {
+			headers["X-API-Key"] = strings.TrimSpace(apiKey.Prefix + " " + apiKey.Key)
+		}
+	}
+	request, err := client.prepareRequest(ctx, path, http.MethodGet, nil, headers, url.Values{}, url.Values{}, nil)
+	if err != nil {
+		return err
+	}
+	response, err := client.callAPI(request)
+	if err != nil {
+		return err
+	}
+	defer response.Body.Close()
+	if response.StatusCode >= 300 {
+		body := make([]byte, 64*1024)
+		n, _ := response.Body.Read(body)
+		if problem := ProblemOf(&GenericOpenAPIError{body: body[:n], error: response.Status}, response); problem != nil {
+			return problem
+		}
+		return errors.New(response.Status)
+	}
+	scanner := bufio.NewScanner(response.Body)
+	scanner.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	for scanner.Scan() {
+		line := scanner.Text()
+		// Every event's data is the job's snapshot as JSON; its status is all a wait needs.
+		if strings.HasPrefix(line, "data:") {
+			var snapshot struct {
+				Status string `json:"status"`
+			}
+			if jsonErr := json.Unmarshal([]byte(strings.TrimSpace(line[5:])), &snapshot); jsonErr == nil && snapshot.Status != "" {
+				onStatus(snapshot.Status)
+			}
+		}
+	}
+	return scanner.Err()
+}
+
+// AllChunks is every chunk of a finished job's result (GET /api/v1/jobs/{job_id}/chunks), fetched a
+// page at a time; strategy is "structure" or "page", maxTokens 64 to 8192, overlapTokens at most half of it.
+func AllChunks(ctx context.Context, client *APIClient, jobID, strategy string, maxTokens, overlapTokens int64) ([]ChunkListChunksInner, error) {
+	var chunks []ChunkListChunksInner
+	cursor := ""
+	for {
+		request := client.JobsAPI.JobsChunks(ctx, jobID).Strategy(strategy).MaxTokens(maxTokens).OverlapTokens(overlapTokens).Limit(1000)
+		if cursor != "" {
+			request = request.Cursor(cursor)
+		}
+		page, _, err := request.Execute()
+		if err != nil {
+			return nil, err
+		}
+		chunks = append(chunks, page.Chunks...)
+		if !page.NextCursor.IsSet() || page.NextCursor.Get() == nil {
+			return chunks, nil
+		}
+		cursor = *page.NextCursor.Get()
+	}
+}
