@@ -320,6 +320,18 @@ describe('web console in a real browser', () => {
     await expect(blocks.innerText()).resolves.toContain('Paragraph 2 of the console test document.');
     await expect(blocks.innerText()).resolves.not.toContain('Paragraph 1 of the console');
 
+    // The chunks below the pages: by headings, then one a page, each with its tokens and pages.
+    const chunkView = page.getByTestId('chunk-view');
+    await page.getByTestId('chunk').first().waitFor();
+    await expect(page.getByTestId('chunk-count').innerText()).resolves.toMatch(/^\d+ chunks · tokenizer cl100k_base$/);
+    await page.getByTestId('chunk-strategy').selectOption('page');
+    await page.locator('[data-testid=chunk] .chunk-meta', { hasText: `page ${PAGES.length}` }).waitFor();
+    await expect(page.getByTestId('chunk').count()).resolves.toBe(PAGES.length);
+    await expect(page.getByTestId('chunk').nth(1).innerText()).resolves.toContain(
+      'Paragraph 2 of the console test document.',
+    );
+    await chunkView.screenshot({ path: join(SHOTS, 'chunks.png') });
+
     // On a phone the Markdown comes under the page.
     await page.setViewportSize({ width: 390, height: 844 });
     const narrowImage = (await image.boundingBox())!;
@@ -390,6 +402,10 @@ describe('web console in a real browser', () => {
     expect(quoted).toBeGreaterThan(0);
     await confirmAndFinish(page, 'phone-');
     await expect(page.locator('.progress-text').innerText()).resolves.toContain('쪽');
+    await page.getByTestId('chunk').first().waitFor();
+    await expect(page.locator('#chunks-title').innerText()).resolves.toBe('청크');
+    await expect(page.getByTestId('chunk-count').innerText()).resolves.toMatch(/^청크 \d+개 · 토크나이저 cl100k_base$/);
+    await page.getByTestId('chunk-view').screenshot({ path: join(SHOTS, 'chunks-ko.png') });
     // Nothing is wider than the screen: no sideways scrolling of the page itself.
     const width = await page.evaluate<number>('document.documentElement.scrollWidth');
     expect(width).toBeLessThanOrEqual(390);

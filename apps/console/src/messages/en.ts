@@ -198,6 +198,20 @@ export const en = {
   'result.source': 'Source',
   'result.truncated': 'Only the beginning is shown here; the download holds the whole result.',
 
+  'chunks.title': 'Chunks',
+  'chunks.hint':
+    'The result cut into chunks ready to embed for search or a language model, each with the headings above it and its pages. A heading opens a chunk; a long table is cut between rows with its header repeated.',
+  'chunks.strategy': 'Cut',
+  'chunks.structure': 'by headings',
+  'chunks.page': 'by page',
+  'chunks.maxTokens': 'At most (tokens)',
+  'chunks.count': '{count} chunks · tokenizer {tokenizer}',
+  'chunks.tokens': '{tokens} tokens',
+  'chunks.page1': 'page {page}',
+  'chunks.pages': 'pages {first}–{last}',
+  'chunks.more': 'Show more chunks',
+  'chunks.download': 'Download chunks (JSON Lines)',
+
   'pages.title': 'Pages',
   'pages.hint': 'Each page beside its Markdown. Point at a block to see where it stands on the page.',
   'pages.page': 'Page {page}',

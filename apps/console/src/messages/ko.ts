@@ -197,6 +197,20 @@ export const ko: Record<MessageKey, string> = {
   'result.source': '원문',
   'result.truncated': '여기에는 앞부분만 보입니다. 내려받은 파일에는 결과 전체가 들어 있습니다.',
 
+  'chunks.title': '청크',
+  'chunks.hint':
+    '검색이나 언어 모델에 바로 넣을 수 있도록 결과를 청크로 나눈 모습입니다. 청크마다 위쪽 제목과 페이지가 함께 표시됩니다. 제목에서 새 청크가 시작되고, 긴 표는 머리글 행을 반복하며 행 사이에서 나뉩니다.',
+  'chunks.strategy': '나누는 기준',
+  'chunks.structure': '제목별',
+  'chunks.page': '페이지별',
+  'chunks.maxTokens': '최대 토큰 수',
+  'chunks.count': '청크 {count}개 · 토크나이저 {tokenizer}',
+  'chunks.tokens': '토큰 {tokens}개',
+  'chunks.page1': '{page}쪽',
+  'chunks.pages': '{first}–{last}쪽',
+  'chunks.more': '청크 더 보기',
+  'chunks.download': '청크 내려받기 (JSON Lines)',
+
   'pages.title': '페이지',
   'pages.hint': '각 페이지를 마크다운과 나란히 보여 줍니다. 블록을 가리키면 페이지에서 그 위치가 표시됩니다.',
   'pages.page': '{page}쪽',

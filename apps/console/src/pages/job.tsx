@@ -9,6 +9,7 @@ import {
   type JobEventSnapshot,
 } from '@docconv/client';
 import { Problem } from '../components/problem';
+import { ChunkView } from '../components/chunk-view';
 import { PageView } from '../components/page-view';
 import { JobProgress } from '../components/progress';
 import { StatusBadge } from '../components/status-badge';
@@ -61,6 +62,7 @@ export function JobPage({ client, jobId }: { client: DocconvClient; jobId: strin
         <>
           <Conversions client={client} job={current} onChanged={job.reload} />
           <PageView client={client} job={current} />
+          <ChunkView client={client} job={current} />
           <Result client={client} job={current} />
         </>
       )}
