@@ -82,7 +82,7 @@ export async function waitForJob(client: DocconvClient, jobId: string, options: 
       }
       function abort() {
         clearTimeout(timer);
-        reject(signal!.reason);
+        reject(signal!.reason as Error);
       }
       signal?.addEventListener('abort', abort, { once: true });
     });

@@ -31,7 +31,8 @@ import { pipeline } from 'node:stream/promises';
 import JSZip from 'jszip';
 import { Readable } from 'node:stream';
 import type { Principal } from '../auth/principal';
-import type { ChunksQuery, PageReportResponse, ResultFormat } from './jobs.dto';
+import type { ChunksQuery } from './chunks.dto';
+import type { PageReportResponse, ResultFormat } from './jobs.dto';
 
 /**
  * What a job produced, read back from storage: its Markdown, structured result and converted

@@ -44,7 +44,6 @@ import { Caller, callerOf, type AuthenticatedRequest, type Principal } from '../
 import { idParam } from '../common/id-param';
 import {
   ActionDto,
-  ChunksQuery,
   ConfirmResponse,
   JobFilesResponse,
   JobListResponse,
@@ -64,6 +63,7 @@ import {
   toJobFilesResponse,
   toJobResponse,
 } from './jobs.dto';
+import { ChunksQuery } from './chunks.dto';
 import { JobResultsService } from './job-results.service';
 import { UploadService } from './upload.service';
 

@@ -2,15 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { PAGE_FAILURES } from '@docconv/contracts';
 import { conversionOf, JOB_STATUSES, type JobEntity, type JobFileEntity, type JobStatus } from '@docconv/db';
-import {
-  ACCEPTED_FORMATS,
-  acceptedFormat,
-  CHARACTERS_PER_PAGE,
-  CHUNK_STRATEGIES,
-  TOKENIZER,
-  type ChunkStrategy,
-  type FileKind,
-} from '@docconv/documents';
+import { ACCEPTED_FORMATS, acceptedFormat, CHARACTERS_PER_PAGE, type FileKind } from '@docconv/documents';
 import { CONVERSION_FORMATS, units, type ConversionFormat, type JobSummary } from '@docconv/jobs';
 import { PAGE_FURNITURE } from '@docconv/model';
 import { QueryInt } from '../common/query-int';
@@ -54,45 +46,6 @@ export class DownloadQuery {
     message: `must be one of ${[...RESULT_FORMATS, ...CONVERSION_FORMATS].join(', ')}`,
   })
   format?: ResultFormat | ConversionFormat;
-}
-
-export class ChunksQuery {
-  @ApiPropertyOptional({
-    enum: CHUNK_STRATEGIES,
-    default: 'structure',
-    description:
-      'structure (default): a heading opens a chunk, and blocks are packed up to max_tokens in reading order, a block too long ' +
-      'for one cut between table rows (its header repeated), lines, sentences, then words. page: one chunk per page (PDF page, ' +
-      'image frame, slide, sheet; a file without pages is one page), cut the same way when it is over max_tokens.',
-  })
-  @IsOptional()
-  @IsIn(CHUNK_STRATEGIES, { message: `must be one of ${CHUNK_STRATEGIES.join(', ')}` })
-  strategy: ChunkStrategy = 'structure';
-
-  @QueryInt({
-    min: 64,
-    max: 8192,
-    default: 512,
-    description: `No chunk's text is more tokens than this (tokenizer ${TOKENIZER}).`,
-  })
-  max_tokens: number = 512;
-
-  @QueryInt({
-    min: 0,
-    max: 4096,
-    default: 0,
-    description:
-      'At most this many tokens of the end of a chunk are repeated at the start of the next one of the same section or page; at most half of max_tokens.',
-  })
-  overlap_tokens: number = 0;
-
-  @QueryInt({ min: 1, max: 1000, default: 100, description: 'Chunks a page.' })
-  limit: number = 100;
-
-  @ApiPropertyOptional({ description: 'next_cursor of the previous page' })
-  @IsOptional()
-  @IsString()
-  cursor?: string;
 }
 
 export class PreviewQuery {
