@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { ChunkOptions } from '@docconv/documents';
 import type { TestKey } from '../test/support/accounts';
 import { fetchChunks } from '../test/support/chunks';
-import { upload, waitForJob } from '../test/support/jobs';
+import { convertedJob } from '../test/support/jobs';
 import { createTestApp, type TestApp } from '../test/support/test-app';
 import { evalsetPath, fundedKey } from './evalset';
 
@@ -27,14 +27,10 @@ describe('evalset chunks: a PDF with tables and headings, a DOCX with tables, an
   afterAll(() => t.close());
 
   async function finished(relative: string): Promise<string> {
-    const name = relative.split('/')[1];
-    const res = await upload(t.http, key.key, [{ name, content: readFileSync(evalsetPath(relative)) }]);
-    expect(res.status).toBe(201);
-    await t.http.post(`/api/v1/jobs/${res.body.job_id}/confirm`).set('X-API-Key', key.key).expect(200);
-    expect((await waitForJob(t.http, key.key, res.body.job_id as string, ['done', 'error'], 300_000)).status).toBe(
-      'done',
-    );
-    return res.body.job_id as string;
+    const file = { name: relative.split('/')[1], content: readFileSync(evalsetPath(relative)) };
+    const { jobId, job } = await convertedJob(t.http, key.key, file, {}, 300_000);
+    expect(job.status).toBe('done');
+    return jobId;
   }
 
   it.each(['pdf/redp5110_sampled.pdf', 'docx/docx_rich_tables_01.docx', 'hwp/noori.hwp'])(

@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { pdfBytes } from '../libs/documents/src/pdf/testing/pdf-bytes';
 import { createKey, signup, type TestKey } from './support/accounts';
 import { fetchChunks } from './support/chunks';
-import { upload, waitForJob } from './support/jobs';
+import { convertedJob, upload } from './support/jobs';
 import { createTestApp, type TestApp } from './support/test-app';
 
 const sentence = (i: number) => `Finding ${i} of the survey holds for every region we looked at this year.`;
@@ -34,11 +34,9 @@ describe('chunks: GET /jobs/{id}/chunks', () => {
   afterAll(() => t.close());
 
   async function finished(name: string, content: Buffer): Promise<string> {
-    const res = await upload(t.http, key.key, [{ name, content }]);
-    expect(res.status).toBe(201);
-    await t.http.post(`/api/v1/jobs/${res.body.job_id}/confirm`).set('X-API-Key', key.key).expect(200);
-    expect((await waitForJob(t.http, key.key, res.body.job_id as string)).status).toBe('done');
-    return res.body.job_id as string;
+    const { jobId, job } = await convertedJob(t.http, key.key, { name, content });
+    expect(job.status).toBe('done');
+    return jobId;
   }
 
   const get = (path: string, apiKey = key.key) => t.http.get(`/api/v1/jobs/${path}`).set('X-API-Key', apiKey);

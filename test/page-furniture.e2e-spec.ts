@@ -4,7 +4,7 @@ import type { PageFurniture } from '@docconv/model';
 import { HwpBuilder } from '../libs/documents/src/hwp/testing/hwp-builder';
 import { pdfBytes } from '../libs/documents/src/pdf/testing/pdf-bytes';
 import { createKey, signup, type TestKey } from './support/accounts';
-import { upload, waitForJob } from './support/jobs';
+import { convertedJob, upload } from './support/jobs';
 import { checkStructuredResult } from './support/structured-result-check';
 import { createTestApp, type TestApp } from './support/test-app';
 
@@ -49,18 +49,16 @@ describe('page_furniture: drop, keep or separate the running heads, feet, page n
 
   /** The job's Markdown and structured result with `page_furniture` set to `mode` (or left out), and what it was quoted. */
   async function convert(name: string, content: Buffer, mode?: PageFurniture) {
-    const res = await upload(t.http, key.key, [{ name, content }], mode === undefined ? {} : { page_furniture: mode });
-    expect(res.status).toBe(201);
-    expect(res.body.page_furniture).toBe(mode ?? 'drop');
-    await t.http.post(`/api/v1/jobs/${res.body.job_id}/confirm`).set('X-API-Key', key.key).expect(200);
-    const job = await waitForJob(t.http, key.key, res.body.job_id as string);
+    const fields: Record<string, string> = mode === undefined ? {} : { page_furniture: mode };
+    const { jobId, preview, job } = await convertedJob(t.http, key.key, { name, content }, fields);
+    expect(preview.page_furniture).toBe(mode ?? 'drop');
     expect(job).toMatchObject({ status: 'done', page_furniture: mode ?? 'drop' });
-    const get = (path: string) => t.http.get(`/api/v1/jobs/${res.body.job_id}/${path}`).set('X-API-Key', key.key);
+    const get = (path: string) => t.http.get(`/api/v1/jobs/${jobId}/${path}`).set('X-API-Key', key.key);
     const markdown = (await get('download')).text;
     const result = (await get('download?format=json')).body as StructuredResult;
     expect(checkStructuredResult(markdown, result).problems).toEqual([]);
     const furniture = result.blocks.filter((block) => block.type === 'page_header' || block.type === 'page_footer');
-    return { markdown, result, furniture, points: res.body.cost.points as number };
+    return { markdown, result, furniture, points: (preview.cost as { points: number }).points };
   }
 
   it('a PDF: dropped by default, listed apart with their pages and boxes, or kept in the Markdown where they stand', async () => {

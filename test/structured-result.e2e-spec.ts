@@ -5,7 +5,7 @@ import type { StructuredResult } from '@docconv/documents';
 import { pdfBytes } from '../libs/documents/src/pdf/testing/pdf-bytes';
 import { createKey, signup, type TestKey } from './support/accounts';
 import { makeDocx } from './support/fixtures';
-import { binary, upload, waitForJob } from './support/jobs';
+import { binary, convertedJob, upload } from './support/jobs';
 import { checkStructuredResult } from './support/structured-result-check';
 import { createTestApp, type TestApp } from './support/test-app';
 
@@ -41,12 +41,9 @@ describe('structured results: GET /jobs/{id}/download?format=json|zip', () => {
   afterAll(() => t.close());
 
   async function finished(name: string, content: Buffer, fields: Record<string, string> = {}): Promise<string> {
-    const res = await upload(t.http, key.key, [{ name, content }], fields);
-    expect(res.status).toBe(201);
-    await t.http.post(`/api/v1/jobs/${res.body.job_id}/confirm`).set('X-API-Key', key.key).expect(200);
-    const job = await waitForJob(t.http, key.key, res.body.job_id as string);
+    const { jobId, job } = await convertedJob(t.http, key.key, { name, content }, fields);
     expect(job.status).toBe('done');
-    return res.body.job_id as string;
+    return jobId;
   }
 
   /** A finished job's download in `format`, its body as bytes. */

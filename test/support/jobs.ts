@@ -18,6 +18,26 @@ export function upload(
   return req.then((r) => r);
 }
 
+/**
+ * Uploads one file (with the upload form's `fields`), confirms it and waits for it to end: its
+ * upload preview and its last record, which a test checks is `done`.
+ */
+export async function convertedJob(
+  http: TestAgent,
+  apiKey: string,
+  file: UploadFile,
+  fields: Record<string, string> = {},
+  timeoutMs = 60_000,
+): Promise<{ jobId: string; preview: Record<string, unknown>; job: Record<string, unknown> }> {
+  const res = await upload(http, apiKey, [file], fields);
+  if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${res.text}`);
+  const jobId = res.body.job_id as string;
+  const confirmed = await http.post(`/api/v1/jobs/${jobId}/confirm`).set('X-API-Key', apiKey);
+  if (confirmed.status !== 200) throw new Error(`confirm answered ${confirmed.status}: ${confirmed.text}`);
+  const job = await waitForJob(http, apiKey, jobId, ['done', 'error', 'cancelled'], timeoutMs);
+  return { jobId, preview: res.body as Record<string, unknown>, job };
+}
+
 /** Polls the job until it leaves the working states (or `timeoutMs` passes). */
 export async function waitForJob(
   http: TestAgent,

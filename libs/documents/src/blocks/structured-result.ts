@@ -261,8 +261,19 @@ export function codePointOffsets(text: string): (utf16: number) => number {
   };
 }
 
-const BOX = { type: 'array', items: { type: 'number', minimum: 0 }, minItems: 4, maxItems: 4 } as const;
-const SPAN = { type: 'array', items: { type: 'integer', minimum: 0 }, minItems: 2, maxItems: 2 } as const;
+/** JSON Schema pieces the structured result shares with the chunks that point into it. */
+export const BOX_SCHEMA = { type: 'array', items: { type: 'number', minimum: 0 }, minItems: 4, maxItems: 4 } as const;
+export const SPAN_SCHEMA = { type: 'array', items: { type: 'integer', minimum: 0 }, minItems: 2, maxItems: 2 } as const;
+export const POSITION_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    slide: { type: 'integer', minimum: 1 },
+    sheet: { type: 'string' },
+    start_seconds: { type: 'number', minimum: 0 },
+    paragraph: { type: 'integer', minimum: 1 },
+  },
+} as const;
 
 /** The JSON Schema (2020-12) of `GET /jobs/{job_id}/download?format=json`. */
 export const STRUCTURED_RESULT_SCHEMA = {
@@ -293,7 +304,7 @@ export const STRUCTURED_RESULT_SCHEMA = {
         type: 'object',
         required: ['name', 'kind', 'markdown'],
         additionalProperties: false,
-        properties: { name: { type: 'string' }, kind: { type: 'string' }, markdown: SPAN },
+        properties: { name: { type: 'string' }, kind: { type: 'string' }, markdown: SPAN_SCHEMA },
       },
     },
     pages: {
@@ -331,24 +342,15 @@ export const STRUCTURED_RESULT_SCHEMA = {
           id: { type: 'integer', minimum: 0 },
           type: { enum: [...BLOCK_TYPES] },
           text: { type: 'string' },
-          markdown: { oneOf: [SPAN, { type: 'null' }] },
+          markdown: { oneOf: [SPAN_SCHEMA, { type: 'null' }] },
           file: { type: 'string' },
           page: { type: 'integer', minimum: 1 },
           pages: { type: 'array', items: { type: 'integer', minimum: 1 }, minItems: 2 },
-          box: BOX,
+          box: BOX_SCHEMA,
           box_estimated: { type: 'boolean' },
           engine: { type: 'string' },
           confidence: { type: 'number', minimum: 0, maximum: 100 },
-          position: {
-            type: 'object',
-            additionalProperties: false,
-            properties: {
-              slide: { type: 'integer', minimum: 1 },
-              sheet: { type: 'string' },
-              start_seconds: { type: 'number', minimum: 0 },
-              paragraph: { type: 'integer', minimum: 1 },
-            },
-          },
+          position: POSITION_SCHEMA,
           level: { type: 'integer', minimum: 1, maximum: 6 },
           cells: {
             type: 'array',
@@ -364,7 +366,7 @@ export const STRUCTURED_RESULT_SCHEMA = {
                 header: { type: 'boolean' },
                 text: { type: 'string' },
                 page: { type: 'integer', minimum: 1 },
-                box: BOX,
+                box: BOX_SCHEMA,
               },
             },
           },

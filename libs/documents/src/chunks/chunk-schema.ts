@@ -1,8 +1,6 @@
+import { BOX_SCHEMA, POSITION_SCHEMA, SPAN_SCHEMA } from '../blocks/structured-result';
 import { CHUNK_STRATEGIES, type Chunk } from './chunk-result';
 import { TOKENIZER } from './tokens';
-
-const BOX = { type: 'array', items: { type: 'number', minimum: 0 }, minItems: 4, maxItems: 4 } as const;
-const SPAN = { type: 'array', items: { type: 'integer', minimum: 0 }, minItems: 2, maxItems: 2 } as const;
 
 /** One page of `GET /jobs/{job_id}/chunks`. */
 export interface ChunkList {
@@ -60,13 +58,13 @@ export const CHUNK_LIST_SCHEMA = {
             items: { type: 'string' },
             description: 'The headings in force where it starts, outermost first (its own leading headings included)',
           },
-          markdown: { ...SPAN, description: '[start, end) in result.md, in Unicode code points' },
+          markdown: { ...SPAN_SCHEMA, description: '[start, end) in result.md, in Unicode code points' },
           overlap: {
             type: 'object',
             required: ['markdown', 'blocks'],
             additionalProperties: false,
             description: 'The start of the chunk that repeats the end of the chunk before',
-            properties: { markdown: SPAN, blocks: { type: 'array', items: { type: 'integer', minimum: 0 } } },
+            properties: { markdown: SPAN_SCHEMA, blocks: { type: 'array', items: { type: 'integer', minimum: 0 } } },
           },
           blocks: {
             type: 'array',
@@ -79,17 +77,8 @@ export const CHUNK_LIST_SCHEMA = {
                 id: { type: 'integer', minimum: 0 },
                 page: { type: 'integer', minimum: 1 },
                 pages: { type: 'array', items: { type: 'integer', minimum: 1 } },
-                box: BOX,
-                position: {
-                  type: 'object',
-                  additionalProperties: false,
-                  properties: {
-                    slide: { type: 'integer', minimum: 1 },
-                    sheet: { type: 'string' },
-                    start_seconds: { type: 'number', minimum: 0 },
-                    paragraph: { type: 'integer', minimum: 1 },
-                  },
-                },
+                box: BOX_SCHEMA,
+                position: POSITION_SCHEMA,
                 partial: {
                   const: true,
                   description: 'Only part of the block is in this chunk: it is too long for one',
