@@ -88,9 +88,13 @@ export async function extractDetected(path: string, detected: DetectedFile, ocr:
       displayName,
       units: detected.kind === 'pdf' ? inspected.pages : inspected.images,
       ocr,
-      // As the worker reads a job's first file: pictures taken out and linked.
+      // As the worker reads a job's first file: pictures taken out and linked, and a PDF read by
+      // OCR settled page by page as it is read.
       imagePrefix: 'images/',
+      settlePages: detected.kind === 'pdf' && inspected.needsOcr === true,
     },
+    () => {},
+    undefined,
     () => {},
   );
 }

@@ -407,7 +407,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Server-Sent Events of a job: `status` (first the current state, then each change) and `progress` (done_pages/total_pages, done_files/total_files, done_media_seconds/media_duration_seconds) until the job is done, failed or cancelled; then the stream ends. */
+    /** Server-Sent Events of a job: `status` (first the current state, then each change), `progress` (done_pages/total_pages, done_files/total_files, done_media_seconds/media_duration_seconds) and `page` (a page of the result as it is final: its Markdown and blocks; a file without pages whole; joined in order the pages are the result) until the job is done, failed or cancelled; then the stream ends. Each `page` has an id: reconnect with `Last-Event-ID` to get the pages after it, each once; without it, every page delivered so far comes after the current state. */
     get: operations['Jobs_events'];
     put?: never;
     post?: never;
@@ -526,7 +526,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The Markdown result of a finished job; with ?format=json its structured result, with ?format=zip both and the images; or a file a conversion produced. */
+    /** The Markdown result of a finished job; with ?format=json its structured result, with ?format=zip both and the images; or a file a conversion produced. With ?partial=true, the pages finished so far while the job runs (X-Delivered-Pages says how many). */
     get: operations['Jobs_download'];
     put?: never;
     post?: never;
@@ -4094,7 +4094,10 @@ export interface operations {
   Jobs_events: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The id of the last `page` event received (`<attempt>.<n>`): the stream sends the pages after it. */
+        'Last-Event-ID'?: string;
+      };
       path: {
         /** @example 3f1c0d2e-5b7a-4c1e-9d2f-6a8b0c4e1f27 */
         job_id: string;
@@ -4103,7 +4106,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description An event stream; each event's data is the job's snapshot as JSON. */
+      /** @description An event stream: a `status` or `progress` event's data is the job's snapshot as JSON; a `page` event's is the page delivered: `{seq, retry, file, page, markdown, blocks}` (`page` null for a file delivered whole). */
       200: {
         headers: {
           [name: string]: unknown;
@@ -4802,6 +4805,8 @@ export interface operations {
       query?: {
         /** @description md (default): the Markdown. json: the structured result (typed blocks with their [start, end) in the Markdown, page and box; schema StructuredResult). zip: result.md, result.json and the images they link. Otherwise a format already produced by POST /jobs/{job_id}/convert. md, json and zip are free. */
         format?: 'md' | 'json' | 'zip' | 'xlsx_basic' | 'xlsx_advanced' | 'docx' | 'pptx' | 'hwpx';
+        /** @description true: the Markdown of the pages finished so far, while the job is still processing (or once it has ended), joined in order; the X-Delivered-Pages header says how many were delivered and X-Result-Complete whether that is the whole result. */
+        partial?: 'true' | 'false';
       };
       header?: never;
       path: {

@@ -26,6 +26,7 @@ import { CheckoutQuotes1764900000000 } from './migrations/1764900000000-checkout
 import { Sessions1765000000000 } from './migrations/1765000000000-sessions';
 import { FreePagesReturned1765100000000 } from './migrations/1765100000000-free-pages-returned';
 import { PageFurniture1765200000000 } from './migrations/1765200000000-page-furniture';
+import { PageEvents1765300000000 } from './migrations/1765300000000-page-events';
 
 export const ENTITIES = [
   UserEntity,
@@ -59,6 +60,7 @@ export const MIGRATIONS = [
   Sessions1765000000000,
   FreePagesReturned1765100000000,
   PageFurniture1765200000000,
+  PageEvents1765300000000,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

@@ -25,6 +25,7 @@ import type { FileKind } from './kinds';
 import type { PageReport } from './ocr/ocr-page';
 import { PageReader, type OcrOptions } from './ocr/page-reader';
 import { extractPdf, readPdfPages, type PdfPages } from './pdf/extract-pdf';
+import { pageStretches, type PageMarkdown } from './pdf/settled-pages';
 import type { PageRange, StopSignal } from './page-loop';
 import { readPptx } from './pptx/extract-pptx';
 import { extractText } from './text/extract-text';
@@ -50,6 +51,11 @@ export interface ExtractInput {
   imagePrefix?: string;
   /** What the upload asked for page furniture: dropped when absent. */
   pageFurniture?: PageFurniture;
+  /**
+   * A PDF whose pages are read by OCR (seconds to minutes each): its pages are settled as they are
+   * read and handed over one by one (see SettledPages), not only once the file is laid out.
+   */
+  settlePages?: boolean;
 }
 
 export interface Extraction {
@@ -65,6 +71,11 @@ export interface Extraction {
   /** Pictures the Markdown links (`![caption](images/p3-1.png)`), to store beside it. */
   images?: ExtractedImage[];
   /**
+   * PDF pages and image frames: each one's stretch of `markdown` (joined, they are `markdown`
+   * exactly) and its blocks, the job's page furniture applied; what the job delivers page by page.
+   */
+  pageMarkdown?: PageMarkdown[];
+  /**
    * The file's document, from a reader that builds the model: `markdown` is written from it.
    * Absent for a reader not yet ported: the document is then read back from `markdown`.
    */
@@ -79,9 +90,25 @@ export async function extractToMarkdown(
   input: ExtractInput,
   onProgress: (done: number) => void,
   shouldStop?: StopSignal,
+  onPages?: (pages: PageMarkdown[]) => void,
 ): Promise<Extraction> {
-  const read = await withPageReader(input, (pages) => READERS[input.kind](input, onProgress, pages, shouldStop));
-  return withPageFurnitureOf(read, input.pageFurniture ?? 'drop');
+  const read = await withPageReader(input, (pages) =>
+    READERS[input.kind](input, onProgress, pages, shouldStop, onPages),
+  );
+  return withPageStretches(withPageFurnitureOf(read, input.pageFurniture ?? 'drop'));
+}
+
+/** A PDF's or image's reading with each page's stretch of its Markdown, when it has no settled pages yet. */
+export function withPageStretches(extraction: Extraction): Extraction {
+  if (extraction.pageMarkdown || !extraction.document || extraction.pages.length === 0) return extraction;
+  const pageMarkdown = pageStretches(
+    extraction.document,
+    extraction.pages.map((report) => report.page),
+  );
+  // A reader's Markdown is its document's as written; a page cut that does not give it back is not offered.
+  return pageMarkdown.map((page) => page.markdown).join('') === extraction.markdown
+    ? { ...extraction, pageMarkdown }
+    : extraction;
 }
 
 /**
@@ -90,6 +117,8 @@ export async function extractToMarkdown(
  * the structured result alone.
  */
 export function withPageFurnitureOf(extraction: Extraction, mode: PageFurniture): Extraction {
+  // Pages settled as they were read had the job's furniture applied as they settled.
+  if (extraction.pageMarkdown) return extraction;
   const placed = mode === 'drop' ? extraction.placed?.map((page) => ({ ...page, furniture: [] })) : extraction.placed;
   const document = extraction.document && withPageFurniture(extraction.document, mode);
   // Furniture the writer leaves out changes nothing it writes: only shown furniture is written anew.
@@ -132,6 +161,7 @@ type Reader = (
   onProgress: (done: number) => void,
   pages: PageReader,
   shouldStop?: StopSignal,
+  onPages?: (pages: PageMarkdown[]) => void,
 ) => Promise<Extraction>;
 
 /** A reader that builds the document model: its Markdown is the model's writer's. */
@@ -160,8 +190,16 @@ const notTranscribed: Reader = async (input) => {
  * Recordings are transcribed by the speech pool, never read here.
  */
 const READERS: Record<FileKind, Reader> = {
-  pdf: (input, onProgress, pages, shouldStop) =>
-    extractPdf(input.path, input.displayName, onProgress, pages, shouldStop, input.imagePrefix),
+  pdf: (input, onProgress, pages, shouldStop, onPages) =>
+    extractPdf(
+      input.path,
+      input.displayName,
+      onProgress,
+      pages,
+      shouldStop,
+      input.imagePrefix,
+      input.settlePages && onPages ? { furniture: input.pageFurniture ?? 'drop', onPages } : undefined,
+    ),
   image: (input, onProgress, pages, shouldStop) =>
     extractImage(input.path, input.mime, input.units, input.displayName, onProgress, pages, shouldStop),
   docx: async (input) => {

@@ -35,6 +35,8 @@ export interface PageRange {
  * for a round trip): an answer of no delivers every page finished before it was asked. Once an
  * answer says the job was cancelled, reading ends at the page in hand, and the pages read since the
  * last no are dropped (`dropped`): the caller keeps only the pages `reports` names.
+ * `onDelivered` hears the reports of the pages delivered so far each time an answer of no covers
+ * more of them.
  */
 export async function readPageByPage(
   pages: number | PageRange,
@@ -42,6 +44,7 @@ export async function readPageByPage(
   read: (page: number) => Promise<PageReport>,
   onPage: (done: number) => void,
   shouldStop: StopSignal = () => false,
+  onDelivered?: (delivered: PageReport[]) => void,
 ): Promise<PageLoopResult> {
   const { first, last } = typeof pages === 'number' ? { first: 1, last: pages } : pages;
   const reports: PageReport[] = [];
@@ -57,7 +60,10 @@ export async function readPageByPage(
       .then(
         (yes) => {
           if (yes) cancelled = true;
-          else delivered = finished;
+          else if (finished > delivered) {
+            delivered = finished;
+            onDelivered?.(reports.slice(0, delivered));
+          }
         },
         (error: unknown) => {
           unanswerable = { error };

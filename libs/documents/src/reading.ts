@@ -11,3 +11,4 @@ export * from './ocr/page-reader';
 export * from './page-loop';
 export { pdfjs as loadPdfReader } from './pdf/pdfjs';
 export * from './page-failure';
+export type { PageMarkdown } from './pdf/settled-pages';

@@ -28,6 +28,30 @@ export interface JobEvent {
   at: number;
 }
 
+/**
+ * A stretch of a job's result delivered as it was made (see PageDelivery): a page of a file, or a
+ * file without pages whole. Joined in `seq` order, an attempt's pages are the job's result.md.
+ */
+export interface DeliveredPage {
+  /** From 1, in the order delivered. */
+  seq: number;
+  /** The attempt it belongs to (a retried job delivers again from 1). */
+  retry: number;
+  file: string;
+  /** The page of a PDF or frame of an image; null for a file delivered whole. */
+  page: number | null;
+  markdown: string;
+  /** Its blocks, as the document model has them. */
+  blocks: unknown[];
+}
+
+/** A delivered page as published on the job's channel. */
+export interface PageDeliveryEvent {
+  type: 'page';
+  page: DeliveredPage;
+  at: number;
+}
+
 /** Job states after which nothing more happens to the job by itself. */
 export const TERMINAL_STATUSES = new Set(['done', 'error', 'cancelled']);
 
@@ -56,6 +80,21 @@ export class JobEvents {
       [jobId],
     );
     return row;
+  }
+
+  /** The job's current attempt and how many pages it has delivered so far (stored under results/<job>/pages/<attempt>/). */
+  async deliveredPages(jobId: string): Promise<{ retry: number; count: number }> {
+    const [row] = await this.dataSource.query<{ retry: number; count: number }[]>(
+      'SELECT retry_count AS retry, page_events AS count FROM jobs WHERE id = $1',
+      [jobId],
+    );
+    return row ?? { retry: 0, count: 0 };
+  }
+
+  /** Publishes a page the job delivered; throws when Redis is away (a subscriber reads it from storage then). */
+  async page(jobId: string, page: DeliveredPage): Promise<void> {
+    const event: PageDeliveryEvent = { type: 'page', page, at: Date.now() };
+    await this.redis.publish(jobEventsChannel(this.config, jobId), JSON.stringify(event));
   }
 
   /** Publishes the job's current state (read back from PostgreSQL, the source of truth); throws when Redis is away. */

@@ -6,7 +6,7 @@ import { conversionOf, JobEntity, type ConversionFormat, type JobConversionEntit
 import { WebhookDeliveries } from '@docconv/webhooks';
 import { MAX_PRIORITY, PARSE_JOBS } from '@docconv/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
-import { JobEvents } from './job-events';
+import { JobEvents, type DeliveredPage } from './job-events';
 import { Outbox } from './outbox';
 import { SerialByKey } from './serial-by-key';
 import { TRANSITIONS, type TransitionName, type TransitionParams, type TransitionSpec } from './transitions';
@@ -113,6 +113,19 @@ export class JobLifecycle {
     );
     await this.events.announce(jobId, 'progress').catch((error: unknown) => {
       this.logger.warn({ err: error, job_id: jobId }, 'Progress not announced');
+    });
+  }
+
+  /**
+   * How many pages the job's current attempt has delivered (`page_events`), and the one it just
+   * delivered announced on the job's channel (not through the outbox: a subscriber that misses it
+   * reads it from storage, as a reconnecting one does).
+   */
+  async pageEvents(jobId: string, count: number, page?: DeliveredPage): Promise<void> {
+    await this.dataSource.query('UPDATE jobs SET page_events = $2 WHERE id = $1', [jobId, count]);
+    if (!page) return;
+    await this.events.page(jobId, page).catch((error: unknown) => {
+      this.logger.warn({ err: error, job_id: jobId }, 'Delivered page not announced');
     });
   }
 

@@ -16,6 +16,7 @@ export function withPageFurniture(document: Document, mode: PageFurniture): Docu
     case 'drop':
       return { ...document, blocks: document.blocks.filter((block) => block.type !== 'furniture') };
     case 'keep':
+      if (document.blocks.every((block) => block.type !== 'furniture' || block.shown)) return document;
       return {
         ...document,
         blocks: document.blocks.map((block) => (block.type === 'furniture' ? { ...block, shown: true } : block)),

@@ -2,7 +2,14 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleD
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { compiledThreadEntry, DomainError, type ErrorCode } from '@docconv/contracts';
 import type { ResultSource } from '@docconv/documents';
-import { NoPageRead, type ExtractInput, type Extraction, type PageRange, type PdfPages } from '@docconv/reading';
+import {
+  NoPageRead,
+  type ExtractInput,
+  type Extraction,
+  type PageMarkdown,
+  type PageRange,
+  type PdfPages,
+} from '@docconv/reading';
 import { Worker } from 'node:worker_threads';
 import type { DocumentPart } from './assemble-document';
 import type { ThreadCommand, ThreadMessage } from './extraction-thread';
@@ -21,6 +28,8 @@ interface Running {
   id: number;
   displayName: string;
   onProgress: (done: number) => void;
+  /** Pages of the file settled as it was read (a PDF read by OCR), deliverable at once. */
+  onPages?: (pages: PageMarkdown[]) => void;
   cancelled: CancelCheck;
   resolve: (extraction: Extraction | PdfPages | string) => void;
   reject: (error: Error) => void;
@@ -82,8 +91,9 @@ export class ExtractionPool implements OnApplicationBootstrap, OnModuleDestroy {
     onProgress: (done: number) => void,
     deadline: number,
     cancelled: CancelCheck,
+    onPages?: (pages: PageMarkdown[]) => void,
   ): Promise<Extraction> {
-    return this.extract(input, undefined, onProgress, deadline, cancelled) as Promise<Extraction>;
+    return this.extract(input, undefined, onProgress, deadline, cancelled, onPages) as Promise<Extraction>;
   }
 
   /** Reads the pages `range` of a PDF, as `run` reads a file, for a later `assemblePdf`. */
@@ -138,9 +148,12 @@ export class ExtractionPool implements OnApplicationBootstrap, OnModuleDestroy {
     onProgress: (done: number) => void,
     deadline: number,
     cancelled: CancelCheck,
+    onPages?: (pages: PageMarkdown[]) => void,
   ): Promise<Extraction | PdfPages> {
     const run = (id: number): ThreadCommand => ({ type: 'run', id, input, range });
-    return this.inThread(run, input.displayName, onProgress, deadline, cancelled) as Promise<Extraction | PdfPages>;
+    return this.inThread(run, input.displayName, onProgress, deadline, cancelled, true, onPages) as Promise<
+      Extraction | PdfPages
+    >;
   }
 
   private async inThread(
@@ -150,6 +163,7 @@ export class ExtractionPool implements OnApplicationBootstrap, OnModuleDestroy {
     deadline: number,
     cancelled: CancelCheck,
     file = true,
+    onPages?: (pages: PageMarkdown[]) => void,
   ): Promise<Extraction | PdfPages | string> {
     const slot = await this.acquire();
     const id = this.nextId++;
@@ -157,7 +171,7 @@ export class ExtractionPool implements OnApplicationBootstrap, OnModuleDestroy {
     let timer: NodeJS.Timeout | undefined;
     try {
       return await new Promise<Extraction | PdfPages | string>((resolve, reject) => {
-        slot.running = { id, displayName, onProgress, cancelled, resolve, reject, file };
+        slot.running = { id, displayName, onProgress, onPages, cancelled, resolve, reject, file };
         timer = setTimeout(
           () => {
             reject(
@@ -232,6 +246,7 @@ export class ExtractionPool implements OnApplicationBootstrap, OnModuleDestroy {
       const running = slot.running;
       if (!running || running.id !== message.id) return;
       if (message.type === 'progress') running.onProgress(message.done);
+      else if (message.type === 'pages') running.onPages?.(message.pages);
       else if (message.type === 'ask') this.answer(slot, running);
       else if (message.type === 'done') {
         if (running.file) slot.heapMb = message.heapMb;

@@ -9,6 +9,7 @@ import {
   readPdfRange,
   type ExtractInput,
   type Extraction,
+  type PageMarkdown,
   type PageRange,
   type PdfPages,
 } from '@docconv/reading';
@@ -28,6 +29,8 @@ export type ThreadCommand =
 export type ThreadMessage =
   | { type: 'ready'; seconds: number }
   | { type: 'progress'; id: number; done: number }
+  /** Pages of a PDF read by OCR that settled as it was read (see SettledPages): final, deliverable now. */
+  | { type: 'pages'; id: number; pages: PageMarkdown[] }
   /** Asked as pages are read (see readPageByPage): was the job cancelled? */
   | { type: 'ask'; id: number }
   | { type: 'done'; id: number; extraction: Extraction | PdfPages | string; heapMb: number }
@@ -71,7 +74,9 @@ if (parentPort) {
           ? Promise.resolve().then(() => JSON.stringify(assembleDocument(command.parts) ?? null))
           : command.range
             ? readPdfRange(command.input, command.range, onProgress, shouldStop)
-            : extractToMarkdown(command.input, onProgress, shouldStop);
+            : extractToMarkdown(command.input, onProgress, shouldStop, (pages) =>
+                post({ type: 'pages', id: file.id, pages }),
+              );
     work.then(
       (extraction) =>
         post({ type: 'done', id: file.id, extraction, heapMb: getHeapStatistics().used_heap_size / 2 ** 20 }),

@@ -15,6 +15,7 @@ import { ExtractionPool, type CancelCheck } from './extraction-pool';
 import type { Delivery } from './job-accounting';
 import { JobReading, type FileReader } from './job-reading';
 import { pagesOf } from './page-ranges';
+import { PageDelivery, type PartOf } from './page-delivery';
 import { ProgressWriter } from './progress-writer';
 import { refineFile } from './refine-file';
 
@@ -64,6 +65,8 @@ export class JobConversion {
   ): Promise<Converted> {
     const jobId = job.id;
     const progress = new ProgressWriter((done) => this.lifecycle.progress(jobId, done));
+    const delivery = new PageDelivery(job, this.storage, this.lifecycle);
+    await delivery.begin();
     const delivered: PricedFile[] = [];
     const failures: string[] = [];
     const failedUnits: string[] = [];
@@ -84,10 +87,15 @@ export class JobConversion {
           break;
         }
         const kind = file.kind as FileKind;
+        // A transcript carries its own heading (the file's path); other files get one when there are several.
+        const headed = !(files.length === 1 || kind === 'audio' || kind === 'video');
+        const partOf: PartOf = { index: parts.length, file: file.displayPath, headed };
         let extraction: Extraction;
         try {
-          extraction = await readFile(file, (pages, seconds) =>
-            progress.update(pagesBefore + pages, index, secondsBefore + seconds),
+          extraction = await readFile(
+            file,
+            (pages, seconds) => progress.update(pagesBefore + pages, index, secondsBefore + seconds),
+            (pages) => delivery.settled(partOf, pages),
           );
         } catch (error) {
           // A file that cannot be read fails alone: its pages are given back, the other files are delivered.
@@ -104,6 +112,7 @@ export class JobConversion {
             blocks: [fileHeading(file.displayPath), failedFileBlock(error.message, file.displayPath)],
           });
           parts.push({ file: file.displayPath, markdown: part, headed: true });
+          await delivery.fileDone({ ...partOf, headed: true }, part, undefined);
           sources.push({
             file: file.displayPath,
             kind: file.kind as FileKind,
@@ -156,18 +165,18 @@ export class JobConversion {
         pagesBefore += extraction.stopped && kind === 'pdf' ? extraction.pages.length : file.pages;
         secondsBefore += file.durationSeconds;
         progress.update(pagesBefore, extraction.stopped ? index : index + 1, secondsBefore);
-        // A transcript carries its own heading (the file's path); other files get one when there are several.
-        const headed = files.length === 1 || kind === 'audio' || kind === 'video';
-        const part = headed ? markdown : headedPart(file.displayPath, markdown);
-        // The reader's document is the file's unless refinement rewrote its Markdown.
-        const document = markdown === extraction.markdown ? extraction.document : undefined;
-        parts.push({ file: file.displayPath, markdown: part, headed: !headed, read: document });
+        const part = headed ? headedPart(file.displayPath, markdown) : markdown;
+        // The reader's document (and its pages) are the file's unless refinement rewrote its Markdown.
+        const own = markdown === extraction.markdown;
+        const document = own ? extraction.document : undefined;
+        parts.push({ file: file.displayPath, markdown: part, headed, read: document });
+        await delivery.fileDone(partOf, part, own ? extraction.pageMarkdown : undefined);
         sources.push({
           file: file.displayPath,
           kind,
           start: offset,
           end: offset + part.length,
-          headed: !headed,
+          headed,
           pages: extraction.placed,
           reports: extraction.pages,
           document: extraction.document,
@@ -185,6 +194,7 @@ export class JobConversion {
           break;
         }
       }
+      await delivery.settledAll();
       // A stopped job keeps the count of what it read; a finished one is counted whole by its move to done.
       if (stopped) await progress.flush();
       else await progress.settled();

@@ -8,7 +8,7 @@ import { uploadLimits } from '@docconv/jobs';
 import { JobLifecycle } from '@docconv/lifecycle';
 import { ConversionMetrics } from '@docconv/metrics';
 import { OCR_LANGUAGES } from '@docconv/ocr';
-import type { Extraction, OcrOptions } from '@docconv/reading';
+import type { Extraction, OcrOptions, PageMarkdown } from '@docconv/reading';
 import { imagePrefix, Storage } from '@docconv/storage';
 import type { Transcriber } from '@docconv/transcription';
 import { createWriteStream } from 'node:fs';
@@ -25,6 +25,8 @@ import { ExtractionPool, type CancelCheck } from './extraction-pool';
 export type FileReader = (
   file: JobFileEntity,
   onProgress: (pages: number, seconds: number) => void,
+  /** Pages of the file final before it ends (a PDF read by OCR settles them as it goes). */
+  onPages?: (pages: PageMarkdown[]) => void,
 ) => Promise<Extraction>;
 
 /**
@@ -87,6 +89,9 @@ export class JobReading {
       limits: uploadLimits(this.config),
       imagePrefix: imagePrefix(file.seq),
       pageFurniture: job.pageFurniture,
+      // Pages read by OCR take seconds to minutes each: they are delivered as they settle. Not
+      // when a language model refines the file afterwards, which rewrites its Markdown.
+      settlePages: kind === 'pdf' && file.needsOcr && !job.doclingRefinement,
     };
   }
 
@@ -105,7 +110,7 @@ export class JobReading {
   /** Reads a file of the job on this worker: speech by the transcriber, the rest in the extraction pool. */
   fileReader(job: JobEntity, cancelled: CancelCheck): FileReader {
     const deadline = this.deadlineOf(job);
-    return (file, onProgress) =>
+    return (file, onProgress, onPages) =>
       this.withLocalCopy(file, async (path) => {
         const kind = file.kind as FileKind;
         const began = performance.now();
@@ -119,6 +124,7 @@ export class JobReading {
                 (done) => onProgress(kind === 'pdf' ? done : 0, 0),
                 deadline,
                 cancelled,
+                onPages,
               );
         const read = extraction.pages.filter((page) => page.source !== 'failed').length;
         const handed = deliveredOf(file, read, extraction.stopped === true);

@@ -3,7 +3,7 @@ import { APP_CONFIG, type AppConfig } from '@docconv/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DomainError, MAX_PRIORITY, type JobPayload } from '@docconv/contracts';
 import { JobEntity, JobFileEntity } from '@docconv/db';
-import { assemblePdf, withPageFurnitureOf, type PdfPages } from '@docconv/reading';
+import { assemblePdf, withPageFurnitureOf, withPageStretches, type PdfPages } from '@docconv/reading';
 import { Queues } from '@docconv/redis';
 import { inputsPrefix, markdownPath, rangePath, rangesPrefix, Storage } from '@docconv/storage';
 import { DataSource } from 'typeorm';
@@ -155,7 +155,7 @@ export class ParseRunner {
     // the job ends cancelled with them; the assembly itself delivers every page the ranges kept.
     const outcome = await this.conclude(job, attempt, () =>
       this.conversion.convert(job, files, NEVER_CANCELLED, async () =>
-        withPageFurnitureOf(assemblePdf(parts), job.pageFurniture),
+        withPageStretches(withPageFurnitureOf(assemblePdf(parts), job.pageFurniture)),
       ),
     );
     await this.storage.deletePrefix(rangesPrefix(jobId)).catch(() => undefined);

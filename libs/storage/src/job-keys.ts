@@ -13,6 +13,7 @@ import type { ConversionFormat } from '@docconv/db';
  * results/<job>/images/…             the pictures the Markdown links (`images/p3-1.png`, `images/f2-p3-1.png`)
  * results/<job>/previews/f<n>-p<p>.png   a page's preview, rendered on first request
  * results/<job>/ranges/<retry>/<first>.json  a page range's read pages, until the assembly
+ * results/<job>/pages/<retry>/<n>.json   the n-th page delivered as the job was read
  * results/<job>/result.<format>…     the converted files
  * ```
  *
@@ -64,6 +65,13 @@ export function resultFilePath(jobId: string, relative: string): string | undefi
 /** The PNG preview of page `page` of the job's file `seq`. */
 export const previewPath = (jobId: string, seq: number, page: number): string =>
   `${resultsPrefix(jobId)}/previews/f${seq}-p${page}.png`;
+
+/** Every page a job's attempt `retry` delivered as it was read (see PageDelivery). */
+export const pageEventsPrefix = (jobId: string, retry: number): string => `${resultsPrefix(jobId)}/pages/${retry}`;
+
+/** The `seq`-th page (from 1) a job's attempt delivered: its stretch of the Markdown, and its blocks. */
+export const pageEventPath = (jobId: string, retry: number, seq: number): string =>
+  `${pageEventsPrefix(jobId, retry)}/${seq}.json`;
 
 /** Every range part of a job spread over page ranges. */
 export const rangesPrefix = (jobId: string): string => `${resultsPrefix(jobId)}/ranges`;

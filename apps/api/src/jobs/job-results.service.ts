@@ -12,7 +12,7 @@ import {
   type FilePageReport,
 } from '@docconv/jobs';
 import { conversionOf } from '@docconv/db';
-import { contentTypeOf, downloadName, previewPath, Storage } from '@docconv/storage';
+import { contentTypeOf, downloadName, pageEventPath, previewPath, Storage } from '@docconv/storage';
 import {
   chunksInThread,
   renderPreview,
@@ -99,6 +99,35 @@ export class JobResultsService {
       body: await this.storage.stream(converted),
       filename: downloadName(job.filename, CONVERSION_EXTENSIONS[format]),
       contentType: contentTypeOf(converted),
+    };
+  }
+
+  /**
+   * The pages of the job's result finished so far (see PageDelivery), joined in order: while it is
+   * processing, the beginning of its result; once it has ended, its result (or what a cancel kept).
+   */
+  async partial(
+    p: Principal,
+    jobId: string,
+  ): Promise<{ body: Buffer; filename: string; pages: number; complete: boolean }> {
+    const job = await this.jobs.get(p.userId, jobId);
+    if (job.status === 'pending') {
+      throw invalidState(`This job is not confirmed yet: confirm it with POST /api/v1/jobs/${jobId}/confirm first.`);
+    }
+    const parts: Buffer[] = [];
+    for (let seq = 1; seq <= job.pageEvents; seq++) {
+      const page = JSON.parse(
+        (await this.storage.read(pageEventPath(jobId, job.retryCount, seq))).toString('utf8'),
+      ) as {
+        markdown: string;
+      };
+      parts.push(Buffer.from(page.markdown, 'utf8'));
+    }
+    return {
+      body: Buffer.concat(parts),
+      filename: downloadName(job.filename, 'md'),
+      pages: job.pageEvents,
+      complete: job.status === 'done',
     };
   }
 

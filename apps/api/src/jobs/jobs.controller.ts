@@ -31,6 +31,7 @@ import {
   ApiTooManyRequestsResponse,
   getSchemaPath,
   ApiExtraModels,
+  ApiHeader,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CONVERSION_EXTENSIONS, ConversionsService, JobsService } from '@docconv/jobs';
@@ -220,10 +221,16 @@ export class JobsController {
   @Access(READ)
   @ApiOperation({
     summary:
-      'Server-Sent Events of a job: `status` (first the current state, then each change) and `progress` (done_pages/total_pages, done_files/total_files, done_media_seconds/media_duration_seconds) until the job is done, failed or cancelled; then the stream ends.',
+      'Server-Sent Events of a job: `status` (first the current state, then each change), `progress` (done_pages/total_pages, done_files/total_files, done_media_seconds/media_duration_seconds) and `page` (a page of the result as it is final: its Markdown and blocks; a file without pages whole; joined in order the pages are the result) until the job is done, failed or cancelled; then the stream ends. Each `page` has an id: reconnect with `Last-Event-ID` to get the pages after it, each once; without it, every page delivered so far comes after the current state.',
+  })
+  @ApiHeader({
+    name: 'Last-Event-ID',
+    required: false,
+    description: 'The id of the last `page` event received (`<attempt>.<n>`): the stream sends the pages after it.',
   })
   @ApiOkResponse({
-    description: "An event stream; each event's data is the job's snapshot as JSON.",
+    description:
+      "An event stream: a `status` or `progress` event's data is the job's snapshot as JSON; a `page` event's is the page delivered: `{seq, retry, file, page, markdown, blocks}` (`page` null for a file delivered whole).",
     content: {
       'text/event-stream': {
         schema: { type: 'string' },
@@ -234,9 +241,11 @@ export class JobsController {
   async events(
     @Caller() caller: Principal,
     @Param('job_id', JOB_ID) jobId: string,
-  ): Promise<Observable<{ type: string; data: unknown }>> {
+    @Req() request: AuthenticatedRequest,
+  ): Promise<Observable<{ type: string; data: unknown; id?: string }>> {
     await this.jobs.get(caller.userId, jobId); // the owner's job, or 404 before the stream opens
-    return this.stream.stream(jobId);
+    const lastEventId = request.headers['last-event-id'];
+    return this.stream.stream(jobId, typeof lastEventId === 'string' ? lastEventId : undefined);
   }
 
   @Get(':job_id/files')
@@ -362,7 +371,7 @@ export class JobsController {
   @JOB_ID_PARAM
   @ApiOperation({
     summary:
-      'The Markdown result of a finished job; with ?format=json its structured result, with ?format=zip both and the images; or a file a conversion produced.',
+      'The Markdown result of a finished job; with ?format=json its structured result, with ?format=zip both and the images; or a file a conversion produced. With ?partial=true, the pages finished so far while the job runs (X-Delivered-Pages says how many).',
   })
   @ApiOkResponse({ description: 'The file, as an attachment named after the job title.', content: DOWNLOAD_CONTENT })
   async download(
@@ -371,6 +380,14 @@ export class JobsController {
     @Query() query: DownloadQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<StreamableFile> {
+    if (query.partial === 'true') {
+      const partial = await this.results.partial(caller, jobId);
+      reply.header('Content-Type', 'text/markdown; charset=utf-8');
+      reply.header('Content-Disposition', attachmentDisposition(partial.filename));
+      reply.header('X-Delivered-Pages', String(partial.pages));
+      reply.header('X-Result-Complete', String(partial.complete));
+      return new StreamableFile(partial.body);
+    }
     const { body, filename, contentType } = await this.results.download(caller, jobId, query.format);
     reply.header('Content-Type', contentType);
     reply.header('Content-Disposition', attachmentDisposition(filename));

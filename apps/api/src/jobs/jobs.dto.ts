@@ -46,6 +46,17 @@ export class DownloadQuery {
     message: `must be one of ${[...RESULT_FORMATS, ...CONVERSION_FORMATS].join(', ')}`,
   })
   format?: ResultFormat | ConversionFormat;
+
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    default: 'false',
+    description:
+      'true: the Markdown of the pages finished so far, while the job is still processing (or once it has ended), joined in order; ' +
+      'the X-Delivered-Pages header says how many were delivered and X-Result-Complete whether that is the whole result.',
+  })
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'must be true or false' })
+  partial?: 'true' | 'false';
 }
 
 export class PreviewQuery {

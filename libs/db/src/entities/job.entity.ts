@@ -57,6 +57,8 @@ export class JobEntity {
   @Column({ type: 'integer' }) dpi!: number;
   /** What the upload asked for page furniture: `drop`, `keep` or `separate` (PAGE_FURNITURE of the model). */
   @Column({ name: 'page_furniture', type: 'text', default: 'drop' }) pageFurniture!: PageFurniture;
+  /** Pages the current attempt has delivered as it was read (results/<job>/pages/<retry>/1…n). */
+  @Column({ name: 'page_events', type: 'integer', default: 0 }) pageEvents!: number;
   @Column({ type: 'jsonb', nullable: true }) columns!: string[] | null;
   @Column({ type: 'text' }) prompt!: string;
   @Column({ type: 'jsonb' }) quote!: Quote;

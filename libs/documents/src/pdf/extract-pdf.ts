@@ -20,6 +20,7 @@ import { readPageByPage, reportedPages, requireSomePage, type PageRange, type St
 import type { Extraction } from '../extract';
 import { ImageCollector, type ExtractedImage } from '../images';
 import { pictureAreas, renderedArea, samePlaceJoined, type FigureArea } from './figure-images';
+import { SettledPages, type Settle } from './settled-pages';
 
 export { laidOut } from './layout-document';
 
@@ -28,9 +29,9 @@ export type PageProgress = (donePages: number) => void;
 /**
  * Markdown from a PDF's text layer: positioned text gathered page by page (a page that cannot
  * be read is reported failed and skipped; `shouldStop` ends the reading, see readPageByPage), then laid out for
- * the whole document — running heads and page numbers that repeat on most pages dropped,
- * two-column pages read column by column, headings from font size, lists, aligned tables,
- * hyphenation mended, right-to-left lines kept in logical order.
+ * the whole document (running heads, two-column pages, headings, lists, tables, hyphenation,
+ * right-to-left lines; see layoutModel), or with `settle` page after page as the pages are read
+ * and delivered (SettledPages), each handed over once final.
  */
 export async function extractPdf(
   path: string,
@@ -39,15 +40,14 @@ export async function extractPdf(
   reader?: PageReader,
   shouldStop?: StopSignal,
   imagePrefix?: string,
+  settle?: Settle,
 ): Promise<Extraction> {
-  const read = await readPdfPages(path, displayName, undefined, onPage, reader, shouldStop, imagePrefix);
-  return {
-    ...laidOut(withFailedPages(read.pages, read.reports, 'page'), displayName),
-    pages: read.reports,
-    stopped: read.stopped,
-    dropped: read.dropped,
-    images: read.images,
-  };
+  const settling = settle && new SettledPages(displayName, settle);
+  const delivered = settling?.delivered;
+  const read = await readPdfPages(path, displayName, undefined, onPage, reader, shouldStop, imagePrefix, delivered);
+  const pages = withFailedPages(read.pages, read.reports, 'page');
+  const outcome = { pages: read.reports, stopped: read.stopped, dropped: read.dropped, images: read.images };
+  return { ...laidOut(pages, displayName), ...outcome, ...settling?.finish(pages) };
 }
 
 /** What reading some of a PDF's pages gave: the lines of each page read, in order, and every page's report. */
@@ -99,6 +99,7 @@ export async function readPdfPages(
   reader?: PageReader,
   shouldStop?: StopSignal,
   imagePrefix?: string,
+  onDelivered?: (pages: PageLines[], reports: PageReport[]) => void,
 ): Promise<PdfPages> {
   const images = imagePrefix === undefined ? undefined : new ImageCollector(imagePrefix);
   const data = new Uint8Array(await readFile(path));
@@ -231,7 +232,9 @@ export async function readPdfPages(
       return report;
     };
     const pageRange = range ? { first: range.first, last: Math.min(range.last, document.numPages) } : document.numPages;
-    const { reports, stopped, dropped } = await readPageByPage(pageRange, displayName, readPage, onPage, shouldStop);
+    const delivered = onDelivered && ((reports: PageReport[]) => onDelivered(reportedPages(pages, reports), reports));
+    const loop = await readPageByPage(pageRange, displayName, readPage, onPage, shouldStop, delivered);
+    const { reports, stopped, dropped } = loop;
     const kept = stopped ? reportedPages(pages, reports) : pages;
     return { file: displayName, pages: kept, reports, stopped, dropped, images: images?.images ?? [] };
   } finally {
