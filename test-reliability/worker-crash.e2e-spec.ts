@@ -98,7 +98,7 @@ describe('a worker killed mid-job', () => {
     expect(otherMoves[0].n).toBe(0);
     expect(await balanceOf(db, jobId)).toBe(balanceBefore - PAGES * PAGE_PRICE);
     // One result (with its document, page report and structured result), holding every page once and in order.
-    expect(results).toEqual(['document.json', 'pages.json', 'result.json', 'result.md']);
+    expect(results).toEqual(['document.json', 'pages', 'pages.json', 'result.json', 'result.md']);
     const markers = [...markdown.matchAll(/Marker page (\d+) of the crash test/g)].map((m) => Number(m[1]));
     expect(markers).toEqual(crashPages().flatMap((page, i) => ('text' in page ? [i + 1] : [])));
     expect(report.map((p) => p.page)).toEqual(Array.from({ length: PAGES }, (_, i) => i + 1));

@@ -113,7 +113,14 @@ describe('page-range fan-out', () => {
     const results = join(t.config.storage.localDir, 'results', preview.job_id);
     for (let n = 0; n < 50 && (await readdir(results)).includes('ranges'); n++)
       await new Promise((r) => setTimeout(r, 100));
-    expect((await readdir(results)).sort()).toEqual(['document.json', 'pages.json', 'result.json', 'result.md']);
+    // The ranges' parts are gone; the pages delivered one by one stay (`pages/`: partial downloads, reconnecting streams).
+    expect((await readdir(results)).sort()).toEqual([
+      'document.json',
+      'pages',
+      'pages.json',
+      'result.json',
+      'result.md',
+    ]);
     expect(await ledgerOf(preview.job_id)).toEqual([{ type: 'spend', amount: -preview.cost.points }]);
   });
 

@@ -119,6 +119,7 @@ describe('Swagger UI in a real browser', () => {
       dpi: '300',
       relative_paths: '',
       docling_refinement: 'false',
+      page_furniture: 'drop',
     });
     const uploaded = await execute(upload);
     await upload.screenshot({ path: join(SHOTS, 'upload.png') });

@@ -253,7 +253,8 @@ describe('worker failures', () => {
     );
     expect(spends[0].n).toBe(1);
     const results = await readdir(join(t.config.storage.localDir, 'results', job.job_id));
-    expect(results.sort()).toEqual(['document.json', 'pages.json', 'result.json', 'result.md']);
+    // One result: its files, and the pages the finishing attempt delivered one by one (`pages/`).
+    expect(results.sort()).toEqual(['document.json', 'pages', 'pages.json', 'result.json', 'result.md']);
     const text = (await t.http.get(`/api/v1/jobs/${job.job_id}/download`).set('X-API-Key', key.key)).text;
     expect(text.match(/Page 1200 of the job/g)).toHaveLength(1);
   });
