@@ -139,6 +139,21 @@ describe('docconv CLI against the running service', () => {
     expect(markdown).toMatch(/Scanned page \d+ of the report/);
   }, 120_000);
 
+  it('upload --follow writes each page of the Markdown as it is final: joined, the result', async () => {
+    const scans = Array.from({ length: 4 }, (_, i) => ({ scan: `Followed page ${i + 1} of the memo` }));
+    await writeFile(join(folder, 'memo.pdf'), await makeMixedPdf(scans));
+    const followed = await run(['upload', 'memo.pdf', '--model', 'basic', '--confirm', '--yes', '--follow']);
+    expect({ code: followed.code, stderr: followed.stderr }).toEqual({
+      code: 0,
+      stderr: expect.stringContaining('Confirmed job'),
+    });
+    const id = /Confirmed job ([0-9a-f-]{36})/.exec(followed.stderr)![1];
+    const result = await run(['download', id]);
+    expect(result.code).toBe(0);
+    expect(followed.stdout).toBe(result.stdout);
+    expect(followed.stdout).toContain('Followed page 4 of the memo');
+  });
+
   it('convert --format docx writes the document', async () => {
     const result = await run(['convert', jobId, '--format', 'docx', '--out', 'x.docx']);
     expect(result.stderr).toBe('');

@@ -29,6 +29,7 @@ import {
   uploadFiles,
   waitForJob,
   type Chunk,
+  type DeliveredPage,
   type DocconvClient,
   type Job,
   type JobEvent,
@@ -332,7 +333,12 @@ describe('SDK against the running service', () => {
     await expect(confirm(client, preview.job_id)).rejects.toMatchObject({ status: 400 });
 
     const seen: Job[] = [];
-    const done = await waitForJob(client, preview.job_id, { onProgress: (job) => seen.push(job), intervalMs: 50 });
+    const delivered: DeliveredPage[] = [];
+    const done = await waitForJob(client, preview.job_id, {
+      onProgress: (job) => seen.push(job),
+      onPage: (page) => delivered.push(page),
+      intervalMs: 50,
+    });
     expect(done).toMatchObject({ status: 'done', done_pages: 24, total_pages: 24, downloadable: true });
     const donePages = seen.map((job) => job.done_pages);
     expect(donePages).toEqual([...donePages].sort((a, b) => a - b)); // never goes back
@@ -343,6 +349,9 @@ describe('SDK against the running service', () => {
     const markdown = await downloadMarkdown(client, preview.job_id);
     expect(markdown).toContain('Page 1 of the quarterly report from the SDK.');
     expect(markdown).toContain('Page 20 of the quarterly report from the SDK.');
+    // Every page once, in order, as it was final: joined, the Markdown.
+    expect(delivered.map((page) => page.page)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
+    expect(delivered.map((page) => page.markdown).join('')).toBe(markdown);
 
     const chunks: Chunk[] = [];
     for await (const chunk of allChunks(client, preview.job_id, { strategy: 'page', maxTokens: 128 }))

@@ -39,7 +39,7 @@ export type {
   UploadOptions,
 } from './jobs';
 export { streamJobEvents } from './events';
-export type { JobEvent, JobEventSnapshot, StreamJobEventsOptions } from './events';
+export type { DeliveredPage, JobEvent, JobEventSnapshot, StreamJobEventsOptions } from './events';
 export { checkoutPoints, startCheckout } from './payments';
 export type { Checkout, CheckoutOptions, Payment, PaymentOffer } from './payments';
 export { conversionPrice } from './pricing';

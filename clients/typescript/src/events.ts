@@ -22,9 +22,32 @@ export interface JobEvent {
   job: JobEventSnapshot;
 }
 
+/**
+ * A page of a job's result, final, as the service delivers it while the job runs (a `page` event):
+ * joined in `seq` order, a job's pages are its result Markdown.
+ */
+export interface DeliveredPage {
+  /** From 1, in the order delivered. */
+  seq: number;
+  /** The job's attempt (a retried job delivers again from 1). */
+  retry: number;
+  file: string;
+  /** The page of a PDF or frame of an image; null for a file delivered whole. */
+  page: number | null;
+  markdown: string;
+  /** The page's blocks as the service's document model has them. */
+  blocks: unknown[];
+  /** The event's id: give it as `lastEventId` to follow again after this page. */
+  id: string;
+}
+
 export interface StreamJobEventsOptions {
   /** Called with each event, in the order the service sent them. */
   onEvent?: (event: JobEvent) => void;
+  /** Called with each page of the result as it is delivered (final), in order. */
+  onPage?: (page: DeliveredPage) => void;
+  /** The id of the last page received before (`DeliveredPage.id`): the stream starts after it. */
+  lastEventId?: string;
   /** Stops listening: the call then rejects with the signal's reason (an `AbortError` DOMException by default). */
   signal?: AbortSignal;
 }
@@ -148,6 +171,27 @@ function readSnapshot(data: string, url: string): JobEventSnapshot {
   };
 }
 
+/** Reads and checks a `page` event's data. */
+function readPage(data: string, url: string): Omit<DeliveredPage, 'id'> {
+  let parsed: Partial<DeliveredPage>;
+  try {
+    parsed = JSON.parse(data) as Partial<DeliveredPage>;
+  } catch {
+    throw DocconvError.invalidResponse(`${url} sent a page whose data is not JSON.`);
+  }
+  if (typeof parsed.seq !== 'number' || typeof parsed.markdown !== 'string' || typeof parsed.file !== 'string') {
+    throw DocconvError.invalidResponse(`${url} sent a page event that is not a page.`);
+  }
+  return {
+    seq: parsed.seq,
+    retry: parsed.retry ?? 0,
+    file: parsed.file,
+    page: parsed.page ?? null,
+    markdown: parsed.markdown,
+    blocks: parsed.blocks ?? [],
+  };
+}
+
 /**
  * Follows a job live over Server-Sent Events (GET /api/v1/jobs/{job_id}/events): `onEvent`
  * gets the current state first, then each change, and the call resolves with the last
@@ -167,14 +211,14 @@ export async function streamJobEvents(
   jobId: string,
   options: StreamJobEventsOptions = {},
 ): Promise<JobEventSnapshot> {
-  const { onEvent, signal } = options;
+  const { onEvent, onPage, lastEventId, signal } = options;
   signal?.throwIfAborted();
   const {
     data: body,
     error,
     response,
   } = await client.api.GET('/api/v1/jobs/{job_id}/events', {
-    params: { path: { job_id: jobId } },
+    params: { path: { job_id: jobId }, header: lastEventId ? { 'Last-Event-ID': lastEventId } : {} },
     headers: { Accept: 'text/event-stream' },
     parseAs: 'stream',
     signal,
@@ -188,6 +232,10 @@ export async function streamJobEvents(
 
   let last: JobEventSnapshot | undefined;
   const parser = new EventStreamParser((message) => {
+    if (message.event === 'page') {
+      onPage?.({ ...readPage(message.data, response.url), id: message.id });
+      return;
+    }
     if (!isJobEventType(message.event)) return; // events a later service may add
     last = readSnapshot(message.data, response.url);
     onEvent?.({ type: message.event, job: last });

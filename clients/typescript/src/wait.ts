@@ -1,6 +1,6 @@
 import type { DocconvClient } from './client';
 import { DocconvError } from './errors';
-import { streamJobEvents } from './events';
+import { streamJobEvents, type DeliveredPage } from './events';
 import { FINISHED_STATUSES } from './jobs';
 import type { Job } from './normalize';
 
@@ -22,6 +22,11 @@ export interface WaitOptions {
   timeoutMs?: number;
   /** Stops waiting: the call then rejects with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * Called with each page of the result as it is delivered (final), each once and in order, even
+   * across a stream that broke off and was followed again (mode `events`).
+   */
+  onPage?: (page: DeliveredPage) => void;
 }
 
 /** True when the job moved since `previous`: another status, or more pages or files done. */
@@ -57,7 +62,8 @@ function isPassing(error: unknown): error is DocconvError {
  * tried again, until `timeoutMs`.
  */
 export async function waitForJob(client: DocconvClient, jobId: string, options: WaitOptions = {}): Promise<Job> {
-  const { onProgress, mode = 'events', intervalMs = 5_000, timeoutMs = 86_400_000, signal } = options;
+  const { onProgress, onPage, mode = 'events', intervalMs = 5_000, timeoutMs = 86_400_000, signal } = options;
+  let lastPage: string | undefined; // the id of the last page handed to onPage
   const deadline = Date.now() + timeoutMs;
   let previous: Job | undefined;
   const seen = (job: Job) => {
@@ -121,6 +127,13 @@ export async function waitForJob(client: DocconvClient, jobId: string, options: 
     try {
       const last = await streamJobEvents(client, jobId, {
         signal: stop.signal,
+        lastEventId: lastPage,
+        onPage:
+          onPage &&
+          ((page) => {
+            lastPage = page.id;
+            onPage(page);
+          }),
         // The end is reported with the whole record, which the loop reads next.
         onEvent: (event) => {
           if (!FINISHED_STATUSES.includes(event.job.status)) seen({ ...job, ...previous, ...event.job });

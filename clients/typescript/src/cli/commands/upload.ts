@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { DocconvClient } from '../../client';
 import { DocconvError } from '../../errors';
+import type { DeliveredPage } from '../../events';
 import { confirm, downloadFile, type OcrEngine, type OcrModel, type PageFurniture } from '../../jobs';
 import { waitForJob } from '../../wait';
 import { uploadFiles } from '../../node-upload';
@@ -20,6 +21,8 @@ const WAIT_OPTIONS = `  --wait                 show progress until the job is do
   --out, -o <path>       with --wait: write the Markdown to this file instead of stdout,
                          or into this folder (one that exists, or a path ending with /)
                          under the job's title, e.g. out/report.md
+  --follow               like --wait, and each page of the Markdown as soon as it is final:
+                         written to stdout as it comes, or with --out named as it comes
   --interval <ms>        progress follows the job's events; when they break off, time
                          before reading the job again (default 5000)`;
 
@@ -41,7 +44,7 @@ Options:
   --yes, -y              confirm without asking (needed when there is no terminal to ask on)
 ${WAIT_OPTIONS}`;
 
-export const CONFIRM_USAGE = `Usage: docconv confirm <job_id> [--yes] [--wait] [--out <file or folder/>]
+export const CONFIRM_USAGE = `Usage: docconv confirm <job_id> [--yes] [--wait | --follow] [--out <file or folder/>]
 
 Confirms a pending job: shows the quoted price, asks, then charges it and queues the job.
 
@@ -51,16 +54,23 @@ ${WAIT_OPTIONS}`;
 
 interface WaitRequest {
   wait: boolean;
+  /** Each page of the result as it is delivered, final (`--follow`). */
+  follow: boolean;
   out?: string;
   intervalMs?: number;
 }
 
 /** The shared --wait/--out/--interval checks: --out and --interval only mean something with --wait. */
-function waitRequest(values: { wait?: boolean; out?: string; interval?: string }, usage: string): WaitRequest {
-  if (!values.wait && values.out !== undefined) throw new UsageError('--out needs --wait', usage);
-  if (!values.wait && values.interval !== undefined) throw new UsageError('--interval needs --wait', usage);
+function waitRequest(
+  values: { wait?: boolean; follow?: boolean; out?: string; interval?: string },
+  usage: string,
+): WaitRequest {
+  const wait = Boolean(values.wait || values.follow);
+  if (!wait && values.out !== undefined) throw new UsageError('--out needs --wait', usage);
+  if (!wait && values.interval !== undefined) throw new UsageError('--interval needs --wait', usage);
   return {
-    wait: Boolean(values.wait),
+    wait,
+    follow: Boolean(values.follow),
     out: values.out,
     intervalMs: positiveInteger(values.interval, '--interval', usage),
   };
@@ -90,6 +100,7 @@ export async function uploadCommand(args: string[], term: Terminal): Promise<voi
         confirm: { type: 'boolean' },
         yes: { type: 'boolean', short: 'y' },
         wait: { type: 'boolean' },
+        follow: { type: 'boolean' },
         out: { type: 'string', short: 'o' },
         interval: { type: 'string' },
       },
@@ -97,7 +108,8 @@ export async function uploadCommand(args: string[], term: Terminal): Promise<voi
   );
   if (positionals.length === 0) throw new UsageError('name at least one file to upload', UPLOAD_USAGE);
   const request = waitRequest(values, UPLOAD_USAGE);
-  if (request.wait && !values.confirm) throw new UsageError('--wait needs --confirm', UPLOAD_USAGE);
+  if (request.wait && !values.confirm)
+    throw new UsageError(`${values.follow ? '--follow' : '--wait'} needs --confirm`, UPLOAD_USAGE);
   const options = {
     model: oneOf(values.model, MODELS, '--model', UPLOAD_USAGE),
     engine: oneOf(values.engine, ENGINES, '--engine', UPLOAD_USAGE),
@@ -128,6 +140,7 @@ export async function confirmCommand(args: string[], term: Terminal): Promise<vo
       options: {
         yes: { type: 'boolean', short: 'y' },
         wait: { type: 'boolean' },
+        follow: { type: 'boolean' },
         out: { type: 'string', short: 'o' },
         interval: { type: 'string' },
       },
@@ -179,9 +192,22 @@ async function confirmAndWait(
   }
 
   const progress = createProgressDisplay(info);
+  // Followed: the pages to standard output as they come (they are the Markdown), or named as they come.
+  const followed: string[] = [];
+  const onPage = request.follow
+    ? (page: DeliveredPage) => {
+        followed.push(page.markdown);
+        if (request.out === undefined) term.stdout.write(page.markdown);
+        else info.write(`${page.page === null ? page.file : `${page.file}, page ${page.page}`}: final\n`);
+      }
+    : undefined;
   let job: Awaited<ReturnType<typeof waitForJob>>;
   try {
-    job = await waitForJob(client, jobId, { onProgress: (j) => progress.update(j), intervalMs: request.intervalMs });
+    job = await waitForJob(client, jobId, {
+      onProgress: (j) => progress.update(j),
+      intervalMs: request.intervalMs,
+      onPage,
+    });
   } catch (error) {
     // The job is paid for and goes on: say how to fetch its result once it is done.
     if (!(error instanceof DocconvError)) throw error;
@@ -204,7 +230,12 @@ async function confirmAndWait(
   const result = { jobId, format: 'md' as const };
   const file = await fetchResult(result, request.out, () => downloadFile(client, jobId, 'md'));
   if (request.out === undefined) {
-    term.stdout.write(file.bytes);
+    const shown = followed.join('');
+    // Followed pages are the Markdown already written; what they do not hold follows them.
+    const text = Buffer.from(file.bytes).toString('utf8');
+    if (!request.follow) term.stdout.write(file.bytes);
+    else if (text.startsWith(shown)) term.stdout.write(text.slice(shown.length));
+    else info.write(`The result differs from the pages followed: fetch it with docconv download ${jobId}\n`);
     return;
   }
   const written = await saveResult(result, file, request.out);
