@@ -57,6 +57,7 @@ function expectTheFlow(output: string, language: string): void {
     /^confirmed: [\d.]+ points left$/m,
     /^job done: (\d+)\/\1 pages$/m,
     /^downloaded Markdown: \d+ characters$/m,
+    /^followed \d+ page\(s\), ids \d+\.1…\d+\.\d+$/m,
     /^chunks: \d+ under "Smoke test from (Python|Go|Java)"$/m,
     /^refused with its detail: .*(max_tokens|overlap_tokens).*$/m,
     /^converted to DOCX: \d+ bytes$/m,

@@ -1374,6 +1374,7 @@ type ApiJobsDownloadRequest struct {
 	ApiService *JobsAPIService
 	jobId string
 	format *string
+	partial *string
 }
 
 // md (default): the Markdown. json: the structured result (typed blocks with their [start, end) in the Markdown, page and box; schema StructuredResult). zip: result.md, result.json and the images they link. Otherwise a format already produced by POST /jobs/{job_id}/convert. md, json and zip are free.
@@ -1382,12 +1383,18 @@ func (r ApiJobsDownloadRequest) Format(format string) ApiJobsDownloadRequest {
 	return r
 }
 
+// true: the Markdown of the pages finished so far, while the job is still processing (or once it has ended), joined in order; the X-Delivered-Pages header says how many were delivered and X-Result-Complete whether that is the whole result.
+func (r ApiJobsDownloadRequest) Partial(partial string) ApiJobsDownloadRequest {
+	r.partial = &partial
+	return r
+}
+
 func (r ApiJobsDownloadRequest) Execute() (*os.File, *http.Response, error) {
 	return r.ApiService.JobsDownloadExecute(r)
 }
 
 /*
-JobsDownload The Markdown result of a finished job; with ?format=json its structured result, with ?format=zip both and the images; or a file a conversion produced.
+JobsDownload The Markdown result of a finished job; with ?format=json its structured result, with ?format=zip both and the images; or a file a conversion produced. With ?partial=true, the pages finished so far while the job runs (X-Delivered-Pages says how many).
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param jobId The `job_id` of the upload’s answer.
@@ -1429,6 +1436,13 @@ func (a *JobsAPIService) JobsDownloadExecute(r ApiJobsDownloadRequest) (*os.File
 		var defaultValue string = "md"
 		parameterAddToHeaderOrQuery(localVarQueryParams, "format", defaultValue, "form", "")
 		r.format = &defaultValue
+	}
+	if r.partial != nil {
+		parameterAddToHeaderOrQuery(localVarQueryParams, "partial", r.partial, "form", "")
+	} else {
+		var defaultValue string = "false"
+		parameterAddToHeaderOrQuery(localVarQueryParams, "partial", defaultValue, "form", "")
+		r.partial = &defaultValue
 	}
 	// to determine the Content-Type header
 	localVarHTTPContentTypes := []string{}
@@ -1571,6 +1585,13 @@ type ApiJobsEventsRequest struct {
 	ctx context.Context
 	ApiService *JobsAPIService
 	jobId string
+	lastEventID *string
+}
+
+// The id of the last &#x60;page&#x60; event received (&#x60;&lt;attempt&gt;.&lt;n&gt;&#x60;): the stream sends the pages after it.
+func (r ApiJobsEventsRequest) LastEventID(lastEventID string) ApiJobsEventsRequest {
+	r.lastEventID = &lastEventID
+	return r
 }
 
 func (r ApiJobsEventsRequest) Execute() (string, *http.Response, error) {
@@ -1578,7 +1599,7 @@ func (r ApiJobsEventsRequest) Execute() (string, *http.Response, error) {
 }
 
 /*
-JobsEvents Server-Sent Events of a job: `status` (first the current state, then each change) and `progress` (done_pages/total_pages, done_files/total_files, done_media_seconds/media_duration_seconds) until the job is done, failed or cancelled; then the stream ends.
+JobsEvents Server-Sent Events of a job: `status` (first the current state, then each change), `progress` (done_pages/total_pages, done_files/total_files, done_media_seconds/media_duration_seconds) and `page` (a page of the result as it is final: its Markdown and blocks; a file without pages whole; joined in order the pages are the result) until the job is done, failed or cancelled; then the stream ends. Each `page` has an id: reconnect with `Last-Event-ID` to get the pages after it, each once; without it, every page delivered so far comes after the current state.
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param jobId
@@ -1630,6 +1651,9 @@ func (a *JobsAPIService) JobsEventsExecute(r ApiJobsEventsRequest) (string, *htt
 	localVarHTTPHeaderAccept := selectHeaderAccept(localVarHTTPHeaderAccepts)
 	if localVarHTTPHeaderAccept != "" {
 		localVarHeaderParams["Accept"] = localVarHTTPHeaderAccept
+	}
+	if r.lastEventID != nil {
+		parameterAddToHeaderOrQuery(localVarHeaderParams, "Last-Event-ID", r.lastEventID, "simple", "")
 	}
 	if r.ctx != nil {
 		// API Key Authentication

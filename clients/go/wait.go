@@ -109,9 +109,50 @@ func sleep(ctx context.Context, pause time.Duration) error {
 	}
 }
 
+// DeliveredPage is a page of a job's result as the service delivers it while the job runs (a
+// `page` event), final: joined in Seq order, a job's pages are its result Markdown.
+type DeliveredPage struct {
+	Seq      int64  `json:"seq"`
+	Retry    int64  `json:"retry"`
+	File     string `json:"file"`
+	Page     *int64 `json:"page"`
+	Markdown string `json:"markdown"`
+	// ID is the event's id: pass it as lastEventID to follow again after this page.
+	ID string `json:"-"`
+}
+
+// FollowPages reads the job's event stream until the service ends it (once the job is done,
+// failed or cancelled), handing each page of the result to onPage as it is delivered: those after
+// lastEventID (the ID of the last page received before; empty for all of them), each once.
+func FollowPages(ctx context.Context, client *APIClient, jobID, lastEventID string, onPage func(DeliveredPage)) error {
+	return readEvents(ctx, client, jobID, lastEventID, func(event, id string, data []byte) {
+		if event != "page" {
+			return
+		}
+		var page DeliveredPage
+		if json.Unmarshal(data, &page) == nil {
+			page.ID = id
+			onPage(page)
+		}
+	})
+}
+
 // followEvents reads the job's Server-Sent Events as they come, handing the status each carries
 // to onStatus, until the service ends the stream.
 func followEvents(ctx context.Context, client *APIClient, jobID string, onStatus func(status string)) error {
+	return readEvents(ctx, client, jobID, "", func(event, _ string, data []byte) {
+		var snapshot struct {
+			Status string `json:"status"`
+		}
+		if (event == "status" || event == "progress") && json.Unmarshal(data, &snapshot) == nil && snapshot.Status != "" {
+			onStatus(snapshot.Status)
+		}
+	})
+}
+
+// readEvents reads the job's Server-Sent Events (after lastEventID, when given) until the service
+// ends the stream, handing each event's name, id and data to onEvent.
+func readEvents(ctx context.Context, client *APIClient, jobID, lastEventID string, onEvent func(event, id string, data []byte)) error {
 	base, err := client.GetConfig().ServerURLWithContext(ctx, "JobsAPIService.JobsEvents")
 	if err != nil {
 		return err
@@ -119,6 +160,9 @@ func followEvents(ctx context.Context, client *APIClient, jobID string, onStatus
 	path := base + "/api/v1/jobs/" + url.PathEscape(jobID) + "/events"
 	// The credential travels in ctx, as for every call: an API key (a session token is applied by prepareRequest).
 	headers := map[string]string{"Accept": "text/event-stream"}
+	if lastEventID != "" {
+		headers["Last-Event-ID"] = lastEventID
+	}
 	if auth, ok := ctx.Value(ContextAPIKeys).(map[string]APIKey); ok {
 		if apiKey, ok := auth["api_key"]; ok {
 			headers["X-API-Key"] = strings.TrimSpace(apiKey.Prefix + " " + apiKey.Key)
@@ -143,16 +187,24 @@ func followEvents(ctx context.Context, client *APIClient, jobID string, onStatus
 	}
 	scanner := bufio.NewScanner(response.Body)
 	scanner.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	event, id, data := "", "", []string{}
 	for scanner.Scan() {
-		line := scanner.Text()
-		// Every event's data is the job's snapshot as JSON; its status is all a wait needs.
-		if strings.HasPrefix(line, "data:") {
-			var snapshot struct {
-				Status string `json:"status"`
+		line := strings.TrimSuffix(scanner.Text(), "\r")
+		name, value, _ := strings.Cut(line, ":")
+		value = strings.TrimPrefix(value, " ")
+		switch {
+		case line == "":
+			if len(data) > 0 {
+				onEvent(event, id, []byte(strings.Join(data, "\n")))
 			}
-			if jsonErr := json.Unmarshal([]byte(strings.TrimSpace(line[5:])), &snapshot); jsonErr == nil && snapshot.Status != "" {
-				onStatus(snapshot.Status)
-			}
+			event, data = "", data[:0]
+		case strings.HasPrefix(line, ":"):
+		case name == "event":
+			event = value
+		case name == "data":
+			data = append(data, value)
+		case name == "id":
+			id = value
 		}
 	}
 	return scanner.Err()

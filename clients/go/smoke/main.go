@@ -180,6 +180,20 @@ func run() error {
 	}
 	fmt.Printf("downloaded Markdown: %d characters\n", len(markdown))
 
+	// The result page by page as it was delivered (a file without pages is one page): joined, the Markdown.
+	var followed []docconv.DeliveredPage
+	if err := docconv.FollowPages(asProgram, client, preview.JobId, "", func(page docconv.DeliveredPage) { followed = append(followed, page) }); err != nil {
+		return fmt.Errorf("follow: %w", err)
+	}
+	joined := ""
+	for _, page := range followed {
+		joined += page.Markdown
+	}
+	if len(followed) == 0 || joined != markdown {
+		return fmt.Errorf("the %d page(s) followed do not join into the Markdown", len(followed))
+	}
+	fmt.Printf("followed %d page(s), ids %s…%s\n", len(followed), followed[0].ID, followed[len(followed)-1].ID)
+
 	chunks, err := docconv.AllChunks(asProgram, client, preview.JobId, "structure", 64, 0)
 	if err != nil {
 		return fmt.Errorf("chunks: %w", describe(err))

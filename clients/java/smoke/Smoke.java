@@ -130,11 +130,19 @@ public final class Smoke {
     System.out.println("job done: " + job.getDonePages() + "/" + job.getTotalPages() + " pages");
 
     // The client saves a download to a temporary file.
-    File saved = jobs.jobsDownload(jobId, null);
+    File saved = jobs.jobsDownload(jobId, null, null);
     String markdown = Files.readString(saved.toPath(), StandardCharsets.UTF_8);
     Files.delete(saved.toPath());
     check(markdown.contains(MARKER), "the Markdown lacks the uploaded heading");
     System.out.println("downloaded Markdown: " + markdown.length() + " characters");
+
+    // The result page by page as it was delivered (a file without pages is one page): joined, the Markdown.
+    List<Jobs.DeliveredPage> followed = new java.util.ArrayList<>();
+    Jobs.followPages(program, jobId, null, followed::add);
+    StringBuilder joined = new StringBuilder();
+    for (Jobs.DeliveredPage page : followed) joined.append(page.markdown);
+    check(!followed.isEmpty() && joined.toString().equals(markdown), "the pages followed do not join into the Markdown");
+    System.out.println("followed " + followed.size() + " page(s), ids " + followed.get(0).id + "…" + followed.get(followed.size() - 1).id);
 
     StructuredResult structured = Jobs.downloadStructured(program, jobId);
     check(structured.getBlocks().get(0).getType() == StructuredResultBlocksInner.TypeEnum.HEADING, "the structured result does not open with the heading");

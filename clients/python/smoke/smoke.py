@@ -15,7 +15,7 @@ import uuid
 from urllib.parse import urljoin
 
 import docconv_client
-from docconv import DocconvError, ValidationFailed, download_structured, iter_chunks, wait_for_job
+from docconv import DocconvError, ValidationFailed, download_structured, follow_job, iter_chunks, wait_for_job
 from docconv_client.api.account_api import AccountApi
 from docconv_client.api.auth_api import AuthApi
 from docconv_client.api.jobs_api import JobsApi
@@ -99,6 +99,11 @@ def main() -> None:
         markdown = jobs.jobs_download(job_id).decode("utf-8")
         check(MARKER in markdown, "the Markdown lacks the uploaded heading")
         print(f"downloaded Markdown: {len(markdown)} characters")
+
+        # The result page by page as it was delivered (a file without pages is one page): joined, the Markdown.
+        pages = [event for event in follow_job(program, job_id) if event.type == "page"]
+        check("".join(event.data["markdown"] for event in pages) == markdown, "the pages joined are not the Markdown")
+        print(f"followed {len(pages)} page(s), ids {pages[0].id}…{pages[-1].id}")
 
         structured = download_structured(program, job_id)
         check(structured.blocks[0].type == "heading", "the structured result does not open with the heading")

@@ -1984,6 +1984,7 @@ class JobsApi:
         self,
         job_id: Annotated[UUID, Field(description="The `job_id` of the upload’s answer.")],
         format: Annotated[Optional[StrictStr], Field(description="md (default): the Markdown. json: the structured result (typed blocks with their [start, end) in the Markdown, page and box; schema StructuredResult). zip: result.md, result.json and the images they link. Otherwise a format already produced by POST /jobs/{job_id}/convert. md, json and zip are free.")] = None,
+        partial: Annotated[Optional[StrictStr], Field(description="true: the Markdown of the pages finished so far, while the job is still processing (or once it has ended), joined in order; the X-Delivered-Pages header says how many were delivered and X-Result-Complete whether that is the whole result.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -1997,13 +1998,15 @@ class JobsApi:
         _headers: Optional[Dict[StrictStr, Any]] = None,
         _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
     ) -> bytes:
-        """The Markdown result of a finished job; with ?format=json its structured result, with ?format=zip both and the images; or a file a conversion produced.
+        """The Markdown result of a finished job; with ?format=json its structured result, with ?format=zip both and the images; or a file a conversion produced. With ?partial=true, the pages finished so far while the job runs (X-Delivered-Pages says how many).
 
 
         :param job_id: The `job_id` of the upload’s answer. (required)
         :type job_id: UUID
         :param format: md (default): the Markdown. json: the structured result (typed blocks with their [start, end) in the Markdown, page and box; schema StructuredResult). zip: result.md, result.json and the images they link. Otherwise a format already produced by POST /jobs/{job_id}/convert. md, json and zip are free.
         :type format: str
+        :param partial: true: the Markdown of the pages finished so far, while the job is still processing (or once it has ended), joined in order; the X-Delivered-Pages header says how many were delivered and X-Result-Complete whether that is the whole result.
+        :type partial: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
                                  timeout. It can also be a pair (tuple) of
@@ -2029,6 +2032,7 @@ class JobsApi:
         _param = self._jobs_download_serialize(
             job_id=job_id,
             format=format,
+            partial=partial,
             _request_auth=_request_auth,
             _content_type=_content_type,
             _headers=_headers,
@@ -2061,6 +2065,7 @@ class JobsApi:
         self,
         job_id: Annotated[UUID, Field(description="The `job_id` of the upload’s answer.")],
         format: Annotated[Optional[StrictStr], Field(description="md (default): the Markdown. json: the structured result (typed blocks with their [start, end) in the Markdown, page and box; schema StructuredResult). zip: result.md, result.json and the images they link. Otherwise a format already produced by POST /jobs/{job_id}/convert. md, json and zip are free.")] = None,
+        partial: Annotated[Optional[StrictStr], Field(description="true: the Markdown of the pages finished so far, while the job is still processing (or once it has ended), joined in order; the X-Delivered-Pages header says how many were delivered and X-Result-Complete whether that is the whole result.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -2074,13 +2079,15 @@ class JobsApi:
         _headers: Optional[Dict[StrictStr, Any]] = None,
         _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
     ) -> ApiResponse[bytes]:
-        """The Markdown result of a finished job; with ?format=json its structured result, with ?format=zip both and the images; or a file a conversion produced.
+        """The Markdown result of a finished job; with ?format=json its structured result, with ?format=zip both and the images; or a file a conversion produced. With ?partial=true, the pages finished so far while the job runs (X-Delivered-Pages says how many).
 
 
         :param job_id: The `job_id` of the upload’s answer. (required)
         :type job_id: UUID
         :param format: md (default): the Markdown. json: the structured result (typed blocks with their [start, end) in the Markdown, page and box; schema StructuredResult). zip: result.md, result.json and the images they link. Otherwise a format already produced by POST /jobs/{job_id}/convert. md, json and zip are free.
         :type format: str
+        :param partial: true: the Markdown of the pages finished so far, while the job is still processing (or once it has ended), joined in order; the X-Delivered-Pages header says how many were delivered and X-Result-Complete whether that is the whole result.
+        :type partial: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
                                  timeout. It can also be a pair (tuple) of
@@ -2106,6 +2113,7 @@ class JobsApi:
         _param = self._jobs_download_serialize(
             job_id=job_id,
             format=format,
+            partial=partial,
             _request_auth=_request_auth,
             _content_type=_content_type,
             _headers=_headers,
@@ -2138,6 +2146,7 @@ class JobsApi:
         self,
         job_id: Annotated[UUID, Field(description="The `job_id` of the upload’s answer.")],
         format: Annotated[Optional[StrictStr], Field(description="md (default): the Markdown. json: the structured result (typed blocks with their [start, end) in the Markdown, page and box; schema StructuredResult). zip: result.md, result.json and the images they link. Otherwise a format already produced by POST /jobs/{job_id}/convert. md, json and zip are free.")] = None,
+        partial: Annotated[Optional[StrictStr], Field(description="true: the Markdown of the pages finished so far, while the job is still processing (or once it has ended), joined in order; the X-Delivered-Pages header says how many were delivered and X-Result-Complete whether that is the whole result.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -2151,13 +2160,15 @@ class JobsApi:
         _headers: Optional[Dict[StrictStr, Any]] = None,
         _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
     ) -> RESTResponseType:
-        """The Markdown result of a finished job; with ?format=json its structured result, with ?format=zip both and the images; or a file a conversion produced.
+        """The Markdown result of a finished job; with ?format=json its structured result, with ?format=zip both and the images; or a file a conversion produced. With ?partial=true, the pages finished so far while the job runs (X-Delivered-Pages says how many).
 
 
         :param job_id: The `job_id` of the upload’s answer. (required)
         :type job_id: UUID
         :param format: md (default): the Markdown. json: the structured result (typed blocks with their [start, end) in the Markdown, page and box; schema StructuredResult). zip: result.md, result.json and the images they link. Otherwise a format already produced by POST /jobs/{job_id}/convert. md, json and zip are free.
         :type format: str
+        :param partial: true: the Markdown of the pages finished so far, while the job is still processing (or once it has ended), joined in order; the X-Delivered-Pages header says how many were delivered and X-Result-Complete whether that is the whole result.
+        :type partial: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
                                  timeout. It can also be a pair (tuple) of
@@ -2183,6 +2194,7 @@ class JobsApi:
         _param = self._jobs_download_serialize(
             job_id=job_id,
             format=format,
+            partial=partial,
             _request_auth=_request_auth,
             _content_type=_content_type,
             _headers=_headers,
@@ -2210,6 +2222,7 @@ class JobsApi:
         self,
         job_id,
         format,
+        partial,
         _request_auth,
         _content_type,
         _headers,
@@ -2237,6 +2250,10 @@ class JobsApi:
         if format is not None:
             
             _query_params.append(('format', format))
+            
+        if partial is not None:
+            
+            _query_params.append(('partial', partial))
             
         # process the header parameters
         # process the form parameters
@@ -2287,6 +2304,7 @@ class JobsApi:
     def jobs_events(
         self,
         job_id: UUID,
+        last_event_id: Annotated[Optional[StrictStr], Field(description="The id of the last `page` event received (`<attempt>.<n>`): the stream sends the pages after it.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -2300,11 +2318,13 @@ class JobsApi:
         _headers: Optional[Dict[StrictStr, Any]] = None,
         _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
     ) -> str:
-        """Server-Sent Events of a job: `status` (first the current state, then each change) and `progress` (done_pages/total_pages, done_files/total_files, done_media_seconds/media_duration_seconds) until the job is done, failed or cancelled; then the stream ends.
+        """Server-Sent Events of a job: `status` (first the current state, then each change), `progress` (done_pages/total_pages, done_files/total_files, done_media_seconds/media_duration_seconds) and `page` (a page of the result as it is final: its Markdown and blocks; a file without pages whole; joined in order the pages are the result) until the job is done, failed or cancelled; then the stream ends. Each `page` has an id: reconnect with `Last-Event-ID` to get the pages after it, each once; without it, every page delivered so far comes after the current state.
 
 
         :param job_id: (required)
         :type job_id: UUID
+        :param last_event_id: The id of the last `page` event received (`<attempt>.<n>`): the stream sends the pages after it.
+        :type last_event_id: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
                                  timeout. It can also be a pair (tuple) of
@@ -2329,6 +2349,7 @@ class JobsApi:
 
         _param = self._jobs_events_serialize(
             job_id=job_id,
+            last_event_id=last_event_id,
             _request_auth=_request_auth,
             _content_type=_content_type,
             _headers=_headers,
@@ -2360,6 +2381,7 @@ class JobsApi:
     def jobs_events_with_http_info(
         self,
         job_id: UUID,
+        last_event_id: Annotated[Optional[StrictStr], Field(description="The id of the last `page` event received (`<attempt>.<n>`): the stream sends the pages after it.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -2373,11 +2395,13 @@ class JobsApi:
         _headers: Optional[Dict[StrictStr, Any]] = None,
         _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
     ) -> ApiResponse[str]:
-        """Server-Sent Events of a job: `status` (first the current state, then each change) and `progress` (done_pages/total_pages, done_files/total_files, done_media_seconds/media_duration_seconds) until the job is done, failed or cancelled; then the stream ends.
+        """Server-Sent Events of a job: `status` (first the current state, then each change), `progress` (done_pages/total_pages, done_files/total_files, done_media_seconds/media_duration_seconds) and `page` (a page of the result as it is final: its Markdown and blocks; a file without pages whole; joined in order the pages are the result) until the job is done, failed or cancelled; then the stream ends. Each `page` has an id: reconnect with `Last-Event-ID` to get the pages after it, each once; without it, every page delivered so far comes after the current state.
 
 
         :param job_id: (required)
         :type job_id: UUID
+        :param last_event_id: The id of the last `page` event received (`<attempt>.<n>`): the stream sends the pages after it.
+        :type last_event_id: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
                                  timeout. It can also be a pair (tuple) of
@@ -2402,6 +2426,7 @@ class JobsApi:
 
         _param = self._jobs_events_serialize(
             job_id=job_id,
+            last_event_id=last_event_id,
             _request_auth=_request_auth,
             _content_type=_content_type,
             _headers=_headers,
@@ -2433,6 +2458,7 @@ class JobsApi:
     def jobs_events_without_preload_content(
         self,
         job_id: UUID,
+        last_event_id: Annotated[Optional[StrictStr], Field(description="The id of the last `page` event received (`<attempt>.<n>`): the stream sends the pages after it.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -2446,11 +2472,13 @@ class JobsApi:
         _headers: Optional[Dict[StrictStr, Any]] = None,
         _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
     ) -> RESTResponseType:
-        """Server-Sent Events of a job: `status` (first the current state, then each change) and `progress` (done_pages/total_pages, done_files/total_files, done_media_seconds/media_duration_seconds) until the job is done, failed or cancelled; then the stream ends.
+        """Server-Sent Events of a job: `status` (first the current state, then each change), `progress` (done_pages/total_pages, done_files/total_files, done_media_seconds/media_duration_seconds) and `page` (a page of the result as it is final: its Markdown and blocks; a file without pages whole; joined in order the pages are the result) until the job is done, failed or cancelled; then the stream ends. Each `page` has an id: reconnect with `Last-Event-ID` to get the pages after it, each once; without it, every page delivered so far comes after the current state.
 
 
         :param job_id: (required)
         :type job_id: UUID
+        :param last_event_id: The id of the last `page` event received (`<attempt>.<n>`): the stream sends the pages after it.
+        :type last_event_id: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
                                  timeout. It can also be a pair (tuple) of
@@ -2475,6 +2503,7 @@ class JobsApi:
 
         _param = self._jobs_events_serialize(
             job_id=job_id,
+            last_event_id=last_event_id,
             _request_auth=_request_auth,
             _content_type=_content_type,
             _headers=_headers,
@@ -2501,6 +2530,7 @@ class JobsApi:
     def _jobs_events_serialize(
         self,
         job_id,
+        last_event_id,
         _request_auth,
         _content_type,
         _headers,
@@ -2526,6 +2556,8 @@ class JobsApi:
             _path_params['job_id'] = job_id
         # process the query parameters
         # process the header parameters
+        if last_event_id is not None:
+            _header_params['Last-Event-ID'] = last_event_id
         # process the form parameters
         # process the body parameter
 

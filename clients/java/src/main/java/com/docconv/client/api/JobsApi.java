@@ -993,54 +993,58 @@ public class JobsApi {
   }
 
   /**
-   * The Markdown result of a finished job; with ?format&#x3D;json its structured result, with ?format&#x3D;zip both and the images; or a file a conversion produced.
+   * The Markdown result of a finished job; with ?format&#x3D;json its structured result, with ?format&#x3D;zip both and the images; or a file a conversion produced. With ?partial&#x3D;true, the pages finished so far while the job runs (X-Delivered-Pages says how many).
    * 
    * @param jobId The &#x60;job_id&#x60; of the upload’s answer. (required)
    * @param format md (default): the Markdown. json: the structured result (typed blocks with their [start, end) in the Markdown, page and box; schema StructuredResult). zip: result.md, result.json and the images they link. Otherwise a format already produced by POST /jobs/{job_id}/convert. md, json and zip are free. (optional, default to md)
+   * @param partial true: the Markdown of the pages finished so far, while the job is still processing (or once it has ended), joined in order; the X-Delivered-Pages header says how many were delivered and X-Result-Complete whether that is the whole result. (optional, default to false)
    * @return File
    * @throws ApiException if fails to make API call
    */
-  public File jobsDownload(@javax.annotation.Nonnull UUID jobId, @javax.annotation.Nullable String format) throws ApiException {
-    return jobsDownload(jobId, format, null);
+  public File jobsDownload(@javax.annotation.Nonnull UUID jobId, @javax.annotation.Nullable String format, @javax.annotation.Nullable String partial) throws ApiException {
+    return jobsDownload(jobId, format, partial, null);
   }
 
   /**
-   * The Markdown result of a finished job; with ?format&#x3D;json its structured result, with ?format&#x3D;zip both and the images; or a file a conversion produced.
+   * The Markdown result of a finished job; with ?format&#x3D;json its structured result, with ?format&#x3D;zip both and the images; or a file a conversion produced. With ?partial&#x3D;true, the pages finished so far while the job runs (X-Delivered-Pages says how many).
    * 
    * @param jobId The &#x60;job_id&#x60; of the upload’s answer. (required)
    * @param format md (default): the Markdown. json: the structured result (typed blocks with their [start, end) in the Markdown, page and box; schema StructuredResult). zip: result.md, result.json and the images they link. Otherwise a format already produced by POST /jobs/{job_id}/convert. md, json and zip are free. (optional, default to md)
+   * @param partial true: the Markdown of the pages finished so far, while the job is still processing (or once it has ended), joined in order; the X-Delivered-Pages header says how many were delivered and X-Result-Complete whether that is the whole result. (optional, default to false)
    * @param headers Optional headers to include in the request
    * @return File
    * @throws ApiException if fails to make API call
    */
-  public File jobsDownload(@javax.annotation.Nonnull UUID jobId, @javax.annotation.Nullable String format, Map<String, String> headers) throws ApiException {
-    ApiResponse<File> localVarResponse = jobsDownloadWithHttpInfo(jobId, format, headers);
+  public File jobsDownload(@javax.annotation.Nonnull UUID jobId, @javax.annotation.Nullable String format, @javax.annotation.Nullable String partial, Map<String, String> headers) throws ApiException {
+    ApiResponse<File> localVarResponse = jobsDownloadWithHttpInfo(jobId, format, partial, headers);
     return localVarResponse.getData();
   }
 
   /**
-   * The Markdown result of a finished job; with ?format&#x3D;json its structured result, with ?format&#x3D;zip both and the images; or a file a conversion produced.
+   * The Markdown result of a finished job; with ?format&#x3D;json its structured result, with ?format&#x3D;zip both and the images; or a file a conversion produced. With ?partial&#x3D;true, the pages finished so far while the job runs (X-Delivered-Pages says how many).
    * 
    * @param jobId The &#x60;job_id&#x60; of the upload’s answer. (required)
    * @param format md (default): the Markdown. json: the structured result (typed blocks with their [start, end) in the Markdown, page and box; schema StructuredResult). zip: result.md, result.json and the images they link. Otherwise a format already produced by POST /jobs/{job_id}/convert. md, json and zip are free. (optional, default to md)
+   * @param partial true: the Markdown of the pages finished so far, while the job is still processing (or once it has ended), joined in order; the X-Delivered-Pages header says how many were delivered and X-Result-Complete whether that is the whole result. (optional, default to false)
    * @return ApiResponse&lt;File&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<File> jobsDownloadWithHttpInfo(@javax.annotation.Nonnull UUID jobId, @javax.annotation.Nullable String format) throws ApiException {
-    return jobsDownloadWithHttpInfo(jobId, format, null);
+  public ApiResponse<File> jobsDownloadWithHttpInfo(@javax.annotation.Nonnull UUID jobId, @javax.annotation.Nullable String format, @javax.annotation.Nullable String partial) throws ApiException {
+    return jobsDownloadWithHttpInfo(jobId, format, partial, null);
   }
 
   /**
-   * The Markdown result of a finished job; with ?format&#x3D;json its structured result, with ?format&#x3D;zip both and the images; or a file a conversion produced.
+   * The Markdown result of a finished job; with ?format&#x3D;json its structured result, with ?format&#x3D;zip both and the images; or a file a conversion produced. With ?partial&#x3D;true, the pages finished so far while the job runs (X-Delivered-Pages says how many).
    * 
    * @param jobId The &#x60;job_id&#x60; of the upload’s answer. (required)
    * @param format md (default): the Markdown. json: the structured result (typed blocks with their [start, end) in the Markdown, page and box; schema StructuredResult). zip: result.md, result.json and the images they link. Otherwise a format already produced by POST /jobs/{job_id}/convert. md, json and zip are free. (optional, default to md)
+   * @param partial true: the Markdown of the pages finished so far, while the job is still processing (or once it has ended), joined in order; the X-Delivered-Pages header says how many were delivered and X-Result-Complete whether that is the whole result. (optional, default to false)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;File&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<File> jobsDownloadWithHttpInfo(@javax.annotation.Nonnull UUID jobId, @javax.annotation.Nullable String format, Map<String, String> headers) throws ApiException {
-    HttpRequest.Builder localVarRequestBuilder = jobsDownloadRequestBuilder(jobId, format, headers);
+  public ApiResponse<File> jobsDownloadWithHttpInfo(@javax.annotation.Nonnull UUID jobId, @javax.annotation.Nullable String format, @javax.annotation.Nullable String partial, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = jobsDownloadRequestBuilder(jobId, format, partial, headers);
     try {
       HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
           localVarRequestBuilder.build(),
@@ -1086,7 +1090,7 @@ public class JobsApi {
     }
   }
 
-  private HttpRequest.Builder jobsDownloadRequestBuilder(@javax.annotation.Nonnull UUID jobId, @javax.annotation.Nullable String format, Map<String, String> headers) throws ApiException {
+  private HttpRequest.Builder jobsDownloadRequestBuilder(@javax.annotation.Nonnull UUID jobId, @javax.annotation.Nullable String format, @javax.annotation.Nullable String partial, Map<String, String> headers) throws ApiException {
     // verify the required parameter 'jobId' is set
     if (jobId == null) {
       throw new ApiException(400, "Missing the required parameter 'jobId' when calling jobsDownload");
@@ -1102,6 +1106,8 @@ public class JobsApi {
     String localVarQueryParameterBaseName;
     localVarQueryParameterBaseName = "format";
     localVarQueryParams.addAll(ApiClient.parameterToPairs("format", format));
+    localVarQueryParameterBaseName = "partial";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("partial", partial));
 
     if (!localVarQueryParams.isEmpty() || localVarQueryStringJoiner.length() != 0) {
       StringJoiner queryJoiner = new StringJoiner("&");
@@ -1129,50 +1135,54 @@ public class JobsApi {
   }
 
   /**
-   * Server-Sent Events of a job: &#x60;status&#x60; (first the current state, then each change) and &#x60;progress&#x60; (done_pages/total_pages, done_files/total_files, done_media_seconds/media_duration_seconds) until the job is done, failed or cancelled; then the stream ends.
+   * Server-Sent Events of a job: &#x60;status&#x60; (first the current state, then each change), &#x60;progress&#x60; (done_pages/total_pages, done_files/total_files, done_media_seconds/media_duration_seconds) and &#x60;page&#x60; (a page of the result as it is final: its Markdown and blocks; a file without pages whole; joined in order the pages are the result) until the job is done, failed or cancelled; then the stream ends. Each &#x60;page&#x60; has an id: reconnect with &#x60;Last-Event-ID&#x60; to get the pages after it, each once; without it, every page delivered so far comes after the current state.
    * 
    * @param jobId  (required)
+   * @param lastEventID The id of the last &#x60;page&#x60; event received (&#x60;&lt;attempt&gt;.&lt;n&gt;&#x60;): the stream sends the pages after it. (optional)
    * @return String
    * @throws ApiException if fails to make API call
    */
-  public String jobsEvents(@javax.annotation.Nonnull UUID jobId) throws ApiException {
-    return jobsEvents(jobId, null);
+  public String jobsEvents(@javax.annotation.Nonnull UUID jobId, @javax.annotation.Nullable String lastEventID) throws ApiException {
+    return jobsEvents(jobId, lastEventID, null);
   }
 
   /**
-   * Server-Sent Events of a job: &#x60;status&#x60; (first the current state, then each change) and &#x60;progress&#x60; (done_pages/total_pages, done_files/total_files, done_media_seconds/media_duration_seconds) until the job is done, failed or cancelled; then the stream ends.
+   * Server-Sent Events of a job: &#x60;status&#x60; (first the current state, then each change), &#x60;progress&#x60; (done_pages/total_pages, done_files/total_files, done_media_seconds/media_duration_seconds) and &#x60;page&#x60; (a page of the result as it is final: its Markdown and blocks; a file without pages whole; joined in order the pages are the result) until the job is done, failed or cancelled; then the stream ends. Each &#x60;page&#x60; has an id: reconnect with &#x60;Last-Event-ID&#x60; to get the pages after it, each once; without it, every page delivered so far comes after the current state.
    * 
    * @param jobId  (required)
+   * @param lastEventID The id of the last &#x60;page&#x60; event received (&#x60;&lt;attempt&gt;.&lt;n&gt;&#x60;): the stream sends the pages after it. (optional)
    * @param headers Optional headers to include in the request
    * @return String
    * @throws ApiException if fails to make API call
    */
-  public String jobsEvents(@javax.annotation.Nonnull UUID jobId, Map<String, String> headers) throws ApiException {
-    ApiResponse<String> localVarResponse = jobsEventsWithHttpInfo(jobId, headers);
+  public String jobsEvents(@javax.annotation.Nonnull UUID jobId, @javax.annotation.Nullable String lastEventID, Map<String, String> headers) throws ApiException {
+    ApiResponse<String> localVarResponse = jobsEventsWithHttpInfo(jobId, lastEventID, headers);
     return localVarResponse.getData();
   }
 
   /**
-   * Server-Sent Events of a job: &#x60;status&#x60; (first the current state, then each change) and &#x60;progress&#x60; (done_pages/total_pages, done_files/total_files, done_media_seconds/media_duration_seconds) until the job is done, failed or cancelled; then the stream ends.
+   * Server-Sent Events of a job: &#x60;status&#x60; (first the current state, then each change), &#x60;progress&#x60; (done_pages/total_pages, done_files/total_files, done_media_seconds/media_duration_seconds) and &#x60;page&#x60; (a page of the result as it is final: its Markdown and blocks; a file without pages whole; joined in order the pages are the result) until the job is done, failed or cancelled; then the stream ends. Each &#x60;page&#x60; has an id: reconnect with &#x60;Last-Event-ID&#x60; to get the pages after it, each once; without it, every page delivered so far comes after the current state.
    * 
    * @param jobId  (required)
+   * @param lastEventID The id of the last &#x60;page&#x60; event received (&#x60;&lt;attempt&gt;.&lt;n&gt;&#x60;): the stream sends the pages after it. (optional)
    * @return ApiResponse&lt;String&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<String> jobsEventsWithHttpInfo(@javax.annotation.Nonnull UUID jobId) throws ApiException {
-    return jobsEventsWithHttpInfo(jobId, null);
+  public ApiResponse<String> jobsEventsWithHttpInfo(@javax.annotation.Nonnull UUID jobId, @javax.annotation.Nullable String lastEventID) throws ApiException {
+    return jobsEventsWithHttpInfo(jobId, lastEventID, null);
   }
 
   /**
-   * Server-Sent Events of a job: &#x60;status&#x60; (first the current state, then each change) and &#x60;progress&#x60; (done_pages/total_pages, done_files/total_files, done_media_seconds/media_duration_seconds) until the job is done, failed or cancelled; then the stream ends.
+   * Server-Sent Events of a job: &#x60;status&#x60; (first the current state, then each change), &#x60;progress&#x60; (done_pages/total_pages, done_files/total_files, done_media_seconds/media_duration_seconds) and &#x60;page&#x60; (a page of the result as it is final: its Markdown and blocks; a file without pages whole; joined in order the pages are the result) until the job is done, failed or cancelled; then the stream ends. Each &#x60;page&#x60; has an id: reconnect with &#x60;Last-Event-ID&#x60; to get the pages after it, each once; without it, every page delivered so far comes after the current state.
    * 
    * @param jobId  (required)
+   * @param lastEventID The id of the last &#x60;page&#x60; event received (&#x60;&lt;attempt&gt;.&lt;n&gt;&#x60;): the stream sends the pages after it. (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;String&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<String> jobsEventsWithHttpInfo(@javax.annotation.Nonnull UUID jobId, Map<String, String> headers) throws ApiException {
-    HttpRequest.Builder localVarRequestBuilder = jobsEventsRequestBuilder(jobId, headers);
+  public ApiResponse<String> jobsEventsWithHttpInfo(@javax.annotation.Nonnull UUID jobId, @javax.annotation.Nullable String lastEventID, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = jobsEventsRequestBuilder(jobId, lastEventID, headers);
     try {
       HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
           localVarRequestBuilder.build(),
@@ -1219,7 +1229,7 @@ public class JobsApi {
     }
   }
 
-  private HttpRequest.Builder jobsEventsRequestBuilder(@javax.annotation.Nonnull UUID jobId, Map<String, String> headers) throws ApiException {
+  private HttpRequest.Builder jobsEventsRequestBuilder(@javax.annotation.Nonnull UUID jobId, @javax.annotation.Nullable String lastEventID, Map<String, String> headers) throws ApiException {
     // verify the required parameter 'jobId' is set
     if (jobId == null) {
       throw new ApiException(400, "Missing the required parameter 'jobId' when calling jobsEvents");
@@ -1232,6 +1242,9 @@ public class JobsApi {
 
     localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
 
+    if (lastEventID != null) {
+      localVarRequestBuilder.header("Last-Event-ID", lastEventID.toString());
+    }
     localVarRequestBuilder.header("Accept", "text/event-stream, application/problem+json");
 
     localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());

@@ -80,17 +80,79 @@ public final class Jobs {
 
   /** Reads the job's Server-Sent Events until the service ends the stream (once the job is finished). */
   private static void follow(ApiClient client, UUID jobId) throws IOException, InterruptedException {
+    events(client, jobId, null, (event, id, data) -> {});
+  }
+
+  /**
+   * A page of a job's result as the service delivers it while the job runs, final: joined in
+   * {@code seq} order, a job's pages are its result Markdown. {@code page} is null for a file
+   * delivered whole; {@code id} is what to give {@link #followPages} to follow again after it.
+   */
+  public static final class DeliveredPage {
+    public final long seq;
+    public final long retry;
+    public final String file;
+    public final Long page;
+    public final String markdown;
+    public final String id;
+
+    DeliveredPage(long seq, long retry, String file, Long page, String markdown, String id) {
+      this.seq = seq;
+      this.retry = retry;
+      this.file = file;
+      this.page = page;
+      this.markdown = markdown;
+      this.id = id;
+    }
+  }
+
+  /**
+   * Reads the job's event stream until the service ends it (once the job is done, failed or
+   * cancelled), handing each page of the result to {@code onPage} as it is delivered: those after
+   * {@code lastEventId} (the id of the last page received before; null for all of them), each once.
+   */
+  public static void followPages(ApiClient client, UUID jobId, String lastEventId, Consumer<DeliveredPage> onPage)
+      throws IOException, InterruptedException {
+    events(client, jobId, lastEventId, (event, id, data) -> {
+      if (!event.equals("page")) return;
+      JsonNode page = client.getObjectMapper().readTree(data);
+      onPage.accept(new DeliveredPage(page.path("seq").asLong(), page.path("retry").asLong(), page.path("file").asText(),
+          page.path("page").isNull() ? null : page.path("page").asLong(), page.path("markdown").asText(), id));
+    });
+  }
+
+  private interface EventHandler {
+    void accept(String event, String id, String data) throws IOException;
+  }
+
+  /** Reads the job's Server-Sent Events (after {@code lastEventId}, when given) until the service ends the stream. */
+  private static void events(ApiClient client, UUID jobId, String lastEventId, EventHandler onEvent)
+      throws IOException, InterruptedException {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(client.getBaseUri() + "/api/v1/jobs/" + jobId + "/events"))
         .header("Accept", "text/event-stream")
         .GET();
+    if (lastEventId != null) request.header("Last-Event-ID", lastEventId);
     if (client.getRequestInterceptor() != null) client.getRequestInterceptor().accept(request);
     HttpResponse<InputStream> response = client.getHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
     try (BufferedReader lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
       if (response.statusCode() >= 300) throw new IOException("the event stream answered " + response.statusCode());
+      String event = "";
+      String id = "";
+      StringBuilder data = new StringBuilder();
       for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-        if (!line.startsWith("data:")) continue;
-        JsonNode snapshot = client.getObjectMapper().readTree(line.substring(5));
-        if (FINISHED.stream().anyMatch(s -> s.getValue().equals(snapshot.path("status").asText()))) return;
+        if (line.isEmpty()) {
+          if (data.length() > 0) onEvent.accept(event, id, data.substring(0, data.length() - 1));
+          event = "";
+          data.setLength(0);
+          continue;
+        }
+        if (line.startsWith(":")) continue;
+        int colon = line.indexOf(':');
+        String name = colon < 0 ? line : line.substring(0, colon);
+        String value = colon < 0 ? "" : line.substring(colon + 1).replaceFirst("^ ", "");
+        if (name.equals("event")) event = value;
+        else if (name.equals("data")) data.append(value).append('\n');
+        else if (name.equals("id")) id = value;
       }
     }
   }
@@ -98,7 +160,7 @@ public final class Jobs {
   /** A finished job's structured result (GET /api/v1/jobs/{job_id}/download?format=json), parsed. */
   public static StructuredResult downloadStructured(ApiClient client, UUID jobId) throws ProblemException, IOException {
     try {
-      java.io.File saved = new JobsApi(client).jobsDownload(jobId, "json");
+      java.io.File saved = new JobsApi(client).jobsDownload(jobId, "json", null);
       try {
         return client.getObjectMapper().readValue(saved, StructuredResult.class);
       } finally {
