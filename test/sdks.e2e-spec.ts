@@ -1,9 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { REPO_ROOT } from '@docconv/testing';
+import { CLIENTS, expectSuccess, smokePrograms } from './support/sdk-programs';
 import { createTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -13,7 +13,6 @@ import { createTestApp, type TestApp } from './support/test-app';
  * wait, download, structured result, chunks, convert, balance, problem+json errors) against this
  * API, listening on a real port, and the suite's worker.
  */
-const CLIENTS = join(REPO_ROOT, 'clients');
 const LANGUAGES = ['python', 'go', 'java'] as const;
 
 function filesUnder(folder: string): string[] {
@@ -21,30 +20,6 @@ function filesUnder(folder: string): string[] {
     .filter((entry) => entry.isFile())
     .map((entry) => relative(folder, join(entry.parentPath, entry.name)))
     .sort();
-}
-
-interface Outcome {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a command without blocking the event loop: the API under test answers in this process. */
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
-/** Fails with everything the program printed, so a broken step is visible in the test report. */
-function expectSuccess(outcome: Outcome): void {
-  if (outcome.status !== 0) throw new Error(`exit ${outcome.status}\n${outcome.stdout}\n${outcome.stderr}`);
 }
 
 /** The lines every smoke program prints, one per step of the flow, in order. */
@@ -116,39 +91,19 @@ describe('SDK smoke programs against the running API', () => {
   });
   afterAll(() => t.close());
 
-  it('Python: the generated package runs the whole flow', async () => {
-    const outcome = await run(
-      join(REPO_ROOT, '.venv', 'bin', 'python'),
-      [join(CLIENTS, 'python', 'smoke', 'smoke.py')],
-      join(CLIENTS, 'python'),
-      { ...env, PYTHONPATH: join(CLIENTS, 'python'), PYTHONDONTWRITEBYTECODE: '1' },
-    );
-    expectSuccess(outcome);
-    expectTheFlow(outcome.stdout, 'python');
-  }, 120_000);
+  let smoke: Awaited<ReturnType<typeof smokePrograms>>;
+  beforeAll(async () => {
+    smoke = await smokePrograms();
+  }, 150_000);
+  afterAll(() => smoke?.close());
 
-  it('Go: the generated module builds offline and runs the whole flow', async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'docconv-go-smoke-'));
-    try {
-      const binary = join(folder, 'smoke');
-      // Offline: the module's dependencies are in Go's module cache since setup.
-      const offline = { GOFLAGS: '-mod=mod', GOPROXY: 'off' };
-      expectSuccess(await run('go', ['build', '-o', binary, './smoke'], join(CLIENTS, 'go'), offline));
-      const outcome = await run(binary, [], folder, env);
+  it.each(['python', 'go', 'java'] as const)(
+    '%s: the SDK (built offline) runs the whole flow',
+    async (language) => {
+      const outcome = await smoke.programs[language](env);
       expectSuccess(outcome);
-      expectTheFlow(outcome.stdout, 'go');
-    } finally {
-      await rm(folder, { recursive: true, force: true });
-    }
-  }, 150_000);
-
-  it('Java: the generated library compiles offline and runs the whole flow', async () => {
-    const project = join(CLIENTS, 'java');
-    // Offline: the dependencies and Maven's plugins are in ~/.m2 since setup.
-    expectSuccess(await run('mvn', ['-o', '-q', 'compile'], project));
-    const classPath = `${join(project, 'target', 'classes')}:${readFileSync(join(project, 'target', 'classpath.txt'), 'utf8').trim()}`;
-    const outcome = await run('java', ['-cp', classPath, join(project, 'smoke', 'Smoke.java')], project, env);
-    expectSuccess(outcome);
-    expectTheFlow(outcome.stdout, 'java');
-  }, 150_000);
+      expectTheFlow(outcome.stdout, language);
+    },
+    120_000,
+  );
 });

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 )
@@ -230,4 +231,19 @@ func AllChunks(ctx context.Context, client *APIClient, jobID, strategy string, m
 		}
 		cursor = *page.NextCursor.Get()
 	}
+}
+
+// DownloadStructured is a finished job's structured result (GET /api/v1/jobs/{job_id}/download?format=json), parsed.
+func DownloadStructured(ctx context.Context, client *APIClient, jobID string) (*StructuredResult, error) {
+	saved, _, err := client.JobsAPI.JobsDownload(ctx, jobID).Format("json").Execute()
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(saved.Name())
+	defer saved.Close()
+	var result StructuredResult
+	if err := json.NewDecoder(saved).Decode(&result); err != nil {
+		return nil, fmt.Errorf("the structured result of job %s is not what the API documents: %w", jobID, err)
+	}
+	return &result, nil
 }

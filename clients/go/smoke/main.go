@@ -53,6 +53,19 @@ func run() error {
 	client := docconv.NewAPIClient(configuration)
 	ctx := context.Background()
 
+	// DOCCONV_WAIT_JOB: only waits for that job with DOCCONV_API_KEY (the reliability suite's long wait).
+	if jobID := os.Getenv("DOCCONV_WAIT_JOB"); jobID != "" {
+		keyed := context.WithValue(ctx, docconv.ContextAPIKeys, map[string]docconv.APIKey{"api_key": {Key: os.Getenv("DOCCONV_API_KEY")}})
+		waiting, cancel := context.WithTimeout(keyed, 10*time.Minute)
+		defer cancel()
+		job, err := docconv.WaitForJob(waiting, client, jobID, nil)
+		if err != nil {
+			return fmt.Errorf("wait: %w", err)
+		}
+		fmt.Printf("waited: %s\n", job.Status)
+		return nil
+	}
+
 	email := fmt.Sprintf("smoke-go-%d@example.test", time.Now().UnixNano())
 	password := "correct horse battery staple"
 
@@ -193,6 +206,11 @@ func run() error {
 		return fmt.Errorf("the %d page(s) followed do not join into the Markdown", len(followed))
 	}
 	fmt.Printf("followed %d page(s), ids %s…%s\n", len(followed), followed[0].ID, followed[len(followed)-1].ID)
+
+	structured, err := docconv.DownloadStructured(asProgram, client, preview.JobId)
+	if err != nil || len(structured.Blocks) == 0 || structured.Blocks[0].Type != "heading" {
+		return fmt.Errorf("the structured result does not open with the heading: %v", err)
+	}
 
 	chunks, err := docconv.AllChunks(asProgram, client, preview.JobId, "structure", 64, 0)
 	if err != nil {

@@ -184,6 +184,14 @@ public final class Smoke {
       System.exit(1);
     }
     try {
+      // DOCCONV_WAIT_JOB: only waits for that job with DOCCONV_API_KEY (the reliability suite's long wait).
+      String waitFor = System.getenv("DOCCONV_WAIT_JOB");
+      if (waitFor != null && !waitFor.isEmpty()) {
+        ApiClient program = client(baseUrl.replaceAll("/+$", ""), "X-API-Key", System.getenv("DOCCONV_API_KEY"));
+        JobResponse job = Jobs.waitForJob(program, UUID.fromString(waitFor), Duration.ofMinutes(10), null);
+        System.out.println("waited: " + job.getStatus().getValue());
+        return;
+      }
       run(baseUrl.replaceAll("/+$", ""));
     } catch (Mismatch mismatch) {
       System.err.println("java smoke: FAILED: " + mismatch.getMessage());

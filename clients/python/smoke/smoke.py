@@ -39,8 +39,17 @@ def check(condition: bool, what: str) -> None:
         raise Mismatch(what)
 
 
+def wait_only(base_url: str, job_id: str, key: str) -> None:
+    """DOCCONV_WAIT_JOB: only waits for that job with DOCCONV_API_KEY (the reliability suite's long wait)."""
+    configuration = docconv_client.Configuration(host=base_url, api_key={"api_key": key})
+    with docconv_client.ApiClient(configuration) as program:
+        print(f"waited: {wait_for_job(program, job_id, timeout=600).status}")
+
+
 def main() -> None:
     base_url = os.environ["DOCCONV_URL"].rstrip("/")
+    if os.environ.get("DOCCONV_WAIT_JOB"):
+        return wait_only(base_url, os.environ["DOCCONV_WAIT_JOB"], os.environ["DOCCONV_API_KEY"])
     email = f"smoke-python-{uuid.uuid4().hex[:12]}@example.test"
     password = "correct horse battery staple"
 
