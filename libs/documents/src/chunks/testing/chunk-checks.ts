@@ -78,12 +78,14 @@ export function chunkProblems(
         const cut = chunks[i].overlap ? chunks[i].overlap.markdown[1] : chunks[i].markdown[0];
         const row = points.slice(cut, cut + 3).join('');
         if (points[cut - 1] === '\n' && /^(\||<tr)/.test(row)) continue;
-        // A row is cut only when it does not fit in a chunk beside the table's header.
+        // A row is cut only when it does not fit in a chunk beside the table's header (and an HTML
+        // table's closing tag, which a chunk cut after it adds).
         const table = slice(block.markdown!).split('\n');
         const next = points.indexOf('\n', cut);
         const line = slice([points.lastIndexOf('\n', cut - 1) + 1, next < 0 ? points.length : next]);
+        const closed = table[0].startsWith('<table') ? ['</table>'] : [];
         // (Two tokens of slack: counts of joined text differ from the sum of their parts by a token or so.)
-        if (countTokens([...table.slice(0, 2), line].join('\n')) <= options.maxTokens - 2)
+        if (countTokens([...table.slice(0, 2), line, ...closed].join('\n')) <= options.maxTokens - 2)
           problems.push(`table ${block.id} is cut inside a row (chunk ${i})`);
       }
     }
