@@ -47,7 +47,7 @@ export async function extractPdf(
   const read = await readPdfPages(path, displayName, undefined, onPage, reader, shouldStop, imagePrefix, delivered);
   const pages = withFailedPages(read.pages, read.reports, 'page');
   const outcome = { pages: read.reports, stopped: read.stopped, dropped: read.dropped, images: read.images };
-  return { ...laidOut(pages, displayName), ...outcome, ...settling?.finish(pages) };
+  return { ...(settling ? settling.finish(pages) : laidOut(pages, displayName)), ...outcome };
 }
 
 /** What reading some of a PDF's pages gave: the lines of each page read, in order, and every page's report. */

@@ -1,6 +1,7 @@
 import { withPageFurniture, writeMarkdownSpans, type Block, type Document, type PageFurniture } from '@docconv/model';
 import type { PageReport } from '../ocr/ocr-page';
 import { withFailedPages } from '../page-failure';
+import type { PlacedPage } from '../blocks/placement';
 import type { PageLines } from './layout';
 import { laidOut } from './layout-document';
 
@@ -108,8 +109,14 @@ export class SettledPages {
    * The file's document and every page's stretch, once all its pages are read (`pages`, failed ones
    * marked): the settled pages as they were delivered, then the final layout of the others.
    */
-  finish(pages: PageLines[]): { document: Document; pageMarkdown: PageMarkdown[]; markdown: string } {
-    const document = this.layout(pages);
+  finish(pages: PageLines[]): {
+    document: Document;
+    pageMarkdown: PageMarkdown[];
+    markdown: string;
+    placed: PlacedPage[];
+  } {
+    const final = laidOut(pages, this.file);
+    const document = withPageFurniture(final.document, this.settle.furniture);
     const after = this.lastSettled();
     const rest = document.blocks.filter((_, i) => pagesOfBlocks(document.blocks)[i] > after);
     const numbers = pages.map((page) => page.number ?? 0).filter((number) => number > after);
@@ -120,7 +127,7 @@ export class SettledPages {
     // The settled stretches stand as delivered; the writer's own Markdown of them is the same
     // unless a later block changed how an earlier one is written (a footnote referenced later).
     const markdown = this.written + tail.map((stretch) => stretch.markdown).join('');
-    return { document: whole, pageMarkdown: [...this.settled, ...tail], markdown };
+    return { document: whole, pageMarkdown: [...this.settled, ...tail], markdown, placed: final.placed };
   }
 
   private lastSettled(): number {
