@@ -175,6 +175,22 @@ describe('job lifecycle', () => {
     expect(download.text).toBe(markdown);
   });
 
+  it('a web page, a text file and an e-mail are priced in pages of 10,000 readable characters; an RTF in printed pages', async () => {
+    const words = (count: number) => 'word '.repeat(count).trim(); // 5 characters a word, less the last space
+    const article = `<html><head><style>${'x'.repeat(50_000)}</style></head><body><nav>Home</nav><p>${words(1_900)}</p></body></html>`;
+    const email = ['From: a@example.com', 'To: b@example.com', 'Subject: Long', '', words(4_100)].join('\r\n');
+    const cases: [string, string, number][] = [
+      ['article.html', article, 1], // 9,504 readable characters with "Home"; the style not counted
+      ['notes.txt', words(2_001), 2], // 10,004
+      ['thread.eml', email, 3], // 20,499
+      ['letter.rtf', `{\\rtf1\\ansi ${words(1_300)}}`, 3], // 6,499 characters: printed pages of 3,000
+    ];
+    for (const [name, content, pages] of cases) {
+      const res = await upload(t.http, key.key, [{ name, content }], { ocr_model: 'premium' });
+      expect([name, res.status, res.body.total_pages, res.body.cost?.points]).toEqual([name, 201, pages, pages * 30]);
+    }
+  });
+
   it('an image is read by OCR; several files give one Markdown with a heading per file', async () => {
     const png = await makeTextPng('Invoice total 4711 EUR');
     const res = await upload(
@@ -564,10 +580,13 @@ describe('job lifecycle', () => {
       video_second: 0.2,
       docling_refinement_page: 3,
       markdown_file: 0,
+      text_page_characters: 10_000,
+      printed_page_characters: 3_000,
       conversions: { xlsx_basic_unit: 1, xlsx_advanced_unit: 3, docx: 0, pptx: 0, hwpx: 0 },
       notes: [
         expect.stringMatching(/^Free pages/),
         expect.stringMatching(/^Audio/),
+        expect.stringMatching(/^A web page, plain-text file, e-mail body or EPUB book is priced as a page per 10,000/),
         expect.stringMatching(/^A conversion unit/),
       ],
       payments: {

@@ -29,7 +29,7 @@ type JobFileEntry struct {
 	// The contract's file_type the format counts as (DOC, ODT and RTF count as docx; CSV as xlsx; …)
 	FileType string `json:"file_type"`
 	Bytes int64 `json:"bytes"`
-	// Pages priced: PDF, office and HWP pages, slides, sheets; 3000 readable characters per page for text, HTML, EPUB and e-mail; 0 for Markdown, images and media
+	// Pages priced: PDF, office and HWP pages, slides, sheets; 10000 readable characters per page for text, HTML, EPUB and e-mail (3000 for ODT, DOC and RTF that store no page count); 0 for Markdown, images and media
 	Pages int64 `json:"pages"`
 	// Images priced (each TIFF frame counts)
 	Images int64 `json:"images"`

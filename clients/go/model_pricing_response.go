@@ -35,6 +35,10 @@ type PricingResponse struct {
 	DoclingRefinementPage float64 `json:"docling_refinement_page"`
 	// Markdown files are passed through free.
 	MarkdownFile float64 `json:"markdown_file"`
+	// Readable characters (markup and whitespace runs not counted) that make one priced page of a file without pages: a web page, plain text, an e-mail body or an EPUB book. At least one page per file.
+	TextPageCharacters int64 `json:"text_page_characters"`
+	// Readable characters that make one priced page of an ODT, DOC, RTF or DOCX file that stores no page count.
+	PrintedPageCharacters int64 `json:"printed_page_characters"`
 	Conversions ConversionPricesResponse `json:"conversions"`
 	Notes []string `json:"notes"`
 	Payments PaymentOfferResponse `json:"payments"`
@@ -47,7 +51,7 @@ type _PricingResponse PricingResponse
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewPricingResponse(currency string, freePagesPerMonth int64, basic ModelPricesResponse, premium ModelPricesResponse, audioSecond float64, videoSecond float64, doclingRefinementPage float64, markdownFile float64, conversions ConversionPricesResponse, notes []string, payments PaymentOfferResponse) *PricingResponse {
+func NewPricingResponse(currency string, freePagesPerMonth int64, basic ModelPricesResponse, premium ModelPricesResponse, audioSecond float64, videoSecond float64, doclingRefinementPage float64, markdownFile float64, textPageCharacters int64, printedPageCharacters int64, conversions ConversionPricesResponse, notes []string, payments PaymentOfferResponse) *PricingResponse {
 	this := PricingResponse{}
 	this.Currency = currency
 	this.FreePagesPerMonth = freePagesPerMonth
@@ -57,6 +61,8 @@ func NewPricingResponse(currency string, freePagesPerMonth int64, basic ModelPri
 	this.VideoSecond = videoSecond
 	this.DoclingRefinementPage = doclingRefinementPage
 	this.MarkdownFile = markdownFile
+	this.TextPageCharacters = textPageCharacters
+	this.PrintedPageCharacters = printedPageCharacters
 	this.Conversions = conversions
 	this.Notes = notes
 	this.Payments = payments
@@ -263,6 +269,54 @@ func (o *PricingResponse) SetMarkdownFile(v float64) {
 	o.MarkdownFile = v
 }
 
+// GetTextPageCharacters returns the TextPageCharacters field value
+func (o *PricingResponse) GetTextPageCharacters() int64 {
+	if o == nil {
+		var ret int64
+		return ret
+	}
+
+	return o.TextPageCharacters
+}
+
+// GetTextPageCharactersOk returns a tuple with the TextPageCharacters field value
+// and a boolean to check if the value has been set.
+func (o *PricingResponse) GetTextPageCharactersOk() (*int64, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return &o.TextPageCharacters, true
+}
+
+// SetTextPageCharacters sets field value
+func (o *PricingResponse) SetTextPageCharacters(v int64) {
+	o.TextPageCharacters = v
+}
+
+// GetPrintedPageCharacters returns the PrintedPageCharacters field value
+func (o *PricingResponse) GetPrintedPageCharacters() int64 {
+	if o == nil {
+		var ret int64
+		return ret
+	}
+
+	return o.PrintedPageCharacters
+}
+
+// GetPrintedPageCharactersOk returns a tuple with the PrintedPageCharacters field value
+// and a boolean to check if the value has been set.
+func (o *PricingResponse) GetPrintedPageCharactersOk() (*int64, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return &o.PrintedPageCharacters, true
+}
+
+// SetPrintedPageCharacters sets field value
+func (o *PricingResponse) SetPrintedPageCharacters(v int64) {
+	o.PrintedPageCharacters = v
+}
+
 // GetConversions returns the Conversions field value
 func (o *PricingResponse) GetConversions() ConversionPricesResponse {
 	if o == nil {
@@ -353,6 +407,8 @@ func (o PricingResponse) ToMap() (map[string]interface{}, error) {
 	toSerialize["video_second"] = o.VideoSecond
 	toSerialize["docling_refinement_page"] = o.DoclingRefinementPage
 	toSerialize["markdown_file"] = o.MarkdownFile
+	toSerialize["text_page_characters"] = o.TextPageCharacters
+	toSerialize["printed_page_characters"] = o.PrintedPageCharacters
 	toSerialize["conversions"] = o.Conversions
 	toSerialize["notes"] = o.Notes
 	toSerialize["payments"] = o.Payments
@@ -377,6 +433,8 @@ func (o *PricingResponse) UnmarshalJSON(data []byte) (err error) {
 		"video_second",
 		"docling_refinement_page",
 		"markdown_file",
+		"text_page_characters",
+		"printed_page_characters",
 		"conversions",
 		"notes",
 		"payments",
@@ -417,6 +475,8 @@ func (o *PricingResponse) UnmarshalJSON(data []byte) (err error) {
 		delete(additionalProperties, "video_second")
 		delete(additionalProperties, "docling_refinement_page")
 		delete(additionalProperties, "markdown_file")
+		delete(additionalProperties, "text_page_characters")
+		delete(additionalProperties, "printed_page_characters")
 		delete(additionalProperties, "conversions")
 		delete(additionalProperties, "notes")
 		delete(additionalProperties, "payments")

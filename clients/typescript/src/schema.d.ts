@@ -1100,7 +1100,7 @@ export interface components {
       bytes: number;
       /**
        * Format: int64
-       * @description Pages priced: PDF, office and HWP pages, slides, sheets; 3000 readable characters per page for text, HTML, EPUB and e-mail; 0 for Markdown, images and media
+       * @description Pages priced: PDF, office and HWP pages, slides, sheets; 10000 readable characters per page for text, HTML, EPUB and e-mail (3000 for ODT, DOC and RTF that store no page count); 0 for Markdown, images and media
        */
       pages: number;
       /**
@@ -1431,6 +1431,18 @@ export interface components {
        * @example 0
        */
       markdown_file: number;
+      /**
+       * Format: int64
+       * @description Readable characters (markup and whitespace runs not counted) that make one priced page of a file without pages: a web page, plain text, an e-mail body or an EPUB book. At least one page per file.
+       * @example 10000
+       */
+      text_page_characters: number;
+      /**
+       * Format: int64
+       * @description Readable characters that make one priced page of an ODT, DOC, RTF or DOCX file that stores no page count.
+       * @example 3000
+       */
+      printed_page_characters: number;
       conversions: components['schemas']['ConversionPricesResponse'];
       notes: string[];
       payments: components['schemas']['PaymentOfferResponse'];

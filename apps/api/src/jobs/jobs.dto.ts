@@ -2,7 +2,13 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { PAGE_FAILURES } from '@docconv/contracts';
 import { conversionOf, JOB_STATUSES, type JobEntity, type JobFileEntity, type JobStatus } from '@docconv/db';
-import { ACCEPTED_FORMATS, acceptedFormat, CHARACTERS_PER_PAGE, type FileKind } from '@docconv/documents';
+import {
+  ACCEPTED_FORMATS,
+  acceptedFormat,
+  PRINTED_PAGE_CHARACTERS,
+  TEXT_PAGE_CHARACTERS,
+  type FileKind,
+} from '@docconv/documents';
 import { CONVERSION_FORMATS, units, type ConversionFormat, type JobSummary } from '@docconv/jobs';
 import { PAGE_FURNITURE } from '@docconv/model';
 import { QueryInt } from '../common/query-int';
@@ -111,7 +117,7 @@ export class JobFileEntry {
   file_type!: string;
   @ApiProperty() bytes!: number;
   @ApiProperty({
-    description: `Pages priced: PDF, office and HWP pages, slides, sheets; ${CHARACTERS_PER_PAGE} readable characters per page for text, HTML, EPUB and e-mail; 0 for Markdown, images and media`,
+    description: `Pages priced: PDF, office and HWP pages, slides, sheets; ${TEXT_PAGE_CHARACTERS} readable characters per page for text, HTML, EPUB and e-mail (${PRINTED_PAGE_CHARACTERS} for ODT, DOC and RTF that store no page count); 0 for Markdown, images and media`,
   })
   pages!: number;
   @ApiProperty({ description: 'Images priced (each TIFF frame counts)' }) images!: number;

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { PaymentOffer } from '@docconv/billing';
 import type { AppConfig } from '@docconv/config';
+import { PRINTED_PAGE_CHARACTERS, TEXT_PAGE_CHARACTERS } from '@docconv/documents';
 
 /** What one OCR model charges, in points (milli-USD). */
 export class ModelPricesResponse {
@@ -49,6 +50,18 @@ export class PricingResponse {
   docling_refinement_page!: number;
   @ApiProperty({ format: 'double', description: 'Markdown files are passed through free.', example: 0 })
   markdown_file!: number;
+  @ApiProperty({
+    description:
+      'Readable characters (markup and whitespace runs not counted) that make one priced page of a file without pages: ' +
+      'a web page, plain text, an e-mail body or an EPUB book. At least one page per file.',
+    example: TEXT_PAGE_CHARACTERS,
+  })
+  text_page_characters!: number;
+  @ApiProperty({
+    description: 'Readable characters that make one priced page of an ODT, DOC, RTF or DOCX file that stores no page count.',
+    example: PRINTED_PAGE_CHARACTERS,
+  })
+  printed_page_characters!: number;
   @ApiProperty({ type: ConversionPricesResponse }) conversions!: ConversionPricesResponse;
   @ApiProperty({ type: [String] }) notes!: string[];
   @ApiProperty({ type: PaymentOfferResponse }) payments!: PaymentOfferResponse;
@@ -66,6 +79,8 @@ export function toPricingResponse(pricing: AppConfig['pricing'], offer: PaymentO
     video_second: Number(p.videoSecond),
     docling_refinement_page: Number(p.refinementPage),
     markdown_file: 0,
+    text_page_characters: TEXT_PAGE_CHARACTERS,
+    printed_page_characters: PRINTED_PAGE_CHARACTERS,
     conversions: {
       xlsx_basic_unit: Number(p.xlsxBasicUnit),
       xlsx_advanced_unit: Number(p.xlsxAdvancedUnit),
@@ -76,6 +91,7 @@ export function toPricingResponse(pricing: AppConfig['pricing'], offer: PaymentO
     notes: [
       'Free pages apply to the basic model only, per user and UTC calendar month.',
       'Audio and video are priced per second, rounded up per file.',
+      `A web page, plain-text file, e-mail body or EPUB book is priced as a page per ${TEXT_PAGE_CHARACTERS.toLocaleString('en-US')} readable characters, at least one per file: an article of ordinary length is one page.`,
       'A conversion unit is one source page (pages plus images, at least 1); only the first conversion of each format is charged.',
     ],
     payments: {

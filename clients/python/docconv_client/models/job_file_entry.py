@@ -33,7 +33,7 @@ class JobFileEntry(BaseModel):
     mime_type: StrictStr = Field(json_schema_extra={"examples": ["application/pdf"]})
     file_type: StrictStr = Field(description="The contract's file_type the format counts as (DOC, ODT and RTF count as docx; CSV as xlsx; …)")
     bytes: StrictInt
-    pages: StrictInt = Field(description="Pages priced: PDF, office and HWP pages, slides, sheets; 3000 readable characters per page for text, HTML, EPUB and e-mail; 0 for Markdown, images and media")
+    pages: StrictInt = Field(description="Pages priced: PDF, office and HWP pages, slides, sheets; 10000 readable characters per page for text, HTML, EPUB and e-mail (3000 for ODT, DOC and RTF that store no page count); 0 for Markdown, images and media")
     images: StrictInt = Field(description="Images priced (each TIFF frame counts)")
     duration_seconds: StrictInt
     __properties: ClassVar[List[str]] = ["path", "format", "mime_type", "file_type", "bytes", "pages", "images", "duration_seconds"]

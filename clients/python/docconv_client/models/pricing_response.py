@@ -39,10 +39,12 @@ class PricingResponse(BaseModel):
     video_second: Union[StrictFloat, StrictInt] = Field(description="Per second of video, rounded up per file.", json_schema_extra={"examples": [0.2]})
     docling_refinement_page: Union[StrictFloat, StrictInt] = Field(description="Per page sent to layout refinement.", json_schema_extra={"examples": [3]})
     markdown_file: Union[StrictFloat, StrictInt] = Field(description="Markdown files are passed through free.", json_schema_extra={"examples": [0]})
+    text_page_characters: StrictInt = Field(description="Readable characters (markup and whitespace runs not counted) that make one priced page of a file without pages: a web page, plain text, an e-mail body or an EPUB book. At least one page per file.", json_schema_extra={"examples": [10000]})
+    printed_page_characters: StrictInt = Field(description="Readable characters that make one priced page of an ODT, DOC, RTF or DOCX file that stores no page count.", json_schema_extra={"examples": [3000]})
     conversions: ConversionPricesResponse
     notes: List[StrictStr]
     payments: PaymentOfferResponse
-    __properties: ClassVar[List[str]] = ["currency", "free_pages_per_month", "basic", "premium", "audio_second", "video_second", "docling_refinement_page", "markdown_file", "conversions", "notes", "payments"]
+    __properties: ClassVar[List[str]] = ["currency", "free_pages_per_month", "basic", "premium", "audio_second", "video_second", "docling_refinement_page", "markdown_file", "text_page_characters", "printed_page_characters", "conversions", "notes", "payments"]
 
     @field_validator('currency')
     def currency_validate_enum(cls, value):
@@ -122,6 +124,8 @@ class PricingResponse(BaseModel):
             "video_second": obj.get("video_second"),
             "docling_refinement_page": obj.get("docling_refinement_page"),
             "markdown_file": obj.get("markdown_file"),
+            "text_page_characters": obj.get("text_page_characters"),
+            "printed_page_characters": obj.get("printed_page_characters"),
             "conversions": ConversionPricesResponse.from_dict(obj["conversions"]) if obj.get("conversions") is not None else None,
             "notes": obj.get("notes"),
             "payments": PaymentOfferResponse.from_dict(obj["payments"]) if obj.get("payments") is not None else None

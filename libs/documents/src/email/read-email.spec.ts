@@ -253,7 +253,7 @@ describe('readEmail and extractEmail', () => {
     });
 
     it('counts pages from the body’s readable characters', async () => {
-      const long = ['From: a@example.com', 'Subject: Long', '', ...Array(700).fill('lorem ipsum')].join('\n');
+      const long = ['From: a@example.com', 'Subject: Long', '', ...Array(2400).fill('lorem ipsum')].join('\n');
       expect(await countEmailPages(await file('eml', long), 'eml', 'long.eml')).toBe(3);
       expect(await countEmailPages(await file('eml', KOREAN_EML), 'eml', 'mail.eml')).toBe(1);
     });

@@ -32,7 +32,7 @@ export async function extractEmail(path: string, kind: EmailKind, displayName: s
   return emailDocument(await read(path, kind, displayName, { attachments: false }), displayName);
 }
 
-/** Pages an e-mail is priced as: its body's readable characters, 3,000 to a page, at least one. */
+/** Pages an e-mail is priced as: its body's readable characters in text pages (TEXT_PAGE_CHARACTERS). */
 export async function countEmailPages(path: string, kind: EmailKind, displayName: string): Promise<number> {
   return textPages(bodyReadableCharacters(await read(path, kind, displayName, { attachments: false })));
 }

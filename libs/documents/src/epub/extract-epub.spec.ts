@@ -150,7 +150,7 @@ describe('extractEpub', () => {
   });
 
   it('counts pages from the readable characters of the chapters', async () => {
-    const long: Chapter = { id: 'c1', href: 'text/one.xhtml', body: `<p>${'word '.repeat(1000)}</p>` };
+    const long: Chapter = { id: 'c1', href: 'text/one.xhtml', body: `<p>${'word '.repeat(3000)}</p>` };
     expect(await countEpubPages(await write(book([], [long], ['c1'])), 'book.epub')).toBe(2);
   });
 

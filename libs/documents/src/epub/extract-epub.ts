@@ -31,7 +31,7 @@ export async function extractEpub(
   return { version: 1, blocks: [...frontMatter(book, body, displayName), ...body] };
 }
 
-/** Pages of an EPUB book: the readable characters of its chapters (and added title), 3,000 to a page. */
+/** Pages of an EPUB book: the readable characters of its chapters (and added title) in text pages (TEXT_PAGE_CHARACTERS). */
 export async function countEpubPages(
   path: string,
   displayName: string,

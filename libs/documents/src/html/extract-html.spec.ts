@@ -83,7 +83,7 @@ describe('extractHtml and countHtmlPages', () => {
   });
 
   it('counts pages from the readable characters, at least one', async () => {
-    const words = 'word '.repeat(1300);
+    const words = 'word '.repeat(4400); // 21,999 readable characters
     const path = await write(
       `<html><head><style>${'x'.repeat(10_000)}</style></head><body><p>${words}</p></body></html>`,
     );

@@ -45,7 +45,7 @@ export async function extractHtml(path: string, displayName: string): Promise<Do
   return htmlDocument(html, displayName, { xhtml: isXhtml(html, displayName) });
 }
 
-/** Pages of an HTML or XHTML file: its readable characters, 3,000 to a page. */
+/** Pages of an HTML or XHTML file: its readable characters in text pages (TEXT_PAGE_CHARACTERS). */
 export async function countHtmlPages(path: string, displayName: string): Promise<number> {
   const html = decodeHtml(await readFile(path));
   return textPages(htmlReadableCharacters(html, { xhtml: isXhtml(html, displayName) }));

@@ -2,7 +2,7 @@ import { DomainError } from '@docconv/contracts';
 import CFB from 'cfb';
 import { readFile } from 'node:fs/promises';
 import { DecompressionBudget, DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from '../decompression';
-import { readableCharacters, textPages } from '../text-pages';
+import { printedPages, readableCharacters } from '../text-pages';
 import { withZip, type ZipReader } from '../zip/zip-reader';
 import { readBiffWorkbook, sheetHasValues, type BiffWorkbook } from './biff';
 import type { OfficeViaLibreOffice } from '../formats';
@@ -182,7 +182,7 @@ async function countOdf(zip: ZipReader, kind: OdfKind): Promise<number> {
   if (content === undefined) throw new Error('no content part');
   switch (kind) {
     case 'odt':
-      return textPages(readableCharacters(odfText(content)));
+      return printedPages(readableCharacters(odfText(content)));
     case 'ods':
       return Math.max(1, countNonEmptySheets(content));
     case 'odp':
@@ -258,7 +258,7 @@ function compoundHoldsMacros(file: CompoundFile, kind: CompoundKind): boolean {
 function countCompound(file: CompoundFile, kind: CompoundKind): number {
   switch (kind) {
     case 'doc':
-      return storedProperty(file, 'SummaryInformation', PIDSI_PAGECOUNT) ?? textPages(wordTextLength(file.main));
+      return storedProperty(file, 'SummaryInformation', PIDSI_PAGECOUNT) ?? printedPages(wordTextLength(file.main));
     case 'xls':
       return countWorksheets(file.main, readBiffWorkbook(file.main));
     case 'ppt':
@@ -306,5 +306,5 @@ async function readRtf(path: string, displayName: string): Promise<string> {
 /** `\nofpages`, else the pages of the rough text. */
 function countRtf(rtf: string): number {
   const stored = rtfStoredPages(rtf);
-  return stored !== undefined && stored > 0 ? stored : textPages(readableCharacters(rtfRoughText(rtf)));
+  return stored !== undefined && stored > 0 ? stored : printedPages(readableCharacters(rtfRoughText(rtf)));
 }

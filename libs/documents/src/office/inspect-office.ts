@@ -1,11 +1,11 @@
 import { DomainError } from '@docconv/contracts';
 import { DecompressionBudget, type DecompressionLimits } from '../decompression';
 import { MAX_DOCX_PART_BYTES } from '../docx/docx-package';
+import { PRINTED_PAGE_CHARACTERS } from '../text-pages';
 import { withZip, type ZipReader } from '../zip/zip-reader';
 import { MAX_PART_BYTES } from './ooxml';
 
-/** Characters of text on a typical page; CJK characters weigh more (they are wider). */
-const CHARACTERS_PER_PAGE = 3000;
+/** CJK characters weigh more on a printed page (they are wider). */
 const CJK_WEIGHT = 2.5;
 
 /** PPTX: the slides listed in the presentation, exact. */
@@ -19,8 +19,8 @@ export function countSlides(path: string, displayName: string, limits: Decompres
 
 /**
  * DOCX: the page count Word saved (docProps/app.xml) when present; otherwise an estimate:
- * the larger of the explicit page breaks + 1 and the text's weighted length / 3000
- * characters (CJK characters count 2.5).
+ * the larger of the explicit page breaks + 1 and the text's weighted length in printed pages
+ * (PRINTED_PAGE_CHARACTERS; CJK characters count 2.5).
  */
 export function countDocxPages(path: string, displayName: string, limits: DecompressionLimits): Promise<number> {
   return readOffice(path, displayName, limits, async (zip) => {
@@ -39,7 +39,7 @@ export function estimateDocxPages(documentXml: string): number {
   let weighted = 0;
   for (const ch of text)
     weighted += /[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u9fff\uac00-\ud7af]/.test(ch) ? CJK_WEIGHT : 1;
-  return Math.max(1, breaks + 1, Math.ceil(weighted / CHARACTERS_PER_PAGE));
+  return Math.max(1, breaks + 1, Math.ceil(weighted / PRINTED_PAGE_CHARACTERS));
 }
 
 /** XLSX/XLSM: one page per worksheet that has at least one value. */

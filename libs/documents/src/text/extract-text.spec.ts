@@ -156,11 +156,12 @@ describe('extractText', () => {
 });
 
 describe('countTextPages', () => {
-  it('counts a page per 3,000 readable characters, at least one', async () => {
+  it('counts a page per 10,000 readable characters, at least one', async () => {
     expect(await countTextPages(await file('empty.txt', ''), 'empty.txt')).toBe(1);
     expect(await countTextPages(await file('short.txt', 'short   text\n\n'), 'short.txt')).toBe(1);
-    expect(await countTextPages(await file('long.txt', 'x'.repeat(3001)), 'long.txt')).toBe(2);
-    expect(await countTextPages(await file('spaces.txt', `${'y'.repeat(2999)}\n\n\n \n`), 'spaces.txt')).toBe(1);
+    expect(await countTextPages(await file('article.txt', 'x'.repeat(9_000)), 'article.txt')).toBe(1);
+    expect(await countTextPages(await file('long.txt', 'x'.repeat(10_001)), 'long.txt')).toBe(2);
+    expect(await countTextPages(await file('spaces.txt', `${'y'.repeat(9_999)}\n\n\n \n`), 'spaces.txt')).toBe(1);
   });
 });
 

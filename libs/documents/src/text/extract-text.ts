@@ -13,7 +13,7 @@ export async function extractText(path: string, displayName: string): Promise<Do
   return { version: 1, blocks: textBlocks(await readText(path, displayName), displayName) };
 }
 
-/** Pages of a plain-text file for pricing: one per 3,000 readable characters, at least one. */
+/** Pages of a plain-text file for pricing: its readable characters in text pages (TEXT_PAGE_CHARACTERS). */
 export async function countTextPages(path: string, displayName: string): Promise<number> {
   return textPages(readableCharacters(await readText(path, displayName)));
 }

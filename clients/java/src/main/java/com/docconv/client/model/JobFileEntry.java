@@ -284,7 +284,7 @@ public class JobFileEntry {
   }
 
   /**
-   * Pages priced: PDF, office and HWP pages, slides, sheets; 3000 readable characters per page for text, HTML, EPUB and e-mail; 0 for Markdown, images and media
+   * Pages priced: PDF, office and HWP pages, slides, sheets; 10000 readable characters per page for text, HTML, EPUB and e-mail (3000 for ODT, DOC and RTF that store no page count); 0 for Markdown, images and media
    * @return pages
    */
   @javax.annotation.Nonnull

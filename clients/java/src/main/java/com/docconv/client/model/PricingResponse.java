@@ -46,6 +46,8 @@ import com.docconv.client.ApiClient;
   PricingResponse.JSON_PROPERTY_VIDEO_SECOND,
   PricingResponse.JSON_PROPERTY_DOCLING_REFINEMENT_PAGE,
   PricingResponse.JSON_PROPERTY_MARKDOWN_FILE,
+  PricingResponse.JSON_PROPERTY_TEXT_PAGE_CHARACTERS,
+  PricingResponse.JSON_PROPERTY_PRINTED_PAGE_CHARACTERS,
   PricingResponse.JSON_PROPERTY_CONVERSIONS,
   PricingResponse.JSON_PROPERTY_NOTES,
   PricingResponse.JSON_PROPERTY_PAYMENTS
@@ -116,6 +118,14 @@ public class PricingResponse {
   public static final String JSON_PROPERTY_MARKDOWN_FILE = "markdown_file";
   @javax.annotation.Nonnull
   private Double markdownFile;
+
+  public static final String JSON_PROPERTY_TEXT_PAGE_CHARACTERS = "text_page_characters";
+  @javax.annotation.Nonnull
+  private Long textPageCharacters;
+
+  public static final String JSON_PROPERTY_PRINTED_PAGE_CHARACTERS = "printed_page_characters";
+  @javax.annotation.Nonnull
+  private Long printedPageCharacters;
 
   public static final String JSON_PROPERTY_CONVERSIONS = "conversions";
   @javax.annotation.Nonnull
@@ -324,6 +334,54 @@ public class PricingResponse {
   }
 
 
+  public PricingResponse textPageCharacters(@javax.annotation.Nonnull Long textPageCharacters) {
+    this.textPageCharacters = textPageCharacters;
+    return this;
+  }
+
+  /**
+   * Readable characters (markup and whitespace runs not counted) that make one priced page of a file without pages: a web page, plain text, an e-mail body or an EPUB book. At least one page per file.
+   * @return textPageCharacters
+   */
+  @javax.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_TEXT_PAGE_CHARACTERS, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public Long getTextPageCharacters() {
+    return textPageCharacters;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_TEXT_PAGE_CHARACTERS, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setTextPageCharacters(@javax.annotation.Nonnull Long textPageCharacters) {
+    this.textPageCharacters = textPageCharacters;
+  }
+
+
+  public PricingResponse printedPageCharacters(@javax.annotation.Nonnull Long printedPageCharacters) {
+    this.printedPageCharacters = printedPageCharacters;
+    return this;
+  }
+
+  /**
+   * Readable characters that make one priced page of an ODT, DOC, RTF or DOCX file that stores no page count.
+   * @return printedPageCharacters
+   */
+  @javax.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_PRINTED_PAGE_CHARACTERS, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public Long getPrintedPageCharacters() {
+    return printedPageCharacters;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_PRINTED_PAGE_CHARACTERS, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setPrintedPageCharacters(@javax.annotation.Nonnull Long printedPageCharacters) {
+    this.printedPageCharacters = printedPageCharacters;
+  }
+
+
   public PricingResponse conversions(@javax.annotation.Nonnull ConversionPricesResponse conversions) {
     this.conversions = conversions;
     return this;
@@ -424,6 +482,8 @@ public class PricingResponse {
         Objects.equals(this.videoSecond, pricingResponse.videoSecond) &&
         Objects.equals(this.doclingRefinementPage, pricingResponse.doclingRefinementPage) &&
         Objects.equals(this.markdownFile, pricingResponse.markdownFile) &&
+        Objects.equals(this.textPageCharacters, pricingResponse.textPageCharacters) &&
+        Objects.equals(this.printedPageCharacters, pricingResponse.printedPageCharacters) &&
         Objects.equals(this.conversions, pricingResponse.conversions) &&
         Objects.equals(this.notes, pricingResponse.notes) &&
         Objects.equals(this.payments, pricingResponse.payments);
@@ -431,7 +491,7 @@ public class PricingResponse {
 
   @Override
   public int hashCode() {
-    return Objects.hash(currency, freePagesPerMonth, basic, premium, audioSecond, videoSecond, doclingRefinementPage, markdownFile, conversions, notes, payments);
+    return Objects.hash(currency, freePagesPerMonth, basic, premium, audioSecond, videoSecond, doclingRefinementPage, markdownFile, textPageCharacters, printedPageCharacters, conversions, notes, payments);
   }
 
   @Override
@@ -446,6 +506,8 @@ public class PricingResponse {
     sb.append("    videoSecond: ").append(toIndentedString(videoSecond)).append("\n");
     sb.append("    doclingRefinementPage: ").append(toIndentedString(doclingRefinementPage)).append("\n");
     sb.append("    markdownFile: ").append(toIndentedString(markdownFile)).append("\n");
+    sb.append("    textPageCharacters: ").append(toIndentedString(textPageCharacters)).append("\n");
+    sb.append("    printedPageCharacters: ").append(toIndentedString(printedPageCharacters)).append("\n");
     sb.append("    conversions: ").append(toIndentedString(conversions)).append("\n");
     sb.append("    notes: ").append(toIndentedString(notes)).append("\n");
     sb.append("    payments: ").append(toIndentedString(payments)).append("\n");
@@ -531,6 +593,16 @@ public class PricingResponse {
     // add `markdown_file` to the URL query string
     if (getMarkdownFile() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%smarkdown_file%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getMarkdownFile()))));
+    }
+
+    // add `text_page_characters` to the URL query string
+    if (getTextPageCharacters() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%stext_page_characters%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getTextPageCharacters()))));
+    }
+
+    // add `printed_page_characters` to the URL query string
+    if (getPrintedPageCharacters() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sprinted_page_characters%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getPrintedPageCharacters()))));
     }
 
     // add `conversions` to the URL query string
