@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Generates the Python, Go and Java SDKs (clients/python, clients/go, clients/java) from the
- * repository's openapi.json with openapi-generator-cli, which scripts/setup.sh installs under
+ * repository's openapi.json with openapi-generator-cli, which scripts/setup-tests.sh installs under
  * .tools/openapi-generator. Each language's options are in clients/<language>/openapi-generator.yaml;
  * the files its .openapi-generator-ignore names (README, build files, smoke program) are written by hand
  * and kept, and clients/<language>/templates, where present, replaces some of the generator's templates.
@@ -85,7 +85,7 @@ async function main() {
   if (unknown.length > 0) throw new Error(`Unknown SDK ${unknown.join(', ')}: choose from ${LANGUAGES.join(', ')}`);
   if (!existsSync(JAR)) {
     throw new Error(
-      `${JAR} is missing: run ./scripts/setup.sh, which installs openapi-generator-cli ${GENERATOR_VERSION}`,
+      `${JAR} is missing: run ./scripts/setup-tests.sh, which installs openapi-generator-cli ${GENERATOR_VERSION}`,
     );
   }
   const languages = args.length > 0 ? args : LANGUAGES;

@@ -10,7 +10,7 @@ import { startStripeMock, type StripeMock } from '../test/support/stripe';
 import { isGone, spawnApi, type ApiProcess } from './support/api-process';
 import { ms, printFigures } from './support/figures';
 
-/** Schemathesis, from the pinned requirements `scripts/setup.sh` installs into `.venv`. */
+/** Schemathesis, from the pinned requirements `scripts/setup-tests.sh` installs into `.venv`. */
 const SCHEMATHESIS = join(REPO_ROOT, '.venv', 'bin', 'schemathesis');
 const EXAMPLES_PER_OPERATION = 40;
 const MAX_SECONDS_PER_PASS = 90;
@@ -97,7 +97,7 @@ describe('fuzzing every operation of the OpenAPI document', () => {
   let stripeMock: StripeMock;
 
   beforeAll(async () => {
-    if (!existsSync(SCHEMATHESIS)) throw new Error(`${SCHEMATHESIS} is missing: run ./scripts/setup.sh`);
+    if (!existsSync(SCHEMATHESIS)) throw new Error(`${SCHEMATHESIS} is missing: run ./scripts/setup-tests.sh`);
     // Payments configured (against stripe-mock, with a public URL to return to), so a valid checkout is answered, not refused with a 503.
     stripeMock = await startStripeMock();
     api = await spawnApi(

@@ -63,7 +63,7 @@ const envOf = (deployment: Manifest): Record<string, string> =>
 describe('the Helm chart', () => {
   beforeAll(() => {
     for (const tool of [HELM, VALIDATE, SCALED_OBJECT_CRD])
-      if (!existsSync(tool)) throw new Error(`${tool} is missing: run ./scripts/setup.sh, which installs it.`);
+      if (!existsSync(tool)) throw new Error(`${tool} is missing: run ./scripts/setup-tests.sh, which installs it.`);
   });
 
   it('passes helm lint --strict', () => {

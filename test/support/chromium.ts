@@ -1,6 +1,6 @@
 import { chromium, type Browser } from 'playwright-core';
 
-/** Debian's chromium, installed by scripts/setup.sh; flags for a closed network and a root user. */
+/** Debian's chromium, installed by scripts/setup-tests.sh; flags for a closed network and a root user. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -30,13 +30,13 @@ export interface StripeMock {
 }
 
 /**
- * Starts Stripe's own mock of its API (stripe-mock, built by scripts/setup.sh into .tools/bin) on
+ * Starts Stripe's own mock of its API (stripe-mock, built by scripts/setup-tests.sh into .tools/bin) on
  * free ports of the loopback interface, HTTP and HTTPS both, so it never takes another's port.
  * `url` is a recorder in front of it that passes every call on unchanged and keeps a copy.
  */
 export async function startStripeMock(): Promise<StripeMock> {
   if (!existsSync(STRIPE_MOCK)) {
-    throw new Error(`${STRIPE_MOCK} is missing: run scripts/setup.sh, which builds stripe-mock from its Go module.`);
+    throw new Error(`${STRIPE_MOCK} is missing: run scripts/setup-tests.sh, which builds stripe-mock from its Go module.`);
   }
   const child: ChildProcess = spawn(STRIPE_MOCK, ['-http-addr', '127.0.0.1:0', '-https-addr', '127.0.0.1:0'], {
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -91,11 +91,26 @@ async function untilReady(port: number, gaveUp: () => boolean): Promise<boolean>
   return false;
 }
 
+/** 125 s → "2m05s", 9.4 s → "9s". */
+function duration(milliseconds: number): string {
+  const seconds = Math.round(milliseconds / 1000);
+  return seconds >= 60 ? `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s` : `${seconds}s`;
+}
+
+/**
+ * When the start began: `./scripts/start.sh` passes the moment it began (DOCCONV_START_BEGAN, ms
+ * since the epoch), so the banner counts its setup too; `npm start` alone counts from this process.
+ */
+function startBegan(): number {
+  const given = Number(process.env.DOCCONV_START_BEGAN);
+  return Number.isFinite(given) && given > 0 ? given : Date.now() - process.uptime() * 1000;
+}
+
 function banner(port: number, movedFrom: number | undefined, services: RunningServices, showLogs: boolean): string {
   const base = `http://localhost:${port}`;
   const logs = relative(process.cwd(), LOG_FILE);
   const lines = [
-    `docconv is ready on ${base}/`,
+    `docconv is ready on ${base}/ (started in ${duration(Date.now() - startBegan())})`,
     ...(movedFrom ? [`  Port      ${movedFrom} is in use, so ${port} it is (set PORT to choose)`] : []),
     `  Console   ${base}/`,
     `  API docs  ${base}/api/docs`,

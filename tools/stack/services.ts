@@ -256,7 +256,7 @@ async function startS3(say: Say): Promise<{ url: string; stop: () => Promise<voi
   const program = resolve('.venv', 'bin', 'moto_server');
   if (!existsSync(program)) {
     throw new Error(
-      `${program} is not installed. Run ./scripts/setup.sh (it installs the test tools), or set ${TEST_S3_ENDPOINT}.`,
+      `${program} is not installed. Run ./scripts/setup-tests.sh (it installs the test tools), or set ${TEST_S3_ENDPOINT}.`,
     );
   }
   const port = await freePort();
@@ -273,7 +273,7 @@ async function startSigV4S3(say: Say): Promise<{ env: Record<string, string>; st
   const program = resolve('.tools', 's3s-fs', 'bin', 's3s-fs');
   if (!existsSync(program)) {
     throw new Error(
-      `${program} is not installed. Run ./scripts/setup.sh (it builds it), or set ${Object.values(TEST_SIGV4_S3).join(', ')}.`,
+      `${program} is not installed. Run ./scripts/setup-tests.sh (it builds it), or set ${Object.values(TEST_SIGV4_S3).join(', ')}.`,
     );
   }
   const root = await mkdtemp(join(tmpdir(), 'docconv-s3s-'));
