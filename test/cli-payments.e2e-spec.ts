@@ -1,7 +1,11 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { freePort } from '@docconv/testing';
 import { createKey, signup } from './support/accounts';
 import { docconv } from './support/cli';
+import { makePdf } from './support/fixtures';
 import { checkoutCompletedEvent, deliverStripeEvent, startStripeMock, type StripeMock } from './support/stripe';
 import { createTestApp, type TestApp } from './support/test-app';
 
@@ -70,5 +74,30 @@ describe('docconv buy', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('Payments are not configured on this server');
+  });
+
+  it('a confirmation refused for want of credits names `docconv buy` where credits are sold, else the operator', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'docconv-cli-buy-'));
+    try {
+      await writeFile(join(folder, 'one.pdf'), await makePdf(['One page.']));
+      const upload = ['upload', 'one.pdf', '--model', 'premium', '--confirm', '--yes'];
+      const basic =
+        'The basic model costs less (100 free pages left this month): upload the files again with --model basic.';
+
+      const sold = await docconv(upload, (await userOf(paid)).env, folder);
+      expect(sold.code).toBe(1);
+      const soldJob = /^Job:\s+([0-9a-f-]{36})$/m.exec(sold.stdout)![1];
+      expect(sold.stderr).toContain(
+        `${basic}\nOr buy credits with \`docconv buy <usd>\` (it prints the page to pay on), ` +
+          `then confirm the job again: \`docconv confirm ${soldJob} --yes\`.\n`,
+      );
+
+      const unsold = await docconv(upload, (await userOf(unpaid)).env, folder);
+      expect(unsold.code).toBe(1);
+      expect(unsold.stderr).toContain(`${basic}\nOr ask the service’s operator for points (it sells no credits).\n`);
+      expect(unsold.stderr).not.toContain('docconv buy');
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -1,19 +1,27 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import JSZip from 'jszip';
 import { DataSource } from 'typeorm';
+import { ERROR_CODES } from '@docconv/contracts';
 import { attachmentDisposition, downloadName } from '@docconv/storage';
 import { REPO_ROOT } from '@docconv/testing';
+import { formatJob } from '../clients/typescript/src/cli/format';
+import { hintFor } from '../clients/typescript/src/cli/hints';
+import { defaultModel, whyBasicCostsLess } from '../clients/typescript/src/cli/models';
 import { localName, shellWord } from '../clients/typescript/src/cli/output';
 import { dispositionFilename } from '../clients/typescript/src/content-disposition';
+import { DocconvError } from '../clients/typescript/src/errors';
+import { normaliseJob } from '../clients/typescript/src/normalize';
 import { createKey, signup, type TestKey } from './support/accounts';
 import { docconv, type CliRun } from './support/cli';
 import { makeZip } from './support/archives';
-import { makeMixedPdf } from './support/fixtures';
+import { makeMixedPdf, makePdf, makeTextPng } from './support/fixtures';
+import { waitForJob } from './support/jobs';
+import { FREE_PAGES_PER_MONTH } from './support/money';
 import { checkStructuredResult } from './support/structured-result-check';
 import { createTestApp, uniqueEmail, type TestApp } from './support/test-app';
 
@@ -29,6 +37,9 @@ async function shell(file: string, args: string[], cwd: string, env: NodeJS.Proc
     return { code: failed.code ?? null, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
   }
 }
+
+/** An HTTP call as the API documents it ("POST /api/v1/jobs/{id}/action"), which a person at the CLI does not type. */
+const API_CALL = /\b(GET|POST|PUT|PATCH|DELETE) \/|\/api\/v1\//;
 
 /** The page counts of the non-TTY progress lines ("processing: 12/300 pages, 0/1 files"). */
 function progressPages(output: string): number[] {
@@ -61,6 +72,61 @@ describe('the names the CLI saves under', () => {
     expect(shellWord('out/report.md')).toBe('out/report.md');
     expect(shellWord('회의 자료.md')).toBe(`'회의 자료.md'`);
     expect(shellWord("it's.md")).toBe(`'it'\\''s.md'`);
+  });
+});
+
+describe('the hints and the default model of the CLI', () => {
+  const problem = (code: string, status = 400) => new DocconvError({ status, title: 'Refused', detail: 'No.', code });
+  const shortOfCredits = problem('insufficient_credits', 402);
+
+  it('a shortfall suggests --model basic only for a premium job the basic model charges less', () => {
+    const basicJob = { model: 'basic', pagesAndImages: 3 };
+    const premiumJob = { model: 'premium', pagesAndImages: 3 };
+    const prices = { basic: { page: 10, image: 10 }, premium: { page: 30, image: 30 } };
+    expect(whyBasicCostsLess(basicJob, prices, 100)).toBeUndefined();
+    expect(whyBasicCostsLess(premiumJob, prices, 100)).toBe('100 free pages left this month');
+    expect(whyBasicCostsLess(premiumJob, prices, 0)).toBe('10 points a page instead of 30');
+    expect(whyBasicCostsLess({ model: 'premium', pagesAndImages: 0 }, prices, 100)).toBeUndefined(); // media only
+    const samePrices = { basic: prices.premium, premium: prices.premium };
+    expect(whyBasicCostsLess(premiumJob, samePrices, 0)).toBeUndefined();
+
+    const onBasic = hintFor(shortOfCredits, { jobId: 'job-1' });
+    expect(onBasic).not.toContain('--model basic');
+    expect(onBasic).toBe(
+      'Buy credits with `docconv buy <usd>` (it prints the page to pay on), then confirm the job again: `docconv confirm job-1 --yes`.',
+    );
+    const onPremium = hintFor(shortOfCredits, { jobId: 'job-1', basicInstead: '100 free pages left this month' });
+    expect(onPremium).toContain(
+      'The basic model costs less (100 free pages left this month): upload the files again with --model basic.',
+    );
+    expect(onPremium).toContain('Or buy credits with `docconv buy <usd>`');
+    // Where the service sells no credits, its operator is the one to ask; a conversion is run again.
+    expect(hintFor(shortOfCredits, { paymentsAvailable: false })).toBe(
+      'Ask the service’s operator for points (it sells no credits).',
+    );
+    expect(hintFor(shortOfCredits)).toContain('then run the command again');
+  });
+
+  it('every hint names a docconv command or a setting, never an API call', () => {
+    const contexts = [{}, { jobId: 'job-1' }, { jobId: 'job-1', basicInstead: 'why', paymentsAvailable: false }];
+    for (const code of [...ERROR_CODES, 'network_error', 'timeout'])
+      for (const context of contexts) expect(hintFor(problem(code, 500), context) ?? '').not.toMatch(API_CALL);
+    expect(hintFor(problem('invalid_state'), { jobId: 'job-1' })).toBe(
+      'See where the job stands with `docconv job job-1`.',
+    );
+    const failed = formatJob(normaliseJob({ job_id: 'job-1', status: 'error', refundable: true }));
+    expect(failed).toMatch(/^Refundable:\s+yes: docconv retry job-1 \(free\) or docconv refund job-1$/m);
+    expect(failed).not.toMatch(API_CALL);
+  });
+
+  it('without --model, basic while free pages are left (saying so), else premium; rapidocr takes premium', () => {
+    expect(defaultModel(100, undefined)).toEqual({
+      model: 'basic',
+      note: 'Using the basic model: 100 free pages left this month (--model premium for the premium engines)',
+    });
+    expect(defaultModel(1, 'tesseract').note).toContain('1 free page left this month');
+    expect(defaultModel(0, undefined)).toEqual({ model: 'premium' });
+    expect(defaultModel(100, 'rapidocr')).toEqual({ model: 'premium' });
   });
 });
 
@@ -448,7 +514,7 @@ describe('docconv CLI against the running service', () => {
     const configFile = join(folder, 'config', 'docconv', 'config.json');
     expect((await stat(configFile)).mode & 0o777).toBe(0o600);
     const saved = JSON.parse(await readFile(configFile, 'utf8'));
-    expect(saved).toEqual({ url, apiKey: expect.stringMatching(/^dcv_/) });
+    expect(saved).toEqual({ url, apiKey: expect.stringMatching(/^dcv_/), keyId: expect.any(String) });
 
     const balance = await run(['balance'], withoutKey);
     expect(balance.code).toBe(0);
@@ -460,5 +526,179 @@ describe('docconv CLI against the running service', () => {
     });
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/--signup/);
+  });
+
+  /** Someone on this machine with a configuration of their own and no key in the environment. */
+  async function person(tag: string) {
+    const home = await mkdtemp(join(folder, `${tag}-`));
+    const personEnv = { DOCCONV_API_KEY: '', DOCCONV_URL: '', XDG_CONFIG_HOME: home };
+    const email = uniqueEmail(tag);
+    const password = 'correct horse battery';
+    return {
+      email,
+      env: personEnv,
+      login: (...extra: string[]) =>
+        run(['login', '--email', email, '--url', url, ...extra], { ...personEnv, DOCCONV_PASSWORD: password }),
+      saved: async () =>
+        JSON.parse(await readFile(join(home, 'docconv', 'config.json'), 'utf8')) as {
+          url: string;
+          apiKey: string;
+          keyId: string;
+        },
+      /** A session of the person's own, as the web console would hold. */
+      session: async () =>
+        (await t.http.post('/api/v1/auth/login').send({ email, password }).expect(200)).body.access_token as string,
+    };
+  }
+
+  async function activeKeys(jwt: string): Promise<{ id: string; name: string; prefix: string }[]> {
+    const keys = (await t.http.get('/api/v1/keys').set('Authorization', `Bearer ${jwt}`).expect(200)).body;
+    return (keys as { id: string; name: string; prefix: string; is_active: boolean }[]).filter((k) => k.is_active);
+  }
+
+  const jobIdIn = (output: string) => /^Job:\s+([0-9a-f-]{36})$/m.exec(output)![1];
+
+  it('login three times keeps one active key for this machine, and that key works', async () => {
+    const me = await person('cli-relogin');
+    const signedUp = await me.login('--signup');
+    expect({ code: signedUp.code, stderr: signedUp.stderr }).toEqual({ code: 0, stderr: '' });
+    const first = await me.saved();
+    for (let i = 0; i < 3; i++) {
+      const again = await me.login();
+      expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(again.stdout).toContain(`Kept this machine's API key ${first.apiKey.slice(0, 8)}`);
+    }
+    expect(await me.saved()).toEqual(first);
+    const active = await activeKeys(await me.session());
+    expect(active.map((k) => [k.id, k.name])).toEqual([[first.keyId, `docconv CLI on ${hostname()}`]]);
+    const balance = await run(['balance'], me.env);
+    expect(balance.code).toBe(0);
+    expect(balance.stdout).toMatch(/^\d+ points \(\$\d+\.\d+\)\n$/);
+  });
+
+  it('login replaces a saved key that stopped working and deactivates the machine’s other keys, not the rest', async () => {
+    const me = await person('cli-rekey');
+    expect((await me.login('--signup')).code).toBe(0);
+    const old = await me.saved();
+    const jwt = await me.session();
+    const make = async (name: string) =>
+      (await t.http.post('/api/v1/keys').set('Authorization', `Bearer ${jwt}`).send({ name }).expect(201)).body as {
+        id: string;
+        prefix: string;
+      };
+    // A key an older CLI left behind on this machine, and a key the person made for a program.
+    const leftover = await make(`docconv CLI on ${hostname()}`);
+    const program = await make('my program');
+    await t.http.delete(`/api/v1/keys/${old.keyId}`).set('Authorization', `Bearer ${jwt}`).expect(200);
+
+    const again = await me.login();
+    expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: '' });
+    const now = await me.saved();
+    expect(now.keyId).not.toBe(old.keyId);
+    expect(again.stdout).toContain(`API key ${now.apiKey.slice(0, 8)}`);
+    expect(again.stdout).toContain(`Deactivated this machine's earlier API key ${leftover.prefix}…`);
+    const active = await activeKeys(jwt);
+    expect(active.map((k) => k.id).sort()).toEqual([now.keyId, program.id].sort());
+    expect((await run(['balance'], me.env)).code).toBe(0);
+  });
+
+  it('a new account’s first upload without --model uses its free basic pages: not refused, charged 0', async () => {
+    const me = await person('cli-first');
+    expect((await me.login('--signup')).code).toBe(0);
+    await writeFile(join(folder, 'first.pdf'), await makePdf(['The first page of a first upload.', 'Page two.']));
+    const result = await run(['upload', 'first.pdf', '--confirm', '--yes', '--wait', '--out', 'first.md'], me.env);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      `Using the basic model: ${FREE_PAGES_PER_MONTH} free pages left this month (--model premium for the premium engines)\n`,
+    );
+    expect(result.stdout).toMatch(/^Free pages:\s+2$/m);
+    const { apiKey } = await me.saved();
+    const job = (
+      await t.http
+        .get(`/api/v1/jobs/${jobIdIn(result.stdout)}`)
+        .set('X-API-Key', apiKey)
+        .expect(200)
+    ).body;
+    expect(job).toMatchObject({ status: 'done', ocr_model: 'basic', cost_points: 0 });
+    const account = (await t.http.get('/api/v1/account').set('X-API-Key', apiKey).expect(200)).body;
+    expect(account.free_pages).toMatchObject({ used: 2, left: FREE_PAGES_PER_MONTH - 2 });
+    expect(await readFile(join(folder, 'first.md'), 'utf8')).toContain('The first page of a first upload.');
+  });
+
+  it('with no free pages left the default is premium, and a shortfall suggests --model basic only for premium', async () => {
+    const user = await signup(t.http, 'cli-short');
+    const as = { DOCCONV_API_KEY: (await createKey(t.http, user, { rate_limit_rpm: 100_000 })).key };
+    // A pending basic preview holds every free page of the month.
+    const hundred = Array.from({ length: FREE_PAGES_PER_MONTH }, (_, i) => `Page ${i + 1} of the held pages.`);
+    await writeFile(join(folder, 'hundred.pdf'), await makePdf(hundred));
+    const held = await run(['upload', 'hundred.pdf', '--model', 'basic'], as);
+    expect(held.code).toBe(0);
+    expect(held.stdout).toMatch(new RegExp(`^Free pages:\\s+${FREE_PAGES_PER_MONTH}$`, 'm'));
+    const pricing = (await t.http.get('/api/v1/pricing').expect(200)).body;
+    await writeFile(join(folder, 'one.pdf'), await makePdf(['One page.']));
+
+    const onBasic = await run(['upload', 'one.pdf', '--model', 'basic', '--confirm', '--yes'], as);
+    expect(onBasic.code).toBe(1);
+    expect(onBasic.stderr).toContain('(402)');
+    expect(onBasic.stderr).not.toContain('--model basic');
+    expect(onBasic.stderr).toContain(
+      pricing.payments.available
+        ? `\`docconv confirm ${jobIdIn(onBasic.stdout)} --yes\``
+        : 'Ask the service’s operator for points (it sells no credits).',
+    );
+
+    const byDefault = await run(['upload', 'one.pdf', '--confirm', '--yes'], as);
+    expect(byDefault.code).toBe(1);
+    expect(byDefault.stdout).not.toContain('Using the basic model');
+    expect(byDefault.stdout).toMatch(/^Model:\s+premium/m);
+    expect(byDefault.stderr).toContain('(402)');
+    expect(byDefault.stderr).toContain(
+      `The basic model costs less (${pricing.basic.page} points a page instead of ${pricing.premium.page}): ` +
+        'upload the files again with --model basic.',
+    );
+  });
+
+  it('a job that ends in error names docconv retry and refund, and both commands work', async () => {
+    const account = (await t.http.get('/api/v1/account').set('X-API-Key', key.key).expect(200)).body;
+    await t.app
+      .get(DataSource)
+      .query('UPDATE users SET points_balance = points_balance + 1000 WHERE id = $1', [account.user_id]);
+    const png = await makeTextPng('truncated');
+    await writeFile(join(folder, 'cut.png'), png.subarray(0, Math.floor(png.length / 2)));
+    const result = await run([
+      'upload',
+      'cut.png',
+      '--model',
+      'basic',
+      '--confirm',
+      '--yes',
+      '--wait',
+      '--out',
+      'cut.md',
+    ]);
+    expect(result.code).toBe(1);
+    const cut = jobIdIn(result.stdout);
+    expect(result.stderr).toContain(
+      `Run it again, free: docconv retry ${cut}\nOr get its points back: docconv refund ${cut}`,
+    );
+    expect(result.stderr).not.toMatch(API_CALL);
+    const shown = await run(['job', cut]);
+    expect(shown.stdout).toContain(`yes: docconv retry ${cut} (free) or docconv refund ${cut}`);
+
+    const retried = await run(['retry', cut]);
+    expect({ code: retried.code, stderr: retried.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(retried.stdout).toBe(`Job ${cut} is queued again, free. Follow it with: docconv job ${cut}\n`);
+    const failedAgain = await waitForJob(t.http, key.key, cut, ['error']);
+    expect(failedAgain.retry_count).toBe(1);
+
+    const refunded = await run(['refund', cut]);
+    expect({ code: refunded.code, stderr: refunded.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(refunded.stdout).toMatch(
+      new RegExp(`^Refunded ${Number(failedAgain.cost_points)} points \\(.*\\) for job ${cut}\\.\n$`),
+    );
+    const twice = await run(['refund', cut]);
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toContain('See where the job stands with `docconv job <job_id>`.');
   });
 });

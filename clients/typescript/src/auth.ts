@@ -3,6 +3,8 @@ import { DocconvError } from './errors';
 import type { components } from './schema';
 
 export type IssuedKey = components['schemas']['IssuedKeyResponse'];
+/** One of the person's API keys as `listKeys()` gives it: its settings and state, never the secret. */
+export type KeyInfo = components['schemas']['KeyResponse'];
 /** One of the person's live sessions, as `listSessions()` gives it. */
 export type SessionInfo = components['schemas']['SessionResponse'];
 export type Scope = IssuedKey['scopes'][number];
@@ -146,5 +148,20 @@ export function createKey(
       headers: bearer(session),
       body: { name: options.name, scopes: options.scopes, rate_limit_rpm: options.rateLimitRpm },
     }),
+  );
+}
+
+/** The person's API keys, active or not, newest first (GET /api/v1/keys; a session token only). */
+export function listKeys(client: DocconvClient, session: Session | string): Promise<KeyInfo[]> {
+  return unwrap(client.api.GET('/api/v1/keys', { headers: bearer(session) }));
+}
+
+/**
+ * Deactivates one of the person's keys (DELETE /api/v1/keys/{key_id}; a session token only): it
+ * is refused from the next request on. A key that is not the person's, or not active, is a 404.
+ */
+export function deactivateKey(client: DocconvClient, session: Session | string, keyId: string): Promise<KeyInfo> {
+  return unwrap(
+    client.api.DELETE('/api/v1/keys/{key_id}', { headers: bearer(session), params: { path: { key_id: keyId } } }),
   );
 }

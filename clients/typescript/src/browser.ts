@@ -6,8 +6,19 @@
  */
 export { createClient, serviceRoot, unwrap } from './client';
 export type { Account, ClientOptions, DocconvClient, JobList, JobStatus, Transaction, UsageRow } from './client';
-export { changePassword, createKey, endSession, listSessions, login, logout, refresh, signup } from './auth';
-export type { CreateKeyOptions, Credentials, IssuedKey, Scope, Session, SessionInfo } from './auth';
+export {
+  changePassword,
+  createKey,
+  deactivateKey,
+  endSession,
+  listKeys,
+  listSessions,
+  login,
+  logout,
+  refresh,
+  signup,
+} from './auth';
+export type { CreateKeyOptions, Credentials, IssuedKey, KeyInfo, Scope, Session, SessionInfo } from './auth';
 export {
   confirm,
   convert,

@@ -3,10 +3,12 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CliFailure } from './terminal';
 
-/** What `docconv login` saves: where the service is and the API key it created there. */
+/** What `docconv login` saves: where the service is and this machine's API key there, with its id. */
 export interface SavedConfig {
   url: string;
   apiKey: string;
+  /** The key's id, so the next log-in can tell it among the account's keys (absent in older files). */
+  keyId?: string;
 }
 
 /** The service and key a command talks to. */
@@ -36,7 +38,10 @@ export async function readConfig(env: NodeJS.ProcessEnv): Promise<SavedConfig | 
   }
   const parsed = parseConfig(text);
   if (!parsed) {
-    throw new CliFailure(`${path} is not a docconv configuration.`, 'Run `docconv login` again to rewrite it.');
+    throw new CliFailure(
+      `${path} is not a docconv configuration.`,
+      'Run `docconv login --email <you@example.com>` to rewrite it.',
+    );
   }
   return parsed;
 }
@@ -45,7 +50,11 @@ function parseConfig(text: string): SavedConfig | undefined {
   try {
     const value = JSON.parse(text) as Partial<SavedConfig>;
     if (typeof value.url === 'string' && typeof value.apiKey === 'string')
-      return { url: value.url, apiKey: value.apiKey };
+      return {
+        url: value.url,
+        apiKey: value.apiKey,
+        ...(typeof value.keyId === 'string' ? { keyId: value.keyId } : {}),
+      };
   } catch {
     // reported by the caller with the file's path
   }

@@ -63,7 +63,8 @@ export function formatJob(job: Job): string {
   if (job.retry_count > 0) rows.push(['Retries', String(job.retry_count)]);
   if (job.refunded_points > 0) rows.push(['Refunded', formatPoints(job.refunded_points)]);
   if (job.error_log) rows.push(['Error', job.error_log]);
-  if (job.refundable) rows.push(['Refundable', 'yes (POST /api/v1/jobs/{id}/action with retry or refund)']);
+  if (job.refundable)
+    rows.push(['Refundable', `yes: docconv retry ${job.job_id} (free) or docconv refund ${job.job_id}`]);
   return keyValues(rows);
 }
 

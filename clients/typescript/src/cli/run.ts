@@ -14,9 +14,10 @@ import { CHUNKS_USAGE, chunksCommand } from './commands/chunks';
 import { CONVERT_USAGE, convertCommand } from './commands/convert';
 import { DOWNLOAD_USAGE, downloadCommand } from './commands/download';
 import { ENGINES_USAGE, enginesCommand } from './commands/engines';
+import { REFUND_USAGE, refundCommand, RETRY_USAGE, retryCommand } from './commands/job-actions';
 import { LOGIN_USAGE, loginCommand } from './commands/login';
 import { CONFIRM_USAGE, confirmCommand, UPLOAD_USAGE, uploadCommand } from './commands/upload';
-import { hintFor } from './hints';
+import { hintFor, RefusalInContext, type HintContext } from './hints';
 import { CliFailure, UsageError, type Terminal } from './terminal';
 
 interface Command {
@@ -26,7 +27,7 @@ interface Command {
 }
 
 const COMMANDS: Record<string, Command> = {
-  login: { summary: 'log in (or --signup) and save an API key', usage: LOGIN_USAGE, run: loginCommand },
+  login: { summary: "log in (or --signup) and save this machine's API key", usage: LOGIN_USAGE, run: loginCommand },
   upload: {
     summary: 'upload files, see the price, optionally confirm and wait',
     usage: UPLOAD_USAGE,
@@ -46,6 +47,8 @@ const COMMANDS: Record<string, Command> = {
   convert: { summary: 'convert a finished job to docx, pptx, hwpx or xlsx', usage: CONVERT_USAGE, run: convertCommand },
   jobs: { summary: 'list your jobs', usage: JOBS_USAGE, run: jobsCommand },
   job: { summary: 'show one job', usage: JOB_USAGE, run: jobCommand },
+  retry: { summary: 'run a job that ended in error again, free', usage: RETRY_USAGE, run: retryCommand },
+  refund: { summary: 'get back the points of a job that ended in error', usage: REFUND_USAGE, run: refundCommand },
   balance: { summary: 'print your balance', usage: BALANCE_USAGE, run: balanceCommand },
   buy: { summary: 'buy credits: prints the Stripe page to pay on', usage: BUY_USAGE, run: buyCommand },
   usage: { summary: 'show usage per day', usage: USAGE_USAGE, run: usageCommand },
@@ -110,13 +113,17 @@ function report(error: unknown, term: Terminal): number {
     if (error.hint) print(error.hint);
     return error.exitCode;
   }
-  if (error instanceof DocconvError) {
-    print(`docconv: ${error.title}${error.status > 0 ? ` (${error.status})` : ''}: ${error.detail}`);
-    for (const field of error.errors) print(`  ${field.field}: ${field.message}`);
-    const hint = hintFor(error);
-    if (hint) print(hint);
-    return EXIT_FAILED;
-  }
+  if (error instanceof RefusalInContext) return reportApiError(error.error, error.context, print);
+  if (error instanceof DocconvError) return reportApiError(error, {}, print);
   print(`docconv: ${error instanceof Error ? error.message : String(error)}`);
+  return EXIT_FAILED;
+}
+
+/** The service's refusal: its title, status and detail, each field at fault, then the hint that fits. */
+function reportApiError(error: DocconvError, context: HintContext, print: (line: string) => boolean): number {
+  print(`docconv: ${error.title}${error.status > 0 ? ` (${error.status})` : ''}: ${error.detail}`);
+  for (const field of error.errors) print(`  ${field.field}: ${field.message}`);
+  const hint = hintFor(error, context);
+  if (hint) print(hint);
   return EXIT_FAILED;
 }

@@ -7,11 +7,14 @@ import { waitForJob } from '../../wait';
 import { uploadFiles } from '../../node-upload';
 import { oneOf, parseCommandLine, positiveInteger, single } from '../args';
 import { formatPoints, formatPreview } from '../format';
+import { RefusalInContext, type HintContext } from '../hints';
+import { defaultModel, whyBasicCostsLess } from '../models';
 import { fetchResult, saveResult } from '../output';
 import { createProgressDisplay } from '../progress';
 import { askYesNo } from '../prompt';
 import { CliFailure, UsageError, type Terminal } from '../terminal';
 import { connect } from './connect';
+import { retryOrRefund } from './job-actions';
 
 const MODELS: readonly OcrModel[] = ['basic', 'premium'];
 const ENGINES: readonly OcrEngine[] = ['tesseract', 'easyocr', 'rapidocr'];
@@ -31,7 +34,8 @@ export const UPLOAD_USAGE = `Usage: docconv upload <files…> [options]
 Uploads files and prints what they cost. Nothing is charged until the job is confirmed.
 
 Options:
-  --model basic|premium  OCR model (default premium; basic has free pages each month)
+  --model basic|premium  OCR model (default: basic while the account has free pages left
+                         this month, which apply to basic only; premium once they are used)
   --engine <engine>      tesseract, easyocr or rapidocr (default: the service's choice)
   --columns <a,b>        column names for table extraction
   --prompt <text>        extra instructions for the model
@@ -110,8 +114,8 @@ export async function uploadCommand(args: string[], term: Terminal): Promise<voi
   const request = waitRequest(values, UPLOAD_USAGE);
   if (request.wait && !values.confirm)
     throw new UsageError(`${values.follow ? '--follow' : '--wait'} needs --confirm`, UPLOAD_USAGE);
+  const model = oneOf(values.model, MODELS, '--model', UPLOAD_USAGE);
   const options = {
-    model: oneOf(values.model, MODELS, '--model', UPLOAD_USAGE),
     engine: oneOf(values.engine, ENGINES, '--engine', UPLOAD_USAGE),
     columns: values.columns,
     prompt: values.prompt,
@@ -121,14 +125,25 @@ export async function uploadCommand(args: string[], term: Terminal): Promise<voi
 
   const client = await connect(term);
   const info = messageStream(request, term);
-  const preview = await uploadFiles(client, positionals, options);
+  let chosen = model;
+  if (chosen === undefined) {
+    const choice = defaultModel((await client.getAccount()).free_pages?.left ?? 0, options.engine);
+    if (choice.note) info.write(`${choice.note}\n`);
+    chosen = choice.model;
+  }
+  const preview = await uploadFiles(client, positionals, { ...options, model: chosen });
   info.write(`${formatPreview(preview)}\n`);
   if (!values.confirm) {
     info.write(`\nNothing charged yet. Confirm with: docconv confirm ${preview.job_id} --wait\n`);
     return;
   }
   await approve(preview.job_id, preview.cost.points, Boolean(values.yes), term);
-  await confirmAndWait(client, preview.job_id, request, term);
+  const job = {
+    jobId: preview.job_id,
+    model: preview.cost.ocr_model,
+    pagesAndImages: preview.cost.pages + preview.cost.image_count,
+  };
+  await confirmAndWait(client, job, request, term);
 }
 
 /** `docconv confirm <job_id>`: confirms a pending job, then (with --wait) waits and writes the Markdown. */
@@ -155,7 +170,7 @@ export async function confirmCommand(args: string[], term: Terminal): Promise<vo
     messageStream(request, term).write(`Job ${jobId} (${job.filename}) costs ${formatPoints(job.quoted_points)}.\n`);
     await approve(jobId, job.quoted_points, Boolean(values.yes), term);
   }
-  await confirmAndWait(client, jobId, request, term);
+  await confirmAndWait(client, { jobId, model: job.ocr_model, pagesAndImages: job.total_pages }, request, term);
 }
 
 /**
@@ -176,15 +191,48 @@ async function approve(jobId: string, points: number, yes: boolean, term: Termin
   if (!(await askYesNo(question, term.stdin, term.stderr))) throw new CliFailure('Not confirmed.', later);
 }
 
+/** The job a confirmation is for, as far as a refusal's hint needs it. */
+interface JobToConfirm {
+  jobId: string;
+  model: string;
+  pagesAndImages: number;
+}
+
+/**
+ * What the hint of a refused confirmation needs: the job, and when credits are short, whether the
+ * basic model would cost less and whether the service sells credits. Without those facts (the
+ * service did not give them) the hint is the general one.
+ */
+async function refusalContext(client: DocconvClient, job: JobToConfirm, error: DocconvError): Promise<HintContext> {
+  if (error.code !== 'insufficient_credits') return { jobId: job.jobId };
+  try {
+    const [pricing, account] = await Promise.all([client.getPricing(), client.getAccount()]);
+    return {
+      jobId: job.jobId,
+      basicInstead: whyBasicCostsLess(job, pricing, account.free_pages?.left ?? 0),
+      paymentsAvailable: pricing.payments?.available,
+    };
+  } catch {
+    return { jobId: job.jobId };
+  }
+}
+
 /** Confirms the job and, when asked to, follows it to the end and writes its Markdown. */
 async function confirmAndWait(
   client: DocconvClient,
-  jobId: string,
+  toConfirm: JobToConfirm,
   request: WaitRequest,
   term: Terminal,
 ): Promise<void> {
   const info = messageStream(request, term);
-  const confirmation = await confirm(client, jobId);
+  const { jobId } = toConfirm;
+  let confirmation: Awaited<ReturnType<typeof confirm>>;
+  try {
+    confirmation = await confirm(client, jobId);
+  } catch (error) {
+    if (!(error instanceof DocconvError)) throw error;
+    throw new RefusalInContext(error, await refusalContext(client, toConfirm, error));
+  }
   info.write(`Confirmed job ${jobId}; balance now ${formatPoints(confirmation.remaining_points)}.\n`);
   if (!request.wait) {
     info.write(`Follow it with: docconv job ${jobId}\n`);
@@ -221,9 +269,7 @@ async function confirmAndWait(
   if (job.status !== 'done') {
     throw new CliFailure(
       `Job ${jobId} ended ${job.status}${job.error_log ? `: ${job.error_log}` : '.'}`,
-      job.refundable
-        ? `It can be retried or refunded: POST /api/v1/jobs/${jobId}/action with {"action":"retry"} or {"action":"refund"}.`
-        : undefined,
+      job.refundable ? retryOrRefund(jobId) : undefined,
     );
   }
 
