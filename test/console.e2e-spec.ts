@@ -10,6 +10,7 @@ import { REPO_ROOT, TEST_OUTPUT } from '@docconv/testing';
 import { pdfBytes } from '../libs/documents/src/pdf/testing/pdf-bytes';
 import { makePdf, makePicturePng } from './support/fixtures';
 import { launchChromium } from './support/chromium';
+import { FREE_PAGES_PER_MONTH } from './support/money';
 import { createTestApp, uniqueEmail, type TestApp } from './support/test-app';
 
 const CONSOLE_DIST = join(REPO_ROOT, 'dist', 'console');
@@ -79,7 +80,11 @@ describe('web console in a real browser', () => {
     return keys.body as unknown[];
   }
 
-  /** Sign up (the upload page opens: no key needed), get credits, upload the PDF and read the quote; returns the quoted points. */
+  /**
+   * Sign up (the upload page opens: no key needed), get credits, choose the premium model (a new
+   * account is offered basic while its free pages last), upload the PDF and read the quote;
+   * returns the quoted points.
+   */
   async function signUpAndQuote(
     page: Page,
     shot: string,
@@ -93,8 +98,11 @@ describe('web console in a real browser', () => {
     await page.locator('#files').waitFor();
     await fund(email);
 
+    await page.locator('#model').selectOption('premium');
     await page.locator('#files').setInputFiles({ ...file, mimeType: 'application/pdf' });
     await page.locator('.file-list').waitFor();
+    // The user's choice stands once made.
+    await expect(page.locator('#model').inputValue()).resolves.toBe('premium');
     await page.screenshot({ path: join(SHOTS, `${shot}upload.png`), fullPage: true });
     await page.locator('form.upload button[type=submit]').click();
 
@@ -155,7 +163,7 @@ describe('web console in a real browser', () => {
     expect(Number(await balance.getAttribute('data-points'))).toBe(FUNDS - quoted);
     await page.locator('.usage canvas').first().waitFor();
     await expect(page.locator('section[aria-labelledby=transactions-title] table').innerText()).resolves.toMatch(
-      /spend/,
+      /Spent/,
     );
     await page.screenshot({ path: join(SHOTS, 'account.png'), fullPage: true });
 
@@ -175,6 +183,118 @@ describe('web console in a real browser', () => {
     expect(spends.every((row) => row.api_key_id === null)).toBe(true);
     expect(problemsOf(page)).toEqual([]);
   });
+
+  /** What the new-user test reads in each language. */
+  const FIRST_UPLOAD = {
+    en: {
+      locale: 'en-US',
+      hint: `Basic is free for your next ${FREE_PAGES_PER_MONTH} pages this month.`,
+      confirm: 'Confirm — free',
+      freePages: 'Free pages used',
+      title: 'report.pdf (+1 more)',
+      convertPptx: 'Convert to PowerPoint (PPTX)',
+      types: ['Spent', 'Grant'],
+      conversion: /^Excel \(XLSX\) conversion of job [0-9a-f]{8}…$/,
+    },
+    ko: {
+      locale: 'ko-KR',
+      hint: `이번 달에는 앞으로 ${FREE_PAGES_PER_MONTH}쪽까지 기본 모델이 무료입니다.`,
+      confirm: '확인 (무료)',
+      freePages: '무료로 처리되는 쪽',
+      title: 'report.pdf 외 1개',
+      convertPptx: '파워포인트(PPTX)로 변환',
+      types: ['사용', '지급'],
+      conversion: /^작업 [0-9a-f]{8}…의 엑셀\(XLSX\) 변환$/,
+    },
+  };
+
+  it.each(['en', 'ko'] as const)(
+    'a new user converts two PDFs with the console defaults: basic while free pages last, no 402, a free confirm; sensible download names; the account reads in the language (%s)',
+    async (language) => {
+      const expected = FIRST_UPLOAD[language];
+      const page = await open({ viewport: { width: 1280, height: 900 }, locale: expected.locale });
+      const refused: string[] = [];
+      page.on('response', (response) => {
+        if (response.status() === 402) refused.push(response.url());
+      });
+      const email = uniqueEmail('console-first');
+      await page.getByTestId('mode-signup').click();
+      await page.locator('#email').fill(email);
+      await page.locator('#password').fill(PASSWORD);
+      await page.locator('form button[type=submit]').click();
+      await page.locator('#files').waitFor();
+      if (language === 'ko') {
+        // Korean is marked as such, and its words are not broken in the middle.
+        await expect(page.evaluate<string>('document.documentElement.lang')).resolves.toBe('ko');
+        await expect(page.evaluate<string>('getComputedStyle(document.body).wordBreak')).resolves.toBe('keep-all');
+      }
+
+      // No credits, no model chosen: the console offers basic, which the free pages pay for, and says so.
+      await expect(page.locator('#model').inputValue()).resolves.toBe('basic');
+      await expect(page.getByTestId('free-basic').innerText()).resolves.toBe(expected.hint);
+      const appendix = await makePdf(['Appendix A\n\nThe figures behind the report.']);
+      await page.locator('#files').setInputFiles([
+        { name: 'report.pdf', mimeType: 'application/pdf', buffer: pdf },
+        { name: 'appendix.pdf', mimeType: 'application/pdf', buffer: appendix },
+      ]);
+      await page.locator('.file-list li').nth(1).waitFor();
+      await page.screenshot({ path: join(SHOTS, `first-${language}-upload.png`), fullPage: true });
+      await page.locator('form.upload button[type=submit]').click();
+
+      const quote = page.getByTestId('quote-points');
+      await quote.waitFor();
+      expect(Number(await quote.getAttribute('data-points'))).toBe(0);
+      const freePages = page.locator('.quote dl.facts > div', {
+        has: page.locator('dt', { hasText: expected.freePages }),
+      });
+      await expect(freePages.locator('dd').innerText()).resolves.toBe(String(PAGES.length + 1));
+      await expect(page.getByTestId('confirm').innerText()).resolves.toBe(expected.confirm);
+      await page.screenshot({ path: join(SHOTS, `first-${language}-quote.png`), fullPage: true });
+      await confirmAndFinish(page, `first-${language}-`);
+      await expect(page.locator('.job-title').innerText()).resolves.toBe(expected.title);
+
+      // A job of two files downloads as the first and how many more, not `report.pdf (+1 more).pptx`.
+      const [markdownFile] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByTestId('download-markdown').click(),
+      ]);
+      expect(markdownFile.suggestedFilename()).toBe('report-and-1-more.md');
+      await expect(page.getByTestId('convert-pptx').innerText()).resolves.toBe(expected.convertPptx);
+      await page.getByTestId('convert-pptx').click();
+      const [pptxFile] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-pptx').click()]);
+      expect(pptxFile.suggestedFilename()).toBe('report-and-1-more.pptx');
+      await page.screenshot({ path: join(SHOTS, `first-${language}-job.png`), fullPage: true });
+
+      // Credits from the operator, then a paid conversion: the account lists both in the reader's words.
+      await fund(email);
+      await page.getByTestId('convert-xlsx_basic').click();
+      await page.getByTestId('confirm-xlsx_basic').click();
+      await page.getByTestId('download-xlsx_basic').waitFor();
+      expect(refused).toEqual([]);
+
+      await page.locator('nav a[href="#/account"]').click();
+      await page.getByTestId('balance').waitFor();
+      await page.locator('.usage canvas').first().waitFor();
+      // The legend shows the last day (today) until a day is pointed at: never uPlot's "--".
+      const legend = await page.locator('.usage .u-legend').innerText();
+      expect(legend).not.toContain('--');
+      const rows = page.getByTestId('transaction-row');
+      await rows.nth(1).waitFor();
+      const table = page.locator('section[aria-labelledby=transactions-title] table');
+      const types = await rows.locator('td:nth-child(2)').allInnerTexts();
+      expect([...new Set(types)].sort()).toEqual([...expected.types].sort());
+      // Job ids are short links to the job, never the raw id.
+      await expect(table.innerText()).resolves.not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
+      const spend = page.locator('[data-testid=transaction-row][data-type=spend]').first();
+      await expect(spend.locator('td:nth-child(5)').innerText()).resolves.toMatch(expected.conversion);
+      await expect(spend.getByTestId('transaction-job').getAttribute('href')).resolves.toMatch(
+        /^#\/jobs\/[0-9a-f-]{36}$/,
+      );
+      await page.screenshot({ path: join(SHOTS, `first-${language}-account.png`), fullPage: true });
+      expect(problemsOf(page)).toEqual([]);
+    },
+    120_000,
+  );
 
   it('logging in again creates no key; the tab renews its session before it expires and keeps working', async () => {
     const page = await open({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
@@ -323,7 +443,8 @@ describe('web console in a real browser', () => {
     // The chunks below the pages: by headings, then one a page, each with its tokens and pages.
     const chunkView = page.getByTestId('chunk-view');
     await page.getByTestId('chunk').first().waitFor();
-    await expect(page.getByTestId('chunk-count').innerText()).resolves.toMatch(/^\d+ chunks · tokenizer cl100k_base$/);
+    // The six short pages make one chunk: counted in the singular.
+    await expect(page.getByTestId('chunk-count').innerText()).resolves.toBe('1 chunk · tokenizer cl100k_base');
     await page.getByTestId('chunk-strategy').selectOption('page');
     await page.locator('[data-testid=chunk] .chunk-meta', { hasText: `page ${PAGES.length}` }).waitFor();
     await expect(page.getByTestId('chunk').count()).resolves.toBe(PAGES.length);
@@ -379,7 +500,7 @@ describe('web console in a real browser', () => {
     await page.locator('.badge-cancelled').first().waitFor({ timeout: 30_000 });
     const note = page.locator('p.hint', { hasText: 'Stopped at your request' });
     await note.waitFor();
-    const [, done] = /after (\d+) of/.exec(await note.innerText())!;
+    const done = /after ([\d,]+) of/.exec(await note.innerText())![1].replace(/,/g, '');
     await expect(page.locator('article.markdown').innerText()).resolves.toContain(
       'Page 1 of the report stopped midway.',
     );

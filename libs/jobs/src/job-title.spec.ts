@@ -1,3 +1,4 @@
+import { downloadName } from '@docconv/storage';
 import { jobTitle } from './job-title';
 
 describe('jobTitle', () => {
@@ -34,6 +35,15 @@ describe('jobTitle', () => {
         { displayPath: 'two.zip/b.pdf', upload: 'two.zip' },
       ]),
     ).toBe('one.zip/a.pdf (+1 more)');
+  });
+
+  it('gives download names without the first file’s extension (downloadName reads the count)', () => {
+    const title = jobTitle([
+      { displayPath: 'report.pdf', upload: 'report.pdf' },
+      { displayPath: 'appendix.pdf', upload: 'appendix.pdf' },
+    ]);
+    expect(downloadName(title, 'pptx')).toBe('report-and-1-more.pptx');
+    expect(downloadName(jobTitle([{ displayPath: 'report.pdf', upload: 'report.pdf' }]), 'pptx')).toBe('report.pptx');
   });
 
   it('keeps at most 200 characters, whole', () => {

@@ -96,8 +96,15 @@ describe('downloadName', () => {
     expect(downloadName('notes', 'json')).toBe('notes.json');
   });
 
+  it('names a job of several files by the first and how many more, without its extension', () => {
+    expect(downloadName('report.pdf (+1 more)', 'pptx')).toBe('report-and-1-more.pptx');
+    expect(downloadName('mail.eml (+2 more)', 'md')).toBe('mail-and-2-more.md');
+    expect(downloadName('notes (+3 more)', 'docx')).toBe('notes-and-3-more.docx');
+    expect(downloadName('회의록.hwp (+1 more)', 'hwpx')).toBe('회의록-and-1-more.hwpx');
+  });
+
   it('never carries a folder of the title into the name', () => {
-    expect(downloadName('bundle.zip/a.pdf (+5 more)', 'md')).toBe('bundle.zip_a.pdf (+5 more).md');
+    expect(downloadName('bundle.zip/a.pdf (+5 more)', 'md')).toBe('bundle.zip_a-and-5-more.md');
     expect(downloadName('..\\..\\evil.pdf', 'md')).toBe('_.._evil.md');
   });
 

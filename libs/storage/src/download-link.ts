@@ -81,14 +81,21 @@ export function safeDownloadName(filename: string): string {
   return `${trimName(kept.join('')) || 'download'}${extension}`;
 }
 
+/** How a job's title ends when it has several files: `a.pdf (+2 more)` (libs/jobs jobTitle). */
+const MORE_FILES = /\s*\(\+(\d+) more\)$/;
+
 /**
  * The name a job's result downloads under: the job title with its extension replaced and made safe
- * (`safeDownloadName`), e.g. `Report.pdf` → `Report.md`, `bundle.zip` → `bundle.docx`. One rule for
- * the API's downloads, signed links and the names the CLI saves under (it takes them from the header).
+ * (`safeDownloadName`), e.g. `Report.pdf` → `Report.md`, `bundle.zip` → `bundle.docx`; a job of
+ * several files is named by the first and how many more, `a.pdf (+2 more)` → `a-and-2-more.pptx`.
+ * One rule for the API's downloads, signed links and the names the CLI saves under (it takes them
+ * from the header).
  */
 export function downloadName(title: string, extension: string): string {
-  const base = trimName(title.replace(EXTENSION, '')) || 'result';
-  return safeDownloadName(`${base}.${extension}`);
+  const more = MORE_FILES.exec(title);
+  const first = more ? title.slice(0, more.index) : title;
+  const base = trimName(first.replace(EXTENSION, '')) || 'result';
+  return safeDownloadName(`${base}${more ? `-and-${more[1]}-more` : ''}.${extension}`);
 }
 
 function trimName(name: string): string {

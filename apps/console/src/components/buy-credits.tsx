@@ -1,7 +1,6 @@
 import { checkoutPoints, formatUsd, startCheckout, type DocconvClient, type PaymentOffer } from '@docconv/client';
 import { useState } from 'preact/hooks';
-import { count } from '../format';
-import { t } from '../i18n';
+import { t, tn } from '../i18n';
 import { Problem } from './problem';
 
 /** What the account page remembers across the trip to Stripe's page and back (this tab only). */
@@ -116,7 +115,7 @@ export function BuyCredits({
       </fieldset>
       {points !== null ? (
         <p class="price" data-testid="buy-points" data-points={points}>
-          {t('buy.adds', { usd: `$${usd}`, points: count(points), value: formatUsd(points) })}
+          {t('buy.adds', { usd: `$${usd}`, points: tn('unit.points', points), value: formatUsd(points) })}
         </p>
       ) : (
         choice === 'custom' &&

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { allChunks, listChunks, type Chunk, type ChunkOptions, type DocconvClient, type Job } from '@docconv/client';
 import { saveFile } from '../format';
-import { t } from '../i18n';
+import { t, tn } from '../i18n';
 import { renderMarkdown } from '../markdown';
 import { useAsync } from '../use-async';
 import { Problem } from './problem';
@@ -71,7 +71,7 @@ export function ChunkView({ client, job }: { client: DocconvClient; job: Job }) 
         </label>
         {first.data && (
           <span class="hint" data-testid="chunk-count">
-            {t('chunks.count', { count: first.data.total, tokenizer: first.data.tokenizer })}
+            {tn('chunks.count', first.data.total, { tokenizer: first.data.tokenizer })}
           </span>
         )}
       </div>
@@ -80,7 +80,7 @@ export function ChunkView({ client, job }: { client: DocconvClient; job: Job }) 
         {shown.map((chunk) => (
           <li key={chunk.index} class="chunk" data-testid="chunk">
             <p class="chunk-meta">
-              <strong>#{chunk.index + 1}</strong> · {t('chunks.tokens', { tokens: chunk.tokens })}
+              <strong>#{chunk.index + 1}</strong> · {tn('chunks.tokens', chunk.tokens)}
               {chunk.pages && chunk.pages.length > 0 && <> · {pagesOf(chunk.pages)}</>}
               {chunk.heading_path.length > 0 && <span class="chunk-path"> · {chunk.heading_path.join(' › ')}</span>}
             </p>

@@ -13,7 +13,7 @@ import {
 } from '@docconv/client';
 import { publicClient } from '../api';
 import { Problem } from './problem';
-import { count } from '../format';
+import { pointsPrice } from '../format';
 import { t } from '../i18n';
 import { useAsync } from '../use-async';
 
@@ -70,11 +70,7 @@ function ConversionRow(props: {
     (format === 'xlsx_basic' && job.xlsx_basic_converted) ||
     (format === 'xlsx_advanced' && job.xlsx_advanced_converted);
   const name = t(`format.${format}`);
-  const priceText = paid
-    ? t('convert.paid')
-    : price === 0
-      ? t('convert.free')
-      : `${count(price)} ${t('common.points')} (${formatUsd(price)})`;
+  const priceText = paid ? t('convert.paid') : price === 0 ? t('convert.free') : pointsPrice(price);
 
   const run = async () => {
     setAsking(false);

@@ -82,7 +82,11 @@ export function PageView({ client, job }: { client: DocconvClient; job: Job }) {
             key={`${p.file}-${p.page}`}
             aria-current={i === index ? 'page' : undefined}
             class={p.source === 'failed' ? 'page-failed' : p.low_confidence ? 'page-low' : undefined}
-            title={t('pages.of', { file: p.file, page: p.page, count: result.pages.length })}
+            title={t('pages.of', {
+              file: p.file,
+              page: p.page,
+              count: result.pages.filter((other) => other.file === p.file).length,
+            })}
             onClick={() => setIndex(i)}
           >
             {p.page}
@@ -133,9 +137,13 @@ function OnePage({ client, job, loaded, page }: { client: DocconvClient; job: Jo
         )}
         <Problem error={image.error} />
         <figcaption>
-          {t('pages.of', { file: page.file, page: page.page, count: loaded.result.pages.length })}
+          {t('pages.of', {
+            file: page.file,
+            page: page.page,
+            count: loaded.result.pages.filter((p) => p.file === page.file).length,
+          })}
           <br />
-          {t('pages.source', { source: page.source })}
+          {t('pages.source', { source: t(`source.${page.source}`) })}
           {page.engine && <> · {t('pages.engine', { engine: page.engine, confidence: page.confidence ?? '–' })}</>}
         </figcaption>
         {page.low_confidence && <p class="warning">{t('pages.lowConfidence')}</p>}

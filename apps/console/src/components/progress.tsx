@@ -1,4 +1,5 @@
-import { t } from '../i18n';
+import { count } from '../format';
+import { t, tn } from '../i18n';
 
 interface Props {
   donePages: number;
@@ -12,7 +13,7 @@ interface Props {
 export function JobProgress({ donePages, totalPages, doneFiles, totalFiles, finished }: Props) {
   const fraction = finished ? 1 : totalPages > 0 ? donePages / totalPages : totalFiles > 0 ? doneFiles / totalFiles : 0;
   const percent = Math.round(Math.min(1, fraction) * 100);
-  const label = t('job.progressText', { donePages, totalPages, doneFiles, totalFiles });
+  const label = `${tn('job.progressPages', totalPages, { done: count(donePages) })} · ${tn('job.progressFiles', totalFiles, { done: count(doneFiles) })}`;
   return (
     <div class="progress-block">
       <div

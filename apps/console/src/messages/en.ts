@@ -1,9 +1,14 @@
 /**
  * The console's words in English: the reference dictionary. Its keys are the console's message
- * keys (MessageKey); `{name}` marks a value filled in by `t`.
+ * keys (MessageKey); `{name}` marks a value filled in by `t`. A message that holds a count has a
+ * form per plural category (`one`, `other`; Intl.PluralRules) and is filled in by `tn`, `{n}` the count.
  */
 export const en = {
-  'common.points': 'points',
+  'unit.points': { one: '{n} point', other: '{n} points' },
+  'unit.pages': { one: '{n} page', other: '{n} pages' },
+  'unit.files': { one: '{n} file', other: '{n} files' },
+  'unit.requests': { one: '{n} request', other: '{n} requests' },
+  'unit.languages': { one: '{n} language', other: '{n} languages' },
   'common.loading': 'Loading…',
   'common.working': 'Working…',
   'common.refresh': 'Refresh',
@@ -91,16 +96,20 @@ export const en = {
 
   'upload.drop': 'Drop files here',
   'upload.pick': 'or choose files: {formats}, or a ZIP or TAR of them',
-  'upload.limits': 'Up to {files} files, {size} and {pages} pages per upload.',
+  'upload.limits': 'Up to {files}, {size} and {pages} per upload.',
   'upload.chosen': 'Chosen files',
   'upload.remove': 'Remove {name}',
   'upload.noFiles': 'Choose at least one file to upload.',
   'upload.options': 'Options',
   'upload.model': 'Model',
+  'upload.freeBasic': {
+    one: 'Basic is free for your next page this month.',
+    other: 'Basic is free for your next {n} pages this month.',
+  },
   'upload.engine': 'OCR engine',
   'upload.engineDefault': 'Automatic ({engine})',
   'upload.enginesRunning': 'Running: {engines}.',
-  'upload.speech': 'Audio and video: {model} ({languages} languages).',
+  'upload.speech': 'Audio and video: {model} ({languages}).',
   'upload.noSpeech': 'Audio and video cannot be transcribed on this server.',
   'upload.dpi': 'Scan resolution (dpi)',
   'upload.refine': 'Refine the layout with a language model',
@@ -126,9 +135,13 @@ export const en = {
   'quote.balance': 'Your balance',
   'quote.balanceAfter': 'Balance after',
   'quote.expires': 'Price valid until',
-  'quote.skipped': '{n} file(s) in your archives or e-mails will not be converted, and are not charged:',
+  'quote.skipped': {
+    one: '{n} file in your archives or e-mails will not be converted, and is not charged:',
+    other: '{n} files in your archives or e-mails will not be converted, and are not charged:',
+  },
   'quote.short': 'Your balance does not cover this price. Top up your credits, or choose the basic model.',
   'quote.confirm': 'Confirm and pay {price}',
+  'quote.confirmFree': 'Confirm — free',
   'quote.discard': 'Discard',
 
   'jobs.filter': 'Status',
@@ -149,6 +162,7 @@ export const en = {
   'status.cancelled': 'Cancelled',
 
   'format.text': 'plain text',
+  'format.markdown': 'Markdown',
   'format.eml': 'e-mail (EML)',
   'format.msg': 'Outlook e-mail (MSG)',
   'format.image': 'images (PNG, JPEG, TIFF, WebP, BMP, GIF)',
@@ -158,18 +172,22 @@ export const en = {
   'model.premium': 'Premium',
 
   'job.model': 'Model',
+  'job.titleMore': '{first} (+{n} more)',
   'job.refunded': 'Refunded',
   'job.finished': 'Finished',
   'job.progress': 'Conversion progress',
-  'job.progressText': '{donePages} of {totalPages} pages · {doneFiles} of {totalFiles} files',
+  'job.progressPages': { one: '{done} of {n} page', other: '{done} of {n} pages' },
+  'job.progressFiles': { one: '{done} of {n} file', other: '{done} of {n} files' },
   'job.rename': 'Rename',
   'job.title': 'Title',
   'job.pending': 'This job is waiting for your confirmation; nothing has been charged.',
-  'job.confirm': 'Confirm and pay the quoted price',
   'job.cancel': 'Cancel and refund',
   'job.stop': 'Stop and refund the pages not yet converted',
-  'job.stoppedPartial':
-    'Stopped at your request after {done} of {total} pages: the pages converted are below, the others were refunded.',
+  'job.stoppedPartial': {
+    one: 'Stopped at your request after {done} of {n} page: the pages converted are below, the others were refunded.',
+    other:
+      'Stopped at your request after {done} of {n} pages: the pages converted are below, the others were refunded.',
+  },
   'job.failed': 'The conversion failed',
   'job.noLog': 'No details were recorded.',
   'job.retry': 'Retry for free ({left} left)',
@@ -205,8 +223,8 @@ export const en = {
   'chunks.structure': 'by headings',
   'chunks.page': 'by page',
   'chunks.maxTokens': 'At most (tokens)',
-  'chunks.count': '{count} chunks · tokenizer {tokenizer}',
-  'chunks.tokens': '{tokens} tokens',
+  'chunks.count': { one: '{n} chunk · tokenizer {tokenizer}', other: '{n} chunks · tokenizer {tokenizer}' },
+  'chunks.tokens': { one: '{n} token', other: '{n} tokens' },
   'chunks.page1': 'page {page}',
   'chunks.pages': 'pages {first}–{last}',
   'chunks.more': 'Show more chunks',
@@ -219,6 +237,11 @@ export const en = {
   'pages.previous': 'Previous page',
   'pages.next': 'Next page',
   'pages.source': 'Read from {source}',
+  'source.text': 'its text',
+  'source.ocr': 'OCR',
+  'source.text+ocr': 'its text and OCR',
+  'source.failed': 'nothing: it could not be read',
+  'source.refinement': 'a language model',
   'pages.engine': 'engine {engine}, confidence {confidence}',
   'pages.lowConfidence': 'Low confidence: check this page against the image.',
   'pages.failed': 'This page could not be read; it was not charged.',
@@ -229,7 +252,7 @@ export const en = {
   'pages.downloadZip': 'Download ZIP (Markdown, JSON, pictures)',
 
   'account.balance': 'Balance',
-  'account.today': 'today: {requests} requests, {points} points spent',
+  'account.today': 'today: {requests}, {points} spent',
   'account.freePages': 'Free basic pages left this month: {left} of {monthly} (renews {date})',
   'account.noPurchase': 'Credits cannot be bought on this server; the operator adds them.',
   'account.usage': 'Usage, last 30 days',
@@ -251,12 +274,27 @@ export const en = {
   'account.pointsAdded': 'Points added',
   'account.state': 'State',
 
+  'transaction.charge': 'Purchase',
+  'transaction.spend': 'Spent',
+  'transaction.refund': 'Refund',
+  'transaction.grant': 'Grant',
+  'transaction.job': 'Job {job}: {title}',
+  'transaction.conversion': '{format} conversion of job {job}',
+  'transaction.cancelled': 'Job {job} cancelled before processing',
+  'transaction.stopped': 'Job {job} stopped: the pages not converted',
+  'transaction.undelivered': 'Job {job}: the pages that could not be read',
+  'transaction.jobRefund': 'Refund of job {job}',
+  'transaction.conversionRefund': 'Refund of the {format} conversion of job {job}',
+  'transaction.stripe': 'Stripe payment of {amount}',
+  'transaction.operator': 'Granted by an operator',
+  'transaction.openJob': 'Open job {id}',
+
   'buy.open': 'Buy credits',
   'buy.title': 'Buy credits',
   'buy.amount': 'Amount (US dollars)',
   'buy.other': 'Other amount',
   'buy.customLabel': 'Whole dollars, {min} to {max}',
-  'buy.adds': '{usd} adds {points} points ({value} of conversions).',
+  'buy.adds': '{usd} adds {points} ({value} of conversions).',
   'buy.outOfRange': 'Enter a whole number of dollars from {min} to {max}.',
   'buy.stripe': 'You pay on Stripe’s secure page, then come back here. Nothing is charged before you pay there.',
   'buy.continue': 'Continue to payment',
@@ -279,3 +317,11 @@ export const en = {
 } as const;
 
 export type MessageKey = keyof typeof en;
+/** The keys of messages that hold a count: `tn` fills them in. */
+export type PluralKey = { [K in MessageKey]: (typeof en)[K] extends string ? never : K }[MessageKey];
+/** The keys of the other messages: `t` fills them in. */
+export type TextKey = Exclude<MessageKey, PluralKey>;
+/** A counted message's forms: `other`, and those the language has besides (Intl.PluralRules). */
+export type PluralForms = { [category in Intl.LDMLPluralRule]?: string } & { other: string };
+/** A language's words: a text for every message of en, forms for each counted one. */
+export type Dictionary = { [K in MessageKey]: K extends PluralKey ? PluralForms : string };

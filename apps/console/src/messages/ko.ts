@@ -1,8 +1,17 @@
-import type { MessageKey } from './en';
+import type { Dictionary } from './en';
 
-/** The console's words in Korean: every English key, no other (the type says so, so a missing one fails to compile). */
-export const ko: Record<MessageKey, string> = {
-  'common.points': '포인트',
+/**
+ * The console's words in Korean: every English key, no other (the type says so, so a missing one
+ * fails to compile). Korean has one plural form (`other`). A particle that depends on the word
+ * before it is written after its placeholder with both forms, `{format}(으)로`, and `t` picks the
+ * one the value takes (korean.ts).
+ */
+export const ko: Dictionary = {
+  'unit.points': { other: '{n}포인트' },
+  'unit.pages': { other: '{n}쪽' },
+  'unit.files': { other: '파일 {n}개' },
+  'unit.requests': { other: '요청 {n}회' },
+  'unit.languages': { other: '{n}개 언어' },
   'common.loading': '불러오는 중…',
   'common.working': '처리 중…',
   'common.refresh': '새로 고침',
@@ -90,16 +99,17 @@ export const ko: Record<MessageKey, string> = {
 
   'upload.drop': '여기에 파일을 끌어다 놓으세요',
   'upload.pick': '또는 파일 선택: {formats} 또는 이들을 묶은 ZIP, TAR',
-  'upload.limits': '한 번에 최대 {files}개 파일, {size}, {pages}쪽까지 올릴 수 있습니다.',
+  'upload.limits': '한 번에 최대 {files}, {size}, {pages}까지 올릴 수 있습니다.',
   'upload.chosen': '선택한 파일',
   'upload.remove': '{name} 빼기',
   'upload.noFiles': '올릴 파일을 하나 이상 선택하세요.',
   'upload.options': '옵션',
   'upload.model': '모델',
+  'upload.freeBasic': { other: '이번 달에는 앞으로 {n}쪽까지 기본 모델이 무료입니다.' },
   'upload.engine': 'OCR 엔진',
   'upload.engineDefault': '자동 ({engine})',
   'upload.enginesRunning': '실행 중: {engines}.',
-  'upload.speech': '오디오·동영상: {model} ({languages}개 언어).',
+  'upload.speech': '오디오·동영상: {model} ({languages}).',
   'upload.noSpeech': '이 서버에서는 오디오와 동영상을 받아쓸 수 없습니다.',
   'upload.dpi': '스캔 해상도(dpi)',
   'upload.refine': '언어 모델로 레이아웃 다듬기',
@@ -124,10 +134,11 @@ export const ko: Record<MessageKey, string> = {
   'quote.price': '가격',
   'quote.balance': '현재 잔액',
   'quote.balanceAfter': '결제 후 잔액',
-  'quote.skipped': '압축 파일이나 메일 안의 파일 {n}개는 변환하지 않으며 요금도 받지 않습니다:',
+  'quote.skipped': { other: '압축 파일이나 메일 안의 파일 {n}개는 변환하지 않으며 요금도 받지 않습니다:' },
   'quote.expires': '가격 유효 기한',
   'quote.short': '잔액이 부족합니다. 크레딧을 충전하거나 기본 모델을 선택하세요.',
   'quote.confirm': '확인하고 {price} 결제',
+  'quote.confirmFree': '확인 (무료)',
   'quote.discard': '취소하고 버리기',
 
   'jobs.filter': '상태',
@@ -148,6 +159,7 @@ export const ko: Record<MessageKey, string> = {
   'status.cancelled': '취소됨',
 
   'format.text': '일반 텍스트',
+  'format.markdown': '마크다운',
   'format.eml': '이메일(EML)',
   'format.msg': 'Outlook 이메일(MSG)',
   'format.image': '이미지(PNG, JPEG, TIFF, WebP, BMP, GIF)',
@@ -157,18 +169,20 @@ export const ko: Record<MessageKey, string> = {
   'model.premium': '프리미엄',
 
   'job.model': '모델',
+  'job.titleMore': '{first} 외 {n}개',
   'job.refunded': '환불됨',
   'job.finished': '끝난 시각',
   'job.progress': '변환 진행률',
-  'job.progressText': '{totalPages}쪽 중 {donePages}쪽 · 파일 {totalFiles}개 중 {doneFiles}개',
+  'job.progressPages': { other: '{n}쪽 중 {done}쪽' },
+  'job.progressFiles': { other: '파일 {n}개 중 {done}개' },
   'job.rename': '이름 바꾸기',
   'job.title': '제목',
   'job.pending': '이 작업은 확인을 기다리고 있습니다. 아직 아무것도 결제되지 않았습니다.',
-  'job.confirm': '확인하고 안내된 가격 결제',
   'job.cancel': '취소하고 환불',
   'job.stop': '중단하고 아직 변환하지 않은 페이지 환불',
-  'job.stoppedPartial':
-    '요청에 따라 {total}쪽 중 {done}쪽에서 중단했습니다. 변환된 페이지는 아래에 있고, 나머지는 환불되었습니다.',
+  'job.stoppedPartial': {
+    other: '요청에 따라 {n}쪽 중 {done}쪽에서 중단했습니다. 변환된 페이지는 아래에 있고, 나머지는 환불되었습니다.',
+  },
   'job.failed': '변환에 실패했습니다',
   'job.noLog': '기록된 내용이 없습니다.',
   'job.retry': '무료로 다시 시도({left}회 남음)',
@@ -204,8 +218,8 @@ export const ko: Record<MessageKey, string> = {
   'chunks.structure': '제목별',
   'chunks.page': '페이지별',
   'chunks.maxTokens': '최대 토큰 수',
-  'chunks.count': '청크 {count}개 · 토크나이저 {tokenizer}',
-  'chunks.tokens': '토큰 {tokens}개',
+  'chunks.count': { other: '청크 {n}개 · 토크나이저 {tokenizer}' },
+  'chunks.tokens': { other: '토큰 {n}개' },
   'chunks.page1': '{page}쪽',
   'chunks.pages': '{first}–{last}쪽',
   'chunks.more': '청크 더 보기',
@@ -218,6 +232,11 @@ export const ko: Record<MessageKey, string> = {
   'pages.previous': '이전 페이지',
   'pages.next': '다음 페이지',
   'pages.source': '읽은 방식: {source}',
+  'source.text': '문서의 텍스트',
+  'source.ocr': 'OCR',
+  'source.text+ocr': '문서의 텍스트와 OCR',
+  'source.failed': '읽지 못함',
+  'source.refinement': '언어 모델',
   'pages.engine': '엔진 {engine}, 신뢰도 {confidence}',
   'pages.lowConfidence': '신뢰도가 낮습니다. 이미지와 비교해 확인하세요.',
   'pages.failed': '이 페이지는 읽지 못했으며 요금이 청구되지 않았습니다.',
@@ -228,8 +247,8 @@ export const ko: Record<MessageKey, string> = {
   'pages.downloadZip': 'ZIP 내려받기 (마크다운, JSON, 그림)',
 
   'account.balance': '잔액',
-  'account.today': '오늘: 요청 {requests}회, {points}포인트 사용',
-  'account.freePages': '이번 달 남은 basic 무료 쪽수: {monthly}쪽 중 {left}쪽 ({date} 갱신)',
+  'account.today': '오늘: {requests}, {points} 사용',
+  'account.freePages': '이번 달 남은 기본 모델 무료 쪽수: {monthly}쪽 중 {left}쪽 ({date} 갱신)',
   'account.noPurchase': '이 서버에서는 크레딧을 구매할 수 없습니다. 운영자가 충전해 드립니다.',
   'account.usage': '최근 30일 사용량',
   'account.usageCaption': 'UTC 날짜별 요청 수(막대)와 사용 포인트(선).',
@@ -250,12 +269,27 @@ export const ko: Record<MessageKey, string> = {
   'account.pointsAdded': '충전 포인트',
   'account.state': '상태',
 
+  'transaction.charge': '구매',
+  'transaction.spend': '사용',
+  'transaction.refund': '환불',
+  'transaction.grant': '지급',
+  'transaction.job': '작업 {job}: {title}',
+  'transaction.conversion': '작업 {job}의 {format} 변환',
+  'transaction.cancelled': '처리 전에 취소한 작업 {job}',
+  'transaction.stopped': '중단한 작업 {job}: 변환하지 않은 쪽',
+  'transaction.undelivered': '작업 {job}: 읽지 못한 쪽',
+  'transaction.jobRefund': '작업 {job} 환불',
+  'transaction.conversionRefund': '작업 {job}의 {format} 변환 환불',
+  'transaction.stripe': 'Stripe 결제 {amount}',
+  'transaction.operator': '운영자 지급',
+  'transaction.openJob': '작업 {id} 열기',
+
   'buy.open': '크레딧 구매',
   'buy.title': '크레딧 구매',
   'buy.amount': '금액(미국 달러)',
   'buy.other': '다른 금액',
   'buy.customLabel': '{min}~{max}달러, 1달러 단위',
-  'buy.adds': '{usd}로 {points}포인트가 충전됩니다(변환 {value}어치).',
+  'buy.adds': '{usd}로 {points}가 충전됩니다(변환 {value}어치).',
   'buy.outOfRange': '{min}~{max} 사이의 정수 달러 금액을 입력하세요.',
   'buy.stripe':
     'Stripe의 보안 결제 페이지에서 결제한 뒤 이곳으로 돌아옵니다. 그곳에서 결제하기 전에는 아무것도 청구되지 않습니다.',

@@ -5,10 +5,12 @@ import { BuyCredits, PENDING_CHECKOUT_KEY, type PendingCheckout } from '../compo
 import { Problem } from '../components/problem';
 import { UsageChart } from '../components/usage-chart';
 import { count, dateTime } from '../format';
-import { currentLanguage, t } from '../i18n';
+import { currentLanguage, t, tn } from '../i18n';
 import type { Session } from '../session';
 import { useAsync } from '../use-async';
 import { DataTable } from '../components/data-table';
+import { TransactionDescription } from '../components/transaction-description';
+import { TRANSACTION_TYPES } from '../transactions';
 
 /** Where a trip to Stripe's checkout page stands once the buyer is back. */
 type CheckoutReturn =
@@ -174,14 +176,14 @@ export function AccountPage({ session }: { session: Session }) {
         <section class="card" aria-labelledby="balance-title">
           <h2 id="balance-title">{t('account.balance')}</h2>
           <p class="balance" data-testid="balance" data-points={account.data.points_balance}>
-            {count(account.data.points_balance)} {t('common.points')}{' '}
+            {tn('unit.points', account.data.points_balance)}{' '}
             <span class="muted">({formatUsd(account.data.points_balance)})</span>
           </p>
           <p class="muted">
             {account.data.email} ·{' '}
             {t('account.today', {
-              requests: count(account.data.today_usage.requests),
-              points: count(account.data.today_usage.points_spent),
+              requests: tn('unit.requests', account.data.today_usage.requests),
+              points: tn('unit.points', account.data.today_usage.points_spent),
             })}
           </p>
           <p data-testid="free-pages" data-left={account.data.free_pages.left}>
@@ -219,15 +221,17 @@ export function AccountPage({ session }: { session: Session }) {
             ]}
           >
             {transactions.data.map((tx) => (
-              <tr key={tx.id}>
+              <tr key={tx.id} data-testid="transaction-row" data-type={tx.type}>
                 <td>{dateTime(tx.created_at)}</td>
-                <td>{tx.type}</td>
+                <td>{t(TRANSACTION_TYPES[tx.type])}</td>
                 <td class={tx.amount < 0 ? 'negative' : 'positive'}>
                   {tx.amount > 0 ? '+' : ''}
                   {count(tx.amount)}
                 </td>
                 <td>{count(tx.balance_after)}</td>
-                <td>{tx.description}</td>
+                <td>
+                  <TransactionDescription transaction={tx} />
+                </td>
               </tr>
             ))}
           </DataTable>

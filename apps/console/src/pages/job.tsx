@@ -13,8 +13,8 @@ import { ChunkView } from '../components/chunk-view';
 import { PageView } from '../components/page-view';
 import { JobProgress } from '../components/progress';
 import { StatusBadge } from '../components/status-badge';
-import { dateTime, points, saveFile } from '../format';
-import { t } from '../i18n';
+import { confirmLabel, count, dateTime, jobTitle, points, saveFile } from '../format';
+import { t, tn } from '../i18n';
 import { linksPictures, RENDER_LIMIT, renderMarkdown, resultPictures } from '../markdown';
 import { href } from '../router';
 import { useAsync } from '../use-async';
@@ -68,7 +68,7 @@ export function JobPage({ client, jobId }: { client: DocconvClient; jobId: strin
       )}
       {current.status === 'cancelled' && current.done_pages > 0 && (
         <>
-          <p class="hint">{t('job.stoppedPartial', { done: current.done_pages, total: current.total_pages })}</p>
+          <p class="hint">{tn('job.stoppedPartial', current.total_pages, { done: count(current.done_pages) })}</p>
           <Result client={client} job={current} />
         </>
       )}
@@ -128,7 +128,7 @@ function Rename({ client, job, onRenamed }: { client: DocconvClient; job: Job; o
   if (!editing) {
     return (
       <div class="title-row">
-        <h2 class="job-title">{job.filename || job.job_id}</h2>
+        <h2 class="job-title">{job.filename ? jobTitle(job.filename) : job.job_id}</h2>
         <button
           type="button"
           class="link"
@@ -189,7 +189,7 @@ function Lifecycle(props: { client: DocconvClient; job: Job; status: string; onC
               disabled={busy}
               onClick={() => run(() => unwrap(client.api.POST('/api/v1/jobs/{job_id}/confirm', { params: path })))}
             >
-              {t('job.confirm')}
+              {confirmLabel(job.quoted_points)}
             </button>
             <button type="button" class="secondary" disabled={busy} onClick={cancel}>
               {t('quote.discard')}

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { DocconvClient, Job, JobStatus } from '@docconv/client';
 import { Problem } from '../components/problem';
 import { StatusBadge } from '../components/status-badge';
-import { count, dateTime } from '../format';
+import { count, dateTime, jobTitle } from '../format';
 import { t } from '../i18n';
 import { href } from '../router';
 import { useAsync } from '../use-async';
@@ -63,7 +63,9 @@ export function JobsPage({ client }: { client: DocconvClient }) {
           {jobs.map((job) => (
             <tr key={job.job_id}>
               <td>
-                <a href={href({ page: 'job', jobId: job.job_id })}>{job.filename || job.job_id}</a>
+                <a href={href({ page: 'job', jobId: job.job_id })}>
+                  {job.filename ? jobTitle(job.filename) : job.job_id}
+                </a>
               </td>
               <td>
                 <StatusBadge status={job.status} />

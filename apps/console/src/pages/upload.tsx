@@ -11,34 +11,66 @@ import {
 } from '@docconv/client';
 import { publicClient, type Capabilities } from '../api';
 import { Problem } from '../components/problem';
-import { bytes, count, dateTime, points } from '../format';
-import { formatLabel, t } from '../i18n';
+import { bytes, confirmLabel, count, dateTime, points, pointsPrice } from '../format';
+import { formatLabel, t, tn } from '../i18n';
 import { navigate } from '../router';
 import { useAsync } from '../use-async';
 import { Fact } from '../components/fact';
 
 export function UploadPage({ client }: { client: DocconvClient }) {
   const capabilities = useAsync(() => unwrap(publicClient.api.GET('/api/v1/capabilities')), []);
+  // The free basic pages left this month choose the model offered first; without them (the account
+  // could not be read) the form offers what it did before.
+  const account = useAsync(() => client.getAccount(), [client]);
   const [preview, setPreview] = useState<UploadPreview>();
+  // The model the user chose, kept across a discarded quote: once chosen, never replaced by a default.
+  const [chosenModel, setChosenModel] = useState<OcrModel>();
   if (capabilities.error) return <Problem error={capabilities.error} />;
-  if (!capabilities.data) return <p aria-busy="true">{t('common.loading')}</p>;
+  if (!capabilities.data || account.loading) return <p aria-busy="true">{t('common.loading')}</p>;
+  const freePagesLeft = account.data?.free_pages.left ?? 0;
   return preview ? (
-    <Quote client={client} preview={preview} onDiscarded={() => setPreview(undefined)} />
+    <Quote
+      client={client}
+      preview={preview}
+      onDiscarded={() => {
+        setPreview(undefined);
+        account.reload();
+      }}
+    />
   ) : (
-    <UploadForm client={client} capabilities={capabilities.data} onPreview={setPreview} />
+    <UploadForm
+      client={client}
+      capabilities={capabilities.data}
+      freePagesLeft={freePagesLeft}
+      model={chosenModel ?? defaultModel(capabilities.data.ocr_models, freePagesLeft)}
+      onModel={setChosenModel}
+      onPreview={setPreview}
+    />
   );
+}
+
+/**
+ * The model the form offers first: basic while the account has free pages left this month (they
+ * apply to basic only, so a new user's first upload costs nothing), else premium. The API's own
+ * default stays premium.
+ */
+function defaultModel(models: readonly OcrModel[], freePagesLeft: number): OcrModel {
+  if (freePagesLeft > 0 && models.includes('basic')) return 'basic';
+  return models.includes('premium') ? 'premium' : 'basic';
 }
 
 function UploadForm(props: {
   client: DocconvClient;
   capabilities: Capabilities;
+  freePagesLeft: number;
+  model: OcrModel;
+  onModel: (model: OcrModel) => void;
   onPreview: (p: UploadPreview) => void;
 }) {
-  const { capabilities, client } = props;
+  const { capabilities, client, model } = props;
   const { limits } = capabilities;
   const [files, setFiles] = useState<File[]>([]);
   const [dragging, setDragging] = useState(false);
-  const [model, setModel] = useState<OcrModel>(capabilities.ocr_models.includes('premium') ? 'premium' : 'basic');
   const [engine, setEngine] = useState<OcrEngine | ''>('');
   const [dpi, setDpi] = useState(300);
   const [refine, setRefine] = useState(false);
@@ -107,9 +139,9 @@ function UploadForm(props: {
         />
         <p class="hint">
           {t('upload.limits', {
-            files: limits.max_files_per_upload,
+            files: tn('unit.files', limits.max_files_per_upload),
             size: bytes(limits.max_upload_bytes),
-            pages: count(limits.max_pages_per_upload),
+            pages: tn('unit.pages', limits.max_pages_per_upload),
           })}
         </p>
       </div>
@@ -136,13 +168,23 @@ function UploadForm(props: {
         <div class="grid">
           <div>
             <label for="model">{t('upload.model')}</label>
-            <select id="model" value={model} onChange={(e) => setModel(e.currentTarget.value as OcrModel)}>
+            <select
+              id="model"
+              value={model}
+              aria-describedby="model-hint"
+              onChange={(e) => props.onModel(e.currentTarget.value as OcrModel)}
+            >
               {capabilities.ocr_models.map((m) => (
                 <option key={m} value={m}>
                   {t(`model.${m}`)}
                 </option>
               ))}
             </select>
+            <p id="model-hint" class="hint" data-testid="free-basic" data-left={props.freePagesLeft}>
+              {props.freePagesLeft > 0 &&
+                capabilities.ocr_models.includes('basic') &&
+                tn('upload.freeBasic', props.freePagesLeft)}
+            </p>
           </div>
           <div>
             <label for="engine">{t('upload.engine')}</label>
@@ -164,7 +206,7 @@ function UploadForm(props: {
               {capabilities.transcription.model
                 ? t('upload.speech', {
                     model: `${capabilities.transcription.model.name}, ${capabilities.transcription.model.engine}`,
-                    languages: String(capabilities.transcription.model.languages.length),
+                    languages: tn('unit.languages', capabilities.transcription.model.languages.length),
                   })
                 : t('upload.noSpeech')}
             </p>
@@ -272,7 +314,7 @@ function Quote(props: { client: DocconvClient; preview: UploadPreview; onDiscard
       <p class="price">
         <span>{t('quote.price')}</span>
         <strong data-testid="quote-points" data-points={cost.points}>
-          {count(cost.points)} {t('common.points')} ({cost.usd})
+          {pointsPrice(cost.points)}
         </strong>
       </p>
       <dl class="facts">
@@ -284,7 +326,7 @@ function Quote(props: { client: DocconvClient; preview: UploadPreview; onDiscard
       </dl>
       {preview.skipped_files.length > 0 && (
         <div class="warning" role="note">
-          <p>{t('quote.skipped', { n: count(preview.skipped_files.length) })}</p>
+          <p>{tn('quote.skipped', preview.skipped_files.length)}</p>
           <ul>
             {preview.skipped_files.map((f) => (
               <li key={f.path}>{f.reason}</li>
@@ -305,7 +347,7 @@ function Quote(props: { client: DocconvClient; preview: UploadPreview; onDiscard
           disabled={busy !== undefined || after < 0}
           onClick={() => act('confirm')}
         >
-          {busy === 'confirm' ? t('common.working') : t('quote.confirm', { price: cost.usd })}
+          {busy === 'confirm' ? t('common.working') : confirmLabel(cost.points)}
         </button>
         <button type="button" class="secondary" disabled={busy !== undefined} onClick={() => act('discard')}>
           {t('quote.discard')}
