@@ -3,6 +3,7 @@ import iconv from 'iconv-lite';
 import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { DataSource } from 'typeorm';
+import { compressedRtf, msgFile, TAG } from '../libs/documents/src/email/testing/msg-builder';
 import { createKey, signup, type TestKey } from './support/accounts';
 import { makeZip } from './support/archives';
 import { deflatedZeros } from './support/bombs';
@@ -154,6 +155,25 @@ describe('formats beside OOXML: intake, skipped members, hostile inputs, text en
     expect(markdown).toMatch(/^## mail\.eml\n/m);
     expect(markdown).toContain('Body of Weekly.');
     expect(markdown).toMatch(/^## mail\.eml\/notes\.txt\n\nAttached notes\./m);
+  });
+
+  it('an Outlook item whose only body is compressed RTF converts its body and its attachment', async () => {
+    const rtf =
+      String.raw`{\rtf1\ansi\ansicpg1252\fromhtml1 \deff0{\fonttbl{\f0\fswiss Arial;}}{\*\htmltag64 <html><body>}` +
+      String.raw`{\*\htmltag <p>}The figures are {\*\htmltag <b>}attached{\*\htmltag </b>}.{\*\htmltag </p>}{\*\htmltag </body></html>}}`;
+    const item = msgFile({
+      streams: { [TAG.messageClass]: 'IPM.Note', [TAG.subject]: 'Figures', [TAG.rtfCompressed]: compressedRtf(rtf) },
+      attachments: [
+        { streams: { [TAG.attachLongFilename]: 'figures.pdf', [TAG.attachData]: await makePdf(['Revenue 42']) } },
+      ],
+    });
+    const { preview, markdown } = await run([{ name: 'mail.msg', content: item }]);
+    expect(preview.files.map((f: { path: string; format: string }) => [f.path, f.format])).toEqual([
+      ['mail.msg', 'msg'],
+      ['mail.msg/figures.pdf', 'pdf'],
+    ]);
+    expect(markdown).toContain('The figures are **attached**.');
+    expect(markdown).toMatch(/^## mail\.msg\/figures\.pdf\n\nRevenue 42/m);
   });
 
   it('hostile inputs of each new kind end in a clear 4xx, and nothing is left behind', async () => {

@@ -9,7 +9,7 @@ import { countEmailPages, extractEmail as readEmailDocument, readEmail, type Ema
 /** An e-mail file's Markdown, as the one writer makes it from the file's document. */
 const extractEmail = async (path: string, kind: EmailKind, displayName: string): Promise<string> =>
   writeMarkdown(await readEmailDocument(path, kind, displayName));
-import { FIXED, msgFile, TAG, type MsgMessage } from './testing/msg-builder';
+import { compressedRtf, FIXED, msgFile, TAG, type MsgMessage } from './testing/msg-builder';
 
 /** Control characters other than tab and line breaks. */
 // eslint-disable-next-line no-control-regex
@@ -286,6 +286,52 @@ describe('readEmail and extractEmail', () => {
           '',
         ].join('\n'),
       );
+    });
+
+    it('reads a body kept only as compressed RTF: the HTML it encapsulates, or its own text', async () => {
+      const fromHtml =
+        String.raw`{\rtf1\ansi\ansicpg1252\fromhtml1 \deff0{\fonttbl{\f0\fswiss Arial;}}` +
+        String.raw`{\*\htmltag64 <html>}{\*\htmltag <body>}{\*\htmltag <h1>}Quarterly report{\*\htmltag </h1>}` +
+        String.raw`{\*\htmltag <p>}Sales rose {\*\htmltag <b>}12%{\*\htmltag </b>} in caf\'e9s.{\*\htmltag </p>}` +
+        String.raw`{\*\htmltag <table><tr><td>}North{\*\htmltag </td><td>}40{\*\htmltag </td></tr></table>}{\*\htmltag </body></html>}}`;
+      const native =
+        String.raw`{\rtf1\ansi\ansicpg949\deff0{\fonttbl{\f0\fswiss\fcharset0 Arial;}{\f1\fnil\fcharset129 Gulim;}}` +
+        String.raw`\viewkind4\uc1\pard\f0\fs20 Hello \b team\b0 ,\par {\f1 \'c7\'d1\'b1\'b9\'be\'ee} text.\par}`;
+      const only = (rtf: string): MsgMessage => ({
+        streams: { [TAG.messageClass]: 'IPM.Note', [TAG.subject]: 'RTF only', [TAG.rtfCompressed]: compressedRtf(rtf) },
+        attachments: [{ streams: { [TAG.attachLongFilename]: 'report.pdf', [TAG.attachData]: PDF_BYTES } }],
+      });
+      const html = await readEmail(await file('msg', msgFile(only(fromHtml))), 'msg', 'html.msg');
+      expect(html.html).toContain('<h1>Quarterly report</h1>');
+      expect(html.attachments.map((attachment) => attachment.name)).toEqual(['report.pdf']);
+      expect(await extractEmail(await file('msg', msgFile(only(fromHtml))), 'msg', 'html.msg')).toBe(
+        [
+          '| Subject: RTF only |',
+          '| --- |',
+          '',
+          '# Quarterly report',
+          '',
+          'Sales rose **12%** in cafés.',
+          '',
+          '| North | 40 |',
+          '| --- | --- |',
+          '',
+        ].join('\n'),
+      );
+      const text = await readEmail(await file('msg', msgFile(only(native))), 'msg', 'native.msg');
+      expect(text).toMatchObject({ html: undefined, text: 'Hello team,\n한국어 text.\n' });
+      // A text body beside the RTF one is the body; an HTML one inside the RTF is preferred to it.
+      const both = only(native);
+      both.streams![TAG.body] = 'Plain body.';
+      expect(await readEmail(await file('msg', msgFile(both)), 'msg', 'both.msg')).toMatchObject({
+        text: 'Plain body.',
+      });
+      // RTF that is damaged gives no body, not an error.
+      const damaged = only(native);
+      damaged.streams![TAG.rtfCompressed] = Buffer.alloc(20, 7);
+      expect(await readEmail(await file('msg', msgFile(damaged)), 'msg', 'damaged.msg')).toMatchObject({
+        text: undefined,
+      });
     });
 
     it('hands on a file attachment and an embedded message as a standalone .msg that reads again', async () => {

@@ -1,6 +1,7 @@
 import { DomainError } from '@docconv/contracts';
 import MsgReader, { type FieldsData } from '@kenjiuno/msgreader';
 import { compoundFileProblem, isCompoundFile } from './compound-file';
+import { rtfBody } from './rtf-body';
 import { declaredHtmlCharset, decodeBytes, encodingForCharset, encodingForCodepage } from './codepages';
 import {
   checkAttachmentSize,
@@ -42,7 +43,9 @@ interface ParsedMsg {
 
 /**
  * An Outlook item (`.msg`, [MS-OXMSG]) read by msgreader: sender, recipients, submit time,
- * subject, the HTML body (decoded from the message's Internet code page) and the text body.
+ * subject, the HTML body (decoded from the message's Internet code page) and the text body; when
+ * it has no HTML body, the HTML its compressed RTF body encapsulates, and when it has no body at
+ * all but the RTF one, that one's text (`rtfBody`).
  * 8-bit string properties, which older Outlook versions and ANSI stores write, are decoded from
  * the message's code page (949 Korean, 932 Japanese, …), not as Latin-1. An attached file is
  * unpacked as it is; an embedded message becomes a standalone `.msg` that msgreader rebuilds from
@@ -60,8 +63,12 @@ export function readMsg(source: Buffer, displayName: string, options: ReadOption
 
 function message(parsed: ParsedMsg, displayName: string, options: ReadOptions): EmailMessage {
   const { fields } = parsed;
-  const html = htmlBody(fields);
-  const body = text(fields.body);
+  const stored = htmlBody(fields);
+  // Without an HTML body the RTF one may hold the HTML the message was written in, or be the only body.
+  const rtf = stored === undefined ? rtfBody(bytes(fields.compressedRtf)) : {};
+  const html = stored ?? rtf.html;
+  const plain = text(fields.body);
+  const body = present(plain) !== undefined ? plain : rtf.text;
   return {
     from: mailboxText(sender(fields)),
     to: recipients(fields, 'to'),
@@ -126,11 +133,11 @@ function looksLikeMessage(fields: FieldsData): boolean {
 function htmlBody(fields: FieldsData): string | undefined {
   const unicode = text(fields.bodyHtml);
   if (present(unicode) !== undefined) return unicode;
-  const bytes = fields.html instanceof Uint8Array && fields.html.length > 0 ? fields.html : undefined;
-  if (bytes === undefined) return undefined;
+  const stored = bytes(fields.html);
+  if (stored === undefined) return undefined;
   const encoding =
-    encodingForCodepage(number(fields.internetCodepage)) ?? encodingForCharset(declaredHtmlCharset(bytes)) ?? 'utf8';
-  const html = decodeBytes(bytes, encoding).replace(/\0+$/, '');
+    encodingForCodepage(number(fields.internetCodepage)) ?? encodingForCharset(declaredHtmlCharset(stored)) ?? 'utf8';
+  const html = decodeBytes(stored, encoding).replace(/\0+$/, '');
   return html.trim() === '' ? undefined : html;
 }
 
@@ -216,6 +223,11 @@ function attachments(
  */
 function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
+}
+
+/** A binary property, or `undefined` (see `text`). */
+function bytes(value: unknown): Uint8Array | undefined {
+  return value instanceof Uint8Array && value.length > 0 ? value : undefined;
 }
 
 /** A number property, or `undefined` (see `text`). */

@@ -45,6 +45,7 @@ export const TAG = {
   attachLongFilename: '3707001F',
   attachMimeTag: '370E001F',
   attachContentId: '3712001F',
+  rtfCompressed: '10090102',
 } as const;
 
 export const FIXED = {
@@ -54,6 +55,24 @@ export const FIXED = {
   internetCodepage: 0x3fde0003,
   messageCodepage: 0x3ffd0003,
 } as const;
+
+/**
+ * RTF as Outlook stores it in PidTagRtfCompressed ([MS-OXRTFCP]): the LZFu header (sizes, the
+ * `LZFu` magic, a CRC this writer leaves 0) and runs of a control byte and up to eight items, here
+ * all literals, which a reader decompresses like any other run.
+ */
+export function compressedRtf(rtf: string): Buffer {
+  const raw = Buffer.from(rtf, 'latin1');
+  const runs: Buffer[] = [];
+  for (let start = 0; start < raw.length; start += 8)
+    runs.push(Buffer.concat([Buffer.of(0), raw.subarray(start, start + 8)]));
+  const body = Buffer.concat(runs);
+  const header = Buffer.alloc(16);
+  header.writeUInt32LE(body.length + 12, 0);
+  header.writeUInt32LE(raw.length, 4);
+  header.writeUInt32LE(0x75465a4c, 8);
+  return Buffer.concat([header, body]);
+}
 
 /** A whole `.msg` file. */
 export function msgFile(message: MsgMessage): Buffer {
