@@ -28,8 +28,9 @@ step_end() {
 # much they download.
 apt_install() {
   local missing=() package sudo=""
+  # Installed means "install ok installed": a package removed with its configuration kept is not.
   for package in "$@"; do
-    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+    [ "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null)" = "install ok installed" ] || missing+=("$package")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
