@@ -36,7 +36,9 @@ export interface StripeMock {
  */
 export async function startStripeMock(): Promise<StripeMock> {
   if (!existsSync(STRIPE_MOCK)) {
-    throw new Error(`${STRIPE_MOCK} is missing: run scripts/setup-tests.sh, which builds stripe-mock from its Go module.`);
+    throw new Error(
+      `${STRIPE_MOCK} is missing: run scripts/setup-tests.sh, which builds stripe-mock from its Go module.`,
+    );
   }
   const child: ChildProcess = spawn(STRIPE_MOCK, ['-http-addr', '127.0.0.1:0', '-https-addr', '127.0.0.1:0'], {
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -58,7 +58,8 @@ export class PricingResponse {
   })
   text_page_characters!: number;
   @ApiProperty({
-    description: 'Readable characters that make one priced page of an ODT, DOC, RTF or DOCX file that stores no page count.',
+    description:
+      'Readable characters that make one priced page of an ODT, DOC, RTF or DOCX file that stores no page count.',
     example: PRINTED_PAGE_CHARACTERS,
   })
   printed_page_characters!: number;
