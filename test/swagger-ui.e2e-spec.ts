@@ -120,6 +120,7 @@ describe('Swagger UI in a real browser', () => {
       relative_paths: '',
       docling_refinement: 'false',
       page_furniture: 'drop',
+      html_content: 'main',
     });
     const uploaded = await execute(upload);
     await upload.screenshot({ path: join(SHOTS, 'upload.png') });

@@ -2973,6 +2973,7 @@ type ApiJobsUploadRequest struct {
 	relativePaths *string
 	doclingRefinement *bool
 	pageFurniture *string
+	htmlContent *string
 }
 
 // One or more files, each a part of its own named &#x60;files&#x60;.
@@ -3036,6 +3037,12 @@ func (r ApiJobsUploadRequest) DoclingRefinement(doclingRefinement bool) ApiJobsU
 // Running heads and feet, page numbers, and the headers and footers of office and Hancom documents (PDF, scanned pages, images, DOCX, ODT, DOC, RTF, HWP, HWPX): &#x60;drop&#x60; (default) leaves them out; &#x60;keep&#x60; writes them in the Markdown where they stand (page_header and page_footer blocks of the structured result, with their span); &#x60;separate&#x60; leaves them out of the Markdown and lists them in the structured result as page_header and page_footer blocks without a span. Priced the same.
 func (r ApiJobsUploadRequest) PageFurniture(pageFurniture string) ApiJobsUploadRequest {
 	r.pageFurniture = &pageFurniture
+	return r
+}
+
+// What of a web page (HTML) is read: &#x60;main&#x60; (default) reads a whole web page as its article, under its title, without the site around it (navigation, page header and footer, sidebars, tables of contents, language lists, cookie banners, edit controls); a fragment, which has none of these, is read whole. &#x60;full&#x60; reads everything the page shows. What is read is what is priced.
+func (r ApiJobsUploadRequest) HtmlContent(htmlContent string) ApiJobsUploadRequest {
+	r.htmlContent = &htmlContent
 	return r
 }
 
@@ -3151,6 +3158,9 @@ func (a *JobsAPIService) JobsUploadExecute(r ApiJobsUploadRequest) (*PreviewResp
 	}
 	if r.pageFurniture != nil {
 		parameterAddToHeaderOrQuery(localVarFormParams, "page_furniture", r.pageFurniture, "", "")
+	}
+	if r.htmlContent != nil {
+		parameterAddToHeaderOrQuery(localVarFormParams, "html_content", r.htmlContent, "", "")
 	}
 	if r.ctx != nil {
 		// API Key Authentication

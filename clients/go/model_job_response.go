@@ -27,6 +27,8 @@ type JobResponse struct {
 	OcrEngine string `json:"ocr_engine"`
 	// What the upload asked for running heads and feet, page numbers, headers and footers: drop, keep or separate.
 	PageFurniture string `json:"page_furniture"`
+	// What the upload asked to read of a web page: main (the article of a whole web page) or full.
+	HtmlContent string `json:"html_content"`
 	FileType string `json:"file_type"`
 	Filename string `json:"filename"`
 	TotalPages int64 `json:"total_pages"`
@@ -71,13 +73,14 @@ type _JobResponse JobResponse
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewJobResponse(jobId string, status string, ocrModel string, ocrEngine string, pageFurniture string, fileType string, filename string, totalPages int64, donePages int64, totalFiles int64, doneFiles int64, mediaDurationSeconds int64, doneMediaSeconds int64, costPoints int64, errorLog NullableString, createdAt string, finishedAt NullableString, downloadable bool, xlsxBasicConverted bool, xlsxAdvancedConverted bool, xlsxAdvancedStatus NullableString, xlsxAdvancedJobId NullableString, xlsxAdvancedRefundable bool, xlsxAdvancedRecoveryNotes NullableString, refundable bool, retryCount int64, refundedPoints int64, deliveredPages int64, failedPages int64, refundedPages int64, quotedPoints int64, conversionUnits int64) *JobResponse {
+func NewJobResponse(jobId string, status string, ocrModel string, ocrEngine string, pageFurniture string, htmlContent string, fileType string, filename string, totalPages int64, donePages int64, totalFiles int64, doneFiles int64, mediaDurationSeconds int64, doneMediaSeconds int64, costPoints int64, errorLog NullableString, createdAt string, finishedAt NullableString, downloadable bool, xlsxBasicConverted bool, xlsxAdvancedConverted bool, xlsxAdvancedStatus NullableString, xlsxAdvancedJobId NullableString, xlsxAdvancedRefundable bool, xlsxAdvancedRecoveryNotes NullableString, refundable bool, retryCount int64, refundedPoints int64, deliveredPages int64, failedPages int64, refundedPages int64, quotedPoints int64, conversionUnits int64) *JobResponse {
 	this := JobResponse{}
 	this.JobId = jobId
 	this.Status = status
 	this.OcrModel = ocrModel
 	this.OcrEngine = ocrEngine
 	this.PageFurniture = pageFurniture
+	this.HtmlContent = htmlContent
 	this.FileType = fileType
 	this.Filename = filename
 	this.TotalPages = totalPages
@@ -234,6 +237,30 @@ func (o *JobResponse) GetPageFurnitureOk() (*string, bool) {
 // SetPageFurniture sets field value
 func (o *JobResponse) SetPageFurniture(v string) {
 	o.PageFurniture = v
+}
+
+// GetHtmlContent returns the HtmlContent field value
+func (o *JobResponse) GetHtmlContent() string {
+	if o == nil {
+		var ret string
+		return ret
+	}
+
+	return o.HtmlContent
+}
+
+// GetHtmlContentOk returns a tuple with the HtmlContent field value
+// and a boolean to check if the value has been set.
+func (o *JobResponse) GetHtmlContentOk() (*string, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return &o.HtmlContent, true
+}
+
+// SetHtmlContent sets field value
+func (o *JobResponse) SetHtmlContent(v string) {
+	o.HtmlContent = v
 }
 
 // GetFileType returns the FileType field value
@@ -909,6 +936,7 @@ func (o JobResponse) ToMap() (map[string]interface{}, error) {
 	toSerialize["ocr_model"] = o.OcrModel
 	toSerialize["ocr_engine"] = o.OcrEngine
 	toSerialize["page_furniture"] = o.PageFurniture
+	toSerialize["html_content"] = o.HtmlContent
 	toSerialize["file_type"] = o.FileType
 	toSerialize["filename"] = o.Filename
 	toSerialize["total_pages"] = o.TotalPages
@@ -954,6 +982,7 @@ func (o *JobResponse) UnmarshalJSON(data []byte) (err error) {
 		"ocr_model",
 		"ocr_engine",
 		"page_furniture",
+		"html_content",
 		"file_type",
 		"filename",
 		"total_pages",
@@ -1015,6 +1044,7 @@ func (o *JobResponse) UnmarshalJSON(data []byte) (err error) {
 		delete(additionalProperties, "ocr_model")
 		delete(additionalProperties, "ocr_engine")
 		delete(additionalProperties, "page_furniture")
+		delete(additionalProperties, "html_content")
 		delete(additionalProperties, "file_type")
 		delete(additionalProperties, "filename")
 		delete(additionalProperties, "total_pages")

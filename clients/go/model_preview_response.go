@@ -34,6 +34,8 @@ type PreviewResponse struct {
 	OcrEngine string `json:"ocr_engine"`
 	// What the upload asked for running heads and feet, page numbers, headers and footers: drop, keep or separate.
 	PageFurniture string `json:"page_furniture"`
+	// What the upload asked to read of a web page: main (the article of a whole web page) or full.
+	HtmlContent string `json:"html_content"`
 	HasMedia bool `json:"has_media"`
 	Cost CostResponse `json:"cost"`
 	// Balance before deduction (milli-USD).
@@ -53,7 +55,7 @@ type _PreviewResponse PreviewResponse
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewPreviewResponse(jobId string, status string, fileType string, totalPages int64, totalFiles int64, mediaDurationSeconds int64, doclingRefinement bool, doclingRefinementPages int64, ocrModel string, ocrEngine string, pageFurniture string, hasMedia bool, cost CostResponse, balance int64, expiresAt string, files []JobFileEntry, skippedFiles []SkippedFileEntry) *PreviewResponse {
+func NewPreviewResponse(jobId string, status string, fileType string, totalPages int64, totalFiles int64, mediaDurationSeconds int64, doclingRefinement bool, doclingRefinementPages int64, ocrModel string, ocrEngine string, pageFurniture string, htmlContent string, hasMedia bool, cost CostResponse, balance int64, expiresAt string, files []JobFileEntry, skippedFiles []SkippedFileEntry) *PreviewResponse {
 	this := PreviewResponse{}
 	this.JobId = jobId
 	this.Status = status
@@ -66,6 +68,7 @@ func NewPreviewResponse(jobId string, status string, fileType string, totalPages
 	this.OcrModel = ocrModel
 	this.OcrEngine = ocrEngine
 	this.PageFurniture = pageFurniture
+	this.HtmlContent = htmlContent
 	this.HasMedia = hasMedia
 	this.Cost = cost
 	this.Balance = balance
@@ -347,6 +350,30 @@ func (o *PreviewResponse) SetPageFurniture(v string) {
 	o.PageFurniture = v
 }
 
+// GetHtmlContent returns the HtmlContent field value
+func (o *PreviewResponse) GetHtmlContent() string {
+	if o == nil {
+		var ret string
+		return ret
+	}
+
+	return o.HtmlContent
+}
+
+// GetHtmlContentOk returns a tuple with the HtmlContent field value
+// and a boolean to check if the value has been set.
+func (o *PreviewResponse) GetHtmlContentOk() (*string, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return &o.HtmlContent, true
+}
+
+// SetHtmlContent sets field value
+func (o *PreviewResponse) SetHtmlContent(v string) {
+	o.HtmlContent = v
+}
+
 // GetHasMedia returns the HasMedia field value
 func (o *PreviewResponse) GetHasMedia() bool {
 	if o == nil {
@@ -512,6 +539,7 @@ func (o PreviewResponse) ToMap() (map[string]interface{}, error) {
 	toSerialize["ocr_model"] = o.OcrModel
 	toSerialize["ocr_engine"] = o.OcrEngine
 	toSerialize["page_furniture"] = o.PageFurniture
+	toSerialize["html_content"] = o.HtmlContent
 	toSerialize["has_media"] = o.HasMedia
 	toSerialize["cost"] = o.Cost
 	toSerialize["balance"] = o.Balance
@@ -542,6 +570,7 @@ func (o *PreviewResponse) UnmarshalJSON(data []byte) (err error) {
 		"ocr_model",
 		"ocr_engine",
 		"page_furniture",
+		"html_content",
 		"has_media",
 		"cost",
 		"balance",
@@ -588,6 +617,7 @@ func (o *PreviewResponse) UnmarshalJSON(data []byte) (err error) {
 		delete(additionalProperties, "ocr_model")
 		delete(additionalProperties, "ocr_engine")
 		delete(additionalProperties, "page_furniture")
+		delete(additionalProperties, "html_content")
 		delete(additionalProperties, "has_media")
 		delete(additionalProperties, "cost")
 		delete(additionalProperties, "balance")

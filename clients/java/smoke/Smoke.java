@@ -109,7 +109,7 @@ public final class Smoke {
     Files.writeString(file, "# " + MARKER + "\n\n| Item | Count |\n| --- | --- |\n| Pages | 1 |\n");
     PreviewResponse preview;
     try {
-      preview = jobs.jobsUpload(List.of(file.toFile()), null, "basic", null, null, null, null, null, null, null, null);
+      preview = jobs.jobsUpload(List.of(file.toFile()), null, "basic", null, null, null, null, null, null, null, null, null);
     } finally {
       Files.delete(file);
       Files.delete(folder);

@@ -45,6 +45,7 @@ export type {
   OcrEngine,
   OcrModel,
   PageFurniture,
+  HtmlContent,
   StructuredResult,
   UploadFile,
   UploadOptions,

@@ -11,6 +11,7 @@ export type OcrModel = NonNullable<UploadForm['ocr_model']>;
 export type OcrEngine = NonNullable<UploadForm['ocr_engine']>;
 /** What the job does with running heads and feet, page numbers, headers and footers. */
 export type PageFurniture = NonNullable<UploadForm['page_furniture']>;
+export type HtmlContent = NonNullable<UploadForm['html_content']>;
 export type ConversionFormat = Schemas['ConvertDto']['format'];
 /** What GET /jobs/{job_id}/download serves: md, json, zip, or a format a conversion produced. */
 export type DownloadFormat = NonNullable<
@@ -46,6 +47,11 @@ export interface UploadOptions {
    * `keep` in the Markdown where they stand, or `separate` into the structured result.
    */
   pageFurniture?: PageFurniture;
+  /**
+   * What of a web page is read: `main` (the service's default), the article of a whole web page
+   * without the site around it; `full`, everything the page shows.
+   */
+  htmlContent?: HtmlContent;
   /** Makes a retried upload safe: the service replays its first answer to the same key. */
   idempotencyKey?: string;
 }
@@ -91,6 +97,7 @@ function uploadForm(files: File[], options: Omit<UploadOptions, 'idempotencyKey'
     relative_paths: options.relativePaths ? JSON.stringify(options.relativePaths) : undefined,
     docling_refinement: options.refine,
     page_furniture: options.pageFurniture,
+    html_content: options.htmlContent,
   };
 }
 

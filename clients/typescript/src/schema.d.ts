@@ -1144,6 +1144,11 @@ export interface components {
        * @enum {string}
        */
       page_furniture: 'drop' | 'keep' | 'separate';
+      /**
+       * @description What the upload asked to read of a web page: main (the article of a whole web page) or full.
+       * @enum {string}
+       */
+      html_content: 'main' | 'full';
       has_media: boolean;
       cost: components['schemas']['CostResponse'];
       /**
@@ -1181,6 +1186,11 @@ export interface components {
        * @enum {string}
        */
       page_furniture: 'drop' | 'keep' | 'separate';
+      /**
+       * @description What the upload asked to read of a web page: main (the article of a whole web page) or full.
+       * @enum {string}
+       */
+      html_content: 'main' | 'full';
       file_type: string;
       filename: string;
       /** Format: int64 */
@@ -3384,6 +3394,12 @@ export interface operations {
            * @enum {string}
            */
           page_furniture?: 'drop' | 'keep' | 'separate';
+          /**
+           * @description What of a web page (HTML) is read: `main` (default) reads a whole web page as its article, under its title, without the site around it (navigation, page header and footer, sidebars, tables of contents, language lists, cookie banners, edit controls); a fragment, which has none of these, is read whole. `full` reads everything the page shows. What is read is what is priced.
+           * @default main
+           * @enum {string}
+           */
+          html_content?: 'main' | 'full';
         };
       };
     };

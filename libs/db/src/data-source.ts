@@ -27,6 +27,7 @@ import { Sessions1765000000000 } from './migrations/1765000000000-sessions';
 import { FreePagesReturned1765100000000 } from './migrations/1765100000000-free-pages-returned';
 import { PageFurniture1765200000000 } from './migrations/1765200000000-page-furniture';
 import { PageEvents1765300000000 } from './migrations/1765300000000-page-events';
+import { HtmlContent1765400000000 } from './migrations/1765400000000-html-content';
 
 export const ENTITIES = [
   UserEntity,
@@ -61,6 +62,7 @@ export const MIGRATIONS = [
   FreePagesReturned1765100000000,
   PageFurniture1765200000000,
   PageEvents1765300000000,
+  HtmlContent1765400000000,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

@@ -14,6 +14,7 @@ import { extractDocxWithImages } from './docx/extract-docx';
 import { extractEmail, type EmailKind } from './email/read-email';
 import { extractEpub } from './epub/extract-epub';
 import { extractHtml } from './html/extract-html';
+import type { HtmlContent } from './html/main-content';
 import { extractHwp } from './hwp/extract-hwp';
 import { extractHwpx } from './hwpx/extract-hwpx';
 import { extractImage } from './image/extract-image';
@@ -51,6 +52,8 @@ export interface ExtractInput {
   imagePrefix?: string;
   /** What the upload asked for page furniture: dropped when absent. */
   pageFurniture?: PageFurniture;
+  /** What of a web page is read (the upload's `html_content`): `main` when absent. */
+  htmlContent?: HtmlContent;
   /**
    * A PDF whose pages are read by OCR (seconds to minutes each): its pages are settled as they are
    * read and handed over one by one (see SettledPages), not only once the file is laid out.
@@ -219,7 +222,7 @@ const READERS: Record<FileKind, Reader> = {
   epub: modelled((input) => extractEpub(input.path, input.displayName, input.limits)),
   eml: email('eml'),
   msg: email('msg'),
-  html: modelled((input) => extractHtml(input.path, input.displayName)),
+  html: modelled((input) => extractHtml(input.path, input.displayName, input.htmlContent)),
   csv: modelled((input) => extractCsv(input.path, input.displayName)),
   tsv: modelled((input) => extractCsv(input.path, input.displayName, '\t')),
   text: modelled((input) => extractText(input.path, input.displayName)),

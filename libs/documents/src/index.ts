@@ -25,6 +25,7 @@ export * from './intake';
 export * from './intake-pool';
 export * from './kinds';
 export type { PageReport } from './ocr/ocr-page';
+export { HTML_CONTENT, type HtmlContent } from './html/main-content';
 export * from './text-pages';
 export * from './page-preview';
 export * from './chunks/chunk-result';

@@ -1,6 +1,7 @@
 import { DEFAULT_DECOMPRESSION_LIMITS, type DecompressionLimits } from './decompression';
 import { assertNoEntityDeclarations } from './html/entity-declarations';
 import { countHtmlPages } from './html/extract-html';
+import type { HtmlContent } from './html/main-content';
 import { countEmailPages } from './email/read-email';
 import { countEpubPages } from './epub/extract-epub';
 import { countHwpPages, HwpFile } from './hwp/hwp-file';
@@ -21,6 +22,8 @@ interface Measured {
   mime: string;
   displayName: string;
   limits: DecompressionLimits;
+  /** What of a web page is read, and so priced. */
+  htmlContent: HtmlContent;
 }
 
 /** Measures one format's file; throws a DomainError when it cannot be read. */
@@ -75,9 +78,9 @@ const INSPECTORS: Record<FileKind, Inspector> = {
   video: media,
   markdown: async () => pages(0),
   text: async ({ path, displayName }) => pages(await countTextPages(path, displayName)),
-  html: async ({ path, displayName }) => {
+  html: async ({ path, displayName, htmlContent }) => {
     await assertNoEntityDeclarations(path, displayName);
-    return pages(await countHtmlPages(path, displayName));
+    return pages(await countHtmlPages(path, displayName, htmlContent));
   },
   csv: table(),
   tsv: table('\t'),
@@ -97,6 +100,7 @@ export function inspect(
   mime: string,
   displayName: string,
   limits: DecompressionLimits = DEFAULT_DECOMPRESSION_LIMITS,
+  htmlContent: HtmlContent = 'main',
 ): Promise<Inspection> {
-  return INSPECTORS[kind]({ path, mime, displayName, limits });
+  return INSPECTORS[kind]({ path, mime, displayName, limits, htmlContent });
 }

@@ -3,7 +3,7 @@ import { Piscina } from 'piscina';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MessageChannel } from 'node:worker_threads';
 import type { ArchiveLimits } from './archive/extract-archive';
-import type { DetectOptions } from './detect';
+import type { IntakeOptions } from './intake';
 import type { IntakeInput, IntakeResult } from './intake';
 import type { IntakeOutcome, IntakeTask } from './intake-thread';
 
@@ -31,7 +31,7 @@ export class IntakePool {
     inputs: IntakeInput[],
     workFolder: string,
     limits: ArchiveLimits,
-    options: DetectOptions,
+    options: IntakeOptions,
   ): Promise<IntakeResult> {
     const channel = new MessageChannel();
     const abort = new AbortController();

@@ -1,15 +1,14 @@
 import type { MessagePort } from 'node:worker_threads';
 import { DomainError, type ErrorCode, type FieldError } from '@docconv/contracts';
 import type { ArchiveLimits } from './archive/extract-archive';
-import type { DetectOptions } from './detect';
-import { intake, type IntakeInput, type IntakeResult } from './intake';
+import { intake, type IntakeInput, type IntakeOptions, type IntakeResult } from './intake';
 
 /** One upload's inspection, as the intake pool sends it to a thread. */
 export interface IntakeTask {
   inputs: IntakeInput[];
   workFolder: string;
   limits: ArchiveLimits;
-  options: DetectOptions;
+  options: IntakeOptions;
   /** The thread posts each file's display path here before it reads the file. */
   progress: MessagePort;
 }

@@ -10,7 +10,14 @@ import {
 import { readEmail } from './email/read-email';
 import { acceptedFormatsSentence } from './formats';
 import { inspect } from './inspect';
+import type { HtmlContent } from './html/main-content';
 import type { DetectedFile, FileKind, Inspection } from './kinds';
+
+/** What detection needs, and how what is read of a file is chosen where it decides its price. */
+export interface IntakeOptions extends DetectOptions {
+  /** What of a web page is read (the upload's `html_content`); `main` when absent. */
+  htmlContent?: HtmlContent;
+}
 
 export interface IntakeInput {
   path: string;
@@ -56,7 +63,7 @@ export async function intake(
   inputs: IntakeInput[],
   workFolder: string,
   limits: ArchiveLimits,
-  options: DetectOptions,
+  options: IntakeOptions,
   onFile: (displayPath: string) => void = () => undefined,
 ): Promise<IntakeResult> {
   const budget: ArchiveBudget = { files: limits.maxFiles, bytes: limits.maxTotalBytes };
@@ -84,7 +91,7 @@ export async function intake(
     try {
       detected = await detect(path, displayPath, options);
       if (detected.kind !== 'archive')
-        inspection = await inspect(path, detected.kind, detected.mime, displayPath, limits);
+        inspection = await inspect(path, detected.kind, detected.mime, displayPath, limits, options.htmlContent);
     } catch (error) {
       if (depth > 0 && error instanceof DomainError && error.code === 'unsupported_format') {
         skipped.push({ displayPath, reason: error.message.replace(acceptedFormatsSentence(options.media), '').trim() });

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@docconv/config';
-import { IntakePool, type IntakeResult } from '@docconv/documents';
+import { IntakePool, type IntakeOptions, type IntakeResult } from '@docconv/documents';
 import type { ReceivedFile } from './upload.types';
 import { uploadLimits } from './upload-limits';
 
@@ -19,15 +19,15 @@ export class IntakeService implements OnApplicationShutdown {
 
   /**
    * The files of an upload, typed and measured, and the members of its archives and e-mails
-   * that were skipped; archives and attachments are unpacked into `workFolder`. `media`: audio
-   * and video are accepted here.
+   * that were skipped; archives and attachments are unpacked into `workFolder`. `options.media`:
+   * audio and video are accepted here; `options.htmlContent`: what of a web page is priced.
    */
-  inspect(received: ReceivedFile[], workFolder: string, media: boolean): Promise<IntakeResult> {
+  inspect(received: ReceivedFile[], workFolder: string, options: IntakeOptions): Promise<IntakeResult> {
     return this.pool.run(
       received.map((f) => ({ path: f.tempPath, displayName: f.relativePath ?? f.filename })),
       workFolder,
       uploadLimits(this.config),
-      { media },
+      options,
     );
   }
 

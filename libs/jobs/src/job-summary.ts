@@ -11,6 +11,7 @@ export type JobSummary = Pick<
   | 'ocrModel'
   | 'ocrEngine'
   | 'pageFurniture'
+  | 'htmlContent'
   | 'pageEvents'
   | 'fileType'
   | 'filename'
@@ -43,7 +44,7 @@ export type JobSummary = Pick<
  */
 export const JOB_SUMMARY_SQL = `
 SELECT json_build_object('id', j.id, 'status', j.status, 'ocrModel', j.ocr_model, 'ocrEngine', j.ocr_engine,
-  'pageFurniture', j.page_furniture, 'pageEvents', j.page_events, 'fileType', j.file_type, 'filename', j.filename, 'totalPages', j.total_pages, 'donePages', j.done_pages,
+  'pageFurniture', j.page_furniture, 'htmlContent', j.html_content, 'pageEvents', j.page_events, 'fileType', j.file_type, 'filename', j.filename, 'totalPages', j.total_pages, 'donePages', j.done_pages,
   'totalFiles', j.total_files, 'doneFiles', j.done_files, 'imageCount', j.image_count,
   'mediaDurationSeconds', j.media_duration_seconds, 'doneMediaSeconds', j.done_media_seconds,
   'quotedPoints', j.quoted_points::text, 'costPoints', j.cost_points::text, 'refundedPoints', j.refunded_points::text,

@@ -71,7 +71,10 @@ export class JobsService {
 
   private async intake(received: ReceivedFile[], work: string, options: UploadOptions): Promise<IntakeResult> {
     const { limits } = this.config;
-    const result = await this.intakeService.inspect(received, work, options.transcription);
+    const result = await this.intakeService.inspect(received, work, {
+      media: options.transcription,
+      htmlContent: options.htmlContent,
+    });
     const { pages } = measure(result.files.map(priced));
     if (pages > limits.maxPagesPerUpload) {
       throw new DomainError(
@@ -163,6 +166,7 @@ export class JobsService {
           doclingRefinementPages: refinementPages,
           dpi: options.dpi,
           pageFurniture: options.pageFurniture ?? 'drop',
+          htmlContent: options.htmlContent ?? 'main',
           columns: options.columns,
           prompt: options.prompt,
           callbackUrl: options.callbackUrl ?? null,

@@ -1,4 +1,5 @@
 import type { OcrEngine, OcrModel } from '@docconv/db';
+import type { HtmlContent } from '@docconv/documents';
 import type { PageFurniture } from '@docconv/model';
 
 /** A file received by the API, already on local disk. */
@@ -24,6 +25,8 @@ export interface UploadOptions {
   callbackUrl?: string | null;
   /** What to do with page furniture; dropped when absent. */
   pageFurniture?: PageFurniture;
+  /** What of a web page is read, and priced: the article of a whole page (`main`) when absent. */
+  htmlContent?: HtmlContent;
 }
 
 export interface Caller {

@@ -89,6 +89,7 @@ export class JobReading {
       limits: uploadLimits(this.config),
       imagePrefix: imagePrefix(file.seq),
       pageFurniture: job.pageFurniture,
+      htmlContent: job.htmlContent,
       // Pages read by OCR take seconds to minutes each: they are delivered as they settle. Not
       // when a language model refines the file afterwards, which rewrites its Markdown.
       settlePages: kind === 'pdf' && file.needsOcr && !job.doclingRefinement,

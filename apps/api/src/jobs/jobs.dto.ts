@@ -10,9 +10,9 @@ import {
   type FileKind,
 } from '@docconv/documents';
 import { CONVERSION_FORMATS, units, type ConversionFormat, type JobSummary } from '@docconv/jobs';
-import { PAGE_FURNITURE } from '@docconv/model';
 import { QueryInt } from '../common/query-int';
 import { NO_CONTROL_CHARACTERS, wireTime } from '../common/wire';
+import { HTML_CONTENT_PROPERTY, PAGE_FURNITURE_PROPERTY } from './upload-choices';
 
 export class TitleDto {
   @ApiProperty({ minLength: 1, maxLength: 200 })
@@ -147,12 +147,8 @@ export class PreviewResponse {
   @ApiProperty({ enum: ['basic', 'premium'] }) ocr_model!: string;
   @ApiProperty({ enum: ['tesseract', 'easyocr', 'rapidocr'], description: 'The engine that will really run.' })
   ocr_engine!: string;
-  @ApiProperty({
-    enum: PAGE_FURNITURE,
-    description:
-      'What the upload asked for running heads and feet, page numbers, headers and footers: drop, keep or separate.',
-  })
-  page_furniture!: string;
+  @ApiProperty(PAGE_FURNITURE_PROPERTY) page_furniture!: string;
+  @ApiProperty(HTML_CONTENT_PROPERTY) html_content!: string;
   @ApiProperty() has_media!: boolean;
   @ApiProperty({ type: CostResponse }) cost!: CostResponse;
   @ApiProperty({ description: 'Balance before deduction (milli-USD).' }) balance!: number;
@@ -205,12 +201,8 @@ export class JobResponse {
   @ApiProperty({ enum: JOB_STATUSES }) status!: string;
   @ApiProperty() ocr_model!: string;
   @ApiProperty() ocr_engine!: string;
-  @ApiProperty({
-    enum: PAGE_FURNITURE,
-    description:
-      'What the upload asked for running heads and feet, page numbers, headers and footers: drop, keep or separate.',
-  })
-  page_furniture!: string;
+  @ApiProperty(PAGE_FURNITURE_PROPERTY) page_furniture!: string;
+  @ApiProperty(HTML_CONTENT_PROPERTY) html_content!: string;
   @ApiProperty() file_type!: string;
   @ApiProperty() filename!: string;
   @ApiProperty() total_pages!: number;
@@ -321,6 +313,7 @@ export function toJobResponse(job: JobSummary): JobResponse {
     ocr_model: job.ocrModel,
     ocr_engine: job.ocrEngine,
     page_furniture: job.pageFurniture,
+    html_content: job.htmlContent,
     file_type: job.fileType,
     filename: job.filename,
     total_pages: job.totalPages,
@@ -386,6 +379,7 @@ export function toPreviewResponse(job: JobEntity, balance: number, files: JobFil
     ocr_model: job.ocrModel,
     ocr_engine: job.ocrEngine,
     page_furniture: job.pageFurniture,
+    html_content: job.htmlContent,
     has_media: job.mediaDurationSeconds > 0,
     cost: job.quote,
     balance,

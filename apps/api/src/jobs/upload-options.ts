@@ -1,5 +1,6 @@
 import { DomainError, type FieldError } from '@docconv/contracts';
 import type { OcrEngine, OcrModel } from '@docconv/db';
+import { HTML_CONTENT, type HtmlContent } from '@docconv/documents';
 import { PAGE_FURNITURE, type PageFurniture } from '@docconv/model';
 import type { ReceivedFile, UploadOptions } from '@docconv/jobs';
 import { parseCallbackUrl } from '@docconv/webhooks';
@@ -16,6 +17,7 @@ export const UPLOAD_FIELDS = [
   'docling_refinement',
   'callback_url',
   'page_furniture',
+  'html_content',
 ] as const;
 
 /**
@@ -68,6 +70,15 @@ export const UPLOAD_FORM = {
         'Running heads and feet, page numbers, and the headers and footers of office and Hancom documents (PDF, scanned pages, images, DOCX, ODT, DOC, RTF, HWP, HWPX): ' +
         '`drop` (default) leaves them out; `keep` writes them in the Markdown where they stand (page_header and page_footer blocks of the structured result, with their span); ' +
         '`separate` leaves them out of the Markdown and lists them in the structured result as page_header and page_footer blocks without a span. Priced the same.',
+    },
+    html_content: {
+      type: 'string',
+      enum: [...HTML_CONTENT],
+      default: 'main',
+      description:
+        'What of a web page (HTML) is read: `main` (default) reads a whole web page as its article, under its title, without the site around it ' +
+        '(navigation, page header and footer, sidebars, tables of contents, language lists, cookie banners, edit controls); a fragment, which has none of these, is read whole. ' +
+        '`full` reads everything the page shows. What is read is what is priced.',
     },
   },
 } satisfies SchemaObject;
@@ -135,6 +146,8 @@ export function parseUploadOptions(
 
   const pageFurniture = (given(fields.page_furniture) ?? 'drop') as PageFurniture;
   if (!PAGE_FURNITURE.includes(pageFurniture)) bad('page_furniture', `must be one of ${PAGE_FURNITURE.join(', ')}`);
+  const htmlContent = (given(fields.html_content) ?? 'main') as HtmlContent;
+  if (!HTML_CONTENT.includes(htmlContent)) bad('html_content', `must be one of ${HTML_CONTENT.join(', ')}`);
 
   if (errors.length > 0) {
     throw new DomainError(
@@ -169,6 +182,7 @@ export function parseUploadOptions(
     transcription: capabilities.transcription,
     callbackUrl,
     pageFurniture,
+    htmlContent,
   };
 }
 

@@ -4398,6 +4398,7 @@ class JobsApi:
         relative_paths: Annotated[Optional[StrictStr], Field(description="JSON array of relative paths, one per file, such as `[\\\"invoices/march.pdf\\\"]`.")] = None,
         docling_refinement: Optional[StrictBool] = None,
         page_furniture: Annotated[Optional[StrictStr], Field(description="Running heads and feet, page numbers, and the headers and footers of office and Hancom documents (PDF, scanned pages, images, DOCX, ODT, DOC, RTF, HWP, HWPX): `drop` (default) leaves them out; `keep` writes them in the Markdown where they stand (page_header and page_footer blocks of the structured result, with their span); `separate` leaves them out of the Markdown and lists them in the structured result as page_header and page_footer blocks without a span. Priced the same.")] = None,
+        html_content: Annotated[Optional[StrictStr], Field(description="What of a web page (HTML) is read: `main` (default) reads a whole web page as its article, under its title, without the site around it (navigation, page header and footer, sidebars, tables of contents, language lists, cookie banners, edit controls); a fragment, which has none of these, is read whole. `full` reads everything the page shows. What is read is what is priced.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -4436,6 +4437,8 @@ class JobsApi:
         :type docling_refinement: bool
         :param page_furniture: Running heads and feet, page numbers, and the headers and footers of office and Hancom documents (PDF, scanned pages, images, DOCX, ODT, DOC, RTF, HWP, HWPX): `drop` (default) leaves them out; `keep` writes them in the Markdown where they stand (page_header and page_footer blocks of the structured result, with their span); `separate` leaves them out of the Markdown and lists them in the structured result as page_header and page_footer blocks without a span. Priced the same.
         :type page_furniture: str
+        :param html_content: What of a web page (HTML) is read: `main` (default) reads a whole web page as its article, under its title, without the site around it (navigation, page header and footer, sidebars, tables of contents, language lists, cookie banners, edit controls); a fragment, which has none of these, is read whole. `full` reads everything the page shows. What is read is what is priced.
+        :type html_content: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
                                  timeout. It can also be a pair (tuple) of
@@ -4470,6 +4473,7 @@ class JobsApi:
             relative_paths=relative_paths,
             docling_refinement=docling_refinement,
             page_furniture=page_furniture,
+            html_content=html_content,
             _request_auth=_request_auth,
             _content_type=_content_type,
             _headers=_headers,
@@ -4514,6 +4518,7 @@ class JobsApi:
         relative_paths: Annotated[Optional[StrictStr], Field(description="JSON array of relative paths, one per file, such as `[\\\"invoices/march.pdf\\\"]`.")] = None,
         docling_refinement: Optional[StrictBool] = None,
         page_furniture: Annotated[Optional[StrictStr], Field(description="Running heads and feet, page numbers, and the headers and footers of office and Hancom documents (PDF, scanned pages, images, DOCX, ODT, DOC, RTF, HWP, HWPX): `drop` (default) leaves them out; `keep` writes them in the Markdown where they stand (page_header and page_footer blocks of the structured result, with their span); `separate` leaves them out of the Markdown and lists them in the structured result as page_header and page_footer blocks without a span. Priced the same.")] = None,
+        html_content: Annotated[Optional[StrictStr], Field(description="What of a web page (HTML) is read: `main` (default) reads a whole web page as its article, under its title, without the site around it (navigation, page header and footer, sidebars, tables of contents, language lists, cookie banners, edit controls); a fragment, which has none of these, is read whole. `full` reads everything the page shows. What is read is what is priced.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -4552,6 +4557,8 @@ class JobsApi:
         :type docling_refinement: bool
         :param page_furniture: Running heads and feet, page numbers, and the headers and footers of office and Hancom documents (PDF, scanned pages, images, DOCX, ODT, DOC, RTF, HWP, HWPX): `drop` (default) leaves them out; `keep` writes them in the Markdown where they stand (page_header and page_footer blocks of the structured result, with their span); `separate` leaves them out of the Markdown and lists them in the structured result as page_header and page_footer blocks without a span. Priced the same.
         :type page_furniture: str
+        :param html_content: What of a web page (HTML) is read: `main` (default) reads a whole web page as its article, under its title, without the site around it (navigation, page header and footer, sidebars, tables of contents, language lists, cookie banners, edit controls); a fragment, which has none of these, is read whole. `full` reads everything the page shows. What is read is what is priced.
+        :type html_content: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
                                  timeout. It can also be a pair (tuple) of
@@ -4586,6 +4593,7 @@ class JobsApi:
             relative_paths=relative_paths,
             docling_refinement=docling_refinement,
             page_furniture=page_furniture,
+            html_content=html_content,
             _request_auth=_request_auth,
             _content_type=_content_type,
             _headers=_headers,
@@ -4630,6 +4638,7 @@ class JobsApi:
         relative_paths: Annotated[Optional[StrictStr], Field(description="JSON array of relative paths, one per file, such as `[\\\"invoices/march.pdf\\\"]`.")] = None,
         docling_refinement: Optional[StrictBool] = None,
         page_furniture: Annotated[Optional[StrictStr], Field(description="Running heads and feet, page numbers, and the headers and footers of office and Hancom documents (PDF, scanned pages, images, DOCX, ODT, DOC, RTF, HWP, HWPX): `drop` (default) leaves them out; `keep` writes them in the Markdown where they stand (page_header and page_footer blocks of the structured result, with their span); `separate` leaves them out of the Markdown and lists them in the structured result as page_header and page_footer blocks without a span. Priced the same.")] = None,
+        html_content: Annotated[Optional[StrictStr], Field(description="What of a web page (HTML) is read: `main` (default) reads a whole web page as its article, under its title, without the site around it (navigation, page header and footer, sidebars, tables of contents, language lists, cookie banners, edit controls); a fragment, which has none of these, is read whole. `full` reads everything the page shows. What is read is what is priced.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -4668,6 +4677,8 @@ class JobsApi:
         :type docling_refinement: bool
         :param page_furniture: Running heads and feet, page numbers, and the headers and footers of office and Hancom documents (PDF, scanned pages, images, DOCX, ODT, DOC, RTF, HWP, HWPX): `drop` (default) leaves them out; `keep` writes them in the Markdown where they stand (page_header and page_footer blocks of the structured result, with their span); `separate` leaves them out of the Markdown and lists them in the structured result as page_header and page_footer blocks without a span. Priced the same.
         :type page_furniture: str
+        :param html_content: What of a web page (HTML) is read: `main` (default) reads a whole web page as its article, under its title, without the site around it (navigation, page header and footer, sidebars, tables of contents, language lists, cookie banners, edit controls); a fragment, which has none of these, is read whole. `full` reads everything the page shows. What is read is what is priced.
+        :type html_content: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
                                  timeout. It can also be a pair (tuple) of
@@ -4702,6 +4713,7 @@ class JobsApi:
             relative_paths=relative_paths,
             docling_refinement=docling_refinement,
             page_furniture=page_furniture,
+            html_content=html_content,
             _request_auth=_request_auth,
             _content_type=_content_type,
             _headers=_headers,
@@ -4741,6 +4753,7 @@ class JobsApi:
         relative_paths,
         docling_refinement,
         page_furniture,
+        html_content,
         _request_auth,
         _content_type,
         _headers,
@@ -4788,6 +4801,8 @@ class JobsApi:
             _form_params.append(('docling_refinement', docling_refinement))
         if page_furniture is not None:
             _form_params.append(('page_furniture', page_furniture))
+        if html_content is not None:
+            _form_params.append(('html_content', html_content))
         # process the body parameter
 
 

@@ -35,6 +35,7 @@ class JobResponse(BaseModel):
     ocr_model: StrictStr
     ocr_engine: StrictStr
     page_furniture: StrictStr = Field(description="What the upload asked for running heads and feet, page numbers, headers and footers: drop, keep or separate.")
+    html_content: StrictStr = Field(description="What the upload asked to read of a web page: main (the article of a whole web page) or full.")
     file_type: StrictStr
     filename: StrictStr
     total_pages: StrictInt
@@ -62,7 +63,7 @@ class JobResponse(BaseModel):
     refunded_pages: StrictInt = Field(description="Pages and images whose price was given back: those not read, those a cancel kept from being read, and all of them when the job is refunded.")
     quoted_points: StrictInt = Field(description="Points confirming the job charges: the binding quote of its upload preview (cost.points), shown before a pending job is confirmed.")
     conversion_units: Annotated[int, Field(strict=True, ge=1)] = Field(description="Conversion units (source pages plus images, at least 1): an XLSX conversion costs this many times its unit price; only the first conversion of each format is charged.")
-    __properties: ClassVar[List[str]] = ["job_id", "status", "ocr_model", "ocr_engine", "page_furniture", "file_type", "filename", "total_pages", "done_pages", "total_files", "done_files", "media_duration_seconds", "done_media_seconds", "cost_points", "error_log", "created_at", "finished_at", "downloadable", "xlsx_basic_converted", "xlsx_advanced_converted", "xlsx_advanced_status", "xlsx_advanced_job_id", "xlsx_advanced_refundable", "xlsx_advanced_recovery_notes", "refundable", "retry_count", "refunded_points", "delivered_pages", "failed_pages", "refunded_pages", "quoted_points", "conversion_units"]
+    __properties: ClassVar[List[str]] = ["job_id", "status", "ocr_model", "ocr_engine", "page_furniture", "html_content", "file_type", "filename", "total_pages", "done_pages", "total_files", "done_files", "media_duration_seconds", "done_media_seconds", "cost_points", "error_log", "created_at", "finished_at", "downloadable", "xlsx_basic_converted", "xlsx_advanced_converted", "xlsx_advanced_status", "xlsx_advanced_job_id", "xlsx_advanced_refundable", "xlsx_advanced_recovery_notes", "refundable", "retry_count", "refunded_points", "delivered_pages", "failed_pages", "refunded_pages", "quoted_points", "conversion_units"]
 
     @field_validator('status')
     def status_validate_enum(cls, value):
@@ -76,6 +77,13 @@ class JobResponse(BaseModel):
         """Validates the enum"""
         if value not in set(['drop', 'keep', 'separate']):
             raise ValueError("must be one of enum values ('drop', 'keep', 'separate')")
+        return value
+
+    @field_validator('html_content')
+    def html_content_validate_enum(cls, value):
+        """Validates the enum"""
+        if value not in set(['main', 'full']):
+            raise ValueError("must be one of enum values ('main', 'full')")
         return value
 
     @field_validator('xlsx_advanced_status')
@@ -169,6 +177,7 @@ class JobResponse(BaseModel):
             "ocr_model": obj.get("ocr_model"),
             "ocr_engine": obj.get("ocr_engine"),
             "page_furniture": obj.get("page_furniture"),
+            "html_content": obj.get("html_content"),
             "file_type": obj.get("file_type"),
             "filename": obj.get("filename"),
             "total_pages": obj.get("total_pages"),

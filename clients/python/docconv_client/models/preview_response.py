@@ -43,13 +43,14 @@ class PreviewResponse(BaseModel):
     ocr_model: StrictStr
     ocr_engine: StrictStr = Field(description="The engine that will really run.")
     page_furniture: StrictStr = Field(description="What the upload asked for running heads and feet, page numbers, headers and footers: drop, keep or separate.")
+    html_content: StrictStr = Field(description="What the upload asked to read of a web page: main (the article of a whole web page) or full.")
     has_media: StrictBool
     cost: CostResponse
     balance: StrictInt = Field(description="Balance before deduction (milli-USD).")
     expires_at: StrictStr = Field(description="When this quote expires unless confirmed.")
     files: List[JobFileEntry] = Field(description="Each file that will be converted, with its exact format")
     skipped_files: List[SkippedFileEntry] = Field(description="Members of archives and e-mails that will not be converted (not charged), with the reason")
-    __properties: ClassVar[List[str]] = ["job_id", "status", "file_type", "total_pages", "total_files", "media_duration_seconds", "docling_refinement", "docling_refinement_pages", "ocr_model", "ocr_engine", "page_furniture", "has_media", "cost", "balance", "expires_at", "files", "skipped_files"]
+    __properties: ClassVar[List[str]] = ["job_id", "status", "file_type", "total_pages", "total_files", "media_duration_seconds", "docling_refinement", "docling_refinement_pages", "ocr_model", "ocr_engine", "page_furniture", "html_content", "has_media", "cost", "balance", "expires_at", "files", "skipped_files"]
 
     @field_validator('status')
     def status_validate_enum(cls, value):
@@ -77,6 +78,13 @@ class PreviewResponse(BaseModel):
         """Validates the enum"""
         if value not in set(['drop', 'keep', 'separate']):
             raise ValueError("must be one of enum values ('drop', 'keep', 'separate')")
+        return value
+
+    @field_validator('html_content')
+    def html_content_validate_enum(cls, value):
+        """Validates the enum"""
+        if value not in set(['main', 'full']):
+            raise ValueError("must be one of enum values ('main', 'full')")
         return value
 
     model_config = ConfigDict(
@@ -156,6 +164,7 @@ class PreviewResponse(BaseModel):
             "ocr_model": obj.get("ocr_model"),
             "ocr_engine": obj.get("ocr_engine"),
             "page_furniture": obj.get("page_furniture"),
+            "html_content": obj.get("html_content"),
             "has_media": obj.get("has_media"),
             "cost": CostResponse.from_dict(obj["cost"]) if obj.get("cost") is not None else None,
             "balance": obj.get("balance"),

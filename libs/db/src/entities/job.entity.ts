@@ -57,6 +57,8 @@ export class JobEntity {
   @Column({ type: 'integer' }) dpi!: number;
   /** What the upload asked for page furniture: `drop`, `keep` or `separate` (PAGE_FURNITURE of the model). */
   @Column({ name: 'page_furniture', type: 'text', default: 'drop' }) pageFurniture!: PageFurniture;
+  /** What the upload asked to read of a web page: `main` or `full` (HTML_CONTENT of the documents library). */
+  @Column({ name: 'html_content', type: 'text', default: 'main' }) htmlContent!: 'main' | 'full';
   /** Pages the current attempt has delivered as it was read (results/<job>/pages/<retry>/1…n). */
   @Column({ name: 'page_events', type: 'integer', default: 0 }) pageEvents!: number;
   @Column({ type: 'jsonb', nullable: true }) columns!: string[] | null;

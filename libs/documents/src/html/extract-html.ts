@@ -5,6 +5,7 @@ import { decode, isSupported, labelToName } from 'whatwg-encoding';
 import { textPages } from '../text-pages';
 import type { Document } from '@docconv/model';
 import { htmlDocument, htmlReadableCharacters } from './html-markdown';
+import type { HtmlContent } from './main-content';
 
 /** What the sniffer answers when the bytes declare no encoding. */
 const UNDECLARED = 'undeclared';
@@ -39,16 +40,20 @@ function lateMetaCharset(bytes: Buffer): string | undefined {
   return name === 'UTF-16LE' || name === 'UTF-16BE' ? 'UTF-8' : name;
 }
 
-/** The document of an HTML or XHTML file (see `htmlDocument`). */
-export async function extractHtml(path: string, displayName: string): Promise<Document> {
+/** The document of an HTML or XHTML file (see `htmlDocument`): the article of a whole web page unless `content` is `full`. */
+export async function extractHtml(path: string, displayName: string, content: HtmlContent = 'main'): Promise<Document> {
   const html = decodeHtml(await readFile(path));
-  return htmlDocument(html, displayName, { xhtml: isXhtml(html, displayName) });
+  return htmlDocument(html, displayName, { xhtml: isXhtml(html, displayName), content });
 }
 
-/** Pages of an HTML or XHTML file: its readable characters in text pages (TEXT_PAGE_CHARACTERS). */
-export async function countHtmlPages(path: string, displayName: string): Promise<number> {
+/** Pages of an HTML or XHTML file: the readable characters of what is read (see `extractHtml`) in text pages (TEXT_PAGE_CHARACTERS). */
+export async function countHtmlPages(
+  path: string,
+  displayName: string,
+  content: HtmlContent = 'main',
+): Promise<number> {
   const html = decodeHtml(await readFile(path));
-  return textPages(htmlReadableCharacters(html, { xhtml: isXhtml(html, displayName) }));
+  return textPages(htmlReadableCharacters(html, { xhtml: isXhtml(html, displayName), content }));
 }
 
 /** Whether a file is XHTML, whose self-closing tags close themselves: by its extension or its XML declaration. */

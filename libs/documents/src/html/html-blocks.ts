@@ -66,8 +66,14 @@ const PREFORMATTED = new Set(['pre', 'listing', 'xmp', 'plaintext']);
  * rules. Links keep only addresses a reader can follow; images become their alternative text.
  */
 export class HtmlBlockReader {
-  /** `base` resolves relative link targets (see `baseAddress`); without it they keep their text only. */
-  constructor(private readonly base?: string) {}
+  /**
+   * `base` resolves relative link targets (see `baseAddress`); without it they keep their text
+   * only. `keepPageFurniture` reads the page's own header and footer too (`isPageFurniture`).
+   */
+  constructor(
+    private readonly base?: string,
+    private readonly keepPageFurniture = false,
+  ) {}
 
   /** The blocks of a document's or element's content. */
   read(parent: HtmlParent): HtmlBlock[] {
@@ -215,7 +221,7 @@ export class HtmlBlockReader {
           if (code) out.push(code);
           return;
         }
-        if (!style.sectioned && isPageFurniture(element)) return;
+        if (!this.keepPageFurniture && !style.sectioned && isPageFurniture(element)) return;
         const inner = SECTIONING.has(tag) && !style.sectioned ? { ...style, sectioned: true } : style;
         for (const child of element.childNodes) this.node(child, flow, inner, depth + 1);
         flush(flow);

@@ -102,8 +102,13 @@ export const BLOCK_ELEMENTS = new Set([
  * element and its end tag, which is what an XML parser would make of them.
  */
 export function parseHtml(html: string, xhtml = false): DefaultTreeAdapterMap['document'] {
+  return parse(htmlMarkup(html, xhtml));
+}
+
+/** The markup `parseHtml` parses: the DOCTYPE's internal subset taken out, the nesting limited, XHTML's self-closing tags expanded. */
+export function htmlMarkup(html: string, xhtml = false): string {
   const markup = withoutInternalSubset(html);
-  return parse(limitNesting(xhtml ? expandSelfClosingTags(markup) : markup));
+  return limitNesting(xhtml ? expandSelfClosingTags(markup) : markup);
 }
 
 /** The document's `<body>`, or the document itself when it has none (a frameset). */

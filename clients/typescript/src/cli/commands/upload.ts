@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import type { DocconvClient } from '../../client';
 import { DocconvError } from '../../errors';
 import type { DeliveredPage } from '../../events';
-import { confirm, downloadFile, type OcrEngine, type OcrModel, type PageFurniture } from '../../jobs';
+import { confirm, downloadFile, type OcrEngine, type OcrModel, type PageFurniture, type HtmlContent } from '../../jobs';
 import { waitForJob } from '../../wait';
 import { uploadFiles } from '../../node-upload';
 import { oneOf, parseCommandLine, positiveInteger, single } from '../args';
@@ -19,6 +19,7 @@ import { retryOrRefund } from './job-actions';
 const MODELS: readonly OcrModel[] = ['basic', 'premium'];
 const ENGINES: readonly OcrEngine[] = ['tesseract', 'easyocr', 'rapidocr'];
 const FURNITURE: readonly PageFurniture[] = ['drop', 'keep', 'separate'];
+const HTML_CONTENT: readonly HtmlContent[] = ['main', 'full'];
 
 const WAIT_OPTIONS = `  --wait                 show progress until the job is done, then write the Markdown
   --out, -o <path>       with --wait: write the Markdown to this file instead of stdout,
@@ -44,6 +45,9 @@ Options:
                          running heads and feet, page numbers, headers and footers: left
                          out (default), kept in the Markdown, or listed apart in the
                          structured result (docconv download --format json)
+  --html-content main|full
+                         web pages: the article without the site around it (default), or
+                         everything the page shows
   --confirm              confirm after the preview; asks first unless --yes
   --yes, -y              confirm without asking (needed when there is no terminal to ask on)
 ${WAIT_OPTIONS}`;
@@ -101,6 +105,7 @@ export async function uploadCommand(args: string[], term: Terminal): Promise<voi
         prompt: { type: 'string' },
         refine: { type: 'boolean' },
         furniture: { type: 'string' },
+        'html-content': { type: 'string' },
         confirm: { type: 'boolean' },
         yes: { type: 'boolean', short: 'y' },
         wait: { type: 'boolean' },
@@ -121,6 +126,7 @@ export async function uploadCommand(args: string[], term: Terminal): Promise<voi
     prompt: values.prompt,
     refine: values.refine,
     pageFurniture: oneOf(values.furniture, FURNITURE, '--furniture', UPLOAD_USAGE),
+    htmlContent: oneOf(values['html-content'], HTML_CONTENT, '--html-content', UPLOAD_USAGE),
   };
 
   const client = await connect(term);

@@ -2044,11 +2044,12 @@ public class JobsApi {
    * @param relativePaths JSON array of relative paths, one per file, such as &#x60;[\\\&quot;invoices/march.pdf\\\&quot;]&#x60;. (optional)
    * @param doclingRefinement  (optional, default to false)
    * @param pageFurniture Running heads and feet, page numbers, and the headers and footers of office and Hancom documents (PDF, scanned pages, images, DOCX, ODT, DOC, RTF, HWP, HWPX): &#x60;drop&#x60; (default) leaves them out; &#x60;keep&#x60; writes them in the Markdown where they stand (page_header and page_footer blocks of the structured result, with their span); &#x60;separate&#x60; leaves them out of the Markdown and lists them in the structured result as page_header and page_footer blocks without a span. Priced the same. (optional, default to drop)
+   * @param htmlContent What of a web page (HTML) is read: &#x60;main&#x60; (default) reads a whole web page as its article, under its title, without the site around it (navigation, page header and footer, sidebars, tables of contents, language lists, cookie banners, edit controls); a fragment, which has none of these, is read whole. &#x60;full&#x60; reads everything the page shows. What is read is what is priced. (optional, default to main)
    * @return PreviewResponse
    * @throws ApiException if fails to make API call
    */
-  public PreviewResponse jobsUpload(@javax.annotation.Nonnull List<File> files, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable String ocrModel, @javax.annotation.Nullable String ocrEngine, @javax.annotation.Nullable String columns, @javax.annotation.Nullable String callbackUrl, @javax.annotation.Nullable String prompt, @javax.annotation.Nullable Integer dpi, @javax.annotation.Nullable String relativePaths, @javax.annotation.Nullable Boolean doclingRefinement, @javax.annotation.Nullable String pageFurniture) throws ApiException {
-    return jobsUpload(files, idempotencyKey, ocrModel, ocrEngine, columns, callbackUrl, prompt, dpi, relativePaths, doclingRefinement, pageFurniture, null);
+  public PreviewResponse jobsUpload(@javax.annotation.Nonnull List<File> files, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable String ocrModel, @javax.annotation.Nullable String ocrEngine, @javax.annotation.Nullable String columns, @javax.annotation.Nullable String callbackUrl, @javax.annotation.Nullable String prompt, @javax.annotation.Nullable Integer dpi, @javax.annotation.Nullable String relativePaths, @javax.annotation.Nullable Boolean doclingRefinement, @javax.annotation.Nullable String pageFurniture, @javax.annotation.Nullable String htmlContent) throws ApiException {
+    return jobsUpload(files, idempotencyKey, ocrModel, ocrEngine, columns, callbackUrl, prompt, dpi, relativePaths, doclingRefinement, pageFurniture, htmlContent, null);
   }
 
   /**
@@ -2065,12 +2066,13 @@ public class JobsApi {
    * @param relativePaths JSON array of relative paths, one per file, such as &#x60;[\\\&quot;invoices/march.pdf\\\&quot;]&#x60;. (optional)
    * @param doclingRefinement  (optional, default to false)
    * @param pageFurniture Running heads and feet, page numbers, and the headers and footers of office and Hancom documents (PDF, scanned pages, images, DOCX, ODT, DOC, RTF, HWP, HWPX): &#x60;drop&#x60; (default) leaves them out; &#x60;keep&#x60; writes them in the Markdown where they stand (page_header and page_footer blocks of the structured result, with their span); &#x60;separate&#x60; leaves them out of the Markdown and lists them in the structured result as page_header and page_footer blocks without a span. Priced the same. (optional, default to drop)
+   * @param htmlContent What of a web page (HTML) is read: &#x60;main&#x60; (default) reads a whole web page as its article, under its title, without the site around it (navigation, page header and footer, sidebars, tables of contents, language lists, cookie banners, edit controls); a fragment, which has none of these, is read whole. &#x60;full&#x60; reads everything the page shows. What is read is what is priced. (optional, default to main)
    * @param headers Optional headers to include in the request
    * @return PreviewResponse
    * @throws ApiException if fails to make API call
    */
-  public PreviewResponse jobsUpload(@javax.annotation.Nonnull List<File> files, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable String ocrModel, @javax.annotation.Nullable String ocrEngine, @javax.annotation.Nullable String columns, @javax.annotation.Nullable String callbackUrl, @javax.annotation.Nullable String prompt, @javax.annotation.Nullable Integer dpi, @javax.annotation.Nullable String relativePaths, @javax.annotation.Nullable Boolean doclingRefinement, @javax.annotation.Nullable String pageFurniture, Map<String, String> headers) throws ApiException {
-    ApiResponse<PreviewResponse> localVarResponse = jobsUploadWithHttpInfo(files, idempotencyKey, ocrModel, ocrEngine, columns, callbackUrl, prompt, dpi, relativePaths, doclingRefinement, pageFurniture, headers);
+  public PreviewResponse jobsUpload(@javax.annotation.Nonnull List<File> files, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable String ocrModel, @javax.annotation.Nullable String ocrEngine, @javax.annotation.Nullable String columns, @javax.annotation.Nullable String callbackUrl, @javax.annotation.Nullable String prompt, @javax.annotation.Nullable Integer dpi, @javax.annotation.Nullable String relativePaths, @javax.annotation.Nullable Boolean doclingRefinement, @javax.annotation.Nullable String pageFurniture, @javax.annotation.Nullable String htmlContent, Map<String, String> headers) throws ApiException {
+    ApiResponse<PreviewResponse> localVarResponse = jobsUploadWithHttpInfo(files, idempotencyKey, ocrModel, ocrEngine, columns, callbackUrl, prompt, dpi, relativePaths, doclingRefinement, pageFurniture, htmlContent, headers);
     return localVarResponse.getData();
   }
 
@@ -2088,11 +2090,12 @@ public class JobsApi {
    * @param relativePaths JSON array of relative paths, one per file, such as &#x60;[\\\&quot;invoices/march.pdf\\\&quot;]&#x60;. (optional)
    * @param doclingRefinement  (optional, default to false)
    * @param pageFurniture Running heads and feet, page numbers, and the headers and footers of office and Hancom documents (PDF, scanned pages, images, DOCX, ODT, DOC, RTF, HWP, HWPX): &#x60;drop&#x60; (default) leaves them out; &#x60;keep&#x60; writes them in the Markdown where they stand (page_header and page_footer blocks of the structured result, with their span); &#x60;separate&#x60; leaves them out of the Markdown and lists them in the structured result as page_header and page_footer blocks without a span. Priced the same. (optional, default to drop)
+   * @param htmlContent What of a web page (HTML) is read: &#x60;main&#x60; (default) reads a whole web page as its article, under its title, without the site around it (navigation, page header and footer, sidebars, tables of contents, language lists, cookie banners, edit controls); a fragment, which has none of these, is read whole. &#x60;full&#x60; reads everything the page shows. What is read is what is priced. (optional, default to main)
    * @return ApiResponse&lt;PreviewResponse&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<PreviewResponse> jobsUploadWithHttpInfo(@javax.annotation.Nonnull List<File> files, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable String ocrModel, @javax.annotation.Nullable String ocrEngine, @javax.annotation.Nullable String columns, @javax.annotation.Nullable String callbackUrl, @javax.annotation.Nullable String prompt, @javax.annotation.Nullable Integer dpi, @javax.annotation.Nullable String relativePaths, @javax.annotation.Nullable Boolean doclingRefinement, @javax.annotation.Nullable String pageFurniture) throws ApiException {
-    return jobsUploadWithHttpInfo(files, idempotencyKey, ocrModel, ocrEngine, columns, callbackUrl, prompt, dpi, relativePaths, doclingRefinement, pageFurniture, null);
+  public ApiResponse<PreviewResponse> jobsUploadWithHttpInfo(@javax.annotation.Nonnull List<File> files, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable String ocrModel, @javax.annotation.Nullable String ocrEngine, @javax.annotation.Nullable String columns, @javax.annotation.Nullable String callbackUrl, @javax.annotation.Nullable String prompt, @javax.annotation.Nullable Integer dpi, @javax.annotation.Nullable String relativePaths, @javax.annotation.Nullable Boolean doclingRefinement, @javax.annotation.Nullable String pageFurniture, @javax.annotation.Nullable String htmlContent) throws ApiException {
+    return jobsUploadWithHttpInfo(files, idempotencyKey, ocrModel, ocrEngine, columns, callbackUrl, prompt, dpi, relativePaths, doclingRefinement, pageFurniture, htmlContent, null);
   }
 
   /**
@@ -2109,12 +2112,13 @@ public class JobsApi {
    * @param relativePaths JSON array of relative paths, one per file, such as &#x60;[\\\&quot;invoices/march.pdf\\\&quot;]&#x60;. (optional)
    * @param doclingRefinement  (optional, default to false)
    * @param pageFurniture Running heads and feet, page numbers, and the headers and footers of office and Hancom documents (PDF, scanned pages, images, DOCX, ODT, DOC, RTF, HWP, HWPX): &#x60;drop&#x60; (default) leaves them out; &#x60;keep&#x60; writes them in the Markdown where they stand (page_header and page_footer blocks of the structured result, with their span); &#x60;separate&#x60; leaves them out of the Markdown and lists them in the structured result as page_header and page_footer blocks without a span. Priced the same. (optional, default to drop)
+   * @param htmlContent What of a web page (HTML) is read: &#x60;main&#x60; (default) reads a whole web page as its article, under its title, without the site around it (navigation, page header and footer, sidebars, tables of contents, language lists, cookie banners, edit controls); a fragment, which has none of these, is read whole. &#x60;full&#x60; reads everything the page shows. What is read is what is priced. (optional, default to main)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;PreviewResponse&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<PreviewResponse> jobsUploadWithHttpInfo(@javax.annotation.Nonnull List<File> files, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable String ocrModel, @javax.annotation.Nullable String ocrEngine, @javax.annotation.Nullable String columns, @javax.annotation.Nullable String callbackUrl, @javax.annotation.Nullable String prompt, @javax.annotation.Nullable Integer dpi, @javax.annotation.Nullable String relativePaths, @javax.annotation.Nullable Boolean doclingRefinement, @javax.annotation.Nullable String pageFurniture, Map<String, String> headers) throws ApiException {
-    HttpRequest.Builder localVarRequestBuilder = jobsUploadRequestBuilder(files, idempotencyKey, ocrModel, ocrEngine, columns, callbackUrl, prompt, dpi, relativePaths, doclingRefinement, pageFurniture, headers);
+  public ApiResponse<PreviewResponse> jobsUploadWithHttpInfo(@javax.annotation.Nonnull List<File> files, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable String ocrModel, @javax.annotation.Nullable String ocrEngine, @javax.annotation.Nullable String columns, @javax.annotation.Nullable String callbackUrl, @javax.annotation.Nullable String prompt, @javax.annotation.Nullable Integer dpi, @javax.annotation.Nullable String relativePaths, @javax.annotation.Nullable Boolean doclingRefinement, @javax.annotation.Nullable String pageFurniture, @javax.annotation.Nullable String htmlContent, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = jobsUploadRequestBuilder(files, idempotencyKey, ocrModel, ocrEngine, columns, callbackUrl, prompt, dpi, relativePaths, doclingRefinement, pageFurniture, htmlContent, headers);
     try {
       HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
           localVarRequestBuilder.build(),
@@ -2161,7 +2165,7 @@ public class JobsApi {
     }
   }
 
-  private HttpRequest.Builder jobsUploadRequestBuilder(@javax.annotation.Nonnull List<File> files, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable String ocrModel, @javax.annotation.Nullable String ocrEngine, @javax.annotation.Nullable String columns, @javax.annotation.Nullable String callbackUrl, @javax.annotation.Nullable String prompt, @javax.annotation.Nullable Integer dpi, @javax.annotation.Nullable String relativePaths, @javax.annotation.Nullable Boolean doclingRefinement, @javax.annotation.Nullable String pageFurniture, Map<String, String> headers) throws ApiException {
+  private HttpRequest.Builder jobsUploadRequestBuilder(@javax.annotation.Nonnull List<File> files, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable String ocrModel, @javax.annotation.Nullable String ocrEngine, @javax.annotation.Nullable String columns, @javax.annotation.Nullable String callbackUrl, @javax.annotation.Nullable String prompt, @javax.annotation.Nullable Integer dpi, @javax.annotation.Nullable String relativePaths, @javax.annotation.Nullable Boolean doclingRefinement, @javax.annotation.Nullable String pageFurniture, @javax.annotation.Nullable String htmlContent, Map<String, String> headers) throws ApiException {
     // verify the required parameter 'files' is set
     if (files == null) {
       throw new ApiException(400, "Missing the required parameter 'files' when calling jobsUpload");
@@ -2210,6 +2214,9 @@ public class JobsApi {
     }
     if (pageFurniture != null) {
         multiPartBuilder.addTextBody("page_furniture", pageFurniture.toString());
+    }
+    if (htmlContent != null) {
+        multiPartBuilder.addTextBody("html_content", htmlContent.toString());
     }
     HttpEntity entity = multiPartBuilder.build();
     HttpRequest.BodyPublisher formDataPublisher;

@@ -39,6 +39,7 @@ import com.docconv.client.ApiClient;
   JobResponse.JSON_PROPERTY_OCR_MODEL,
   JobResponse.JSON_PROPERTY_OCR_ENGINE,
   JobResponse.JSON_PROPERTY_PAGE_FURNITURE,
+  JobResponse.JSON_PROPERTY_HTML_CONTENT,
   JobResponse.JSON_PROPERTY_FILE_TYPE,
   JobResponse.JSON_PROPERTY_FILENAME,
   JobResponse.JSON_PROPERTY_TOTAL_PAGES,
@@ -168,6 +169,45 @@ public class JobResponse {
   public static final String JSON_PROPERTY_PAGE_FURNITURE = "page_furniture";
   @javax.annotation.Nonnull
   private PageFurnitureEnum pageFurniture;
+
+  /**
+   * What the upload asked to read of a web page: main (the article of a whole web page) or full.
+   */
+  public enum HtmlContentEnum {
+    MAIN(String.valueOf("main")),
+    
+    FULL(String.valueOf("full"));
+
+    private String value;
+
+    HtmlContentEnum(String value) {
+      this.value = value;
+    }
+
+    @JsonValue
+    public String getValue() {
+      return value;
+    }
+
+    @Override
+    public String toString() {
+      return String.valueOf(value);
+    }
+
+    @JsonCreator
+    public static HtmlContentEnum fromValue(String value) {
+      for (HtmlContentEnum b : HtmlContentEnum.values()) {
+        if (b.value.equals(value)) {
+          return b;
+        }
+      }
+      throw new IllegalArgumentException("Unexpected value '" + value + "'");
+    }
+  }
+
+  public static final String JSON_PROPERTY_HTML_CONTENT = "html_content";
+  @javax.annotation.Nonnull
+  private HtmlContentEnum htmlContent;
 
   public static final String JSON_PROPERTY_FILE_TYPE = "file_type";
   @javax.annotation.Nonnull
@@ -436,6 +476,30 @@ public class JobResponse {
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
   public void setPageFurniture(@javax.annotation.Nonnull PageFurnitureEnum pageFurniture) {
     this.pageFurniture = pageFurniture;
+  }
+
+
+  public JobResponse htmlContent(@javax.annotation.Nonnull HtmlContentEnum htmlContent) {
+    this.htmlContent = htmlContent;
+    return this;
+  }
+
+  /**
+   * What the upload asked to read of a web page: main (the article of a whole web page) or full.
+   * @return htmlContent
+   */
+  @javax.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_HTML_CONTENT, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public HtmlContentEnum getHtmlContent() {
+    return htmlContent;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_HTML_CONTENT, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setHtmlContent(@javax.annotation.Nonnull HtmlContentEnum htmlContent) {
+    this.htmlContent = htmlContent;
   }
 
 
@@ -1105,6 +1169,7 @@ public class JobResponse {
         Objects.equals(this.ocrModel, jobResponse.ocrModel) &&
         Objects.equals(this.ocrEngine, jobResponse.ocrEngine) &&
         Objects.equals(this.pageFurniture, jobResponse.pageFurniture) &&
+        Objects.equals(this.htmlContent, jobResponse.htmlContent) &&
         Objects.equals(this.fileType, jobResponse.fileType) &&
         Objects.equals(this.filename, jobResponse.filename) &&
         Objects.equals(this.totalPages, jobResponse.totalPages) &&
@@ -1136,7 +1201,7 @@ public class JobResponse {
 
   @Override
   public int hashCode() {
-    return Objects.hash(jobId, status, ocrModel, ocrEngine, pageFurniture, fileType, filename, totalPages, donePages, totalFiles, doneFiles, mediaDurationSeconds, doneMediaSeconds, costPoints, errorLog, createdAt, finishedAt, downloadable, xlsxBasicConverted, xlsxAdvancedConverted, xlsxAdvancedStatus, xlsxAdvancedJobId, xlsxAdvancedRefundable, xlsxAdvancedRecoveryNotes, refundable, retryCount, refundedPoints, deliveredPages, failedPages, refundedPages, quotedPoints, conversionUnits);
+    return Objects.hash(jobId, status, ocrModel, ocrEngine, pageFurniture, htmlContent, fileType, filename, totalPages, donePages, totalFiles, doneFiles, mediaDurationSeconds, doneMediaSeconds, costPoints, errorLog, createdAt, finishedAt, downloadable, xlsxBasicConverted, xlsxAdvancedConverted, xlsxAdvancedStatus, xlsxAdvancedJobId, xlsxAdvancedRefundable, xlsxAdvancedRecoveryNotes, refundable, retryCount, refundedPoints, deliveredPages, failedPages, refundedPages, quotedPoints, conversionUnits);
   }
 
   @Override
@@ -1148,6 +1213,7 @@ public class JobResponse {
     sb.append("    ocrModel: ").append(toIndentedString(ocrModel)).append("\n");
     sb.append("    ocrEngine: ").append(toIndentedString(ocrEngine)).append("\n");
     sb.append("    pageFurniture: ").append(toIndentedString(pageFurniture)).append("\n");
+    sb.append("    htmlContent: ").append(toIndentedString(htmlContent)).append("\n");
     sb.append("    fileType: ").append(toIndentedString(fileType)).append("\n");
     sb.append("    filename: ").append(toIndentedString(filename)).append("\n");
     sb.append("    totalPages: ").append(toIndentedString(totalPages)).append("\n");
@@ -1242,6 +1308,11 @@ public class JobResponse {
     // add `page_furniture` to the URL query string
     if (getPageFurniture() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%spage_furniture%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getPageFurniture()))));
+    }
+
+    // add `html_content` to the URL query string
+    if (getHtmlContent() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%shtml_content%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getHtmlContent()))));
     }
 
     // add `file_type` to the URL query string

@@ -50,6 +50,7 @@ import com.docconv.client.ApiClient;
   PreviewResponse.JSON_PROPERTY_OCR_MODEL,
   PreviewResponse.JSON_PROPERTY_OCR_ENGINE,
   PreviewResponse.JSON_PROPERTY_PAGE_FURNITURE,
+  PreviewResponse.JSON_PROPERTY_HTML_CONTENT,
   PreviewResponse.JSON_PROPERTY_HAS_MEDIA,
   PreviewResponse.JSON_PROPERTY_COST,
   PreviewResponse.JSON_PROPERTY_BALANCE,
@@ -244,6 +245,45 @@ public class PreviewResponse {
   public static final String JSON_PROPERTY_PAGE_FURNITURE = "page_furniture";
   @javax.annotation.Nonnull
   private PageFurnitureEnum pageFurniture;
+
+  /**
+   * What the upload asked to read of a web page: main (the article of a whole web page) or full.
+   */
+  public enum HtmlContentEnum {
+    MAIN(String.valueOf("main")),
+    
+    FULL(String.valueOf("full"));
+
+    private String value;
+
+    HtmlContentEnum(String value) {
+      this.value = value;
+    }
+
+    @JsonValue
+    public String getValue() {
+      return value;
+    }
+
+    @Override
+    public String toString() {
+      return String.valueOf(value);
+    }
+
+    @JsonCreator
+    public static HtmlContentEnum fromValue(String value) {
+      for (HtmlContentEnum b : HtmlContentEnum.values()) {
+        if (b.value.equals(value)) {
+          return b;
+        }
+      }
+      throw new IllegalArgumentException("Unexpected value '" + value + "'");
+    }
+  }
+
+  public static final String JSON_PROPERTY_HTML_CONTENT = "html_content";
+  @javax.annotation.Nonnull
+  private HtmlContentEnum htmlContent;
 
   public static final String JSON_PROPERTY_HAS_MEDIA = "has_media";
   @javax.annotation.Nonnull
@@ -536,6 +576,30 @@ public class PreviewResponse {
   }
 
 
+  public PreviewResponse htmlContent(@javax.annotation.Nonnull HtmlContentEnum htmlContent) {
+    this.htmlContent = htmlContent;
+    return this;
+  }
+
+  /**
+   * What the upload asked to read of a web page: main (the article of a whole web page) or full.
+   * @return htmlContent
+   */
+  @javax.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_HTML_CONTENT, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public HtmlContentEnum getHtmlContent() {
+    return htmlContent;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_HTML_CONTENT, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setHtmlContent(@javax.annotation.Nonnull HtmlContentEnum htmlContent) {
+    this.htmlContent = htmlContent;
+  }
+
+
   public PreviewResponse hasMedia(@javax.annotation.Nonnull Boolean hasMedia) {
     this.hasMedia = hasMedia;
     return this;
@@ -719,6 +783,7 @@ public class PreviewResponse {
         Objects.equals(this.ocrModel, previewResponse.ocrModel) &&
         Objects.equals(this.ocrEngine, previewResponse.ocrEngine) &&
         Objects.equals(this.pageFurniture, previewResponse.pageFurniture) &&
+        Objects.equals(this.htmlContent, previewResponse.htmlContent) &&
         Objects.equals(this.hasMedia, previewResponse.hasMedia) &&
         Objects.equals(this.cost, previewResponse.cost) &&
         Objects.equals(this.balance, previewResponse.balance) &&
@@ -729,7 +794,7 @@ public class PreviewResponse {
 
   @Override
   public int hashCode() {
-    return Objects.hash(jobId, status, fileType, totalPages, totalFiles, mediaDurationSeconds, doclingRefinement, doclingRefinementPages, ocrModel, ocrEngine, pageFurniture, hasMedia, cost, balance, expiresAt, files, skippedFiles);
+    return Objects.hash(jobId, status, fileType, totalPages, totalFiles, mediaDurationSeconds, doclingRefinement, doclingRefinementPages, ocrModel, ocrEngine, pageFurniture, htmlContent, hasMedia, cost, balance, expiresAt, files, skippedFiles);
   }
 
   @Override
@@ -747,6 +812,7 @@ public class PreviewResponse {
     sb.append("    ocrModel: ").append(toIndentedString(ocrModel)).append("\n");
     sb.append("    ocrEngine: ").append(toIndentedString(ocrEngine)).append("\n");
     sb.append("    pageFurniture: ").append(toIndentedString(pageFurniture)).append("\n");
+    sb.append("    htmlContent: ").append(toIndentedString(htmlContent)).append("\n");
     sb.append("    hasMedia: ").append(toIndentedString(hasMedia)).append("\n");
     sb.append("    cost: ").append(toIndentedString(cost)).append("\n");
     sb.append("    balance: ").append(toIndentedString(balance)).append("\n");
@@ -850,6 +916,11 @@ public class PreviewResponse {
     // add `page_furniture` to the URL query string
     if (getPageFurniture() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%spage_furniture%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getPageFurniture()))));
+    }
+
+    // add `html_content` to the URL query string
+    if (getHtmlContent() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%shtml_content%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getHtmlContent()))));
     }
 
     // add `has_media` to the URL query string
