@@ -11,14 +11,14 @@
  */
 import { DomainError } from '@docconv/contracts';
 import { detect } from '@docconv/documents';
-import type { OcrOptions, PageReport } from '@docconv/reading';
+import { decodeHtml, type OcrOptions, type PageReport } from '@docconv/reading';
 import {
   createWhisperTranscriber,
   EngineTranscriber,
   transcriptMarkdown,
   type Transcriber,
 } from '@docconv/transcription';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { hygiene } from './hygiene';
@@ -28,6 +28,7 @@ import { confidenceAgreement, formatOcr, formatPairs, formatTables, hwpPairs } f
 import { DEFAULT_OCR, isDirectory, parseOptions, repoRoot, USAGE, UsageError, type Options } from './options';
 import { findInputs, loadReferences, type Input } from './references';
 import { ocrSummary, score, worst } from './score';
+import { webPageScore, type WebPageScore } from './web-pages';
 
 export { parseOptions } from './options';
 export { findInputs, type Input } from './references';
@@ -56,6 +57,7 @@ export async function evaluate(
   let mime: string | undefined;
   let markdown: string | undefined;
   let pages: PageReport[] = [];
+  let webPage: WebPageScore | undefined;
   let failure: unknown;
   try {
     const detected = await detect(input.path, displayName, { media: true });
@@ -63,7 +65,15 @@ export async function evaluate(
     mime = detected.mime;
     if (transcriber && MEDIA_KINDS.has(detected.kind)) {
       markdown = transcriptMarkdown(displayName, await transcriber.transcribe(input.path));
-    } else ({ markdown, pages } = await extractDetected(input.path, detected, ocr));
+    } else {
+      // A web page against a reference exported whole (docling keeps the whole page) is read whole;
+      // read as its article (the default), it is measured against its own markup (webPageScore).
+      ({ markdown, pages } = await extractDetected(input.path, detected, ocr, 'full'));
+      if (detected.kind === 'html') {
+        const article = await extractDetected(input.path, detected, ocr, 'main');
+        webPage = webPageScore(decodeHtml(await readFile(input.path)), article.markdown);
+      }
+    }
   } catch (error) {
     failure = error;
   }
@@ -102,6 +112,8 @@ export async function evaluate(
   }
   outputs?.set(input.relative, markdown);
   const { metrics, details } = score(markdown, refs, transcript);
+  if (webPage?.articleKept !== undefined) metrics.independent.articleKept = webPage.articleKept;
+  if (webPage?.siteGone !== undefined) metrics.independent.siteGone = webPage.siteGone;
   return {
     ...base,
     status: 'scored',

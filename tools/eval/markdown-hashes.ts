@@ -9,7 +9,7 @@
  * `.venv-engines/bin/python`) with faster-whisper and Whisper base.
  */
 import { DomainError } from '@docconv/contracts';
-import { detect, inspect, type DetectedFile } from '@docconv/documents';
+import { detect, inspect, type DetectedFile, type HtmlContent } from '@docconv/documents';
 import { extractToMarkdown, type Extraction, type OcrOptions } from '@docconv/reading';
 import { writeMarkdown } from '@docconv/model';
 import { EngineTranscriber, transcriptDocument, type Transcriber } from '@docconv/transcription';
@@ -73,8 +73,16 @@ export async function workerExtraction(path: string, ocr: OcrOptions = FIXED_OCR
   return extractDetected(path, await detect(path, basename(path), { media: true }), ocr);
 }
 
-/** A file `detect` has named read as in workerExtraction; an archive is refused (the set's inputs are documents). */
-export async function extractDetected(path: string, detected: DetectedFile, ocr: OcrOptions): Promise<Extraction> {
+/**
+ * A file `detect` has named read as in workerExtraction; an archive is refused (the set's inputs
+ * are documents). `htmlContent`: what of a web page is read (the upload's default when absent).
+ */
+export async function extractDetected(
+  path: string,
+  detected: DetectedFile,
+  ocr: OcrOptions,
+  htmlContent?: HtmlContent,
+): Promise<Extraction> {
   const displayName = basename(path);
   if (detected.kind === 'archive') {
     throw new Error(`${path}: archives are containers, not documents; put the files they hold in the set instead`);
@@ -92,6 +100,7 @@ export async function extractDetected(path: string, detected: DetectedFile, ocr:
       // OCR settled page by page as it is read.
       imagePrefix: 'images/',
       settlePages: detected.kind === 'pdf' && inspected.needsOcr === true,
+      htmlContent,
     },
     () => {},
     undefined,

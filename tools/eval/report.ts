@@ -33,6 +33,8 @@ export const METRICS = [
   'checks',
   'wer',
   'cer',
+  'articleKept',
+  'siteGone',
 ] as const;
 export type MetricName = (typeof METRICS)[number];
 
@@ -107,6 +109,12 @@ export interface SummaryRow {
   max: number;
 }
 
+/** A whole web page read as its article, against the page's own markup (web-pages.ts): one label in either group. */
+const WEB_PAGE_LABELS = {
+  articleKept: "web page's article paragraphs kept (html_content=main)",
+  siteGone: "web page's site items gone (html_content=main)",
+};
+
 /** What each metric is measured against, per group, as printed. */
 export const METRIC_LABELS: Record<ReferenceGroup, Record<MetricName, string>> = {
   docling: {
@@ -128,6 +136,8 @@ export const METRIC_LABELS: Record<ReferenceGroup, Record<MetricName, string>> =
     checks: 'string checks pass rate',
     wer: 'WER (lower is better)',
     cer: 'CER (lower is better)',
+    articleKept: WEB_PAGE_LABELS.articleKept,
+    siteGone: WEB_PAGE_LABELS.siteGone,
   },
   independent: {
     similarity: 'text similarity (.ref.txt)',
@@ -148,6 +158,8 @@ export const METRIC_LABELS: Record<ReferenceGroup, Record<MetricName, string>> =
     checks: 'string checks pass rate',
     wer: 'WER (lower is better)',
     cer: 'CER (lower is better)',
+    articleKept: WEB_PAGE_LABELS.articleKept,
+    siteGone: WEB_PAGE_LABELS.siteGone,
   },
 };
 
@@ -306,6 +318,8 @@ const SHORT: Record<MetricName, string> = {
   checks: 'checks',
   wer: 'wer',
   cer: 'cer',
+  articleKept: 'article',
+  siteGone: 'sitegone',
 };
 
 const SHORT_HYGIENE: Record<HygieneKind, string> = {

@@ -29,15 +29,24 @@ const ARTICLE_ELEMENTS = new Set(['article', 'main']);
  * (a snippet, an export of one document, a message body) has none of them.
  */
 export function hasSiteChrome(root: HtmlParent): boolean {
+  return siteElements(root).length > 0;
+}
+
+/** The elements of a page that are its site rather than its article (see `hasSiteChrome`), outermost ones only. */
+export function siteElements(root: HtmlParent): HtmlElement[] {
+  const found: HtmlElement[] = [];
   const stack: { node: HtmlNode; inArticle: boolean }[] = root.childNodes.map((node) => ({ node, inArticle: false }));
   for (let entry = stack.pop(); entry; entry = stack.pop()) {
     const { node, inArticle } = entry;
     if (!isElement(node) || isUnseen(node)) continue;
-    if (isChrome(node, inArticle)) return true;
+    if (isChrome(node, inArticle)) {
+      found.push(node);
+      continue;
+    }
     const inside = inArticle || ARTICLE_ELEMENTS.has(node.tagName);
     for (const child of node.childNodes) stack.push({ node: child, inArticle: inside });
   }
-  return false;
+  return found;
 }
 
 function isChrome(element: HtmlElement, inArticle: boolean): boolean {

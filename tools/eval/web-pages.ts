@@ -1,0 +1,96 @@
+import {
+  bodyOf,
+  isElement,
+  isUnseen,
+  parseHtml,
+  siteElements,
+  textContent,
+  type HtmlElement,
+  type HtmlNode,
+} from '@docconv/reading';
+
+/**
+ * How a whole web page read as its article (html_content=main) came out, against the page's own
+ * markup: its paragraphs of prose outside the site (`<p>` of at least `PROSE` characters) are
+ * the article, and the links and list items of its site (navigation, sidebars, page headers and
+ * footers, landmark roles: `siteElements`) are what should be gone.
+ * - `articleKept`: the share of those paragraphs whose text is in the output;
+ * - `siteGone`: the share of the site's items (distinct texts of 3 letters or more) that are
+ *   not a line, list item or table cell of the output of their own.
+ * Nothing for a page without a site around it (a fragment).
+ */
+export interface WebPageScore {
+  articleKept?: number;
+  siteGone?: number;
+  paragraphs: number;
+  siteItems: number;
+}
+
+/** Characters a paragraph needs to count as prose of the article. */
+const PROSE = 80;
+/** How much of a paragraph's start is looked for in the output. */
+const PROBE = 100;
+
+export function webPageScore(html: string, markdown: string): WebPageScore | undefined {
+  const body = bodyOf(parseHtml(html));
+  const site = siteElements(body);
+  if (site.length === 0) return undefined;
+  const siteSet = new Set(site);
+  const paragraphs = elements(body.childNodes, (element) => element.tagName === 'p', siteSet)
+    .map((p) => comparable(textContent(p)))
+    .filter((text) => text.length >= PROSE);
+  const items = new Set(
+    site
+      .flatMap((element) => [element, ...elements(element.childNodes, (e) => e.tagName === 'a' || e.tagName === 'li')])
+      .filter((element) => element.tagName === 'a' || element.tagName === 'li')
+      .map((element) => comparable(textContent(element)))
+      .filter((text) => text.length >= 3),
+  );
+  const output = comparable(markdownText(markdown));
+  const pieces = new Set(
+    markdown
+      .split(/\n|\|/)
+      .map((piece) => comparable(markdownText(piece)))
+      .filter((piece) => piece !== ''),
+  );
+  return {
+    ...(paragraphs.length > 0
+      ? { articleKept: paragraphs.filter((p) => output.includes(p.slice(0, PROBE))).length / paragraphs.length }
+      : {}),
+    ...(items.size > 0 ? { siteGone: [...items].filter((item) => !pieces.has(item)).length / items.size } : {}),
+    paragraphs: paragraphs.length,
+    siteItems: items.size,
+  };
+}
+
+/** Elements under `nodes` that `wanted` takes, not looking inside `skipped` ones or unseen ones. */
+function elements(
+  nodes: HtmlNode[],
+  wanted: (element: HtmlElement) => boolean,
+  skipped = new Set<HtmlElement>(),
+): HtmlElement[] {
+  const found: HtmlElement[] = [];
+  const stack = [...nodes];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if (!isElement(node) || isUnseen(node) || skipped.has(node)) continue;
+    if (wanted(node)) found.push(node);
+    stack.push(...node.childNodes);
+  }
+  return found;
+}
+
+/** The words of Markdown without its syntax: link targets, tags, emphasis and list markers gone. */
+function markdownText(markdown: string): string {
+  return markdown
+    .replace(/\]\([^)]*\)/g, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, '');
+}
+
+/** Letters and digits only, lower case: what two renderings of one text share. */
+function comparable(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+}
