@@ -180,7 +180,7 @@ describe('job lifecycle', () => {
     const article = `<html><head><style>${'x'.repeat(50_000)}</style></head><body><nav>Home</nav><p>${words(1_900)}</p></body></html>`;
     const email = ['From: a@example.com', 'To: b@example.com', 'Subject: Long', '', words(4_100)].join('\r\n');
     const cases: [string, string, number][] = [
-      ['article.html', article, 1], // 9,504 readable characters with "Home"; the style not counted
+      ['article.html', article, 1], // its article, 9,499 readable characters: the style and the menu not counted
       ['notes.txt', words(2_001), 2], // 10,004
       ['thread.eml', email, 3], // 20,499
       ['letter.rtf', `{\\rtf1\\ansi ${words(1_300)}}`, 3], // 6,499 characters: printed pages of 3,000
