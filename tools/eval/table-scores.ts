@@ -13,25 +13,36 @@ export function tableHasText(table: Table): boolean {
 
 /**
  * Whether two tables are the same grid with the same texts: as many rows, as many cells in each
- * row, every cell with the same row and column span and the same text as text similarity
- * normalises it (case, spacing and punctuation aside). Header flags do not count.
+ * row, every cell with the same row and column span and the same words (`cellWords`). A row
+ * span reaching past the table's last row ends there, as a browser lays it out. Header flags do
+ * not count.
  */
 export function sameTable(prediction: Table, reference: Table): boolean {
+  const height = reference.rows.length;
   return (
-    prediction.rows.length === reference.rows.length &&
+    prediction.rows.length === height &&
     prediction.rows.every((row, r) => {
       const other = reference.rows[r];
       return (
         row.length === other.length &&
         row.every(
           (cell, c) =>
-            cell.rowspan === other[c].rowspan &&
+            Math.min(cell.rowspan, height - r) === Math.min(other[c].rowspan, height - r) &&
             cell.colspan === other[c].colspan &&
-            normalise(cell.text) === normalise(other[c].text),
+            cellWords(cell.text) === cellWords(other[c].text),
         )
       );
     })
   );
+}
+
+/**
+ * A cell's words as text similarity normalises them (case, spacing and punctuation aside), the
+ * markers of the list items it holds (`•`, `-`, `1.`) aside: a list in a cell reads the same
+ * whether its numbers are written out or left to the page.
+ */
+export function cellWords(text: string): string {
+  return normalise(text.replace(/<br\s*\/?>/gi, '\n').replace(/^[ \t]*(?:[•◦▪‣*+-]|\d{1,3}[.)])[ \t]+/gm, ''));
 }
 
 export interface StructureExactness {

@@ -10,6 +10,7 @@ import {
   parseHtmlTables,
   parseMarkdownTables,
   poolTableScores,
+  cellWords,
   sameTable,
   scoreTables,
   splitGfmRow,
@@ -85,11 +86,11 @@ describe('parseHtmlTables', () => {
     ]);
   });
 
-  it('makes a nested table a table of its own, outside the outer cell text', () => {
+  it('makes a nested table a table of its own, its words in the outer cell too', () => {
     const tables = parseHtmlTables(
-      '<table><tr><td>outer <table><tr><td>inner</td></tr></table> tail</td><td>b</td></tr></table>',
+      '<table><tr><td>outer <table><tr><td>inner</td><td>two<br>lines</td></tr></table> tail</td><td>b</td></tr></table>',
     );
-    expect(tables.map(texts)).toEqual([[['outer\ntail', 'b']], [['inner']]]);
+    expect(tables.map(texts)).toEqual([[['outer\ninner two\nlines\ntail', 'b']], [['inner', 'two\nlines']]]);
   });
 
   it('tolerates unclosed cells and rows, and cells outside a row', () => {
@@ -261,6 +262,28 @@ describe('matchTables', () => {
     const match = matchTables([other], [a])!;
     expect(match.paired).toEqual([-1]);
     expect(match.scores).toEqual([0]);
+  });
+});
+
+describe('sameTable as a reader sees a table', () => {
+  it('ends a row span at the last row, as a browser lays it out', () => {
+    const rows = (span: number): Table => ({
+      rows: [
+        [
+          { text: 'year', rowspan: span, colspan: 1, header: false },
+          { text: 'a', rowspan: 1, colspan: 1, header: false },
+        ],
+        [{ text: 'b', rowspan: 1, colspan: 1, header: false }],
+      ],
+    });
+    expect(sameTable(rows(2), rows(7))).toBe(true);
+    expect(sameTable(rows(1), rows(2))).toBe(false);
+  });
+
+  it('reads the items of a list in a cell by their words, numbered or not', () => {
+    expect(cellWords('1. Fly south<br>2. Build nests')).toBe(cellWords('Fly south\nBuild nests'));
+    expect(cellWords('• Pond\n• Marsh')).toBe(cellWords('Pond Marsh'));
+    expect(cellWords('1999 was a year')).not.toBe(cellWords('was a year'));
   });
 });
 

@@ -120,7 +120,8 @@ function cellText(parts: string[]): string {
 /**
  * Every `<table>` in an HTML document (or in Markdown that embeds HTML), in the order they open.
  * Tolerant of what browsers tolerate: unclosed `<td>`/`<tr>`, cells outside a `<tr>`, stray
- * end tags. A nested table is a table of its own and its text is not part of the outer cell.
+ * end tags. A nested table is a table of its own, and its text is also part of the cells that
+ * hold it: a reader sees the inner table's words inside the outer cell.
  */
 export function parseHtmlTables(html: string): Table[] {
   const tables: Table[] = [];
@@ -138,7 +139,8 @@ export function parseHtmlTables(html: string): Table[] {
   let last = 0;
   for (const match of html.matchAll(TOKEN)) {
     const top = stack[stack.length - 1];
-    if (top?.cell) top.cell.parts.push(html.slice(last, match.index));
+    const text = html.slice(last, match.index);
+    for (const open of stack) open.cell?.parts.push(text);
     last = match.index + match[0].length;
     const name = match[3]?.toLowerCase();
     if (!name) continue;
@@ -157,6 +159,10 @@ export function parseHtmlTables(html: string): Table[] {
       continue;
     }
     if (!top) continue;
+    // The cells holding this table keep its cells and rows apart, as a reader sees them.
+    if (name === 'td' || name === 'th' || name === 'tr') {
+      for (const open of stack.slice(0, -1)) open.cell?.parts.push(name === 'tr' ? '\n' : ' ');
+    }
     if (name === 'tr') {
       closeRow(top);
       if (!closing) top.row = [];
@@ -177,8 +183,8 @@ export function parseHtmlTables(html: string): Table[] {
     } else if (name === 'thead' || name === 'tbody' || name === 'tfoot') {
       closeRow(top);
       top.inHead = name === 'thead' && !closing;
-    } else if (top.cell && (name === 'br' || BLOCK_TAGS.has(name))) {
-      top.cell.parts.push('\n');
+    } else if (name === 'br' || BLOCK_TAGS.has(name)) {
+      for (const open of stack) open.cell?.parts.push('\n');
     }
   }
   for (const open of stack.reverse()) closeRow(open);
