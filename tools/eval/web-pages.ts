@@ -1,4 +1,5 @@
 import {
+  attribute,
   bodyOf,
   isElement,
   isUnseen,
@@ -13,7 +14,8 @@ import {
  * How a whole web page read as its article (html_content=main) came out, against the page's own
  * markup: its paragraphs of prose outside the site (`<p>` of at least `PROSE` characters) are
  * the article, and the links and list items of its site (navigation, sidebars, page headers and
- * footers, landmark roles: `siteElements`) are what should be gone.
+ * footers, landmark roles: `siteElements`; not a table of contents' links into the page, whose
+ * entries are the article's own headings) are what should be gone.
  * - `articleKept`: the share of those paragraphs whose text is in the output;
  * - `siteGone`: the share of the site's items (distinct texts of 3 letters or more) that are
  *   not a line, list item or table cell of the output of their own.
@@ -42,7 +44,7 @@ export function webPageScore(html: string, markdown: string): WebPageScore | und
   const items = new Set(
     site
       .flatMap((element) => [element, ...elements(element.childNodes, (e) => e.tagName === 'a' || e.tagName === 'li')])
-      .filter((element) => element.tagName === 'a' || element.tagName === 'li')
+      .filter((element) => (element.tagName === 'a' || element.tagName === 'li') && !intoThePage(element))
       .map((element) => comparable(textContent(element)))
       .filter((text) => text.length >= 3),
   );
@@ -61,6 +63,15 @@ export function webPageScore(html: string, markdown: string): WebPageScore | und
     paragraphs: paragraphs.length,
     siteItems: items.size,
   };
+}
+
+/**
+ * Whether an item links into the page itself (`#…`, or holds such a link): a table of contents,
+ * whose entries are the article's own headings, not the site's.
+ */
+function intoThePage(element: HtmlElement): boolean {
+  const links = element.tagName === 'a' ? [element] : elements(element.childNodes, (e) => e.tagName === 'a');
+  return links.some((link) => (attribute(link, 'href') ?? '').trim().startsWith('#'));
 }
 
 /** Elements under `nodes` that `wanted` takes, not looking inside `skipped` ones or unseen ones. */

@@ -8,7 +8,16 @@ export * from './extract';
 export { mapPrivateUse } from './hancom/private-use';
 export { siteElements } from './html/main-content';
 export { decodeHtml } from './html/extract-html';
-export { bodyOf, isElement, isUnseen, parseHtml, textContent, type HtmlElement, type HtmlNode } from './html/html-dom';
+export {
+  attribute,
+  bodyOf,
+  isElement,
+  isUnseen,
+  parseHtml,
+  textContent,
+  type HtmlElement,
+  type HtmlNode,
+} from './html/html-dom';
 export * from './ocr/ocr-page';
 export * from './ocr/page-reader';
 export * from './page-loop';
