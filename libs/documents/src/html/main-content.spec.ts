@@ -41,6 +41,12 @@ describe('the main content of a web page', () => {
     expect(chrome('<footer>© site</footer><p>x</p>')).toBe(true);
     expect(chrome('<article><header><h1>Title</h1></header><p>x</p><footer>By Ann</footer></article>')).toBe(false);
     expect(chrome('<p>x</p><template><nav>not shown</nav></template>')).toBe(false);
+    // a page laid out before landmark elements names its regions: two kinds make a site
+    expect(chrome('<div id="menu"><a href="/">Home</a></div><div class="contentWithSidebar"><p>x</p></div>')).toBe(
+      true,
+    );
+    expect(chrome('<table class="TopNavigation"><tr><td>x</td></tr></table><div class="Header">y</div>')).toBe(true);
+    expect(chrome('<p>x</p><p class="footer-note">Figures in thousands.</p>')).toBe(false);
   });
 
   it('reads a page whole when no article of some length is found in it', () => {

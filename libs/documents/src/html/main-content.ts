@@ -25,11 +25,48 @@ const ARTICLE_ELEMENTS = new Set(['article', 'main']);
 /**
  * Whether a page is a whole web page, with a site around its article: it has navigation
  * (`<nav>`, a navigation, banner, footer, sidebar or search landmark), a sidebar (`<aside>`), or
- * a page header or footer (`<header>`, `<footer>` outside an `<article>` or `<main>`). A fragment
- * (a snippet, an export of one document, a message body) has none of them.
+ * a page header or footer (`<header>`, `<footer>` outside an `<article>` or `<main>`), or its ids
+ * and classes name two kinds of site region (`namedSiteRegions`). A fragment (a snippet, an
+ * export of one document, a message body) has none of them.
  */
 export function hasSiteChrome(root: HtmlParent): boolean {
-  return siteElements(root).length > 0;
+  return siteElements(root).length > 0 || namedSiteRegions(root).size >= 2;
+}
+
+/**
+ * The kinds of site region a page's ids and classes name (`SITE_REGION_NAMES`): how a page laid
+ * out before HTML's landmark elements (with tables and `<div id="sidebar">`) shows its site. Two
+ * kinds or more make a whole web page; one alone (a `footer-note`) does not.
+ */
+const SITE_REGION_NAMES: Record<string, string> = {
+  nav: 'navigation',
+  navbar: 'navigation',
+  navigation: 'navigation',
+  topnav: 'navigation',
+  menu: 'menu',
+  sidebar: 'sidebar',
+  header: 'header',
+  masthead: 'header',
+  footer: 'footer',
+  banner: 'banner',
+  breadcrumb: 'breadcrumbs',
+  breadcrumbs: 'breadcrumbs',
+};
+
+function namedSiteRegions(root: HtmlParent): Set<string> {
+  const kinds = new Set<string>();
+  const stack: HtmlNode[] = [...root.childNodes];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if (!isElement(node) || isUnseen(node)) continue;
+    const names = `${attribute(node, 'id') ?? ''} ${attribute(node, 'class') ?? ''}`;
+    // the words of each name: `TopNavigation` → top, navigation; `site-menu_top` → site, menu, top
+    for (const word of names.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z]+/)) {
+      const kind = SITE_REGION_NAMES[word];
+      if (kind !== undefined) kinds.add(kind);
+    }
+    stack.push(...node.childNodes);
+  }
+  return kinds;
 }
 
 /** The elements of a page that are its site rather than its article (see `hasSiteChrome`), outermost ones only. */
