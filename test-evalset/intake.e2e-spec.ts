@@ -7,7 +7,7 @@ import { withZip } from '../libs/documents/src/zip/zip-reader';
 import { createKey, signup, type TestKey, type TestUser } from '../test/support/accounts';
 import { upload } from '../test/support/jobs';
 import { createTestApp, type TestApp } from '../test/support/test-app';
-import { readableCharacters } from '../libs/documents/src/text-pages';
+import { readableCharacters, TEXT_PAGE_CHARACTERS } from '../libs/documents/src/text-pages';
 import { stripMarkdown } from '../tools/eval/metrics';
 import {
   ACCEPTED_FORMATS,
@@ -18,18 +18,23 @@ import {
   readManifest,
 } from './evalset';
 
-/** Formats priced by their text: 3,000 readable characters a page (README, decisions). */
+/** Formats priced by their text: TEXT_PAGE_CHARACTERS readable characters a page (README, decisions). */
 const PRICED_BY_TEXT = new Set(['html', 'epub', 'eml', 'msg']);
 
 /**
  * Pages of a format priced by its text, from the reference's own text (docling's Markdown, else
  * one page for a short message): the count may differ from ours by what each leaves out of the
- * text (navigation, alt text), so 10 % (at least one page) either way is allowed.
+ * text (alt text, a page's own header and footer), so 10 % (at least one page) either way is
+ * allowed. docling's reference of a web page is the whole page, so web pages are uploaded with
+ * html_content=full here.
  */
 function referenceTextPages(path: string): { pages: number; tolerance: number } {
   const reference = path.replace(/\.[^.]+$/, '.ref.md');
   if (!existsSync(reference)) return { pages: 1, tolerance: 0 };
-  const pages = Math.max(1, Math.ceil(readableCharacters(stripMarkdown(readFileSync(reference, 'utf8'))) / 3000));
+  const pages = Math.max(
+    1,
+    Math.ceil(readableCharacters(stripMarkdown(readFileSync(reference, 'utf8'))) / TEXT_PAGE_CHARACTERS),
+  );
   return { pages, tolerance: Math.max(1, Math.round(pages * 0.1)) };
 }
 
@@ -157,7 +162,8 @@ describe('evalset intake: every public input previews with the right type, count
   it.each(documents.map((r) => [r.path, r.format]))('%s', async (relative, format) => {
     const path = evalsetPath(relative);
     const name = relative.split('/').pop()!;
-    const res = await upload(t.http, key.key, [{ name, content: readFileSync(path) }]);
+    const fields: Record<string, string> = format === 'html' ? { html_content: 'full' } : {};
+    const res = await upload(t.http, key.key, [{ name, content: readFileSync(path) }], fields);
     expect({ status: res.status, detail: res.body.detail as unknown }).toEqual({ status: 201, detail: undefined });
     const files = res.body.files as { path: string; format: string; pages: number }[];
     // The file itself comes first with its exact format; an e-mail's attachments follow it.
