@@ -60,7 +60,10 @@ function namedSiteRegions(root: HtmlParent): Set<string> {
     if (!isElement(node) || isUnseen(node)) continue;
     const names = `${attribute(node, 'id') ?? ''} ${attribute(node, 'class') ?? ''}`;
     // the words of each name: `TopNavigation` → top, navigation; `site-menu_top` → site, menu, top
-    for (const word of names.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z]+/)) {
+    for (const word of names
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .toLowerCase()
+      .split(/[^a-z]+/)) {
       const kind = SITE_REGION_NAMES[word];
       if (kind !== undefined) kinds.add(kind);
     }
