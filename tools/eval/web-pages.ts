@@ -1,13 +1,11 @@
 import {
   attribute,
   bodyOf,
-  isElement,
-  isUnseen,
   parseHtml,
+  seenElements,
   siteElements,
   textContent,
   type HtmlElement,
-  type HtmlNode,
 } from '@docconv/reading';
 
 /**
@@ -38,12 +36,13 @@ export function webPageScore(html: string, markdown: string): WebPageScore | und
   const site = siteElements(body);
   if (site.length === 0) return undefined;
   const siteSet = new Set(site);
-  const paragraphs = elements(body.childNodes, (element) => element.tagName === 'p', siteSet)
+  const paragraphs = [...seenElements(body, siteSet)]
+    .filter((element) => element.tagName === 'p')
     .map((p) => comparable(textContent(p)))
     .filter((text) => text.length >= PROSE);
   const items = new Set(
     site
-      .flatMap((element) => [element, ...elements(element.childNodes, (e) => e.tagName === 'a' || e.tagName === 'li')])
+      .flatMap((element) => [element, ...seenElements(element)])
       .filter((element) => (element.tagName === 'a' || element.tagName === 'li') && !intoThePage(element))
       .map((element) => comparable(textContent(element)))
       .filter((text) => text.length >= 3),
@@ -70,24 +69,8 @@ export function webPageScore(html: string, markdown: string): WebPageScore | und
  * whose entries are the article's own headings, not the site's.
  */
 function intoThePage(element: HtmlElement): boolean {
-  const links = element.tagName === 'a' ? [element] : elements(element.childNodes, (e) => e.tagName === 'a');
+  const links = element.tagName === 'a' ? [element] : [...seenElements(element)].filter((e) => e.tagName === 'a');
   return links.some((link) => (attribute(link, 'href') ?? '').trim().startsWith('#'));
-}
-
-/** Elements under `nodes` that `wanted` takes, not looking inside `skipped` ones or unseen ones. */
-function elements(
-  nodes: HtmlNode[],
-  wanted: (element: HtmlElement) => boolean,
-  skipped = new Set<HtmlElement>(),
-): HtmlElement[] {
-  const found: HtmlElement[] = [];
-  const stack = [...nodes];
-  for (let node = stack.pop(); node; node = stack.pop()) {
-    if (!isElement(node) || isUnseen(node) || skipped.has(node)) continue;
-    if (wanted(node)) found.push(node);
-    stack.push(...node.childNodes);
-  }
-  return found;
 }
 
 /** The words of Markdown without its syntax: link targets, tags, emphasis and list markers gone. */

@@ -14,6 +14,7 @@ export {
   isElement,
   isUnseen,
   parseHtml,
+  seenElements,
   textContent,
   type HtmlElement,
   type HtmlNode,

@@ -169,6 +169,19 @@ export function numberAttribute(element: HtmlElement, name: string): number | un
  * (`role="doc-pagebreak"`, EPUB's `epub:type="pagebreak"`) are left out too: their page numbers
  * would interrupt the text.
  */
+/**
+ * The elements under `root` a reader sees, with an explicit stack (any depth): not those inside
+ * an unseen one, nor inside one `skipped` holds. In no particular order.
+ */
+export function* seenElements(root: HtmlParent, skipped?: ReadonlySet<HtmlElement>): Generator<HtmlElement> {
+  const stack: HtmlNode[] = [...root.childNodes];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if (!isElement(node) || isUnseen(node) || skipped?.has(node)) continue;
+    yield node;
+    stack.push(...node.childNodes);
+  }
+}
+
 export function isUnseen(element: HtmlElement): boolean {
   if (UNSEEN.has(element.tagName)) return true;
   const hidden = attribute(element, 'hidden');

@@ -4,6 +4,7 @@ import {
   attribute,
   isElement,
   isUnseen,
+  seenElements,
   textContent,
   type HtmlElement,
   type HtmlNode,
@@ -55,10 +56,8 @@ const SITE_REGION_NAMES: Record<string, string> = {
 
 function namedSiteRegions(root: HtmlParent): Set<string> {
   const kinds = new Set<string>();
-  const stack: HtmlNode[] = [...root.childNodes];
-  for (let node = stack.pop(); node; node = stack.pop()) {
-    if (!isElement(node) || isUnseen(node)) continue;
-    const names = `${attribute(node, 'id') ?? ''} ${attribute(node, 'class') ?? ''}`;
+  for (const element of seenElements(root)) {
+    const names = `${attribute(element, 'id') ?? ''} ${attribute(element, 'class') ?? ''}`;
     // the words of each name: `TopNavigation` → top, navigation; `site-menu_top` → site, menu, top
     for (const word of names
       .replace(/([a-z])([A-Z])/g, '$1 $2')
@@ -67,7 +66,6 @@ function namedSiteRegions(root: HtmlParent): Set<string> {
       const kind = SITE_REGION_NAMES[word];
       if (kind !== undefined) kinds.add(kind);
     }
-    stack.push(...node.childNodes);
   }
   return kinds;
 }
@@ -139,13 +137,7 @@ export function mainContent(markup: string, page: HtmlParent): MainContent | und
 
 /** The text of the page's `<h1>` when it has exactly one that shows. */
 function soleHeading(page: HtmlParent): string | undefined {
-  const found: HtmlElement[] = [];
-  const stack: HtmlNode[] = [...page.childNodes];
-  for (let node = stack.pop(); node; node = stack.pop()) {
-    if (!isElement(node) || isUnseen(node)) continue;
-    if (node.tagName === 'h1') found.push(node);
-    else stack.push(...node.childNodes);
-  }
+  const found = [...seenElements(page)].filter((element) => element.tagName === 'h1');
   if (found.length !== 1) return undefined;
   const text = textContent(found[0]).replace(/\s+/g, ' ').trim();
   return text === '' ? undefined : text;
