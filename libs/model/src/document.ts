@@ -65,11 +65,15 @@ export interface NoteInline {
   label: string;
 }
 
-/** A picture in running text: where it is stored beside the result, and its alternative text. */
+/**
+ * A picture in running text: where it is stored beside the result (or, for a web page's picture,
+ * its address on the web), its alternative text, and the target of the link it belongs to.
+ */
 export interface ImageInline {
   kind: 'image';
   src: string;
   alt: string;
+  link?: string;
 }
 
 export type Inline = TextInline | BreakInline | MathInline | NoteInline | ImageInline;

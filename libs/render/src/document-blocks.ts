@@ -240,7 +240,7 @@ export function blockRuns(content: readonly Inline[]): InlineRun[] {
       case 'note':
         return plainRun(`[^${withoutDroppedCharacters(inline.label)}]`);
       case 'image':
-        return imageRun(inline.src, withoutDroppedCharacters(inline.alt));
+        return { ...imageRun(inline.src, withoutDroppedCharacters(inline.alt)), link: inline.link ?? null };
     }
   });
   return mergeAdjacentRuns(runs);

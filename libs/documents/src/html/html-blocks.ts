@@ -2,6 +2,7 @@ import { linkDestination, type Inline } from '@docconv/model';
 import {
   attribute,
   BLOCK_ELEMENTS,
+  cleanText,
   isElement,
   isText,
   isUnseen,
@@ -63,7 +64,8 @@ const PREFORMATTED = new Set(['pre', 'listing', 'xmp', 'plaintext']);
 /**
  * Reads an HTML document tree into blocks: headings, paragraphs, lists (description lists as
  * terms in bold with their definitions nested), quotes, code blocks, tables with their spans,
- * rules. Links keep only addresses a reader can follow; images become their alternative text.
+ * rules. Links keep only addresses a reader can follow; a picture is an image at its web address,
+ * or its alternative text when it has none.
  */
 export class HtmlBlockReader {
   /**
@@ -122,11 +124,9 @@ export class HtmlBlockReader {
       case 'br':
         flow.content.push({ kind: 'break' });
         return true;
-      case 'img': {
-        const alt = attribute(element, 'alt')?.trim();
-        if (alt) flow.content.push(text(` ${alt} `, style));
+      case 'img':
+        flow.content.push(...this.picture(element, style));
         return true;
-      }
       case 'b':
       case 'strong':
         children({ ...style, bold: true });
@@ -234,6 +234,21 @@ export class HtmlBlockReader {
     const href = attribute(anchor, 'href');
     const target = href === undefined ? undefined : this.resolve(href.trim());
     return target === undefined ? style : { ...style, link: target };
+  }
+
+  /**
+   * A picture: at its web address when it has one a reader can open (see `picturesInText` for
+   * pictures in a line of text), else its alternative text; a tracking pixel (1 pixel wide or
+   * high) is nothing.
+   */
+  private picture(image: HtmlElement, style: Style): Inline[] {
+    if ((numberAttribute(image, 'width') ?? 2) <= 1 || (numberAttribute(image, 'height') ?? 2) <= 1) return [];
+    const alt = cleanText(attribute(image, 'alt') ?? '')
+      .replace(/\s+/g, ' ')
+      .trim();
+    const src = this.resolve(attribute(image, 'src')?.trim() ?? '');
+    if (src !== undefined && /^https?:/i.test(src)) return [{ kind: 'image', src, alt, ...linkOf(style) }];
+    return alt === '' ? [] : [text(` ${alt} `, style)];
   }
 
   private resolve(href: string): string | undefined {

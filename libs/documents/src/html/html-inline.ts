@@ -89,3 +89,21 @@ export function mathInline(math: HtmlElement, style: Style): Inline {
   if (alt) return { kind: 'math', tex: alt };
   return text(textContent(math), style);
 }
+
+/**
+ * Content with its pictures settled: pictures standing alone (all a paragraph, cell or item
+ * shows: a figure, a thumbnail, a logo) stay pictures; in a line of text each is its alternative
+ * text, as it reads there (a formula, an emoji, an icon).
+ */
+export function picturesInText(content: Inline[]): Inline[] {
+  if (!content.some((inline) => inline.kind === 'image')) return content;
+  const hasText = content.some(
+    (inline) =>
+      (inline.kind === 'text' && inline.text.trim() !== '') || inline.kind === 'math' || inline.kind === 'note',
+  );
+  if (!hasText) return content;
+  return content.flatMap((inline) => {
+    if (inline.kind !== 'image') return [inline];
+    return inline.alt === '' ? [] : [text(` ${inline.alt} `, { link: inline.link })];
+  });
+}

@@ -174,11 +174,30 @@ describe('htmlMarkdown', () => {
     expect(htmlMarkdown(html)).toBe('````python\ndef f():\n    return "```"\n````\n\n```\nplain  text\n```\n');
   });
 
-  it('writes quotes, rules and images as their alternative text', () => {
+  it('writes quotes, rules, and pictures without a web address as their alternative text', () => {
     const html = page(
       '<blockquote><p>Quoted</p><p>Twice</p></blockquote><hr><img src="a.png" alt="A chart"><img src="b.png">',
     );
     expect(htmlMarkdown(html)).toBe('> Quoted\n>\n> Twice\n\n---\n\nA chart\n');
+  });
+
+  it('keeps a picture standing alone at its web address (linked where it is a link), a picture in a line of text as its alternative text, and no tracking pixel', () => {
+    const html = page(
+      '<figure><img src="//cdn.example.com/drake.jpg" alt="A drake"><figcaption>A drake in spring</figcaption></figure>' +
+        '<table><tr><th>Duck</th><th>Photo</th></tr>' +
+        '<tr><td>Teal</td><td><a href="https://example.com/teal-large.jpg"><img src="https://example.com/teal.jpg" alt="Teal thumbnail"></a></td></tr>' +
+        '<tr><td>Smew</td><td><img src="https://example.com/smew.jpg"></td></tr></table>' +
+        '<p>Energy is <img src="https://example.com/e.png" alt="E=mc^2"> by definition.</p>' +
+        '<p><img src="data:image/png;base64,AAAA" alt="An inline chart"></p>' +
+        '<p>Read on<img src="https://tracker.example.com/p.gif" width="1" height="1"></p>',
+    );
+    expect(htmlMarkdown(html)).toBe(
+      '![A drake](https://cdn.example.com/drake.jpg)\n\nA drake in spring\n\n' +
+        '| Duck | Photo |\n| --- | --- |\n' +
+        '| Teal | [![Teal thumbnail](https://example.com/teal.jpg)](https://example.com/teal-large.jpg) |\n' +
+        '| Smew | ![](https://example.com/smew.jpg) |\n\n' +
+        'Energy is E=mc^2 by definition.\n\nAn inline chart\n\nRead on\n',
+    );
   });
 
   it('leaves out scripts, styles, templates, noscript, comments, the head and hidden elements', () => {

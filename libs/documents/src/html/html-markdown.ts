@@ -40,7 +40,8 @@ function readablePage(html: string, options: HtmlReadOptions): ReadablePage {
  * The document an HTML document or fragment (already decoded to a string) says, its blocks from
  * `file`: headings, paragraphs and line breaks; bold, italic, strikethrough and code; links to
  * addresses a reader can follow (relative links keep their text only, unless the document's
- * `<base>` makes them absolute); images as their alternative text; nested bulleted and numbered
+ * `<base>` makes them absolute); pictures standing alone as images at their web address, in a line
+ * of text as their alternative text (`picturesInText`); nested bulleted and numbered
  * lists; description lists as terms in bold with their definitions nested; quotes; code blocks
  * with their language; tables with row and column spans, a cell's paragraphs and list items on
  * lines of their own. What a reader never sees is left out: the head, scripts, styles,

@@ -1,5 +1,6 @@
 import type { Block, Cell, Inline, ListItemBlock, Provenance } from '@docconv/model';
 import type { HtmlBlock, ListItem } from './html-blocks';
+import { picturesInText } from './html-inline';
 import { innerTables } from './html-table';
 
 /** The largest number a Markdown ordered list item can carry (nine digits, CommonMark 5.2). */
@@ -36,9 +37,9 @@ class Layout {
     const from = this.from;
     switch (block.type) {
       case 'paragraph':
-        return [{ type: 'paragraph', content: block.content, from, ...(quote ? { quote: true } : {}) }];
+        return [{ type: 'paragraph', content: picturesInText(block.content), from, ...(quote ? { quote: true } : {}) }];
       case 'heading':
-        return [{ type: 'heading', level: block.level, content: block.content, from }];
+        return [{ type: 'heading', level: block.level, content: picturesInText(block.content), from }];
       case 'list':
         return this.list(block, quote, depth);
       case 'quote':
@@ -49,7 +50,12 @@ class Layout {
         const rows = block.rows.map((row) =>
           row.map(({ content, rowspan, colspan, blocks }): Cell => {
             const inner = this.blocks(innerTables(blocks), quote, depth);
-            return { content, rowspan, colspan, ...(inner.length > 0 ? { blocks: inner } : {}) };
+            return {
+              content: picturesInText(content),
+              rowspan,
+              colspan,
+              ...(inner.length > 0 ? { blocks: inner } : {}),
+            };
           }),
         );
         return [{ type: 'table', rows, headerRows: block.headerRows, from }];
@@ -87,5 +93,5 @@ function itemContent(item: ListItem): { content: Inline[]; rest: HtmlBlock[] } {
     if (content.length > 0) content.push({ kind: 'break' });
     content.push(...block.content);
   }
-  return { content, rest: item.blocks.slice(i) };
+  return { content: picturesInText(content), rest: item.blocks.slice(i) };
 }

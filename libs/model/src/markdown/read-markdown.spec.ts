@@ -43,6 +43,18 @@ describe('readMarkdown', () => {
     }
   });
 
+  it('reads a linked picture in a paragraph as a picture with its link, and writes it back', () => {
+    const markdown = 'Home: [![A logo](https://example.com/logo.png)](https://example.com/)\n';
+    const { blocks } = readMarkdown(markdown, 'page.html');
+    expect((blocks[0] as ParagraphBlock).content).toEqual([
+      { kind: 'text', text: 'Home: ' },
+      { kind: 'image', src: 'https://example.com/logo.png', alt: 'A logo', link: 'https://example.com/' },
+    ]);
+    expect(
+      writeMarkdown({ version: 1, blocks: blocks.map(({ written: _, ...block }) => block) as typeof blocks }),
+    ).toBe(markdown);
+  });
+
   it('reads each block with its type, provenance and formatted runs', () => {
     const { blocks } = readMarkdown(sample, 'report.pdf');
     expect(blocks.map((b) => b.type)).toEqual([

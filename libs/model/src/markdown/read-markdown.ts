@@ -160,7 +160,11 @@ function runs(nodes: PhrasingContent[]): Inline[] {
 }
 
 function modelInline(run: InlineRun): Inline[] {
-  if (run.image) return [{ kind: 'image', src: run.image.src, alt: run.image.alt }];
+  if (run.image) {
+    return [
+      { kind: 'image', src: run.image.src, alt: run.image.alt, ...(run.link !== null ? { link: run.link } : {}) },
+    ];
+  }
   return run.text.split('\n').flatMap((text, i): Inline[] => {
     const pieces: Inline[] = i > 0 ? [{ kind: 'break' }] : [];
     if (text === '') return pieces;

@@ -216,8 +216,10 @@ function piece(inline: Inline, linkId: (href: string) => number, html: boolean):
       return { kind: 'raw', markdown: `$${inline.tex}$` };
     case 'note':
       return { kind: 'raw', markdown: html ? htmlNote(inline.label) : `[^${inline.label}]` };
-    case 'image':
-      return { kind: 'raw', markdown: `![${altText(inline.alt)}](${inline.src})` };
+    case 'image': {
+      const link = inline.link === undefined ? undefined : { id: linkId(inline.link), href: inline.link };
+      return { kind: 'raw', markdown: `![${altText(inline.alt)}](${inline.src})`, link };
+    }
   }
 }
 
