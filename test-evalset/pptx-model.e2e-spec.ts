@@ -17,7 +17,7 @@ const DIFFERENCES: Record<string, Differences> = {
     'odp/odf_presentation_01.odp':
       'The same as ppt/legacy_sample.ppt (the same slides): no blank line between a numbered list and the bulleted list after it; the two lists read the same.',
     'odp/odf_presentation_02.odp':
-      "Nested items are indented by the writer's one list layout, four columns under their parent (enough under `1.` as under `-`), rather than by the parent marker's width; the nesting reads the same.",
+      "Nested items are indented by the writer's one list layout, four columns under their parent (enough under `1.` as under `-`), rather than by the parent marker's width; the nesting reads the same. Four slides without a title placeholder draw their title as a 36-point line at the top ('Text', 'Chart', 'Table', 'Photo'): those lines are their headings, not 'Slide 1' to 'Slide 4'.",
   },
 };
 

@@ -57,6 +57,8 @@ export interface CommentAuthor {
 
 export interface Deck {
   zip: ZipReader;
+  /** The slides' height in EMU (`sldSz`; 7.5 inches when the package does not say). */
+  slideHeight: number;
   layouts: Map<string, Promise<Layout>>;
   masters: Map<string, Promise<Master>>;
   authors: Map<string, CommentAuthor>;
@@ -77,6 +79,9 @@ export interface ShapeRef {
 
 export const TITLE_TYPES = new Set(['title', 'ctrTitle']);
 
+/** PowerPoint's slide height, 7.5 inches in EMU, for a package that does not give its own. */
+const DEFAULT_SLIDE_HEIGHT = 6858000;
+
 /** Placeholders of the slide's furniture (date, footer, slide number, header): not read as content. */
 export const FURNITURE_TYPES = new Set(['dt', 'ftr', 'sldNum', 'hdr']);
 
@@ -86,7 +91,9 @@ export async function openDeck(zip: ZipReader): Promise<{ deck: Deck; slideParts
   const presentation = await readXmlPart(zip, partName);
   if (!child(presentation, 'presentation')) throw new OfficeReadError(`it has no presentation part (${partName})`);
   const rels = await readRels(zip, partName);
-  const deck: Deck = { zip, layouts: new Map(), masters: new Map(), authors: new Map() };
+  const height = Number(pathOf(presentation, 'presentation', 'sldSz')?.attrs.cy);
+  const slideHeight = Number.isFinite(height) && height > 0 ? height : DEFAULT_SLIDE_HEIGHT;
+  const deck: Deck = { zip, slideHeight, layouts: new Map(), masters: new Map(), authors: new Map() };
   for (const type of ['commentAuthors', 'authors']) {
     for (const rel of relsOfType(rels, type)) {
       const authors = await readXmlPart(zip, rel.target);

@@ -142,4 +142,18 @@ describe('readPptx', () => {
     // A comment cannot hold `--`: the writer makes it a dash.
     expect(writeMarkdown(document)).toContain('<!-- image: A chart — yearly -->');
   });
+  it('takes a title drawn as text (one large line alone at the top) for a slide without a title placeholder, and nothing smaller or lower', async () => {
+    const big = (text: string) => run(text, ' sz="3600"');
+    const body = shape([run('Body text', ' sz="1800"')], [0, 1800000]);
+    const drawn = await read(deckWith(shape([big('Quarterly results')], [0, 500000]) + body));
+    expect(writeMarkdown(drawn)).toBe('## Quarterly results\n\nBody text\n');
+    const low = await read(
+      deckWith(shape([big('Low line')], [0, 3000000]) + shape([run('Body', ' sz="1800"')], [0, 4000000])),
+    );
+    expect(writeMarkdown(low)).toBe('## Slide 1\n\nLow line\n\nBody\n');
+    const small = await read(deckWith(shape([run('Caption', ' sz="1800"')], [0, 500000]) + body));
+    expect(writeMarkdown(small)).toBe('## Slide 1\n\nCaption\n\nBody text\n');
+    const twoLines = await read(deckWith(shape([big('One'), big('Two')], [0, 500000]) + body));
+    expect(writeMarkdown(twoLines)).toBe('## Slide 1\n\nOne\n\nTwo\n\nBody text\n');
+  });
 });

@@ -15,7 +15,7 @@ import {
   pictureComment,
 } from '../office/ooxml';
 import { chartBlocks, readChart } from '../office/charts';
-import { plain, type Block, type Document, type ListItemBlock, type Provenance } from '@docconv/model';
+import { contentText, plain, type Block, type Document, type ListItemBlock, type Provenance } from '@docconv/model';
 import {
   FURNITURE_TYPES,
   TITLE_TYPES,
@@ -35,7 +35,7 @@ import type { ZipReader } from '../zip/zip-reader';
 
 /**
  * A PowerPoint package as a document: per slide in presentation order, a level-2 heading with
- * the slide's title (or "Slide N"), the slide's text boxes, tables, pictures, charts and
+ * the slide's title (its title placeholder's text, else a title drawn as text, else "Slide N"), the slide's text boxes, tables, pictures, charts and
  * SmartArt in reading order (top to bottom, then left to right), then its speaker notes and the
  * reviewers' comments under level-3 headings. Every block says its slide.
  */
@@ -57,7 +57,7 @@ async function slideBlocks(deck: Deck, part: string, from: Provenance): Promise<
   const context: ShapeContext = { deck, rels, layout };
 
   let title: string | undefined;
-  const items: { box?: ShapeRef['box']; order: number; blocks: Block[] }[] = [];
+  const items: SlideItem[] = [];
   for (const [order, shape] of collectShapes(pathOf(slide, 'sld', 'cSld', 'spTree'), context).entries()) {
     const ph = placeholderOf(shape.node);
     if (ph && TITLE_TYPES.has(ph.type) && title === undefined) {
@@ -73,11 +73,13 @@ async function slideBlocks(deck: Deck, part: string, from: Provenance): Promise<
     }
     if (ph && FURNITURE_TYPES.has(ph.type)) continue;
     const blocks = await shapeBlocks(shape, context, ph, from);
-    if (blocks.length) items.push({ box: shape.box, order, blocks });
+    if (blocks.length) items.push({ box: shape.box, order, blocks, size: largestTextSize(shape.node) });
   }
+  const read = readingOrder(items);
+  const drawnTitle = title === undefined ? titleDrawnAsText(read, deck.slideHeight) : undefined;
   const blocks: Block[] = [
-    { type: 'heading', level: 2, from, content: plain(title ?? `Slide ${from.slide}`) },
-    ...readingOrder(items).flatMap((item) => item.blocks),
+    { type: 'heading', level: 2, from, content: plain(title ?? drawnTitle ?? `Slide ${from.slide}`) },
+    ...(drawnTitle === undefined ? read : read.slice(1)).flatMap((item) => item.blocks),
   ];
 
   const notesRel = relsOfType(rels, 'notesSlide')[0];
@@ -86,6 +88,48 @@ async function slideBlocks(deck: Deck, part: string, from: Provenance): Promise<
   const comments = await commentBlocks(deck, rels, from);
   if (comments.length) blocks.push({ type: 'heading', level: 3, from, content: plain('Comments') }, ...comments);
   return blocks;
+}
+
+/** A shape read for the slide's body: its box, its place in the slide's tree, its blocks, its largest font size. */
+interface SlideItem {
+  box?: ShapeRef['box'];
+  order: number;
+  blocks: Block[];
+  size?: number;
+}
+
+/** Text this size (in hundredths of a point) or larger, alone at the top of a slide, is its title. */
+const TITLE_TEXT_SIZE = 2400;
+
+/**
+ * The title of a slide that has no title placeholder but draws one as text (a deck made by hand
+ * or converted from another program, LibreOffice's included): the first shape read is a single
+ * short line in the top quarter of the slide, at 24 points or more and larger than any other
+ * text on it. Its text, or undefined.
+ */
+function titleDrawnAsText(items: SlideItem[], slideHeight: number): string | undefined {
+  const [first, ...rest] = items;
+  if (!first?.box || first.size === undefined || first.size < TITLE_TEXT_SIZE) return undefined;
+  if (first.box.y + first.box.h / 2 > slideHeight / 4) return undefined;
+  if (rest.some((item) => item.size !== undefined && item.size >= first.size!)) return undefined;
+  const [block, ...others] = first.blocks;
+  if (others.length > 0 || block?.type !== 'paragraph' || block.content.some((run) => run.kind !== 'text')) {
+    return undefined;
+  }
+  const text = contentText(block.content).replace(/\s+/g, ' ').trim();
+  return text !== '' && text.length <= MAX_DRAWN_TITLE ? text : undefined;
+}
+
+/** The longest line read as a slide's title drawn as text. */
+const MAX_DRAWN_TITLE = 120;
+
+/** The largest font size a shape's runs set, in hundredths of a point; undefined when none sets one. */
+function largestTextSize(node: XmlNode): number | undefined {
+  if (node.name !== 'sp') return undefined;
+  const sizes = [...descendants(node, 'rPr'), ...descendants(node, 'endParaRPr')]
+    .map((rPr) => Number(rPr.attrs.sz))
+    .filter((size) => Number.isFinite(size) && size > 0);
+  return sizes.length > 0 ? Math.max(...sizes) : undefined;
 }
 
 async function shapeBlocks(
