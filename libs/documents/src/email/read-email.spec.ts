@@ -293,7 +293,7 @@ describe('readEmail and extractEmail', () => {
         String.raw`{\rtf1\ansi\ansicpg1252\fromhtml1 \deff0{\fonttbl{\f0\fswiss Arial;}}` +
         String.raw`{\*\htmltag64 <html>}{\*\htmltag <body>}{\*\htmltag <h1>}Quarterly report{\*\htmltag </h1>}` +
         String.raw`{\*\htmltag <p>}Sales rose {\*\htmltag <b>}12%{\*\htmltag </b>} in caf\'e9s.{\*\htmltag </p>}` +
-        String.raw`{\*\htmltag <table><tr><td>}North{\*\htmltag </td><td>}40{\*\htmltag </td></tr></table>}{\*\htmltag </body></html>}}`;
+        String.raw`{\*\htmltag <table><tr><th>}Region{\*\htmltag </th><th>}Sales{\*\htmltag </th></tr><tr><td>}North{\*\htmltag </td><td>}40{\*\htmltag </td></tr></table>}{\*\htmltag </body></html>}}`;
       const native =
         String.raw`{\rtf1\ansi\ansicpg949\deff0{\fonttbl{\f0\fswiss\fcharset0 Arial;}{\f1\fnil\fcharset129 Gulim;}}` +
         String.raw`\viewkind4\uc1\pard\f0\fs20 Hello \b team\b0 ,\par {\f1 \'c7\'d1\'b1\'b9\'be\'ee} text.\par}`;
@@ -313,8 +313,9 @@ describe('readEmail and extractEmail', () => {
           '',
           'Sales rose **12%** in cafés.',
           '',
-          '| North | 40 |',
+          '| Region | Sales |',
           '| --- | --- |',
+          '| North | 40 |',
           '',
         ].join('\n'),
       );

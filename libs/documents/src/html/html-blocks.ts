@@ -2,7 +2,6 @@ import { linkDestination, type Inline } from '@docconv/model';
 import {
   attribute,
   BLOCK_ELEMENTS,
-  cleanText,
   isElement,
   isText,
   isUnseen,
@@ -13,7 +12,7 @@ import {
   type HtmlParent,
 } from './html-dom';
 import { readTable, type TableCell } from './html-table';
-import { codeBlock, codeText, isEmpty, linkOf, mathInline, text, unbold, type Style } from './html-inline';
+import { codeBlock, codeText, isEmpty, linkOf, mathInline, picture, text, unbold, type Style } from './html-inline';
 
 /**
  * What an HTML document says, as the reader meets it: blocks nested as the markup nests them
@@ -71,10 +70,12 @@ export class HtmlBlockReader {
   /**
    * `base` resolves relative link targets (see `baseAddress`); without it they keep their text
    * only. `keepPageFurniture` reads the page's own header and footer too (`isPageFurniture`).
+   * `pageBorders`: the page's style sheets draw every table's grid (`styledCellBorders`).
    */
   constructor(
     private readonly base?: string,
     private readonly keepPageFurniture = false,
+    private readonly pageBorders = false,
   ) {}
 
   /** The blocks of a document's or element's content. */
@@ -125,7 +126,7 @@ export class HtmlBlockReader {
         flow.content.push({ kind: 'break' });
         return true;
       case 'img':
-        flow.content.push(...this.picture(element, style));
+        flow.content.push(...picture(element, style, this.resolve(attribute(element, 'src')?.trim() ?? '')));
         return true;
       case 'b':
       case 'strong':
@@ -210,7 +211,7 @@ export class HtmlBlockReader {
         out.push({ type: 'quote', blocks: this.blocks(element, style, depth + 1) });
         return;
       case 'table':
-        out.push(...readTable(element, (cell) => this.blocks(cell, style, depth + 1)));
+        out.push(...readTable(element, (cell) => this.blocks(cell, style, depth + 1), this.pageBorders));
         return;
       case 'hr':
         out.push({ type: 'rule' });
@@ -234,21 +235,6 @@ export class HtmlBlockReader {
     const href = attribute(anchor, 'href');
     const target = href === undefined ? undefined : this.resolve(href.trim());
     return target === undefined ? style : { ...style, link: target };
-  }
-
-  /**
-   * A picture: at its web address when it has one a reader can open (see `picturesInText` for
-   * pictures in a line of text), else its alternative text; a tracking pixel (1 pixel wide or
-   * high) is nothing.
-   */
-  private picture(image: HtmlElement, style: Style): Inline[] {
-    if ((numberAttribute(image, 'width') ?? 2) <= 1 || (numberAttribute(image, 'height') ?? 2) <= 1) return [];
-    const alt = cleanText(attribute(image, 'alt') ?? '')
-      .replace(/\s+/g, ' ')
-      .trim();
-    const src = this.resolve(attribute(image, 'src')?.trim() ?? '');
-    if (src !== undefined && /^https?:/i.test(src)) return [{ kind: 'image', src, alt, ...linkOf(style) }];
-    return alt === '' ? [] : [text(` ${alt} `, style)];
   }
 
   private resolve(href: string): string | undefined {

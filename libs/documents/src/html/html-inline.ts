@@ -1,5 +1,13 @@
 import { inlineMarkdown, type Inline } from '@docconv/model';
-import { attribute, cleanText, isElement, textContent, type HtmlElement, type HtmlNode } from './html-dom';
+import {
+  attribute,
+  cleanText,
+  isElement,
+  numberAttribute,
+  textContent,
+  type HtmlElement,
+  type HtmlNode,
+} from './html-dom';
 
 /** The inline side of reading HTML: runs of text in the style in force, code, math. */
 
@@ -88,6 +96,20 @@ export function mathInline(math: HtmlElement, style: Style): Inline {
   const alt = attribute(math, 'alttext')?.trim();
   if (alt) return { kind: 'math', tex: alt };
   return text(textContent(math), style);
+}
+
+/**
+ * A picture: at its web address (`src`, resolved) when it has one a reader can open (see
+ * `picturesInText` for pictures in a line of text), else its alternative text; a tracking pixel
+ * (1 pixel wide or high) is nothing.
+ */
+export function picture(image: HtmlElement, style: Style, src: string | undefined): Inline[] {
+  if ((numberAttribute(image, 'width') ?? 2) <= 1 || (numberAttribute(image, 'height') ?? 2) <= 1) return [];
+  const alt = cleanText(attribute(image, 'alt') ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (src !== undefined && /^https?:/i.test(src)) return [{ kind: 'image', src, alt, ...linkOf(style) }];
+  return alt === '' ? [] : [text(` ${alt} `, style)];
 }
 
 /**

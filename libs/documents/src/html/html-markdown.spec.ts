@@ -154,11 +154,48 @@ describe('htmlMarkdown', () => {
     );
     expect(htmlMarkdown(lists)).toBe('| A | B |\n| --- | --- |\n| • Pond<br>• Marsh | One<br>Two |\n');
     const nested = page(
-      '<table><tr><td>A</td><td>B</td></tr><tr><td><table><tr><td>x</td><td>y</td></tr></table></td><td>z</td></tr></table>',
+      '<table><tr><th>A</th><th>B</th></tr><tr><td><table><tr><th>x</th><th>y</th></tr></table></td><td>z</td></tr></table>',
     );
     expect(htmlMarkdown(nested)).toBe(
       '<table>\n<tr><th>A</th><th>B</th></tr>\n<tr><td><table>\n<tr><th>x</th><th>y</th></tr>\n</table></td><td>z</td></tr>\n</table>\n',
     );
+  });
+
+  it('reads a layout table as the blocks of its cells, row by row: marked so, holding a table, or one row or column with nothing only data has', () => {
+    const newsletter = page(
+      '<table role="presentation"><tr><td><h2>Spring sale</h2></td><td><img src="https://example.com/logo.png" alt="Shop"></td></tr>' +
+        '<tr><td colspan="2"><p>Everything half price.</p></td></tr></table>' +
+        '<table><tr><td><table><tr><th>Item</th><th>Price</th></tr><tr><td>Tea</td><td>3</td></tr></table></td></tr>' +
+        '<tr><td>Unsubscribe</td></tr></table>' +
+        '<table><tr><td>Home</td><td>Shop</td><td>Contact</td></tr></table>' +
+        '<table><tr><td>North</td><td>40</td></tr><tr><td>South</td><td>35</td></tr></table>',
+    );
+    expect(htmlMarkdown(newsletter)).toBe(
+      '## Spring sale\n\n![Shop](https://example.com/logo.png)\n\nEverything half price.\n\n' +
+        '| Item | Price |\n| --- | --- |\n| Tea | 3 |\n\nUnsubscribe\n\nHome\n\nShop\n\nContact\n\n' +
+        '| North | 40 |\n| --- | --- |\n| South | 35 |\n',
+    );
+  });
+
+  it('keeps a table whose grid is drawn (a border attribute, a style sheet bordering every cell) as a table, however it nests', () => {
+    const nested =
+      '<table><tr><td>A</td><td>B</td></tr><tr><td><table><tr><td>x</td><td>y</td></tr></table></td><td>z</td></tr></table>';
+    const grid =
+      '<table>\n<tr><th>A</th><th>B</th></tr>\n<tr><td><table>\n<tr><th>x</th><th>y</th></tr>\n</table></td><td>z</td></tr>\n</table>\n';
+    expect(htmlMarkdown(page(nested, '<style>/* grid */ table, th, td { border: 1px solid black; }</style>'))).toBe(
+      grid,
+    );
+    expect(htmlMarkdown(page(nested.replace(/<table>/g, '<table border="1">')))).toBe(grid);
+    expect(htmlMarkdown(page(nested, '<style>td { border: 0; border-collapse: collapse }</style>'))).toBe(
+      'A\n\nB\n\nx\n\ny\n\nz\n',
+    );
+    expect(
+      htmlMarkdown(
+        page(
+          '<table border="0"><tr><td style="border-bottom: thick solid">Title</td></tr><tr><td>Body</td></tr></table>',
+        ),
+      ),
+    ).toBe('Title\n\nBody\n');
   });
 
   it('writes a one-cell layout table as its content', () => {

@@ -4,6 +4,7 @@ import { readableCharacters } from '../text-pages';
 import { HtmlBlockReader, type HtmlBlock } from './html-blocks';
 import { baseAddress, bodyOf, htmlMarkup, parseHtml, visibleText, type HtmlParent } from './html-dom';
 import { modelBlocks } from './html-model';
+import { styledCellBorders } from './layout-table';
 import { hasSiteChrome, mainContent, type HtmlContent } from './main-content';
 
 /** How the markup is to be read. */
@@ -22,6 +23,8 @@ interface ReadablePage {
   /** Resolves relative links: the page's own base address (see `baseAddress`), the article's too. */
   base?: string;
   title?: string;
+  /** The page's style sheets draw every table's grid (`styledCellBorders`). */
+  cellBorders: boolean;
 }
 
 function readablePage(html: string, options: HtmlReadOptions): ReadablePage {
@@ -29,11 +32,14 @@ function readablePage(html: string, options: HtmlReadOptions): ReadablePage {
   const document = parse(markup);
   const body = bodyOf(document);
   const base = baseAddress(document);
+  const cellBorders = styledCellBorders(document);
   if (options.content === 'main' && hasSiteChrome(body)) {
     const article = mainContent(markup, body);
-    if (article !== undefined) return { root: bodyOf(parseHtml(article.html)), base, title: article.title };
+    if (article !== undefined) {
+      return { root: bodyOf(parseHtml(article.html)), base, title: article.title, cellBorders };
+    }
   }
-  return { root: body, base };
+  return { root: body, base, cellBorders };
 }
 
 /**
@@ -50,7 +56,7 @@ function readablePage(html: string, options: HtmlReadOptions): ReadablePage {
  */
 export function htmlDocument(html: string, file: string, options: HtmlReadOptions = {}): Document {
   const page = readablePage(html, options);
-  const blocks = new HtmlBlockReader(page.base, options.content === 'full').read(page.root);
+  const blocks = new HtmlBlockReader(page.base, options.content === 'full', page.cellBorders).read(page.root);
   const title: HtmlBlock[] =
     page.title === undefined ? [] : [{ type: 'heading', level: 1, content: [{ kind: 'text', text: page.title }] }];
   return { version: 1, blocks: modelBlocks([...title, ...blocks], file, options.part) };

@@ -1,6 +1,7 @@
 import { gridRows, withoutLines, type Inline, type PlacedCell } from '@docconv/model';
 import type { HtmlBlock } from './html-blocks';
 import { isElement, isUnseen, numberAttribute, type HtmlElement } from './html-dom';
+import { isLayoutTable } from './layout-table';
 import { isEmpty } from './html-inline';
 
 /** Widest table grid kept (the HTML limit on one cell's colspan is 1000); cells past it join the last one kept. */
@@ -28,17 +29,29 @@ interface GridCell extends PlacedCell {
  * cell's content as lines (`cellContent`). Rows and columns where no cell with text ends are
  * dropped, so a row that holds only cells continuing below folds into the next one and spacer
  * rows and columns vanish. A table left with one cell is layout, not data: its content's blocks
- * are given as they are. The caption's blocks go before the table. `readCell` reads an element's blocks.
+ * are given as they are, as are those of a table laying the page out (`isLayoutTable`; `pageBorders`:
+ * the page's style sheets draw every table's grid). The caption's blocks go before the table.
+ * `readCell` reads an element's blocks.
  */
-export function readTable(element: HtmlElement, readCell: (cell: HtmlElement) => HtmlBlock[]): HtmlBlock[] {
+export function readTable(
+  element: HtmlElement,
+  readCell: (cell: HtmlElement) => HtmlBlock[],
+  pageBorders = false,
+): HtmlBlock[] {
   const out: HtmlBlock[] = [];
   const { rows, head } = tableRows(element);
-  const cells: GridCell[] = placeCells(rows, head).map(({ elements, ...cell }) => {
+  const placed = placeCells(rows, head);
+  const layout = isLayoutTable(element, rows.length, placed, pageBorders);
+  const cells: GridCell[] = placed.map(({ elements, ...cell }) => {
     const blocks = elements.flatMap(readCell);
     return { ...cell, blocks, content: cellContent(blocks) };
   });
   const caption = element.childNodes.find((n): n is HtmlElement => isElement(n) && n.tagName === 'caption');
   if (caption && !isUnseen(caption)) out.push(...readCell(caption));
+  if (layout) {
+    for (const cell of cells) out.push(...cell.blocks);
+    return out;
+  }
   const withText = cells.filter((cell) => !isEmpty(cell.content) || innerTables(cell.blocks).length > 0);
   if (withText.length === 0) return out;
   const width = withText.reduce((w, c) => Math.max(w, c.col + c.colspan), 0);
