@@ -50,9 +50,7 @@ describe('readMarkdown', () => {
       { kind: 'text', text: 'Home: ' },
       { kind: 'image', src: 'https://example.com/logo.png', alt: 'A logo', link: 'https://example.com/' },
     ]);
-    expect(
-      writeMarkdown({ version: 1, blocks: blocks.map(({ written: _, ...block }) => block) }),
-    ).toBe(markdown);
+    expect(writeMarkdown({ version: 1, blocks: blocks.map(({ written: _, ...block }) => block) })).toBe(markdown);
   });
 
   it('reads each block with its type, provenance and formatted runs', () => {
