@@ -176,8 +176,18 @@ const modelled =
   };
 
 /** An OpenDocument, legacy Office or RTF file: LibreOffice converts it, and the OOXML reader builds its document. */
-const viaLibreOffice = (kind: OfficeViaLibreOffice): Reader =>
-  modelled((input) => readViaLibreOffice(input.path, kind, input.displayName, input.limits));
+const viaLibreOffice =
+  (kind: OfficeViaLibreOffice): Reader =>
+  async (input) => {
+    const { document, images } = await readViaLibreOffice(
+      input.path,
+      kind,
+      input.displayName,
+      input.limits,
+      input.imagePrefix,
+    );
+    return { markdown: writeMarkdown(document), pages: [], document, images };
+  };
 
 const email = (kind: EmailKind): Reader => modelled((input) => extractEmail(input.path, kind, input.displayName));
 

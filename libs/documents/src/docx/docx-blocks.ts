@@ -1,4 +1,4 @@
-import { joined, type Block, type Cell, type Inline, type Provenance } from '@docconv/model';
+import { joined, shows, type Block, type Cell, type Inline, type Provenance } from '@docconv/model';
 import { chartBlocks, chartLines, type Chart } from '../office/charts';
 import type { ListLabel } from './docx-numbering';
 
@@ -35,15 +35,42 @@ export function flatten(blocks: DocxBlock[]): Inline[] {
           return joined(block.rows.flatMap((row) => row.map((cell) => cell.content)));
         case 'chart':
           return joined(chartLines(block.chart));
-        case 'paragraph': {
-          const label = block.list?.label;
-          const marker = !label ? '' : label.kind === 'ordered' ? `${label.number}${label.delimiter} ` : '• ';
-          const content = block.content.map((inline): Inline => (inline.kind === 'break' ? space : inline));
-          return marker === '' ? content : [{ kind: 'text', text: marker }, ...content];
-        }
+        case 'paragraph':
+          return labelled(
+            block,
+            block.content.map((inline): Inline => (inline.kind === 'break' ? space : inline)),
+          );
       }
     }),
   );
+}
+
+/**
+ * Blocks as the lines of a table cell: each paragraph on a line of its own with its list label
+ * (`1. `, `• `) and its line breaks, each equation on its own line. Tables and charts are not
+ * lines: a cell holds its tables as blocks, and its charts follow the table.
+ */
+export function cellLines(blocks: DocxBlock[]): Inline[] {
+  const lines = blocks
+    .flatMap((block): Inline[][] => {
+      switch (block.type) {
+        case 'math':
+          return [[{ kind: 'math', tex: block.tex }]];
+        case 'paragraph':
+          return [labelled(block, block.content)];
+        default:
+          return [];
+      }
+    })
+    .filter(shows);
+  return lines.flatMap((line, i): Inline[] => (i === 0 ? line : [{ kind: 'break' }, ...line]));
+}
+
+/** A paragraph's content after its list label (`1. `, `• `), when it has one. */
+function labelled(block: Extract<DocxBlock, { type: 'paragraph' }>, content: Inline[]): Inline[] {
+  const label = block.list?.label;
+  const marker = !label ? '' : label.kind === 'ordered' ? `${label.number}${label.delimiter} ` : '• ';
+  return marker === '' ? content : [{ kind: 'text', text: marker }, ...content];
 }
 
 const space: Inline = { kind: 'text', text: ' ' };

@@ -1,14 +1,21 @@
-import { linkDestination, type Block, type FootnoteBlock, type ImageInline, type Inline } from '@docconv/model';
+import {
+  linkDestination,
+  type Block,
+  type FootnoteBlock,
+  type ImageInline,
+  type Inline,
+  type Provenance,
+} from '@docconv/model';
 import { shows } from '@docconv/model';
 import { flatten, modelBlocks, unbold, type DocxBlock } from './docx-blocks';
 import { FieldStack, fieldLink } from './docx-fields';
 import { Numbering, type ListLabel } from './docx-numbering';
-import { alternative, nested, notesById, pictureAlt } from './docx-markup';
+import { alternative, notesById, pictureAlt } from './docx-markup';
 import type { DocxPackage, Relationship } from './docx-package';
 import { StyleBook, type CharacterFormat } from './docx-styles';
-import { tableRows, type WordCell, type WordRow } from './docx-tables';
+import { readWordTable } from './docx-tables';
 import { ommlToLatex } from './omml-latex';
-import { attr, child, descendant, elements, intVal, isElement, onOff, textOf, val, type XmlElement } from './xml-tree';
+import { attr, child, descendant, elements, intVal, isElement, textOf, val, type XmlElement } from './xml-tree';
 
 /** What a paragraph collects while its content is read. */
 interface ParagraphContent {
@@ -47,6 +54,8 @@ export class DocxReader {
   private fields = new FieldStack();
   /** The pictures met, in order. */
   readonly pictures: Picture[] = [];
+  /** Where the blocks read come from: the file being read. */
+  private from: Provenance = { file: '' };
 
   constructor(private readonly docx: DocxPackage) {
     this.styles = new StyleBook(docx.styles);
@@ -59,6 +68,7 @@ export class DocxReader {
   /** The document's blocks, each from `file`: the body, then the notes it refers to. */
   read(file: string): Block[] {
     const from = { file };
+    this.from = from;
     const body = modelBlocks(this.blocks(child(this.docx.document.root, 'w:body')), from);
     const notes = this.notes.map(({ label, content }): FootnoteBlock => ({ type: 'footnote', from, label, content }));
     return [...body, ...notes];
@@ -147,43 +157,7 @@ export class DocxReader {
   }
 
   private table(tbl: XmlElement): DocxBlock[] {
-    const rows: WordRow[] = [];
-    const cellBlocks: DocxBlock[][] = [];
-    for (const tr of nested(tbl, 'w:tr')) {
-      const trPr = child(tr, 'w:trPr');
-      const cells: WordCell[] = [];
-      for (const tc of nested(tr, 'w:tc')) {
-        const tcPr = child(tc, 'w:tcPr');
-        const vMerge = child(tcPr, 'w:vMerge');
-        const hMerge = child(tcPr, 'w:hMerge');
-        const blocks = this.blocks(tc);
-        cellBlocks.push(blocks);
-        cells.push({
-          span: Math.min(64, Math.max(1, intVal(tcPr, 'w:gridSpan') ?? 1)),
-          merge:
-            vMerge && attr(vMerge, 'w:val') !== 'restart'
-              ? 'vertical'
-              : hMerge && attr(hMerge, 'w:val') !== 'restart'
-                ? 'horizontal'
-                : undefined,
-          // A table or chart in a cell is placed after the table that holds it: a cell holds one
-          // line, and a table flattened into a line of text loses the rows a reader needs.
-          content: flatten(blocks.filter((b) => b.type !== 'table' && b.type !== 'chart')),
-        });
-      }
-      rows.push({
-        before: intVal(trPr, 'w:gridBefore') ?? 0,
-        after: intVal(trPr, 'w:gridAfter') ?? 0,
-        header: onOff(trPr, 'w:tblHeader') ?? false,
-        cells,
-      });
-    }
-    // A table of one cell is a frame drawn around its content: keep the content as it is.
-    if (rows.length === 1 && rows[0].cells.length === 1) return cellBlocks[0];
-
-    const hoisted = cellBlocks.flat().filter((b) => b.type === 'table' || b.type === 'chart');
-    const table = tableRows(rows);
-    return table.rows.length === 0 ? hoisted : [{ type: 'table', ...table }, ...hoisted];
+    return readWordTable(tbl, (tc) => this.blocks(tc), this.from);
   }
 
   // ---- inline content -----------------------------------------------------------------

@@ -93,7 +93,7 @@ describe('extractDocx: tables', () => {
     );
   });
 
-  it('writes a table nested in a cell as a table of its own after the one holding it', async () => {
+  it("writes a table nested in a cell inside that cell (HTML tables), and a cell's paragraphs as its lines", async () => {
     const md = await convert(({ Document, Paragraph, Table, TableRow, TableCell }) => {
       const cell = (...children: (InstanceType<DocxModule['Paragraph']> | InstanceType<DocxModule['Table']>)[]) =>
         new TableCell({ children });
@@ -111,6 +111,9 @@ describe('extractDocx: tables', () => {
                 rows: [
                   new TableRow({ children: [cell(new Paragraph('Name')), cell(new Paragraph('Detail'))] }),
                   new TableRow({ children: [cell(new Paragraph('Rich')), cell(new Paragraph('See below'), inner)] }),
+                  new TableRow({
+                    children: [cell(new Paragraph('Two lines')), cell(new Paragraph('One'), new Paragraph('Two'))],
+                  }),
                 ],
               }),
               new Paragraph('After'),
@@ -121,13 +124,14 @@ describe('extractDocx: tables', () => {
     });
     expect(md).toBe(
       [
-        '| Name | Detail |',
-        '| --- | --- |',
-        '| Rich | See below |',
-        '',
-        '| A | B |',
-        '| --- | --- |',
-        '| 1 | 2 |',
+        '<table>',
+        '<tr><th>Name</th><th>Detail</th></tr>',
+        '<tr><td>Rich</td><td>See below<table>',
+        '<tr><th>A</th><th>B</th></tr>',
+        '<tr><td>1</td><td>2</td></tr>',
+        '</table></td></tr>',
+        '<tr><td>Two lines</td><td>One<br>Two</td></tr>',
+        '</table>',
         '',
         'After',
         '',

@@ -95,8 +95,8 @@ async function takeOutPictures(
 
 /**
  * The blocks with each picture that was not stored replaced by the text it leaves, its
- * alternative text as `[Image: …]` (nothing without one); a paragraph, heading or list item
- * left showing nothing goes.
+ * alternative text as `[Image: …]` (nothing without one), in the tables nested in cells too; a
+ * paragraph, heading or list item left showing nothing goes.
  */
 function withoutUnstored(blocks: Block[], unstored: Set<Inline>): Block[] {
   if (unstored.size === 0) return blocks;
@@ -115,10 +115,16 @@ function withoutUnstored(blocks: Block[], unstored: Set<Inline>): Block[] {
       }
       case 'footnote':
         return [{ ...block, content: replace(block.content) }];
-      case 'table':
-        return [
-          { ...block, rows: block.rows.map((row) => row.map((cell) => ({ ...cell, content: replace(cell.content) }))) },
-        ];
+      case 'table': {
+        const rows = block.rows.map((row) =>
+          row.map((cell) => ({
+            ...cell,
+            content: replace(cell.content),
+            ...(cell.blocks ? { blocks: withoutUnstored(cell.blocks, unstored) } : {}),
+          })),
+        );
+        return [{ ...block, rows }];
+      }
       default:
         return [block];
     }

@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { heldSlots, runFolders } from '../libreoffice/testing/leftovers';
-import { extractViaLibreOffice } from './extract-legacy';
+import { writeMarkdown } from '@docconv/model';
+import sharp from 'sharp';
+import { extractViaLibreOffice, readViaLibreOffice } from './extract-legacy';
 import { countViaMetadata } from './inspect-legacy';
 import { makeOdf } from './testing/odf-builder';
 
@@ -107,6 +109,29 @@ describe('extractViaLibreOffice', () => {
     expect(markdown).toContain('Cached section text');
     expect(markdown).not.toContain('Fetched from the network');
     expect(requests).toEqual([]);
+  });
+
+  it("takes an ODT's pictures out beside the result, as a DOCX file's are, when asked to", async () => {
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#c00' } })
+      .png()
+      .toBuffer();
+    const picture =
+      '<text:p>Our logo:</text:p><text:p><draw:frame draw:name="Logo" svg:width="2cm" svg:height="2cm" text:anchor-type="as-char">' +
+      '<draw:image xlink:href="Pictures/logo.png" xlink:type="simple" xlink:show="embed" xlink:actuate="onLoad"/>' +
+      '<svg:desc>Red square logo</svg:desc></draw:frame></text:p>';
+    const odt = await fixture(
+      'logo.odt',
+      makeOdf({
+        type: 'text',
+        body: TEXT_BODY + picture,
+        extra: [{ name: 'Pictures/logo.png', data: png }],
+      }),
+    );
+    const { document, images } = await readViaLibreOffice(odt, 'odt', 'logo.odt', undefined, 'images/');
+    expect(images.map((image) => [image.name, image.mime])).toEqual([['images/image-1.png', 'image/png']]);
+    expect(writeMarkdown(document)).toContain('![Red square logo](images/image-1.png)');
+    // Without a place for pictures, the text says what was there.
+    expect(await extractViaLibreOffice(odt, 'odt', 'logo.odt')).toContain('[Image: Red square logo]');
   });
 
   it('reads an ODS: each sheet and its table', async () => {

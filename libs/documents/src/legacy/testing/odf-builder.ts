@@ -27,7 +27,7 @@ export interface OdfSpec {
   /** The inside of `office:settings` (settings.xml), when given. */
   settings?: string;
   /** More entries (Basic modules, scripts); each is listed in the manifest. */
-  extra?: { name: string; data: string }[];
+  extra?: { name: string; data: string | Buffer }[];
   /** Extra manifest lines (an encryption entry). */
   manifestLines?: string[];
 }
