@@ -186,6 +186,7 @@ describe('htmlMarkdown', () => {
       grid,
     );
     expect(htmlMarkdown(page(nested.replace(/<table>/g, '<table border="1">')))).toBe(grid);
+    expect(htmlMarkdown(page(nested.replace(/<table>/g, '<table border>')))).toBe(grid);
     expect(htmlMarkdown(page(nested, '<style>td { border: 0; border-collapse: collapse }</style>'))).toBe(
       'A\n\nB\n\nx\n\ny\n\nz\n',
     );

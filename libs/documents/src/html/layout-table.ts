@@ -56,7 +56,7 @@ function drawsBorder(declarations: string): boolean {
  * `presentation` or `none`, `datatable="0"`); or, with nothing of its own that only a data table
  * holds (a summary, `DATA_TABLE_PARTS`; a nested table's header cells are that table's, where
  * Readability counts them for the outer one too) and no grid drawn around every cell (a `border`
- * attribute of 1 or more, or the page's `styledCellBorders`: Firefox's border test, taken before
+ * attribute that does not read as 0, or the page's `styledCellBorders`: Firefox's border test, taken before
  * the nesting one, since a reader sees a drawn grid as a table; a border on one cell, an accent
  * line, is no grid), holding a table or only one row or one column. Readability's last
  * guess, by size alone, is not taken: a small table of figures without header cells stays a
@@ -70,7 +70,9 @@ export function isLayoutTable(
 ): boolean {
   const role = attribute(table, 'role')?.trim().toLowerCase();
   if (role === 'presentation' || role === 'none' || attribute(table, 'datatable')?.trim() === '0') return true;
-  const gridDrawn = pageBorders || (numberAttribute(table, 'border') ?? 0) >= 1;
+  // As browsers draw it: any `border` but one that reads as zero (`border` alone draws 1 pixel).
+  const border = attribute(table, 'border');
+  const gridDrawn = pageBorders || (border !== undefined && numberAttribute(table, 'border') !== 0);
   if (attribute(table, 'summary')?.trim() || gridDrawn) return false;
   let nested = false;
   const stack: HtmlNode[] = [...table.childNodes];
