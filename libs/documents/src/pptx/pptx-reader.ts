@@ -35,9 +35,10 @@ import type { ZipReader } from '../zip/zip-reader';
 
 /**
  * A PowerPoint package as a document: per slide in presentation order, a level-2 heading with
- * the slide's title (its title placeholder's text, else a title drawn as text, else "Slide N"), the slide's text boxes, tables, pictures, charts and
- * SmartArt in reading order (top to bottom, then left to right), then its speaker notes and the
- * reviewers' comments under level-3 headings. Every block says its slide.
+ * the slide's title (its title placeholder's text, else a title drawn as text, else "Slide N"),
+ * the slide's text boxes, tables, pictures, charts and SmartArt in reading order (top to bottom,
+ * then left to right), then its speaker notes and the reviewers' comments under level-3
+ * headings. Every block says its slide.
  */
 export async function readPresentation(zip: ZipReader, file: string): Promise<Document> {
   const { deck, slideParts } = await openDeck(zip);
