@@ -165,10 +165,21 @@ export function numberAttribute(element: HtmlElement, name: string): number | un
 
 /**
  * Whether a reader never sees the element or anything in it: it is one of the unseen kinds, has
- * the `hidden` attribute (not `until-found`, which a reader can reveal) or is styled `display: none`. Page-break markers of printed editions
- * (`role="doc-pagebreak"`, EPUB's `epub:type="pagebreak"`) are left out too: their page numbers
+ * the `hidden` attribute (not `until-found`, which a reader can reveal) or is styled
+ * `display: none`. Page-break markers of printed editions (`role="doc-pagebreak"`, EPUB's `epub:type="pagebreak"`) are left out too: their page numbers
  * would interrupt the text.
  */
+export function isUnseen(element: HtmlElement): boolean {
+  if (UNSEEN.has(element.tagName)) return true;
+  const hidden = attribute(element, 'hidden');
+  if (hidden !== undefined && hidden.toLowerCase() !== 'until-found') return true;
+  if (attribute(element, 'role') === 'doc-pagebreak' || /\bpagebreak\b/.test(attribute(element, 'epub:type') ?? '')) {
+    return true;
+  }
+  const style = attribute(element, 'style');
+  return style !== undefined && /(?:^|;)\s*display\s*:\s*none\s*(?:!important\s*)?(?:;|$)/i.test(style);
+}
+
 /**
  * The elements under `root` a reader sees, with an explicit stack (any depth): not those inside
  * an unseen one, nor inside one `skipped` holds. In no particular order.
@@ -180,17 +191,6 @@ export function* seenElements(root: HtmlParent, skipped?: ReadonlySet<HtmlElemen
     yield node;
     stack.push(...node.childNodes);
   }
-}
-
-export function isUnseen(element: HtmlElement): boolean {
-  if (UNSEEN.has(element.tagName)) return true;
-  const hidden = attribute(element, 'hidden');
-  if (hidden !== undefined && hidden.toLowerCase() !== 'until-found') return true;
-  if (attribute(element, 'role') === 'doc-pagebreak' || /\bpagebreak\b/.test(attribute(element, 'epub:type') ?? '')) {
-    return true;
-  }
-  const style = attribute(element, 'style');
-  return style !== undefined && /(?:^|;)\s*display\s*:\s*none\s*(?:!important\s*)?(?:;|$)/i.test(style);
 }
 
 /** Text as a reader sees it: without the dropped characters (control characters, byte order marks). */

@@ -23,8 +23,8 @@ interface ReadablePage {
   /** Resolves relative links: the page's own base address (see `baseAddress`), the article's too. */
   base?: string;
   title?: string;
-  /** The page's style sheets draw every table's grid (`styledCellBorders`). */
-  cellBorders: boolean;
+  /** The whole page as parsed: its style sheets say whether every table's grid is drawn (`styledCellBorders`). */
+  source: HtmlParent;
 }
 
 function readablePage(html: string, options: HtmlReadOptions): ReadablePage {
@@ -32,14 +32,13 @@ function readablePage(html: string, options: HtmlReadOptions): ReadablePage {
   const document = parse(markup);
   const body = bodyOf(document);
   const base = baseAddress(document);
-  const cellBorders = styledCellBorders(document);
   if (options.content === 'main' && hasSiteChrome(body)) {
     const article = mainContent(markup, body);
     if (article !== undefined) {
-      return { root: bodyOf(parseHtml(article.html)), base, title: article.title, cellBorders };
+      return { root: bodyOf(parseHtml(article.html)), base, title: article.title, source: document };
     }
   }
-  return { root: body, base, cellBorders };
+  return { root: body, base, source: document };
 }
 
 /**
@@ -56,7 +55,9 @@ function readablePage(html: string, options: HtmlReadOptions): ReadablePage {
  */
 export function htmlDocument(html: string, file: string, options: HtmlReadOptions = {}): Document {
   const page = readablePage(html, options);
-  const blocks = new HtmlBlockReader(page.base, options.content === 'full', page.cellBorders).read(page.root);
+  const blocks = new HtmlBlockReader(page.base, options.content === 'full', styledCellBorders(page.source)).read(
+    page.root,
+  );
   const title: HtmlBlock[] =
     page.title === undefined ? [] : [{ type: 'heading', level: 1, content: [{ kind: 'text', text: page.title }] }];
   return { version: 1, blocks: modelBlocks([...title, ...blocks], file, options.part) };

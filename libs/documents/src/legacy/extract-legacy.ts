@@ -30,10 +30,7 @@ const READERS: Record<
   OfficeTarget,
   (path: string, displayName: string, limits: DecompressionLimits, imagePrefix?: string) => Promise<ConvertedDocument>
 > = {
-  docx: async (path, displayName, limits, imagePrefix) => {
-    const { document, images } = await extractDocxWithImages(path, displayName, limits, imagePrefix);
-    return { document, images };
-  },
+  docx: extractDocxWithImages,
   xlsx: async (path, displayName, limits) => ({ document: await readXlsx(path, displayName, limits), images: [] }),
   pptx: async (path, displayName, limits) => ({ document: await readPptx(path, displayName, limits), images: [] }),
 };

@@ -199,7 +199,7 @@ function shownNotes(blocks: readonly Block[]): ReadonlySet<string> | undefined {
 function piece(inline: Inline, linkId: (href: string) => number, html: boolean): Piece {
   switch (inline.kind) {
     case 'text': {
-      const link = inline.link === undefined ? undefined : { id: linkId(inline.link), href: inline.link };
+      const link = pieceLink(inline.link, linkId);
       if (inline.code) return { kind: 'raw', markdown: codeSpan(inline.text), link };
       return {
         kind: 'text',
@@ -216,11 +216,18 @@ function piece(inline: Inline, linkId: (href: string) => number, html: boolean):
       return { kind: 'raw', markdown: `$${inline.tex}$` };
     case 'note':
       return { kind: 'raw', markdown: html ? htmlNote(inline.label) : `[^${inline.label}]` };
-    case 'image': {
-      const link = inline.link === undefined ? undefined : { id: linkId(inline.link), href: inline.link };
-      return { kind: 'raw', markdown: `![${altText(inline.alt)}](${inline.src})`, link };
-    }
+    case 'image':
+      return {
+        kind: 'raw',
+        markdown: `![${altText(inline.alt)}](${inline.src})`,
+        link: pieceLink(inline.link, linkId),
+      };
   }
+}
+
+/** The link a piece belongs to, numbered by `linkId` so that pieces of one link stay one. */
+function pieceLink(href: string | undefined, linkId: (href: string) => number): Piece['link'] {
+  return href === undefined ? undefined : { id: linkId(href), href };
 }
 
 /** A code span that holds its text literally, however many backticks the text has. */
